@@ -1,0 +1,75 @@
+// A guard p(t, x, z): a scalar function whose zero crossing in its direction fires a reset.
+//
+// Convention (seed 004, DESIGN.md): a Rising guard fires when p crosses zero towards p >= 0;
+// Falling towards p <= 0; Either in both directions. The gradient (dp/dx, dp/dz, dp/dt) feeds the
+// predictive event step (seed 004, FORMULAS.md 2.1) and the Newton root finder.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "saltus/core/autodiff.hpp"
+#include "saltus/core/reset.hpp"
+#include "saltus/core/types.hpp"
+
+namespace saltus {
+
+enum class Direction { Rising, Falling, Either };
+
+struct Guard {
+  using Value = std::function<double(double t, ConstVectorRef x, ConstVectorRef z)>;
+  // Writes dp/dx and dp/dz, returns dp/dt.
+  using Gradient = std::function<double(double t, ConstVectorRef x, ConstVectorRef z,
+                                        VectorRef dpdx, VectorRef dpdz)>;
+
+  std::string name;
+  Direction direction = Direction::Rising;
+  Value value;
+  Gradient gradient;  // optional; without it the predictive step and Newton are unavailable
+  Reset reset;
+  bool terminal = false;  // stop the run when this guard fires (after logging the event)
+};
+
+namespace detail {
+
+// dp/dx, dp/dz by one forward pass per input component; dp/dt by one more.
+template <class P>
+double autodiff_guard_gradient(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
+                               VectorRef dpdx, VectorRef dpdz) {
+  DualVector xd(x.size()), zd(z.size());
+  for (Eigen::Index i = 0; i < x.size(); ++i) xd[i] = Dual(x[i]);
+  for (Eigen::Index i = 0; i < z.size(); ++i) zd[i] = Dual(z[i]);
+  for (Eigen::Index k = 0; k < x.size(); ++k) {
+    xd[k].v[0] = 1.0;
+    dpdx[k] = Dual(p(Dual(t), xd, zd)).derivative();
+    xd[k].v[0] = 0.0;
+  }
+  for (Eigen::Index k = 0; k < z.size(); ++k) {
+    zd[k].v[0] = 1.0;
+    dpdz[k] = Dual(p(Dual(t), xd, zd)).derivative();
+    zd[k].v[0] = 0.0;
+  }
+  return Dual(p(Dual(t, 1.0), xd, zd)).derivative();
+}
+
+}  // namespace detail
+
+// Guard from a generic callable p(t, x, z) (auto parameters); the gradient is derived by AD.
+template <class P>
+Guard make_guard(std::string name, Direction direction, P p, Reset reset, bool terminal = false) {
+  Guard g;
+  g.name = std::move(name);
+  g.direction = direction;
+  g.value = [p](double t, ConstVectorRef x, ConstVectorRef z) -> double {
+    return value_of(p(t, x, z));
+  };
+  g.gradient = [p](double t, ConstVectorRef x, ConstVectorRef z, VectorRef dpdx, VectorRef dpdz) {
+    return detail::autodiff_guard_gradient(p, t, x, z, dpdx, dpdz);
+  };
+  g.reset = std::move(reset);
+  g.terminal = terminal;
+  return g;
+}
+
+}  // namespace saltus

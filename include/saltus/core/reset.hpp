@@ -1,0 +1,40 @@
+// What happens when a guard fires: x+ = phi(t, x-, z-) and the mode to continue in.
+//
+// The target is either fixed or chosen from the pre-reset state (a mechanical impact law picks
+// the next contact set this way). After the reset the simulator solves g_target(t, x+, z+) = 0
+// for z+ (consistent re-initialisation, seed 004).
+#pragma once
+
+#include <functional>
+#include <utility>
+
+#include "saltus/core/types.hpp"
+
+namespace saltus {
+
+struct Reset {
+  using Map = std::function<void(double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
+                                 VectorRef x_plus)>;
+  using Chooser = std::function<ModeId(double t, ConstVectorRef x_minus, ConstVectorRef z_minus)>;
+
+  ModeId target = kNoMode;  // fixed target; ignored when `choose_target` is set
+  Chooser choose_target;    // optional: target chosen from the pre-reset state
+  Map map;                  // empty: identity (source and target must have the same nx)
+
+  // Continue in `target` after x+ = map(t, x-, z-).
+  static Reset to(ModeId target, Map map = {}) {
+    Reset r;
+    r.target = target;
+    r.map = std::move(map);
+    return r;
+  }
+  // Continue in the mode `choose(t, x-, z-)` after x+ = map(t, x-, z-).
+  static Reset chosen(Chooser choose, Map map = {}) {
+    Reset r;
+    r.choose_target = std::move(choose);
+    r.map = std::move(map);
+    return r;
+  }
+};
+
+}  // namespace saltus

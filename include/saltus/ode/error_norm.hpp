@@ -1,0 +1,44 @@
+// Weighted RMS norm of a local error estimate (Hairer-Norsett-Wanner I, II.4 (4.11)):
+//   ||err|| = sqrt(1/n sum_i (err_i / sc_i)^2),  sc_i = atol_i + rtol_i max(|x0_i|, |x1_i|).
+// A step is accepted when ||err|| <= 1.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "saltus/ode/stepper_options.hpp"
+
+namespace saltus::ode {
+
+inline double component_scale(const StepperOptions& o, Eigen::Index i, double x0, double x1) {
+  const double rtol = o.rtol_per_component.size() > i ? o.rtol_per_component[i] : o.rtol;
+  const double atol = o.atol_per_component.size() > i ? o.atol_per_component[i] : o.atol;
+  return atol + rtol * std::max(std::abs(x0), std::abs(x1));
+}
+
+inline double error_norm(ConstVectorRef err, ConstVectorRef x0, ConstVectorRef x1,
+                         const StepperOptions& o) {
+  const Eigen::Index n = err.size();
+  if (n == 0) return 0.0;
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double r = err[i] / component_scale(o, i, x0[i], x1[i]);
+    sum += r * r;
+  }
+  return std::sqrt(sum / static_cast<double>(n));
+}
+
+// Proposed factor h_new / h for an error estimate of a method whose error is O(h^(q+1)).
+inline double step_factor(double err, int q, const StepperOptions& o) {
+  if (!(err > 0.0)) return o.fac_max;  // exact step (e.g. polynomial solution): grow at the cap
+  const double fac = o.safety * std::pow(err, -1.0 / (q + 1));
+  return std::clamp(fac, o.fac_min, o.fac_max);
+}
+
+// Smallest step allowed near time t: the user's h_min, or 16 ulps of t.
+inline double minimum_step(double t, const StepperOptions& o) {
+  const double ulps = 16.0 * std::abs(std::nextafter(t, kInfinity) - t);
+  return std::max(o.h_min, std::max(ulps, 1e-300));
+}
+
+}  // namespace saltus::ode

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs, from Debian, everything saltus needs to build, test and benchmark.
+# Idempotent: packages already present are not fetched again. Run as root.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libeigen3-dev           # linear algebra
+  libceres-dev            # ceres/jet.h: forward-mode automatic differentiation
+  nlohmann-json3-dev      # reading oracles.json in tests, writing summaries
+  libgtest-dev googletest # unit tests
+  libbenchmark-dev        # benchmarks
+  clang-format
+  python3 python3-numpy python3-matplotlib python3-scipy # plots, SciPy peer
+)
+if [[ "${SALTUS_WITH_PEERS:-0}" == "1" ]]; then
+  packages+=(libsundials-dev python3-siconos python3-mpmath) # peers for side-by-side benchmarks
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "saltus: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,120 @@
+#include "saltus/core/hybrid_system.hpp"
+
+#include <algorithm>
+
+#include "saltus/core/error.hpp"
+
+namespace saltus {
+
+void Flow::check(const std::string& where) const {
+  if (nx < 0 || nz < 0)
+    detail::throw_error(where, ": negative state size (nx=", nx, ", nz=", nz, ")");
+  switch (kind) {
+    case FlowKind::Ode:
+      if (nz != 0) detail::throw_error(where, ": an Ode flow has no algebraic states, got nz=", nz);
+      if (!rhs) detail::throw_error(where, ": Ode flow without right-hand side");
+      break;
+    case FlowKind::SemiExplicitDae:
+      if (!rhs || !algebraic) {
+        detail::throw_error(where, ": semi-explicit DAE needs both f and g");
+      }
+      break;
+    case FlowKind::ImplicitDae:
+      if (!residual || !algebraic) {
+        detail::throw_error(where, ": implicit DAE needs both F and g");
+      }
+      if (!residual_jacobian) detail::throw_error(where, ": implicit DAE needs dF/dx, dF/dx'");
+      break;
+  }
+  if (nz > 0 && !algebraic_jacobian) detail::throw_error(where, ": DAE flow needs dg/dz");
+}
+
+ModeId HybridSystem::add_mode(std::string name, Flow flow) {
+  for (const Mode& m : modes_) {
+    if (m.name == name) detail::throw_error("add_mode: a mode named '", name, "' already exists");
+  }
+  flow.check("mode '" + name + "'");
+  modes_.push_back(Mode{std::move(name), std::move(flow), {}, std::nullopt});
+  return static_cast<ModeId>(modes_.size() - 1);
+}
+
+GuardId HybridSystem::add_guard(ModeId mode_id, Guard guard) {
+  if (mode_id < 0 || mode_id >= mode_count()) {
+    detail::throw_error("add_guard '", guard.name, "': unknown mode id ", mode_id, " (",
+                        mode_count(), " modes)");
+  }
+  Mode& m = modes_[mode_id];
+  if (!guard.value) detail::throw_error("mode '", m.name, "', guard '", guard.name, "': no value");
+  m.guards.push_back(std::move(guard));
+  return static_cast<GuardId>(m.guards.size() - 1);
+}
+
+void HybridSystem::set_zeno_handover(ModeId mode_id, ZenoHandover handover) {
+  if (mode_id < 0 || mode_id >= mode_count()) {
+    detail::throw_error("set_zeno_handover: unknown mode id ", mode_id);
+  }
+  modes_[mode_id].zeno_handover = std::move(handover);
+}
+
+const Mode& HybridSystem::mode(ModeId id) const {
+  if (id < 0 || id >= mode_count()) {
+    detail::throw_error("unknown mode id ", id, " (", mode_count(), " modes)");
+  }
+  return modes_[id];
+}
+
+ModeId HybridSystem::mode_id(const std::string& name) const {
+  std::string known;
+  for (ModeId i = 0; i < mode_count(); ++i) {
+    if (modes_[i].name == name) return i;
+    known += (i ? ", '" : "'") + modes_[i].name + "'";
+  }
+  detail::throw_error("unknown mode '", name, "' (known: ", known, ")");
+}
+
+int HybridSystem::max_nx() const {
+  int n = 0;
+  for (const Mode& m : modes_) n = std::max(n, m.flow.nx);
+  return n;
+}
+
+int HybridSystem::max_nz() const {
+  int n = 0;
+  for (const Mode& m : modes_) n = std::max(n, m.flow.nz);
+  return n;
+}
+
+int HybridSystem::max_guards() const {
+  int n = 0;
+  for (const Mode& m : modes_) n = std::max(n, static_cast<int>(m.guards.size()));
+  return n;
+}
+
+void HybridSystem::validate() const {
+  if (modes_.empty()) detail::throw_error("hybrid system has no modes");
+  auto check_target = [&](const Mode& from, const std::string& what, ModeId target, bool has_map) {
+    if (target < 0 || target >= mode_count()) {
+      detail::throw_error("mode '", from.name, "', ", what, ": reset to unknown mode id ", target,
+                          " (", mode_count(), " modes)");
+    }
+    if (!has_map && modes_[target].flow.nx != from.flow.nx) {
+      detail::throw_error("mode '", from.name, "', ", what, ": identity reset into mode '",
+                          modes_[target].name, "' changes the state size (", from.flow.nx, " -> ",
+                          modes_[target].flow.nx, "); give a reset map");
+    }
+  };
+  for (const Mode& m : modes_) {
+    m.flow.check("mode '" + m.name + "'");
+    for (const Guard& g : m.guards) {
+      if (!g.reset.choose_target) {
+        check_target(m, "guard '" + g.name + "'", g.reset.target, static_cast<bool>(g.reset.map));
+      }
+    }
+    if (m.zeno_handover) {
+      check_target(m, "Zeno hand-over", m.zeno_handover->target,
+                   static_cast<bool>(m.zeno_handover->map));
+    }
+  }
+}
+
+}  // namespace saltus

@@ -1,0 +1,166 @@
+#include "saltus/ode/dopri5.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "saltus/ode/error_norm.hpp"
+#include "saltus/ode/initial_step.hpp"
+
+namespace saltus::ode {
+namespace {
+
+// Butcher tableau (Dormand-Prince 1980).
+constexpr double kC2 = 1.0 / 5, kC3 = 3.0 / 10, kC4 = 4.0 / 5, kC5 = 8.0 / 9;
+constexpr double kA21 = 1.0 / 5;
+constexpr double kA31 = 3.0 / 40, kA32 = 9.0 / 40;
+constexpr double kA41 = 44.0 / 45, kA42 = -56.0 / 15, kA43 = 32.0 / 9;
+constexpr double kA51 = 19372.0 / 6561, kA52 = -25360.0 / 2187, kA53 = 64448.0 / 6561,
+                 kA54 = -212.0 / 729;
+constexpr double kA61 = 9017.0 / 3168, kA62 = -355.0 / 33, kA63 = 46732.0 / 5247, kA64 = 49.0 / 176,
+                 kA65 = -5103.0 / 18656;
+// 5th-order weights (= a7j, FSAL).
+constexpr double kA71 = 35.0 / 384, kA73 = 500.0 / 1113, kA74 = 125.0 / 192, kA75 = -2187.0 / 6784,
+                 kA76 = 11.0 / 84;
+// Error coefficients e_i = b_i - bhat_i.
+constexpr double kE1 = 71.0 / 57600, kE3 = -71.0 / 16695, kE4 = 71.0 / 1920,
+                 kE5 = -17253.0 / 339200, kE6 = 22.0 / 525, kE7 = -1.0 / 40;
+// Continuous extension (HNW I, II.6).
+constexpr double kD1 = -12715105075.0 / 11282082432, kD3 = 87487479700.0 / 32700410799,
+                 kD4 = -10690763975.0 / 1880347072, kD5 = 701980252875.0 / 199316789632,
+                 kD6 = -1453857185.0 / 822651844, kD7 = 69997945.0 / 29380423;
+
+}  // namespace
+
+Dopri5::Dopri5(const StepperOptions& options, int max_nx, int max_nz)
+    : options_(options),
+      eval_(max_nx, max_nz, options.newton),
+      x_(Vector::Zero(max_nx)),
+      x_trial_(max_nx),
+      stage_x_(max_nx),
+      error_(max_nx),
+      k_(Matrix::Zero(max_nx, 7)),
+      dense_(Matrix::Zero(max_nx, 5)),
+      work_(max_nx, 2) {}
+
+void Dopri5::set_flow(const Flow& flow) {
+  eval_.set_flow(flow);
+  n_ = flow.nx;
+}
+
+bool Dopri5::stage(int i, double t, ConstVectorRef x) {
+  ++stats_.rhs_evaluations;
+  return eval_.derivative(t, x, k_.col(i).head(n_));
+}
+
+StepStatus Dopri5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size) {
+  ++stats_.restarts;
+  t_ = t0_ = t;
+  x_.head(n_) = x;
+  if (eval_.nz() > 0) eval_.set_algebraic(z);
+  if (!stage(0, t, x_.head(n_))) {
+    return k_.col(0).head(n_).allFinite() ? StepStatus::NewtonFailure : StepStatus::NonFiniteState;
+  }
+  // Dense output on the degenerate interval [t, t]: the constant x.
+  dense_.col(0).head(n_) = x_.head(n_);
+  dense_.rightCols(4).topRows(n_).setZero();
+  if (!keep_step_size || !(h_ > 0.0)) {
+    h_ = options_.h_initial > 0.0
+             ? options_.h_initial
+             : initial_step(eval_, t, x_.head(n_), k_.col(0).head(n_), kOrder, options_,
+                            work_.topRows(n_), stats_.rhs_evaluations);
+  }
+  return StepStatus::Accepted;
+}
+
+StepStatus Dopri5::step(double t_limit) {
+  const auto x0 = x_.head(n_);
+  auto xt = x_trial_.head(n_);
+  auto y = stage_x_.head(n_);
+  auto k = [&](int i) { return k_.col(i).head(n_); };
+  double h = std::min({h_, options_.h_max, h_cap_});
+  h_cap_ = kInfinity;
+  int rejections = 0;
+  for (;;) {
+    const double remaining = t_limit - t_;
+    bool last = false;
+    if (h >= remaining * (1.0 - 1e-12)) {
+      h = remaining;
+      last = true;
+    }
+    if (h < minimum_step(t_, options_) && !(last && h > 0.0)) return StepStatus::StepSizeUnderflow;
+
+    bool ok = true;
+    y = x0 + h * kA21 * k(0);
+    ok = ok && stage(1, t_ + kC2 * h, y);
+    if (ok) y = x0 + h * (kA31 * k(0) + kA32 * k(1));
+    ok = ok && stage(2, t_ + kC3 * h, y);
+    if (ok) y = x0 + h * (kA41 * k(0) + kA42 * k(1) + kA43 * k(2));
+    ok = ok && stage(3, t_ + kC4 * h, y);
+    if (ok) y = x0 + h * (kA51 * k(0) + kA52 * k(1) + kA53 * k(2) + kA54 * k(3));
+    ok = ok && stage(4, t_ + kC5 * h, y);
+    if (ok) y = x0 + h * (kA61 * k(0) + kA62 * k(1) + kA63 * k(2) + kA64 * k(3) + kA65 * k(4));
+    ok = ok && stage(5, t_ + h, y);
+    if (ok) xt = x0 + h * (kA71 * k(0) + kA73 * k(2) + kA74 * k(3) + kA75 * k(4) + kA76 * k(5));
+    ok = ok && stage(6, t_ + h, xt);
+
+    double err = kInfinity;
+    if (ok) {
+      error_.head(n_) =
+          h * (kE1 * k(0) + kE3 * k(2) + kE4 * k(3) + kE5 * k(4) + kE6 * k(5) + kE7 * k(6));
+      err = error_norm(error_.head(n_), x0, xt, options_);
+    }
+    // A failed stage (NaN, Newton) is treated as a too-large step: shrink and retry.
+    if (ok && err <= 1.0) {
+      // Continuous extension of the accepted step.
+      dense_.col(0).head(n_) = x0;
+      dense_.col(1).head(n_) = xt - x0;
+      dense_.col(2).head(n_) = h * k(0) - dense_.col(1).head(n_);
+      dense_.col(3).head(n_) = dense_.col(1).head(n_) - h * k(6) - dense_.col(2).head(n_);
+      dense_.col(4).head(n_) =
+          h * (kD1 * k(0) + kD3 * k(2) + kD4 * k(3) + kD5 * k(4) + kD6 * k(5) + kD7 * k(6));
+      t0_ = t_;
+      t_ = last ? t_limit : t_ + h;
+      x_.head(n_) = xt;
+      k_.col(0).head(n_) = k(6);  // FSAL
+      ++stats_.accepted_steps;
+      const double proposal = h * step_factor(err, 4, options_);
+      // A step shortened to hit t_limit or a cap says nothing against the previous proposal.
+      h_ = std::max(proposal, last ? h_ : proposal);
+      return StepStatus::Accepted;
+    }
+    ++stats_.rejected_steps;
+    if (++rejections >= options_.max_rejections) return StepStatus::TooManyRejections;
+    h *= ok ? std::max(options_.fac_min, options_.safety * std::pow(err, -0.2)) : 0.25;
+    if (!ok && h < minimum_step(t_, options_)) {
+      return eval_.nz() > 0 || eval_.flow().kind == FlowKind::ImplicitDae
+                 ? StepStatus::NewtonFailure
+                 : StepStatus::NonFiniteState;
+    }
+  }
+}
+
+void Dopri5::interpolate(double t, VectorRef x) const {
+  const double h = t_ - t0_;
+  const double th = h > 0.0 ? (t - t0_) / h : 0.0;
+  const double th1 = 1.0 - th;
+  x = dense_.col(0).head(n_) +
+      th * (dense_.col(1).head(n_) +
+            th1 * (dense_.col(2).head(n_) +
+                   th * (dense_.col(3).head(n_) + th1 * dense_.col(4).head(n_))));
+}
+
+void Dopri5::interpolate_derivative(double t, VectorRef xdot) const {
+  const double h = t_ - t0_;
+  if (!(h > 0.0)) {
+    xdot = k_.col(0).head(n_);
+    return;
+  }
+  const double th = (t - t0_) / h;
+  // d/dtheta of c0 + th c1 + th(1-th) c2 + th^2(1-th) c3 + th^2(1-th)^2 c4, divided by h.
+  xdot = (dense_.col(1).head(n_) + (1.0 - 2.0 * th) * dense_.col(2).head(n_) +
+          th * (2.0 - 3.0 * th) * dense_.col(3).head(n_) +
+          2.0 * th * (1.0 - th) * (1.0 - 2.0 * th) * dense_.col(4).head(n_)) /
+         h;
+}
+
+}  // namespace saltus::ode

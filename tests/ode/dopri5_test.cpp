@@ -1,0 +1,102 @@
+#include "saltus/ode/dopri5.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "saltus/ode/dense_stepper.hpp"
+
+namespace saltus::ode {
+namespace {
+
+static_assert(DenseStepper<Dopri5>);
+
+// x'' = -x, x(0) = 1, x'(0) = 0: x = cos t.
+Flow harmonic() {
+  return ode_flow(2, [](const auto&, const auto& x, auto& xdot) {
+    xdot[0] = x[1];
+    xdot[1] = -x[0];
+  });
+}
+
+double integrate_fixed(int steps) {
+  const Flow flow = harmonic();
+  StepperOptions o;
+  o.h_initial = 1.0 / steps;
+  o.rtol = 1e3;  // accept every step: fixed step size for the order test
+  o.atol = 1e3;
+  o.fac_max = 1.0 + 1e-12;
+  o.fac_min = 1.0 - 1e-12;
+  Dopri5 s(o, 2, 0);
+  s.set_flow(flow);
+  Vector x0(2);
+  x0 << 1.0, 0.0;
+  EXPECT_EQ(s.restart(0.0, x0, Vector(), false), StepStatus::Accepted);
+  while (s.time() < 1.0 - 1e-14) EXPECT_EQ(s.step(1.0), StepStatus::Accepted);
+  return std::abs(s.state()[0] - std::cos(1.0));
+}
+
+TEST(Dopri5, ConvergesWithOrderFive) {
+  const double e1 = integrate_fixed(10);
+  const double e2 = integrate_fixed(20);
+  const double order = std::log2(e1 / e2);
+  EXPECT_NEAR(order, 5.0, 0.25) << "errors " << e1 << " " << e2;
+}
+
+TEST(Dopri5, DenseOutputMatchesSolutionToTolerance) {
+  const Flow flow = harmonic();
+  StepperOptions o;
+  o.rtol = 1e-10;
+  o.atol = 1e-12;
+  Dopri5 s(o, 2, 0);
+  s.set_flow(flow);
+  Vector x0(2), x(2), v(2);
+  x0 << 1.0, 0.0;
+  ASSERT_EQ(s.restart(0.0, x0, Vector(), false), StepStatus::Accepted);
+  double worst = 0.0, worst_derivative = 0.0;
+  while (s.time() < 5.0) {
+    ASSERT_EQ(s.step(5.0), StepStatus::Accepted);
+    const Interval iv = s.interval();
+    for (int i = 0; i <= 10; ++i) {
+      const double t = iv.t0 + i * iv.length() / 10;
+      s.interpolate(t, x);
+      s.interpolate_derivative(t, v);
+      worst = std::max(worst, std::abs(x[0] - std::cos(t)));
+      worst_derivative = std::max(worst_derivative, std::abs(v[0] + std::sin(t)));
+    }
+  }
+  EXPECT_LT(worst, 1e-8);
+  EXPECT_LT(worst_derivative, 1e-7);
+}
+
+TEST(Dopri5, ReachesToleranceAdaptively) {
+  const Flow flow = harmonic();
+  for (double rtol : {1e-6, 1e-9, 1e-12}) {
+    StepperOptions o;
+    o.rtol = rtol;
+    o.atol = rtol;
+    Dopri5 s(o, 2, 0);
+    s.set_flow(flow);
+    Vector x0(2);
+    x0 << 1.0, 0.0;
+    ASSERT_EQ(s.restart(0.0, x0, Vector(), false), StepStatus::Accepted);
+    while (s.time() < 10.0) ASSERT_EQ(s.step(10.0), StepStatus::Accepted);
+    EXPECT_DOUBLE_EQ(s.time(), 10.0);
+    EXPECT_LT(std::abs(s.state()[0] - std::cos(10.0)), 50 * rtol) << "rtol " << rtol;
+  }
+}
+
+TEST(Dopri5, ReportsNonFiniteState) {
+  const Flow flow = ode_flow(1, [](const auto&, const auto& x, auto& xdot) {
+    using std::sqrt;
+    xdot[0] = sqrt(x[0]);  // NaN for x < 0
+  });
+  Dopri5 s(StepperOptions{}, 1, 0);
+  s.set_flow(flow);
+  Vector x0(1);
+  x0 << -1.0;
+  EXPECT_EQ(s.restart(0.0, x0, Vector(), false), StepStatus::NonFiniteState);
+}
+
+}  // namespace
+}  // namespace saltus::ode
