@@ -1,8 +1,9 @@
 /* Peer benchmark: SUNDIALS CVODE (6.x) on the saltus bouncing-ball problems.
  *
  * Flight x' = v, v' = -g - c v; impact when x reaches 0 moving down (CVodeRootInit with
- * root direction -1); reset v+ = -e v-, x+ = 0; the integrator is restarted with
- * CVodeReInit after every impact (so it starts again at order 1).
+ * root direction -1); reset v+ = -e v-, x+ = 0 (ball-zeno also with x+ = the located x);
+ * the integrator is restarted with CVodeReInit after every impact (so it starts again at
+ * order 1).
  *
  * Problems (see bench/peers/README.md):
  *   ball       x0 = 1, v0 = 0, e = 0.8, until 0.9 t_inf; closed-form impact times
@@ -16,7 +17,8 @@
  * event loop; solver creation excluded), best of several repetitions for short runs.
  *
  * Usage: cvode_ball <drag_reference.json> [--quick]
- *        cvode_ball <drag_reference.json> --one PROBLEM METHOD RTOL ATOL   (exploration)
+ *        cvode_ball <drag_reference.json> --one PROBLEM bdf|adams RTOL ATOL [keepx]
+ *        (one run, for exploration; keepx: the reset keeps the located x, else x+ = 0)
  */
 #include <cvode/cvode.h>
 #include <math.h>
@@ -96,6 +98,7 @@ typedef struct {
   SUNNonlinearSolver NLS;
   Params p;
   int bdf;
+  int keep_x; /* reset keeps the located x instead of setting x+ = 0 */
 } Solver;
 
 static void check(int flag, const char *what) {
@@ -199,7 +202,7 @@ static void run_ball(Solver *s, double x0, double e, double t_final, int max_imp
         break;
       }
       y[1] = -e * y[1];
-      y[0] = 0.0;
+      if (!s->keep_x) y[0] = 0.0;
       check(CVodeReInit(s->mem, t, s->y), "CVodeReInit");
       if (one_step) check(CVodeSetStopTime(s->mem, t_final), "CVodeSetStopTime");
     } else {
@@ -223,7 +226,7 @@ static void print_line(const char *tool, const char *problem, const char *settin
 
 /* ball, ball-zeno, drag: one trajectory, best wall time of `reps` repetitions */
 static void bench_single(const char *problem, int bdf, double rtol, double atol,
-                         const double *drag_ref, int ndrag, int reps) {
+                         const double *drag_ref, int ndrag, int reps, int keep_x) {
   const double x0 = 1.0, e = 0.8;
   const double t_inf = sqrt(2 * x0 / G) * (1 + e) / (1 - e);
   double ref[MAX_REF];
@@ -249,6 +252,7 @@ static void bench_single(const char *problem, int bdf, double rtol, double atol,
   const int zeno = strcmp(problem, "ball-zeno") == 0;
   Solver s;
   solver_create(&s, bdf, rtol, atol, c);
+  s.keep_x = keep_x;
   Run r;
   double best = INFINITY;
   long rhs = 0, roots = 0;
@@ -263,7 +267,8 @@ static void bench_single(const char *problem, int bdf, double rtol, double atol,
     roots = s.p.root_evals;
   }
   char setting[96], note[640];
-  snprintf(setting, sizeof setting, "rtol=%.0e,atol=%.0e", rtol, atol);
+  snprintf(setting, sizeof setting, "rtol=%.0e,atol=%.0e%s", rtol, atol,
+           keep_x ? ",reset keeps x" : "");
   const char *tool = bdf ? "cvode-bdf" : "cvode-adams";
   const char *how = bdf ? "Newton + dense LS + analytic Jacobian" : "fixed-point iteration";
   if (zeno) {
@@ -364,7 +369,8 @@ static int read_drag_reference(const char *path, double *t, int max) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s drag_reference.json [--quick | --one PROBLEM bdf|adams RTOL ATOL]\n",
+    fprintf(stderr,
+            "usage: %s drag_reference.json [--quick | --one PROBLEM bdf|adams RTOL ATOL [keepx]]\n",
             argv[0]);
     return 2;
   }
@@ -379,7 +385,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[3], "ensemble") == 0)
       bench_ensemble(bdf, rtol, atol, 10000, 1);
     else
-      bench_single(argv[3], bdf, rtol, atol, drag_ref, ndrag, 1);
+      bench_single(argv[3], bdf, rtol, atol, drag_ref, ndrag, 1, argc > 7);
     return 0;
   }
   /* (rtol, atol): the setting and the tightest that still works (see README) */
@@ -390,11 +396,13 @@ int main(int argc, char **argv) {
   for (int m = 0; m < 2; ++m) {
     int bdf = m == 0;
     for (int k = 0; k < 2; ++k)
-      bench_single("ball", bdf, ball_tol[k][0], ball_tol[k][1], drag_ref, ndrag, reps_short);
-    for (int k = 0; k < 2; ++k)
-      bench_single("ball-zeno", bdf, ball_tol[k][0], ball_tol[k][1], drag_ref, ndrag, 1);
+      bench_single("ball", bdf, ball_tol[k][0], ball_tol[k][1], drag_ref, ndrag, reps_short, 0);
+    for (int keep = 0; keep < 2; ++keep)
+      for (int k = 0; k < 2; ++k)
+        bench_single("ball-zeno", bdf, ball_tol[k][0], ball_tol[k][1], drag_ref, ndrag, 1, keep);
     for (int k = 0; k < 3; ++k)
-      bench_single("drag", bdf, drag_rtol[k], drag_rtol[k] * 1e-3, drag_ref, ndrag, reps_short);
+      bench_single("drag", bdf, drag_rtol[k], drag_rtol[k] * 1e-3, drag_ref, ndrag, reps_short,
+                   0);
     for (int k = 0; k < 2; ++k)
       bench_ensemble(bdf, ball_tol[k][0], ball_tol[k][1], nballs, reps_ens);
   }
