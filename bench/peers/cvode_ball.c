@@ -20,6 +20,7 @@
  *        cvode_ball <drag_reference.json> --one PROBLEM bdf|adams RTOL ATOL [keepx]
  *        (one run, for exploration; keepx: the reset keeps the located x, else x+ = 0)
  */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime with -std=c11 */
 #include <cvode/cvode.h>
 #include <math.h>
 #include <nvector/nvector_serial.h>
