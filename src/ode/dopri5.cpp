@@ -68,6 +68,8 @@ StepStatus Dopri5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool ke
              ? options_.h_initial
              : initial_step(eval_, t, x_.head(n_), k_.col(0).head(n_), kOrder, options_,
                             work_.topRows(n_), stats_.rhs_evaluations);
+    // initial_step() left the algebraic state at its trial point: solve it again at x.
+    if (eval_.nz() > 0 && !stage(0, t, x_.head(n_))) return StepStatus::NewtonFailure;
   }
   return StepStatus::Accepted;
 }
