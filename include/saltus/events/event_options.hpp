@@ -1,0 +1,43 @@
+// How guards are monitored, events located and discrete updates bounded.
+#pragma once
+
+#include <string>
+
+#include "saltus/events/root_bracket.hpp"
+
+namespace saltus::events {
+
+struct EventOptions {
+  // Root finder for event times (root_bracket.hpp). Newton needs guard gradients.
+  RootFinderKind root_finder = RootFinderKind::AndersonBjorck;
+  RootOptions root;
+
+  // Interior points of each step's dense output at which every guard is evaluated, in addition
+  // to the step ends: two crossings closer together than a step but farther apart than
+  // step / (guard_samples + 1) are both found.
+  int guard_samples = 4;
+  // Between samples, also look for a grazing crossing (guard rises above zero and falls back
+  // between two negative samples) from the guard's time derivative; needs guard gradients.
+  bool detect_grazing = true;
+
+  // |p| <= guard_tolerance counts as "on the switching surface" (guard units). Used for arming:
+  // a guard this close to zero after a reset stays disarmed until it leaves the band.
+  double guard_tolerance = 1e-12;
+  // Guards whose located times lie within simultaneous_rtol * max(1, |t|) of the earliest one
+  // fire together (one event set, resolved in guard declaration order).
+  double simultaneous_rtol = 1e-13;
+
+  // Seed 004's predictive event step h = max(h_min, min(-gamma p / pdot, h_err)), applied
+  // while a guard approaches. Off by default: the dense-output search does not need it.
+  bool predictive_step = false;
+  double predictive_gamma = 0.5;  // gamma in (0, 1]
+  double predictive_h_min = 0.0;  // 0: the integrator's own minimum
+
+  // Caps: total events in a run, and resets at a single instant (beating).
+  long max_events = 1000000;
+  int max_resets_per_instant = 100;
+
+  std::string validate() const;
+};
+
+}  // namespace saltus::events

@@ -1,0 +1,53 @@
+// Shared vocabulary of the event root finders.
+//
+// Every root finder works on a scalar function s(t) on a bracket [a, b] with s(a) < 0 <= s(b)
+// ("before" and "after" the crossing; the caller orients a guard so that this holds). It
+// returns the final bracket: `before` is the last time known to lie on the pre-crossing side,
+// so the state there is the left limit of the event and has not penetrated the guard.
+#pragma once
+
+#include <cmath>
+
+namespace saltus::events {
+
+enum class RootFinderKind {
+  AndersonBjorck,       // default: false position with the Anderson-Bjorck weight, superlinear
+  Illinois,             // false position with the Illinois halving
+  Bisection,            // halving, one bit per evaluation
+  Newton,               // safeguarded Newton on the guard's time derivative (needs a gradient)
+  LinearInterpolation,  // seed 004 baseline: root of the guard along the chord of the step
+};
+
+const char* to_string(RootFinderKind kind);
+
+struct RootOptions {
+  // Stop once the bracket spans at most this many ulps of its larger end (>= 1).
+  int ulps = 2;
+  // Stop once the bracket is shorter than this absolute width (0: only the ulps rule).
+  double abs_width = 0.0;
+  // Evaluations before giving up (the bracket so far is still returned).
+  int max_evaluations = 200;
+};
+
+struct RootResult {
+  double before = 0.0;  // pre-crossing side: s(before) < 0, or s(before) == 0 at an exact root
+  double after = 0.0;   // post-crossing side: s(after) >= 0
+  int evaluations = 0;
+  bool converged = false;  // bracket within RootOptions' width
+};
+
+namespace detail {
+
+inline double ulp_of(double t) {
+  const double a = std::abs(t);
+  return std::nextafter(a, INFINITY) - a;
+}
+
+inline bool bracket_done(double a, double b, const RootOptions& o) {
+  const double width = std::abs(b - a);
+  const double scale = std::max(ulp_of(a), ulp_of(b));
+  return width <= o.ulps * scale || width <= o.abs_width;
+}
+
+}  // namespace detail
+}  // namespace saltus::events

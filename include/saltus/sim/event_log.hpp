@@ -1,0 +1,78 @@
+// The discrete part of a hybrid trajectory: one record per jump, in hybrid time (t, j).
+//
+// States are stored flat (no per-event allocation once capacity is reserved). A record's
+// guard is the firing guard's id in mode_before, or kZenoHandoverGuard for the jump to the
+// post-Zeno mode at the predicted accumulation time.
+#pragma once
+
+#include <vector>
+
+#include "saltus/core/types.hpp"
+
+namespace saltus {
+
+inline constexpr GuardId kZenoHandoverGuard = -1;
+
+struct EventRecord {
+  double t = 0.0;
+  long j = 0;  // jump count after this event (first event: j = 1)
+  ModeId mode_before = kNoMode;
+  ModeId mode_after = kNoMode;
+  GuardId guard = kZenoHandoverGuard;
+  bool retrigger = false;  // fired again at the reset instant (it never left the surface)
+  bool chained = false;    // fired at the same instant as the previous record
+  int nx_before = 0, nx_after = 0, nz_before = 0, nz_after = 0;
+  long offset = 0;  // into EventLog's flat state storage
+};
+
+class EventLog {
+ public:
+  void clear() {
+    records_.clear();
+    states_.clear();
+  }
+  void reserve(long events, int max_nx, int max_nz) {
+    records_.reserve(events);
+    states_.reserve(events * 2 * (max_nx + max_nz));
+  }
+  void add(EventRecord r, ConstVectorRef x_before, ConstVectorRef z_before, ConstVectorRef x_after,
+           ConstVectorRef z_after) {
+    r.offset = static_cast<long>(states_.size());
+    r.nx_before = static_cast<int>(x_before.size());
+    r.nz_before = static_cast<int>(z_before.size());
+    r.nx_after = static_cast<int>(x_after.size());
+    r.nz_after = static_cast<int>(z_after.size());
+    states_.insert(states_.end(), x_before.data(), x_before.data() + x_before.size());
+    states_.insert(states_.end(), z_before.data(), z_before.data() + z_before.size());
+    states_.insert(states_.end(), x_after.data(), x_after.data() + x_after.size());
+    states_.insert(states_.end(), z_after.data(), z_after.data() + z_after.size());
+    records_.push_back(r);
+  }
+
+  long size() const { return static_cast<long>(records_.size()); }
+  bool empty() const { return records_.empty(); }
+  const EventRecord& operator[](long i) const { return records_[i]; }
+  const std::vector<EventRecord>& records() const { return records_; }
+
+  Eigen::Map<const Vector> x_before(long i) const { return view(i, 0, records_[i].nx_before); }
+  Eigen::Map<const Vector> z_before(long i) const {
+    return view(i, records_[i].nx_before, records_[i].nz_before);
+  }
+  Eigen::Map<const Vector> x_after(long i) const {
+    const EventRecord& r = records_[i];
+    return view(i, r.nx_before + r.nz_before, r.nx_after);
+  }
+  Eigen::Map<const Vector> z_after(long i) const {
+    const EventRecord& r = records_[i];
+    return view(i, r.nx_before + r.nz_before + r.nx_after, r.nz_after);
+  }
+
+ private:
+  Eigen::Map<const Vector> view(long i, long from, long n) const {
+    return Eigen::Map<const Vector>(states_.data() + records_[i].offset + from, n);
+  }
+  std::vector<EventRecord> records_;
+  std::vector<double> states_;
+};
+
+}  // namespace saltus

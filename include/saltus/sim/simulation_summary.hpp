@@ -1,0 +1,41 @@
+// What a run did: its termination, counters, and timings (Ceres-style Summary).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "saltus/core/types.hpp"
+#include "saltus/ode/step_status.hpp"
+#include "saltus/sim/termination.hpp"
+
+namespace saltus {
+
+class HybridSystem;
+
+struct SimulationSummary {
+  Termination termination = Termination::NotRun;
+  std::string message;     // what ended the run, with mode, guard, time and values
+  std::string integrator;  // name of the integrator used
+  double t_start = kNaN;
+  double t_final = kNaN;  // time reached
+  long jumps = 0;         // final j
+  ModeId final_mode = kNoMode;
+  double zeno_time = kNaN;      // predicted accumulation time, when one was recognised
+  double zeno_ratio = kNaN;     // its cycle-duration ratio
+  long events_before_zeno = 0;  // events resolved before the hand-over / stop
+  ode::StepperStats stepper;    // steps, rejections, f evaluations
+  long guard_evaluations = 0;
+  long root_evaluations = 0;                        // guard evaluations spent locating event times
+  std::vector<std::vector<long>> events_per_guard;  // [mode][guard]
+  long zeno_handovers = 0;
+  double wall_seconds = 0.0;
+
+  bool ok() const {
+    return termination == Termination::EndTimeReached || termination == Termination::TerminalEvent;
+  }
+  std::string brief_report() const;
+  // Multi-line report; names modes and guards when `system` is given.
+  std::string full_report(const HybridSystem* system = nullptr) const;
+};
+
+}  // namespace saltus

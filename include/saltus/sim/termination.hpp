@@ -1,0 +1,24 @@
+// Why a run ended, and what the result holds in each case.
+#pragma once
+
+namespace saltus {
+
+enum class Termination {
+  NotRun,             // simulate() was not called or threw before starting
+  EndTimeReached,     // trajectory and events cover [t0, t_end]
+  TerminalEvent,      // a guard marked terminal fired; the last event record is it
+  Zeno,               // events accumulate at zeno_time and no post-Zeno mode continues the run;
+                      // trajectory and events cover [t0, last event]
+  StepSizeUnderflow,  // the integrator needed a step below h_min at t_final
+  NewtonFailure,      // algebraic states could not be made consistent (initially, in a step, or
+                      // after a reset); the message gives the residual
+  EventCap,           // events.max_events reached, beating (too many resets at one instant), or
+                      // events accumulating without a recognised Zeno pattern
+  NonFiniteState,     // a flow, guard or reset produced NaN/Inf; the message names it
+  InvalidInput,       // the initial state is on the trigger side of a guard, a reset chose an
+                      // unknown mode, or sizes do not match
+};
+
+const char* to_string(Termination termination);
+
+}  // namespace saltus

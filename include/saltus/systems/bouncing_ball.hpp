@@ -1,0 +1,64 @@
+// The bouncing ball of seeds 000 and 004 as a hybrid system (FORMULAS.md 2.3, 5.1).
+//
+// Modes: "flight"  x' = v, v' = -g - c v + F(t)/m             (c: linear drag per unit mass)
+//                   guard "impact": p = -x rising (x reaches 0 moving down), v+ = -e v-
+//        "rest"    x' = 0, v' = 0, algebraic contact force lambda: 0 = lambda - (m g - F(t))
+//                   guard "lift-off": p = -lambda rising (the floor would have to pull),
+//                   back to flight with the state unchanged
+// Zeno hand-over: flight -> rest at the accumulation time, x = 0, v = 0 (FORMULAS.md 1.6).
+// F(t) = lift_rate t is an upward force that lets the resting ball leave the floor again.
+#pragma once
+
+#include "saltus/core/hybrid_system.hpp"
+
+namespace saltus::systems {
+
+struct BouncingBall {
+  double g = 9.81;         // gravity, m/s^2
+  double e = 0.8;          // coefficient of restitution, [0, 1]
+  double drag = 0.0;       // linear drag coefficient c, 1/s
+  double mass = 1.0;       // kg
+  double lift_rate = 0.0;  // growth of the upward external force, N/s
+  bool with_rest_mode = true;
+
+  ModeId flight = kNoMode, rest = kNoMode;
+
+  HybridSystem build() {
+    HybridSystem sys;
+    const double g_ = g, e_ = e, c_ = drag, m_ = mass, k_ = lift_rate;
+    flight = sys.add_mode("flight", ode_flow(2, [=](const auto& t, const auto& x, auto& xdot) {
+                            xdot[0] = x[1];
+                            xdot[1] = -g_ - c_ * x[1] + k_ * t / m_;
+                          }));
+    const ModeId fl = flight;
+    sys.add_guard(flight,
+                  make_guard(
+                      "impact", Direction::Rising,
+                      [](const auto&, const auto& x, const auto&) { return -x[0]; },
+                      Reset::to(fl, [e_](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+                        xp[0] = x[0];
+                        xp[1] = -e_ * x[1];
+                      })));
+    if (with_rest_mode) {
+      rest = sys.add_mode("rest", semi_explicit_flow(
+                                      2, 1,
+                                      [](const auto&, const auto&, const auto&, auto& xdot) {
+                                        xdot[0] = 0.0;
+                                        xdot[1] = 0.0;
+                                      },
+                                      [=](const auto& t, const auto&, const auto& z, auto& res) {
+                                        res[0] = z[0] - (m_ * g_ - k_ * t);
+                                      }));
+      sys.add_guard(
+          rest, make_guard(
+                    "lift-off", Direction::Rising,
+                    [](const auto&, const auto&, const auto& z) { return -z[0]; }, Reset::to(fl)));
+      const ModeId rs = rest;
+      sys.set_zeno_handover(flight, ZenoHandover{rs, [](double, ConstVectorRef, ConstVectorRef,
+                                                        VectorRef xp) { xp.setZero(); }});
+    }
+    return sys;
+  }
+};
+
+}  // namespace saltus::systems

@@ -1,0 +1,75 @@
+#include "saltus/events/zeno_monitor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace saltus::events {
+
+std::string ZenoOptions::validate() const {
+  std::ostringstream out;
+  if (cycles < 2) out << "zeno.cycles = " << cycles << " must be >= 2; ";
+  if (max_cycle_length < 1)
+    out << "zeno.max_cycle_length = " << max_cycle_length << " must be >= 1; ";
+  if ((cycles + 2) * max_cycle_length > ZenoMonitor::kHistory) {
+    out << "zeno: (cycles + 2) * max_cycle_length = " << (cycles + 2) * max_cycle_length
+        << " exceeds the history of " << ZenoMonitor::kHistory << " events; ";
+  }
+  if (!(ratio_tolerance > 0.0))
+    out << "zeno.ratio_tolerance = " << ratio_tolerance << " must be > 0; ";
+  if (!(handover_tolerance > 0.0)) {
+    out << "zeno.handover_tolerance = " << handover_tolerance << " must be > 0; ";
+  }
+  if (!(min_gap >= 0.0)) out << "zeno.min_gap = " << min_gap << " must be >= 0; ";
+  if (min_gap_count < 1) out << "zeno.min_gap_count = " << min_gap_count << " must be >= 1; ";
+  return out.str();
+}
+
+ZenoPrediction ZenoMonitor::notify(double t, ModeId mode, GuardId guard) {
+  if (count_ > 0) {
+    const double gap = t - time(0);
+    small_gaps_ = gap < options_.min_gap * std::max(1.0, std::abs(t)) ? small_gaps_ + 1 : 0;
+  }
+  history_[count_ % kHistory] = Entry{t, mode, guard};
+  ++count_;
+  if (options_.policy == ZenoOptions::Policy::Off) return {};
+  for (int p = 1; p <= options_.max_cycle_length; ++p) {
+    const ZenoPrediction z = predict_with_period(p);
+    if (z.detected) return z;
+  }
+  return {};
+}
+
+ZenoPrediction ZenoMonitor::predict_with_period(int p) const {
+  // `cycles` cycle durations D_c = t(c p) - t((c + 1) p), c = 0 the latest, need cycles p + 1
+  // events; the signature must repeat with period p across them.
+  const int needed = options_.cycles * p + 1;
+  if (count() < needed) return {};
+  for (int i = 0; i + p < needed; ++i) {
+    const Entry& a = history_[slot(i)];
+    const Entry& b = history_[slot(i + p)];
+    if (a.mode != b.mode || a.guard != b.guard) return {};
+  }
+  auto duration = [&](int c) { return time(c * p) - time((c + 1) * p); };
+  // Every ratio r_c = D_c / D_{c+1} must show shrinking cycles; the latest two must agree.
+  double r0 = kNaN;
+  for (int c = 0; c + 1 < options_.cycles; ++c) {
+    const double newer = duration(c), older = duration(c + 1);
+    if (!(newer > 0.0) || !(older > 0.0)) return {};
+    const double r = newer / older;
+    if (!(r < 1.0)) return {};
+    if (c == 0) r0 = r;
+    if (c == 1 && std::abs(r - r0) > options_.ratio_tolerance * r0) return {};
+  }
+  ZenoPrediction z;
+  z.detected = true;
+  z.period = p;
+  z.ratio = r0;
+  z.last_cycle = duration(0);
+  z.t_inf = time(0) + z.last_cycle * r0 / (1.0 - r0);
+  z.handover_due =
+      z.t_inf - time(0) <= options_.handover_tolerance * std::max(1.0, std::abs(z.t_inf));
+  return z;
+}
+
+}  // namespace saltus::events

@@ -1,0 +1,909 @@
+// The simulator loop for one integrator type (private to src/sim; see simulator.hpp for the
+// semantics it implements). Everything it writes during a run lives in members sized in the
+// constructor, so integrating, locating and resetting do not allocate.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "saltus/core/error.hpp"
+#include "saltus/core/hybrid_system.hpp"
+#include "saltus/events/bisection.hpp"
+#include "saltus/events/false_position.hpp"
+#include "saltus/events/newton_root.hpp"
+#include "saltus/events/predictive_step.hpp"
+#include "saltus/events/zeno_monitor.hpp"
+#include "saltus/ode/dense_stepper.hpp"
+#include "saltus/ode/error_norm.hpp"
+#include "saltus/sim/simulator.hpp"
+
+namespace saltus::detail {
+
+enum class Arming {
+  Armed,        // monitored for a crossing
+  AtZero,       // within guard_tolerance of zero after a reset: waits to leave the band
+  AwayPending,  // on its trigger side after its own reset: waits to move away
+};
+
+// Orientation of a guard: s = sign * p is "rising" for the guard's trigger direction.
+inline double oriented(Direction d, double p) {
+  return d == Direction::Falling ? -p : p;
+}
+
+template <ode::DenseStepper S>
+class HybridLoop {
+ public:
+  HybridLoop(const HybridSystem& system, const SimulationOptions& options)
+      : system_(system),
+        options_(options),
+        stepper_(options.stepper, system.max_nx(), system.max_nz()),
+        zeno_(options.zeno),
+        max_nx_(system.max_nx()),
+        max_nz_(system.max_nz()),
+        max_guards_(system.max_guards()),
+        samples_(options.events.guard_samples + 2),
+        x_(max_nx_),
+        z_(max_nz_),
+        x_plus_(max_nx_),
+        z_plus_(max_nz_),
+        xdot_(max_nx_),
+        dpdx_(max_nx_),
+        dpdz_(max_nz_),
+        sample_t_(samples_),
+        sample_x_(max_nx_, samples_),
+        sample_z_(max_nz_, samples_),
+        sample_s_(std::max(1, max_guards_), samples_),
+        arming_(max_guards_),
+        next_arming_(max_guards_),
+        p_start_(max_guards_),
+        applied_(max_guards_),
+        fired_retrigger_(max_guards_),
+        candidate_t_(max_guards_),
+        post_event_x_(max_nx_, events::ZenoMonitor::kHistory) {
+    fired_.reserve(max_guards_);
+    next_fired_.reserve(max_guards_);
+  }
+
+  void run(ModeId mode, double t0, ConstVectorRef x0, ConstVectorRef z0, double t_end,
+           SimulationResult& out) {
+    const auto wall_start = std::chrono::steady_clock::now();
+    begin(mode, t0, x0, z0, t_end, out);
+    if (!finished_) loop();
+    finish(wall_start);
+  }
+
+ private:
+  // ------------------------------------------------------------------ set-up and ending
+  void begin(ModeId mode, double t0, ConstVectorRef x0, ConstVectorRef z0, double t_end,
+             SimulationResult& out) {
+    const Mode& m = system_.mode(mode);
+    if (x0.size() != m.flow.nx) {
+      throw_error("initial state has ", x0.size(), " entries; mode '", m.name,
+                  "' has nx = ", m.flow.nx);
+    }
+    if (z0.size() != 0 && z0.size() != m.flow.nz) {
+      throw_error("initial algebraic guess has ", z0.size(), " entries; mode '", m.name,
+                  "' has nz = ", m.flow.nz);
+    }
+    if (!(t_end >= t0)) throw_error("t_end = ", t_end, " must be >= t0 = ", t0);
+    if (!x0.allFinite()) throw_error("initial state is not finite");
+    out_ = &out;
+    out.events.clear();
+    out.trajectory.clear();
+    out.trajectory.set_strides(max_nx_, max_nz_);
+    if (options_.output.record_events) {
+      out.events.reserve(options_.output.reserve_events, max_nx_, max_nz_);
+    }
+    out.trajectory.reserve(options_.output.reserve_samples);
+    SimulationSummary& s = out.summary;
+    s = SimulationSummary{};
+    s.integrator = S::kName;
+    s.t_start = t0;
+    s.events_per_guard.resize(system_.mode_count());
+    for (ModeId i = 0; i < system_.mode_count(); ++i) {
+      s.events_per_guard[i].assign(system_.mode(i).guards.size(), 0);
+    }
+    stats_base_ = stepper_.stats();
+    zeno_.reset();
+    post_event_slot_count_ = 0;
+    finished_ = false;
+    mode_ = mode;
+    t_ = t0;
+    t_end_ = t_end;
+    j_ = 0;
+    events_total_ = 0;
+    next_sample_ = 0;
+    skip_samples_before(t0);
+    nx_ = m.flow.nx;
+    nz_ = m.flow.nz;
+    x_.head(nx_) = x0;
+    if (z0.size() == nz_) {
+      z_.head(nz_) = z0;
+    } else {
+      z_.head(nz_).setZero();
+    }
+    stepper_.set_flow(m.flow);
+    if (nz_ > 0 && !stepper_.evaluator().solve_algebraic(t_, x_.head(nx_), z_.head(nz_))) {
+      stop(Termination::NewtonFailure,
+           message("mode '", m.name,
+                   "': the initial algebraic state cannot be made consistent "
+                   "(0 = g(t0, x0, z)): residual ",
+                   stepper_.evaluator().last_residual(), " after ",
+                   stepper_.evaluator().last_iterations(), " Newton iterations at t0 = ", t_,
+                   "; give a better z0 or check dg/dz"));
+      return;
+    }
+    // Initial arming: on the trigger side is an inconsistent start, on the surface is disarmed.
+    for (GuardId k = 0; k < static_cast<GuardId>(m.guards.size()); ++k) {
+      const Guard& g = m.guards[k];
+      const double p = g.value(t_, x_.head(nx_), z_.head(nz_));
+      p_start_[k] = p;
+      if (!std::isfinite(p)) {
+        stop(Termination::NonFiniteState,
+             message("guard '", g.name, "' of mode '", m.name, "' is ", p, " at t0 = ", t_));
+        return;
+      }
+      const double s = oriented(g.direction, p);
+      const double tol = options_.events.guard_tolerance;
+      if (g.direction != Direction::Either && s > tol) {
+        stop(Termination::InvalidInput,
+             message("the initial state is on the trigger side of guard '", g.name, "' in mode '",
+                     m.name, "' (p = ", p, " at t0 = ", t_, ", direction ",
+                     g.direction == Direction::Rising ? "rising" : "falling",
+                     "): start where the guard has not fired, or in the mode its reset leads to"));
+        return;
+      }
+      arming_[k] = Arming::Armed;
+      if (std::abs(p) <= tol && arm_on_surface(k, g) == Departure::IntoTrigger) {
+        arming_[k] = Arming::AtZero;  // fires at t0 on the first step (see locate_first_event)
+      }
+    }
+    const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), false);
+    if (st != ode::StepStatus::Accepted) {
+      stop_on_step(st);
+      return;
+    }
+    record_sample_at_current();
+    if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
+  }
+
+  void finish(std::chrono::steady_clock::time_point wall_start) {
+    SimulationResult& out = *out_;
+    SimulationSummary& s = out.summary;
+    s.t_final = t_;
+    s.jumps = j_;
+    s.final_mode = mode_;
+    const ode::StepperStats& now = stepper_.stats();
+    s.stepper.accepted_steps = now.accepted_steps - stats_base_.accepted_steps;
+    s.stepper.rejected_steps = now.rejected_steps - stats_base_.rejected_steps;
+    s.stepper.rhs_evaluations = now.rhs_evaluations - stats_base_.rhs_evaluations;
+    s.stepper.jacobian_evaluations = now.jacobian_evaluations - stats_base_.jacobian_evaluations;
+    s.stepper.lu_decompositions = now.lu_decompositions - stats_base_.lu_decompositions;
+    s.stepper.restarts = now.restarts - stats_base_.restarts;
+    s.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    out.t_final = t_;
+    out.final_mode = mode_;
+    out.x_final = x_.head(nx_);
+    out.z_final = z_.head(nz_);
+  }
+
+  // ------------------------------------------------------------------ the loop
+  void loop() {
+    while (!finished_) {
+      if (t_ >= t_end_) {
+        stop(Termination::EndTimeReached, message("reached t_end = ", t_end_));
+        return;
+      }
+      if (options_.events.predictive_step) apply_predictive_step();
+      const ode::StepStatus st = stepper_.step(t_end_);
+      if (st != ode::StepStatus::Accepted) {
+        stop_on_step(st);
+        return;
+      }
+      const ode::Interval iv = stepper_.interval();
+      if (!sample_step(iv)) return;
+      const int k_first = locate_first_event();
+      if (finished_) return;
+      if (k_first < 0) {
+        // No event: commit the arming changes, record, and go on.
+        const Mode& m = system_.mode(mode_);
+        for (size_t k = 0; k < m.guards.size(); ++k) {
+          arming_[k] = next_arming_[k];
+          p_start_[k] = sample_p(static_cast<int>(k), samples_ - 1);
+        }
+        t_ = iv.t1;
+        x_.head(nx_) = stepper_.state();
+        if (nz_ > 0) z_.head(nz_) = sample_z_.col(samples_ - 1).head(nz_);
+        record_samples_until(t_, false);
+        if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
+        continue;
+      }
+      handle_events(event_time_);
+    }
+  }
+
+  // Evaluates the dense output and every guard at the sample points of the step.
+  bool sample_step(const ode::Interval& iv) {
+    const Mode& m = system_.mode(mode_);
+    const int last = samples_ - 1;
+    for (int i = 0; i < samples_; ++i) {
+      const double t = i == last ? iv.t1 : iv.t0 + (iv.t1 - iv.t0) * i / last;
+      sample_t_[i] = t;
+      if (i == last) {
+        sample_x_.col(i).head(nx_) = stepper_.state();
+      } else if (i == 0) {
+        sample_x_.col(i).head(nx_) = x_.head(nx_);
+      } else {
+        stepper_.interpolate(t, sample_x_.col(i).head(nx_));
+      }
+      if (nz_ > 0) {
+        if (i == 0) {
+          sample_z_.col(i).head(nz_) = z_.head(nz_);
+        } else {
+          sample_z_.col(i).head(nz_) = sample_z_.col(i - 1).head(nz_);
+        }
+        if (i > 0 && !stepper_.evaluator().solve_algebraic(t, sample_x_.col(i).head(nx_),
+                                                           sample_z_.col(i).head(nz_))) {
+          stop(Termination::NewtonFailure,
+               message("mode '", m.name, "': algebraic equations unsolvable at t = ", t,
+                       " (residual ", stepper_.evaluator().last_residual(), ")"));
+          return false;
+        }
+      }
+    }
+    for (size_t k = 0; k < m.guards.size(); ++k) {
+      const Guard& g = m.guards[k];
+      sample_s_(k, 0) = p_start_[k];
+      for (int i = 1; i < samples_; ++i) {
+        const double p =
+            g.value(sample_t_[i], sample_x_.col(i).head(nx_), sample_z_.col(i).head(nz_));
+        ++out_->summary.guard_evaluations;
+        if (!std::isfinite(p)) {
+          stop(Termination::NonFiniteState,
+               message("guard '", g.name, "' of mode '", m.name, "' returned ", p,
+                       " at t = ", sample_t_[i], last_events_text()));
+          return false;
+        }
+        sample_s_(k, i) = p;
+      }
+    }
+    return true;
+  }
+  double sample_p(int k, int i) const { return sample_s_(k, i); }
+
+  // Value of guard k at time t on the dense output (oriented so the crossing is rising).
+  double guard_at(const Guard& g, double sign, double t) {
+    stepper_.interpolate(t, x_plus_.head(nx_));
+    if (nz_ > 0) {
+      z_plus_.head(nz_) = z_.head(nz_);
+      stepper_.evaluator().solve_algebraic(t, x_plus_.head(nx_), z_plus_.head(nz_));
+    }
+    ++out_->summary.root_evaluations;
+    return sign * g.value(t, x_plus_.head(nx_), z_plus_.head(nz_));
+  }
+  // Oriented guard value and its time derivative d/dt p(t, x(t), z(t)) (z' neglected).
+  double guard_and_rate_at(const Guard& g, double sign, double t, double& rate) {
+    const double s = guard_at(g, sign, t);
+    stepper_.interpolate_derivative(t, xdot_.head(nx_));
+    const double dpdt =
+        g.gradient(t, x_plus_.head(nx_), z_plus_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
+    rate = sign * (dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
+    return s;
+  }
+
+  events::RootResult find_root(const Guard& g, double sign, double a, double sa, double b,
+                               double sb) {
+    const events::EventOptions& eo = options_.events;
+    auto s = [&](double t) { return guard_at(g, sign, t); };
+    switch (eo.root_finder) {
+      case events::RootFinderKind::Bisection:
+        return events::bisection(s, a, b, eo.root);
+      case events::RootFinderKind::Illinois:
+        return events::illinois(s, a, sa, b, sb, eo.root);
+      case events::RootFinderKind::Newton: {
+        auto sd = [&](double t, double& ds) { return guard_and_rate_at(g, sign, t, ds); };
+        return events::newton_root(sd, a, sa, b, sb, eo.root);
+      }
+      case events::RootFinderKind::LinearInterpolation:
+        return linear_interpolation_root(g, sign, a, sa, b, sb);
+      case events::RootFinderKind::AndersonBjorck:
+      default:
+        return events::anderson_bjorck(s, a, sa, b, sb, eo.root);
+    }
+  }
+
+  // Seed 004 baseline: the guard along the chord between the step's end states.
+  events::RootResult linear_interpolation_root(const Guard& g, double sign, double a, double sa,
+                                               double b, double sb) {
+    const int last = samples_ - 1;
+    const double t0 = sample_t_[0], t1 = sample_t_[last];
+    auto chord = [&](double t) {
+      const double th = (t - t0) / (t1 - t0);
+      x_plus_.head(nx_) =
+          (1.0 - th) * sample_x_.col(0).head(nx_) + th * sample_x_.col(last).head(nx_);
+      z_plus_.head(nz_) =
+          (1.0 - th) * sample_z_.col(0).head(nz_) + th * sample_z_.col(last).head(nz_);
+      ++out_->summary.root_evaluations;
+      return sign * g.value(t, x_plus_.head(nx_), z_plus_.head(nz_));
+    };
+    const double c0 = chord(t0), c1 = chord(t1);
+    if (c0 < 0.0 && c1 >= 0.0) return events::illinois(chord, t0, c0, t1, c1, options_.events.root);
+    // No sign change along the chord (a double crossing): fall back to the dense output.
+    auto s = [&](double t) { return guard_at(g, sign, t); };
+    return events::illinois(s, a, sa, b, sb, options_.events.root);
+  }
+
+  // Finds the earliest event in the step; returns its guard (or -1) and sets event_time_,
+  // fired_ (all simultaneous guards, ascending) and fired_retrigger_.
+  int locate_first_event() {
+    const Mode& m = system_.mode(mode_);
+    const double tol = options_.events.guard_tolerance;
+    const int last = samples_ - 1;
+    double t_first = kInfinity;
+    for (size_t kk = 0; kk < m.guards.size(); ++kk) {
+      const int k = static_cast<int>(kk);
+      const Guard& g = m.guards[k];
+      candidate_t_[k] = kInfinity;
+      fired_retrigger_[k] = 0;
+      Arming arm = arming_[k];
+      double last_in_band = sample_t_[0];
+      double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
+      for (int i = 1; i <= last && candidate_t_[k] == kInfinity; ++i) {
+        const double p_prev = sample_s_(k, i - 1), p = sample_s_(k, i);
+        if (arm == Arming::AtZero) {
+          const double s = oriented(g.direction, p);
+          if (std::abs(p) <= tol) {
+            last_in_band = sample_t_[i];
+          } else if (g.direction == Direction::Either || s < -tol) {
+            arm = Arming::Armed;  // left the surface away from the trigger side
+          } else {
+            candidate_t_[k] = last_in_band;  // left towards the trigger side: fires again
+            fired_retrigger_[k] = 1;
+          }
+          continue;
+        }
+        if (arm == Arming::AwayPending) {
+          if (oriented(g.direction, p) < -tol) arm = Arming::Armed;
+          continue;
+        }
+        // Armed: a sign change in the trigger direction between samples i-1 and i.
+        if (g.direction == Direction::Either) sign = p_prev < 0.0 ? 1.0 : -1.0;
+        const double sa = sign * p_prev, sb = sign * p;
+        if (sa < 0.0 && sb >= 0.0) {
+          const events::RootResult r = find_root(g, sign, sample_t_[i - 1], sa, sample_t_[i], sb);
+          candidate_t_[k] = r.before;
+        } else if (sa < 0.0 && sb < 0.0 && options_.events.detect_grazing && g.gradient) {
+          candidate_t_[k] = grazing_crossing(k, g, sign, i);
+        }
+      }
+      next_arming_[k] = arm;
+      t_first = std::min(t_first, candidate_t_[k]);
+    }
+    if (t_first == kInfinity) return -1;
+    const double window = options_.events.simultaneous_rtol * std::max(1.0, std::abs(t_first));
+    fired_.clear();
+    for (size_t k = 0; k < m.guards.size(); ++k) {
+      if (candidate_t_[k] <= t_first + window) fired_.push_back(static_cast<int>(k));
+    }
+    event_time_ = t_first;
+    return fired_.front();
+  }
+
+  // Between two negative samples the guard may rise above zero and fall back (grazing). Only
+  // subintervals next to a sampled local maximum that is close to zero (within the guard's
+  // variation over the step) are examined: there the rates at both ends are computed and, if
+  // they change sign from + to -, the peak is located; a non-negative peak brackets a root.
+  double grazing_crossing(int k, const Guard& g, double sign, int i) {
+    const int last = samples_ - 1;
+    auto s_at = [&](int n) { return sign * sample_s_(k, n); };
+    const bool max_left = (i - 1 == 0 || s_at(i - 1) >= s_at(i - 2)) && s_at(i - 1) >= s_at(i);
+    const bool max_right = s_at(i) >= s_at(i - 1) && (i == last || s_at(i) >= s_at(i + 1));
+    if (!max_left && !max_right) return kInfinity;
+    double s_min = kInfinity, s_max = -kInfinity;
+    for (int n = 0; n <= last; ++n) {
+      s_min = std::min(s_min, s_at(n));
+      s_max = std::max(s_max, s_at(n));
+    }
+    if (s_max < -(s_max - s_min)) return kInfinity;  // far from the surface in this step
+    const double a = sample_t_[i - 1], b = sample_t_[i];
+    double ra = 0.0, rb = 0.0;
+    const double sa = guard_and_rate_at(g, sign, a, ra);
+    guard_and_rate_at(g, sign, b, rb);
+    if (!(ra > 0.0 && rb < 0.0)) return kInfinity;
+    auto falling_rate = [&](double t) {
+      double r = 0.0;
+      guard_and_rate_at(g, sign, t, r);
+      return -r;  // the root finders expect a rising function
+    };
+    const events::RootResult peak =
+        events::illinois(falling_rate, a, -ra, b, -rb, options_.events.root);
+    const double t_peak = peak.before;
+    const double s_peak = guard_at(g, sign, t_peak);
+    if (s_peak < 0.0) return kInfinity;
+    return find_root(g, sign, a, sa, t_peak, s_peak).before;
+  }
+
+  void apply_predictive_step() {
+    const Mode& m = system_.mode(mode_);
+    stepper_.interpolate_derivative(t_, xdot_.head(nx_));
+    double h = kInfinity;
+    const double h_err = stepper_.step_size();
+    const double h_min = options_.events.predictive_h_min > 0.0
+                             ? options_.events.predictive_h_min
+                             : ode::minimum_step(t_, options_.stepper);
+    for (size_t k = 0; k < m.guards.size(); ++k) {
+      const Guard& g = m.guards[k];
+      if (arming_[k] != Arming::Armed || g.direction == Direction::Either || !g.gradient) continue;
+      const double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
+      const double dpdt =
+          g.gradient(t_, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
+      const double pdot = sign * (dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
+      const events::PredictiveStep ps = events::predictive_step(
+          sign * p_start_[k], pdot, options_.events.predictive_gamma, h_err, h_min);
+      h = std::min(h, ps.h);
+    }
+    if (h < kInfinity) stepper_.limit_next_step(h);
+  }
+
+  // ------------------------------------------------------------------ discrete updates
+  void handle_events(double t) {
+    const ModeId mode_before_set = mode_;
+    // Left limit at the event time.
+    record_samples_until(t, true);
+    if (t == sample_t_[0]) {
+      x_plus_.head(nx_) = x_.head(nx_);
+    } else {
+      stepper_.interpolate(t, x_plus_.head(nx_));
+    }
+    x_.head(nx_) = x_plus_.head(nx_);
+    if (nz_ > 0 && !stepper_.evaluator().solve_algebraic(t, x_.head(nx_), z_.head(nz_))) {
+      stop(Termination::NewtonFailure,
+           message("mode '", system_.mode(mode_).name,
+                   "': algebraic equations unsolvable at the event t = ", t));
+      return;
+    }
+    t_ = t;
+    if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
+    std::fill(applied_.begin(), applied_.end(), 0);
+    int resets_here = 0;
+    bool chained = false;
+    while (!fired_.empty()) {
+      bool mode_changed = false;
+      for (int k : fired_) {
+        if (++resets_here > options_.events.max_resets_per_instant) {
+          stop(Termination::EventCap,
+               message("beating: ", resets_here - 1, " resets at t = ", t_, " in mode '",
+                       system_.mode(mode_).name, "' without leaving the guard set (cap ",
+                       "events.max_resets_per_instant = ", options_.events.max_resets_per_instant,
+                       ")", last_events_text()));
+          return;
+        }
+        const bool retrigger = fired_retrigger_[k] != 0;
+        const ModeId from = mode_;
+        if (!apply_reset(k, retrigger, chained)) return;
+        chained = true;
+        if (finished_) return;
+        if (mode_ != from) {
+          mode_changed = true;
+          break;
+        }
+      }
+      if (finished_) return;
+      if (mode_changed) std::fill(applied_.begin(), applied_.end(), 0);
+      examine_guards_after_reset();
+      if (finished_) return;
+    }
+    restart_stepper(mode_ == mode_before_set);
+  }
+
+  // Applies guard k's reset to (t_, x_, z_); logs the event; updates mode_.
+  bool apply_reset(int k, bool retrigger, bool chained) {
+    const Mode& m = system_.mode(mode_);
+    const Guard& g = m.guards[k];
+    if (++events_total_ > options_.events.max_events) {
+      stop(Termination::EventCap,
+           message("event cap: events.max_events = ", options_.events.max_events,
+                   " reached at t = ", t_, " (guard '", g.name, "' in mode '", m.name, "')",
+                   last_events_text()));
+      return false;
+    }
+    const ModeId target = g.reset.choose_target
+                              ? g.reset.choose_target(t_, x_.head(nx_), z_.head(nz_))
+                              : g.reset.target;
+    if (target < 0 || target >= system_.mode_count()) {
+      stop(Termination::InvalidInput,
+           message("guard '", g.name, "' of mode '", m.name, "' reset to unknown mode id ", target,
+                   " at t = ", t_, " (", system_.mode_count(), " modes)"));
+      return false;
+    }
+    const Mode& tm = system_.mode(target);
+    const int nx_t = tm.flow.nx, nz_t = tm.flow.nz;
+    if (g.reset.map) {
+      g.reset.map(t_, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t));
+    } else {
+      x_plus_.head(nx_t) = x_.head(nx_t);
+    }
+    if (!x_plus_.head(nx_t).allFinite()) {
+      stop(Termination::NonFiniteState,
+           message("reset of guard '", g.name, "' (mode '", m.name, "' -> '", tm.name,
+                   "') produced a non-finite state ", vector_text(x_plus_.head(nx_t)),
+                   " at t = ", t_, " from x- = ", vector_text(x_.head(nx_))));
+      return false;
+    }
+    if (!reinitialise(tm, target, nx_t, nz_t, "guard '" + g.name + "'")) return false;
+    const bool fixed_point = retrigger && target == mode_ &&
+                             (x_plus_.head(nx_t) - x_.head(nx_)).lpNorm<Eigen::Infinity>() <=
+                                 8 * std::numeric_limits<double>::epsilon() *
+                                     (1.0 + x_.head(nx_).lpNorm<Eigen::Infinity>());
+    ++j_;
+    ++out_->summary.events_per_guard[mode_][k];
+    if (options_.output.record_events) {
+      EventRecord r;
+      r.t = t_;
+      r.j = j_;
+      r.mode_before = mode_;
+      r.mode_after = target;
+      r.guard = k;
+      r.retrigger = retrigger;
+      r.chained = chained;
+      out_->events.add(r, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t), z_plus_.head(nz_t));
+    }
+    const ModeId from = mode_;
+    commit_post_reset(target, nx_t, nz_t);
+    if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
+    if (g.terminal) {
+      stop(Termination::TerminalEvent,
+           message("terminal guard '", g.name, "' of mode '", m.name, "' fired at t = ", t_));
+      return false;
+    }
+    if (fixed_point) {
+      // The reset maps the state to itself while the flow pushes it through the guard again:
+      // the accumulation point is this very instant.
+      events::ZenoPrediction z;
+      z.detected = true;
+      z.t_inf = t_;
+      z.ratio = 0.0;
+      z.period = 1;
+      handle_zeno(z, from, k, true);
+      return !finished_;
+    }
+    const events::ZenoPrediction z = zeno_.notify(t_, from, k);
+    remember_post_event_state();
+    if (z.detected && z.handover_due && options_.zeno.policy != events::ZenoOptions::Policy::Off) {
+      handle_zeno(z, from, k, false);
+      return !finished_;
+    }
+    if (zeno_.small_gaps() >= options_.zeno.min_gap_count) {
+      stop(Termination::EventCap,
+           message("events accumulate without a recognised Zeno pattern: ", zeno_.small_gaps(),
+                   " consecutive gaps below zeno.min_gap = ", options_.zeno.min_gap,
+                   " (relative) at t = ", t_, " (guard '", g.name, "' in mode '", m.name, "')",
+                   last_events_text()));
+      return false;
+    }
+    return true;
+  }
+
+  // Solves g_target(t, x+, z+) = 0 for z+ (starting from z- when sizes agree).
+  bool reinitialise(const Mode& tm, ModeId target, int nx_t, int nz_t, const std::string& who) {
+    if (nz_t == 0) return true;
+    if (target == mode_ && nz_t == nz_) {
+      z_plus_.head(nz_t) = z_.head(nz_);
+    } else {
+      z_plus_.head(nz_t).setZero();
+    }
+    stepper_.set_flow(tm.flow);
+    const bool ok =
+        stepper_.evaluator().solve_algebraic(t_, x_plus_.head(nx_t), z_plus_.head(nz_t));
+    stepper_.set_flow(system_.mode(mode_).flow);
+    if (!ok) {
+      stop(Termination::NewtonFailure,
+           message("re-initialisation after ", who, " (mode '", system_.mode(mode_).name, "' -> '",
+                   tm.name, "') failed at t = ", t_, ": 0 = g(t, x+, z) has residual ",
+                   stepper_.evaluator().last_residual(), " after ",
+                   stepper_.evaluator().last_iterations(),
+                   " Newton iterations; x+ = ", vector_text(x_plus_.head(nx_t))));
+      return false;
+    }
+    return true;
+  }
+
+  void commit_post_reset(ModeId target, int nx_t, int nz_t) {
+    x_.head(nx_t) = x_plus_.head(nx_t);
+    z_.head(nz_t) = z_plus_.head(nz_t);
+    if (target != mode_) {
+      mode_ = target;
+      nx_ = nx_t;
+      nz_ = nz_t;
+      stepper_.set_flow(system_.mode(mode_).flow);
+    }
+  }
+
+  // Step 4 of the semantics: which guards of the current mode fire at once, which are disarmed.
+  void examine_guards_after_reset() {
+    const Mode& m = system_.mode(mode_);
+    const double tol = options_.events.guard_tolerance;
+    next_fired_.clear();
+    for (size_t kk = 0; kk < m.guards.size(); ++kk) {
+      const int k = static_cast<int>(kk);
+      const Guard& g = m.guards[k];
+      const double p = g.value(t_, x_.head(nx_), z_.head(nz_));
+      p_start_[k] = p;
+      if (!std::isfinite(p)) {
+        stop(Termination::NonFiniteState, message("guard '", g.name, "' of mode '", m.name, "' is ",
+                                                  p, " after a reset at t = ", t_));
+        return;
+      }
+      const double s = oriented(g.direction, p);
+      fired_retrigger_[k] = 0;
+      if (std::abs(p) <= tol) {
+        if (arm_on_surface(k, g) == Departure::IntoTrigger) {
+          next_fired_.push_back(k);
+          fired_retrigger_[k] = 1;
+        }
+      } else if (g.direction == Direction::Either) {
+        arming_[k] = Arming::Armed;
+      } else if (s > tol) {
+        if (applied_[k]) {
+          arming_[k] = Arming::AwayPending;
+        } else {
+          next_fired_.push_back(k);
+        }
+      } else {
+        arming_[k] = Arming::Armed;
+      }
+    }
+    fired_.swap(next_fired_);
+  }
+
+  enum class Departure { Away, IntoTrigger, Unknown };
+
+  // A guard within guard_tolerance of zero at (t_, x_, z_): its rate along the flow says where
+  // the trajectory goes next. Moving away: armed at once, with the start value taken just on
+  // the pre-crossing side (so a return within the same step is located). Moving into the
+  // trigger side: fires again at this instant. No rate (no gradient, or |rate| <= tolerance,
+  // e.g. a ball at rest): disarmed until the dense output shows it leave the band.
+  Departure arm_on_surface(int k, const Guard& g) {
+    arming_[k] = Arming::AtZero;
+    if (!g.gradient) return Departure::Unknown;
+    if (!stepper_.evaluator().derivative(t_, x_.head(nx_), xdot_.head(nx_))) {
+      return Departure::Unknown;
+    }
+    const double dpdt =
+        g.gradient(t_, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
+    const double rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
+    if (!(std::abs(rate) > options_.events.guard_tolerance)) return Departure::Unknown;
+    constexpr double kJustBelow = std::numeric_limits<double>::min();
+    if (g.direction == Direction::Either) {
+      arming_[k] = Arming::Armed;
+      p_start_[k] = std::copysign(kJustBelow, rate);
+      return Departure::Away;
+    }
+    const double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
+    if (sign * rate > 0.0) return Departure::IntoTrigger;
+    arming_[k] = Arming::Armed;
+    p_start_[k] = -sign * kJustBelow;
+    return Departure::Away;
+  }
+
+  void restart_stepper(bool keep_step_size) {
+    const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), keep_step_size);
+    if (st != ode::StepStatus::Accepted) stop_on_step(st);
+  }
+
+  // ------------------------------------------------------------------ Zeno
+  void remember_post_event_state() {
+    post_event_x_.col(post_event_slot_count_ % events::ZenoMonitor::kHistory).head(nx_) =
+        x_.head(nx_);
+    ++post_event_slot_count_;
+  }
+  // Post-event state of the i-th latest event (0 = latest) recorded by the monitor.
+  auto post_event_state(int i) {
+    const int slot = ((post_event_slot_count_ - 1 - i) % events::ZenoMonitor::kHistory +
+                      events::ZenoMonitor::kHistory) %
+                     events::ZenoMonitor::kHistory;
+    return post_event_x_.col(slot).head(nx_);
+  }
+
+  // Limit state by Aitken's delta-squared on post-event states one cycle apart.
+  void extrapolate_limit_state(int period, VectorRef x_inf) {
+    x_inf = x_.head(nx_);
+    if (post_event_slot_count_ < 2 * period + 1) return;
+    for (int i = 0; i < nx_; ++i) {
+      const double a0 = post_event_state(0)[i], a1 = post_event_state(period)[i],
+                   a2 = post_event_state(2 * period)[i];
+      const double d1 = a0 - a1, d2 = a1 - a2;
+      const double denom = d1 - d2;
+      if (denom != 0.0 && std::abs(d1) < std::abs(d2)) x_inf[i] = a0 - d1 * d1 / denom;
+    }
+  }
+
+  void handle_zeno(const events::ZenoPrediction& z, ModeId mode, int guard, bool instantaneous) {
+    SimulationSummary& s = out_->summary;
+    const Mode& m = system_.mode(mode);
+    s.zeno_time = z.t_inf;
+    s.zeno_ratio = z.ratio;
+    s.events_before_zeno = events_total_;
+    const std::string what =
+        instantaneous
+            ? message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
+                      "' fires again at once and its reset leaves the state unchanged at t = ", t_,
+                      " (accumulation at this instant)")
+            : message("Zeno: events of guard '", m.guards[guard].name, "' in mode '", m.name,
+                      "' accumulate at t_inf = ", z.t_inf, " (cycle of ", z.period,
+                      " event(s), duration ratio ", z.ratio, ", last cycle ", z.last_cycle, " s, ",
+                      events_total_, " events resolved)");
+    if (options_.zeno.policy != events::ZenoOptions::Policy::Handover || !m.zeno_handover) {
+      stop(Termination::Zeno,
+           what + (m.zeno_handover ? "; stopped (zeno.policy = stop)"
+                                   : "; no post-Zeno mode given for mode '" + m.name + "'"));
+      return;
+    }
+    const ZenoHandover& h = *m.zeno_handover;
+    const Mode& tm = system_.mode(h.target);
+    Vector& x_inf = xdot_;  // scratch of size max_nx
+    extrapolate_limit_state(std::max(1, z.period), x_inf.head(nx_));
+    // Between the last event and t_inf the state is within the accumulation's reach of x_inf.
+    const double t_inf = std::max(z.t_inf, t_);
+    while (next_sample_ < options_.output.sample_times.size() &&
+           options_.output.sample_times[next_sample_] < t_inf) {
+      add_sample(options_.output.sample_times[next_sample_++], x_inf.head(nx_), z_.head(nz_));
+    }
+    t_ = t_inf;
+    x_.head(nx_) = x_inf.head(nx_);
+    if (h.map) {
+      h.map(t_, x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx));
+    } else {
+      x_plus_.head(tm.flow.nx) = x_.head(tm.flow.nx);
+    }
+    if (!x_plus_.head(tm.flow.nx).allFinite()) {
+      stop(Termination::NonFiniteState, what + "; the hand-over map produced a non-finite state");
+      return;
+    }
+    if (!reinitialise(tm, h.target, tm.flow.nx, tm.flow.nz, "the Zeno hand-over")) return;
+    ++j_;
+    ++s.zeno_handovers;
+    if (options_.output.record_events) {
+      EventRecord r;
+      r.t = t_;
+      r.j = j_;
+      r.mode_before = mode_;
+      r.mode_after = h.target;
+      r.guard = kZenoHandoverGuard;
+      out_->events.add(r, x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx),
+                       z_plus_.head(tm.flow.nz));
+    }
+    commit_post_reset(h.target, tm.flow.nx, tm.flow.nz);
+    zeno_.reset();
+    post_event_slot_count_ = 0;
+    std::fill(applied_.begin(), applied_.end(), 0);
+  }
+
+  // ------------------------------------------------------------------ output
+  void skip_samples_before(double t0) {
+    const auto& st = options_.output.sample_times;
+    while (next_sample_ < st.size() && st[next_sample_] < t0) ++next_sample_;
+  }
+  void record_sample_at_current() {
+    const auto& st = options_.output.sample_times;
+    while (next_sample_ < st.size() && st[next_sample_] <= t_) {
+      add_sample(st[next_sample_++], x_.head(nx_), z_.head(nz_));
+    }
+  }
+  // Samples in (previous time, t] from the current step's dense output.
+  void record_samples_until(double t, bool /*at_event*/) {
+    const auto& st = options_.output.sample_times;
+    while (next_sample_ < st.size() && st[next_sample_] <= t) {
+      const double ts = st[next_sample_++];
+      stepper_.interpolate(ts, x_plus_.head(nx_));
+      if (nz_ > 0) {
+        z_plus_.head(nz_) = z_.head(nz_);
+        stepper_.evaluator().solve_algebraic(ts, x_plus_.head(nx_), z_plus_.head(nz_));
+      }
+      add_sample(ts, x_plus_.head(nx_), z_plus_.head(nz_));
+    }
+  }
+  void add_sample(double t, ConstVectorRef x, ConstVectorRef z) {
+    out_->trajectory.add(t, j_, mode_, x, z);
+  }
+
+  // ------------------------------------------------------------------ ending and messages
+  void stop(Termination why, std::string text) {
+    out_->summary.termination = why;
+    out_->summary.message = std::move(text);
+    finished_ = true;
+  }
+
+  void stop_on_step(ode::StepStatus st) {
+    const Mode& m = system_.mode(mode_);
+    switch (st) {
+      case ode::StepStatus::StepSizeUnderflow:
+      case ode::StepStatus::TooManyRejections:
+        stop(Termination::StepSizeUnderflow,
+             message(ode::to_string(st), " in mode '", m.name, "' at t = ", t_, " (h = ",
+                     stepper_.step_size(), ", h_min = ", ode::minimum_step(t_, options_.stepper),
+                     "); the flow may be stiff (try integrator radau5) or singular here",
+                     last_events_text()));
+        return;
+      case ode::StepStatus::NonFiniteState:
+        stop(Termination::NonFiniteState,
+             message("the flow of mode '", m.name, "' produced NaN/Inf near t = ", t_,
+                     " from x = ", vector_text(x_.head(nx_)), last_events_text()));
+        return;
+      case ode::StepStatus::NewtonFailure:
+        stop(Termination::NewtonFailure,
+             message("mode '", m.name, "': algebraic states could not be solved near t = ", t_,
+                     " (residual ", stepper_.evaluator().last_residual(), " after ",
+                     stepper_.evaluator().last_iterations(),
+                     " iterations); dg/dz may be singular here", last_events_text()));
+        return;
+      case ode::StepStatus::Accepted:
+        return;
+    }
+  }
+
+  template <class... Parts>
+  static std::string message(const Parts&... parts) {
+    std::ostringstream out;
+    out.precision(17);
+    (out << ... << parts);
+    return out.str();
+  }
+  static std::string vector_text(ConstVectorRef v) {
+    std::ostringstream out;
+    out.precision(17);
+    out << "[";
+    for (Eigen::Index i = 0; i < v.size(); ++i) out << (i ? ", " : "") << v[i];
+    out << "]";
+    return out.str();
+  }
+  std::string last_events_text() const {
+    const EventLog& log = out_->events;
+    if (log.empty()) return "";
+    std::ostringstream out;
+    out.precision(17);
+    out << "; last events:";
+    for (long i = std::max(0L, log.size() - 3); i < log.size(); ++i) {
+      const EventRecord& r = log[i];
+      out << " (t = " << r.t << ", j = " << r.j << ", "
+          << (r.guard == kZenoHandoverGuard ? std::string("zeno hand-over")
+                                            : system_.mode(r.mode_before).guards[r.guard].name)
+          << ")";
+    }
+    return out.str();
+  }
+
+  // ------------------------------------------------------------------ members
+  const HybridSystem& system_;
+  const SimulationOptions& options_;
+  S stepper_;
+  events::ZenoMonitor zeno_;
+  const int max_nx_, max_nz_, max_guards_;
+  const int samples_;  // guard sample points per step, ends included
+
+  SimulationResult* out_ = nullptr;
+  bool finished_ = false;
+  ModeId mode_ = kNoMode;
+  int nx_ = 0, nz_ = 0;
+  double t_ = 0.0, t_end_ = 0.0, event_time_ = 0.0;
+  long j_ = 0, events_total_ = 0;
+  size_t next_sample_ = 0;
+  ode::StepperStats stats_base_;
+
+  Vector x_, z_, x_plus_, z_plus_, xdot_, dpdx_, dpdz_;
+  Vector sample_t_;
+  Matrix sample_x_, sample_z_, sample_s_;
+  std::vector<Arming> arming_, next_arming_;
+  std::vector<double> p_start_;
+  std::vector<char> applied_, fired_retrigger_;
+  std::vector<double> candidate_t_;
+  std::vector<int> fired_, next_fired_;
+  Matrix post_event_x_;
+  int post_event_slot_count_ = 0;
+};
+
+}  // namespace saltus::detail
