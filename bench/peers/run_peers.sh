@@ -6,8 +6,8 @@
 #
 # OUTPUT defaults to bench/results/peers.jsonl (not committed).  --quick: fewer repetitions
 # and a sparser ensemble (for trying the script, not for numbers).  The peers run one after
-# another so that their timings do not disturb each other; the whole run takes about a
-# minute (well under 10 on a 2-core machine).  Peer programs' stderr goes to
+# another so that their timings do not disturb each other; the whole run takes about 3
+# minutes on an idle 2-core machine (6 when others compile).  Peer programs' stderr goes to
 # $BUILD/*.log.  Needs: SALTUS_WITH_PEERS=1 scripts/install_deps.sh (libsundials-dev,
 # python3-scipy, python3-siconos, python3-mpmath).  A peer whose packages are missing is
 # skipped with a warning; the exit status is 1 if any peer was skipped or failed.

@@ -187,18 +187,26 @@ def bench_single(problem, method, rtol, atol, drag_ref, reps, keep_x=False):
          pen=r["penetration"], hung=r["hung"], note=note)
 
 
-def bench_ensemble(method, rtol, atol, stride):
+def bench_ensemble(method, rtol, atol, stride, reps):
+    """Every stride-th ball; each ball solved reps times, its best time summed."""
     model = Ball(0.0)
     n_imp = 20
     impacts, max_err, wall, pen_balls, hung, short, lo = 0, 0.0, 0.0, 0, False, 0, 0.0
     balls = range(0, 10000, stride)
+    nrhs = 0
     for i in balls:
         x0, e = ensemble_ball(i)
         t_inf = math.sqrt(2 * x0 / G) * (1 + e) / (1 - e)
         ref = ball_times(x0, e, n_imp)
-        t0 = time.perf_counter()
-        r = run_ball(model, method, rtol, atol, x0, e, t_inf, n_imp, ref)
-        wall += time.perf_counter() - t0
+        best = float("inf")
+        for k in range(reps):
+            model.nrhs = 0
+            t0 = time.perf_counter()
+            rk = run_ball(model, method, rtol, atol, x0, e, t_inf, n_imp, ref)
+            best = min(best, time.perf_counter() - t0)
+            if k == 0:
+                r, nrhs = rk, nrhs + model.nrhs
+        wall += best
         impacts += r["impacts"]
         max_err = max(max_err, r["max_err"])
         pen_balls += r["penetration"]
@@ -206,12 +214,13 @@ def bench_ensemble(method, rtol, atol, stride):
         hung |= r["hung"]
         short += r["impacts"] < n_imp
     note = (f"subsampled: {len(balls)} of 10^4 balls (i = 0, {stride}, {2 * stride}, ...), "
-            f"20 impacts each; time and rhs per impact from the impacts run; balls with fewer "
-            f"than 20 impacts: {short}; balls below -1e-12: {pen_balls} (lowest x {lo:.3e})")
+            f"20 impacts each; time and rhs per impact from the impacts run; per ball best of "
+            f"{reps}; balls with fewer than 20 impacts: {short}; balls below -1e-12: "
+            f"{pen_balls} (lowest x {lo:.3e})")
     if method in ("Radau", "LSODA"):
         note += "; analytic Jacobian given"
     emit(tool=f"scipy-{method.lower()}", problem="ensemble", setting=setting_str(rtol, atol),
-         impacts=impacts, err=max_err, rhs=model.nrhs, wall=wall, pen=pen_balls > 0,
+         impacts=impacts, err=max_err, rhs=nrhs, wall=wall, pen=pen_balls > 0,
          hung=hung, note=note)
 
 
@@ -244,7 +253,7 @@ def main():
                 bench_single("drag", method, rtol, rtol * 1e-3, drag_ref, max(1, reps - 2))
         if "ensemble" in problems:
             for rtol, atol in ball_tols:
-                bench_ensemble(method, rtol, atol, stride)
+                bench_ensemble(method, rtol, atol, stride, 1 if a.quick else 3)
 
 
 if __name__ == "__main__":
