@@ -1,0 +1,303 @@
+// Lemke's method with lexicographic degeneracy resolution; see include/saltus/mech/lemke.hpp.
+#include "saltus/mech/lemke.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "saltus/core/error.hpp"
+
+namespace saltus::mech {
+namespace {
+
+// Solves a x = b in place for the leading k x k block of `a` by LU with partial pivoting.
+// Returns false when a pivot is exactly zero. No allocation.
+bool lu_solve_leading(Matrix& a, Eigen::Index k, Vector& b, std::vector<int>& perm) {
+  for (Eigen::Index j = 0; j < k; ++j) {
+    Eigen::Index p = j;
+    for (Eigen::Index i = j + 1; i < k; ++i) {
+      if (std::abs(a(i, j)) > std::abs(a(p, j))) p = i;
+    }
+    perm[static_cast<std::size_t>(j)] = static_cast<int>(p);
+    if (a(p, j) == 0.0) return false;
+    if (p != j) {
+      a.row(j).head(k).swap(a.row(p).head(k));
+      std::swap(b(j), b(p));
+    }
+    for (Eigen::Index i = j + 1; i < k; ++i) {
+      const double f = a(i, j) / a(j, j);
+      a(i, j) = f;
+      for (Eigen::Index c = j + 1; c < k; ++c) a(i, c) -= f * a(j, c);
+      b(i) -= f * b(j);
+    }
+  }
+  for (Eigen::Index j = k - 1; j >= 0; --j) {
+    double s = b(j);
+    for (Eigen::Index c = j + 1; c < k; ++c) s -= a(j, c) * b(c);
+    b(j) = s / a(j, j);
+  }
+  return true;
+}
+
+class LemkeRun {
+ public:
+  LemkeRun(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws, const LemkeOptions& o)
+      : m_(matrix), q_(q), ws_(ws), options_(o), n_(static_cast<int>(q.size())) {}
+
+  void run();
+
+ private:
+  int z0() const { return 2 * n_; }
+  int rhs_col() const { return 2 * n_ + 1; }
+  // Row chosen by the ratio test for the entering tableau column `e`; `sign` = -1 for the
+  // first pivot (z0 enters with column -d), +1 afterwards. Returns -1 on a secondary ray.
+  int ratio_test(int e, double sign);
+  void pivot(int r, int e);
+  void finish(LcpStatus status);
+  std::string variable_name(int v) const;
+
+  ConstMatrixRef m_;
+  ConstVectorRef q_;
+  LemkeWorkspace& ws_;
+  const LemkeOptions& options_;
+  int n_;
+  double matrix_scale_ = 0.0;
+  int cap_ = 0;
+  int entering_ = 0;
+};
+
+int LemkeRun::ratio_test(int e, double sign) {
+  auto& t = ws_.tableau;
+  double colmax = 0.0;
+  for (int i = 0; i < n_; ++i) colmax = std::max(colmax, std::abs(t(i, e)));
+  if (colmax <= options_.pivot_tolerance * (1.0 + matrix_scale_)) return -1;
+  const double threshold = options_.pivot_tolerance * colmax;
+  auto& cand = ws_.candidates;
+  cand.clear();
+  for (int i = 0; i < n_; ++i) {
+    if (sign * t(i, e) > threshold) cand.push_back(i);
+  }
+  if (cand.empty()) return -1;
+
+  // Minimum ratio on the right-hand side, then the tie set.
+  const int rc = rhs_col();
+  double best = kInfinity;
+  for (int i : cand) best = std::min(best, t(i, rc) / (sign * t(i, e)));
+  auto& ties = ws_.ties;
+  ties.clear();
+  const double tie = options_.tie_tolerance * (1.0 + std::abs(best));
+  for (int i : cand) {
+    if (t(i, rc) / (sign * t(i, e)) <= best + tie) ties.push_back(i);
+  }
+  if (ties.size() == 1) return ties.front();
+  for (int i : ties) {
+    if (ws_.basis[static_cast<std::size_t>(i)] == z0()) return i;  // z0 leaves: done
+  }
+  if (options_.tie_break == LemkeTieBreak::FirstRow) return ties.front();
+
+  // Lexicographic rule on the columns of B^-1 (tableau columns 0..n-1).
+  for (int c = 0; c < n_ && ties.size() > 1; ++c) {
+    double lex_best = kInfinity;
+    for (int i : ties) lex_best = std::min(lex_best, t(i, c) / (sign * t(i, e)));
+    const double lex_tie = options_.tie_tolerance * (1.0 + std::abs(lex_best));
+    std::size_t kept = 0;
+    for (int i : ties) {
+      if (t(i, c) / (sign * t(i, e)) <= lex_best + lex_tie) ties[kept++] = i;
+    }
+    ties.resize(kept);
+  }
+  return ties.front();
+}
+
+void LemkeRun::pivot(int r, int e) {
+  auto& t = ws_.tableau;
+  const double p = t(r, e);
+  t.row(r) /= p;
+  ws_.row = t.row(r).transpose();
+  ws_.column = t.col(e);
+  ws_.column(r) = 0.0;
+  t.noalias() -= ws_.column * ws_.row.transpose();
+  t.col(e).setZero();
+  t(r, e) = 1.0;
+}
+
+void LemkeRun::finish(LcpStatus status) {
+  LcpSolution& s = ws_.solution;
+  auto& t = ws_.tableau;
+  s.z.setZero();
+  const int rc = rhs_col();
+  for (int i = 0; i < n_; ++i) {
+    const int v = ws_.basis[static_cast<std::size_t>(i)];
+    if (v >= n_ && v < 2 * n_) s.z(v - n_) = std::max(0.0, t(i, rc));
+  }
+  s.residual = natural_residual(m_, q_, s.z, s.w);
+  if (status == LcpStatus::Solved && options_.refine) {
+    // Re-solve M_aa z_a = -q_a on the final complementary basis from the original data.
+    Eigen::Index k = 0;
+    for (int i = 0; i < n_; ++i) {
+      const int v = ws_.basis[static_cast<std::size_t>(i)];
+      if (v >= n_ && v < 2 * n_) ws_.index[static_cast<std::size_t>(k++)] = v - n_;
+    }
+    for (Eigen::Index a = 0; a < k; ++a) {
+      const int ia = ws_.index[static_cast<std::size_t>(a)];
+      ws_.rhs(a) = -q_(ia);
+      for (Eigen::Index b = 0; b < k; ++b) {
+        ws_.lu(a, b) = m_(ia, ws_.index[static_cast<std::size_t>(b)]);
+      }
+    }
+    if (k > 0 && lu_solve_leading(ws_.lu, k, ws_.rhs, ws_.permutation)) {
+      ws_.z_refined.setZero();
+      bool finite = true;
+      for (Eigen::Index a = 0; a < k; ++a) {
+        finite = finite && std::isfinite(ws_.rhs(a));
+        ws_.z_refined(ws_.index[static_cast<std::size_t>(a)]) = std::max(0.0, ws_.rhs(a));
+      }
+      if (finite) {
+        // ws_.column is free scratch of size n here.
+        const double r = natural_residual(m_, q_, ws_.z_refined, ws_.column);
+        if (r <= s.residual) {
+          s.z = ws_.z_refined;
+          s.w = ws_.column;
+          s.residual = r;
+        }
+      }
+    }
+  }
+  if (status == LcpStatus::Solved && !(s.residual <= options_.residual_tolerance)) {
+    status = LcpStatus::Inaccurate;
+  }
+  s.status = status;
+  if (status == LcpStatus::Solved) return;
+  std::ostringstream msg;
+  msg.precision(6);
+  msg << "Lemke (n = " << n_ << "): ";
+  switch (status) {
+    case LcpStatus::RayTermination:
+      msg << "secondary ray after " << s.pivots << " pivots (entering " << variable_name(entering_)
+          << " has no positive entry): no solution found; this proves that none exists only "
+             "when M is copositive-plus (see matrix_classes.hpp), otherwise use "
+             "enumerate_lcp_solutions for small n";
+      break;
+    case LcpStatus::PivotCap:
+      msg << "pivot cap reached: " << s.pivots << " pivots of at most " << cap_
+          << " without reaching a complementary basis; raise LemkeOptions::max_pivots or keep "
+             "the lexicographic tie break";
+      break;
+    case LcpStatus::Inaccurate:
+      msg << "ended in a complementary basis after " << s.pivots
+          << " pivots but the natural residual " << s.residual << " exceeds residual_tolerance "
+          << options_.residual_tolerance << " (ill-conditioned basis); rescale the problem";
+      break;
+    default:
+      break;
+  }
+  s.message = msg.str();
+}
+
+std::string LemkeRun::variable_name(int v) const {
+  if (v == z0()) return "z0";
+  return (v < n_ ? "w_" : "z_") + std::to_string(v < n_ ? v : v - n_);
+}
+
+void LemkeRun::run() {
+  LcpSolution& s = ws_.solution;
+  s.message.clear();
+  s.pivots = 0;
+  matrix_scale_ = n_ > 0 ? m_.cwiseAbs().maxCoeff() : 0.0;
+  cap_ = options_.max_pivots > 0 ? options_.max_pivots : 50 * (n_ + 1);
+
+  // Tableau [I | -M | -d | q] for w - M z - d z0 = q.
+  auto& t = ws_.tableau;
+  t.leftCols(n_).setIdentity();
+  t.middleCols(n_, n_) = -m_;
+  t.col(z0()).setConstant(-1.0);
+  t.col(rhs_col()) = q_;
+  for (int i = 0; i < n_; ++i) ws_.basis[static_cast<std::size_t>(i)] = i;
+
+  if (n_ == 0 || q_.minCoeff() >= 0.0) {  // z = 0 solves it
+    finish(LcpStatus::Solved);
+    return;
+  }
+  int entering = z0();
+  int r = ratio_test(entering, -1.0);
+  while (true) {
+    pivot(r, entering);
+    ++s.pivots;
+    const int leaving = ws_.basis[static_cast<std::size_t>(r)];
+    ws_.basis[static_cast<std::size_t>(r)] = entering;
+    if (leaving == z0()) {
+      finish(LcpStatus::Solved);
+      return;
+    }
+    entering = leaving < n_ ? leaving + n_ : leaving - n_;  // the complement
+    entering_ = entering;
+    if (s.pivots >= cap_) {
+      finish(LcpStatus::PivotCap);
+      return;
+    }
+    r = ratio_test(entering, 1.0);
+    if (r < 0) {
+      finish(LcpStatus::RayTermination);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void validate(const LemkeOptions& o) {
+  if (o.max_pivots < 0) {
+    detail::throw_error("LemkeOptions::max_pivots = ", o.max_pivots,
+                        " must be >= 0 (0: automatic, 50 (n + 1))");
+  }
+  const auto positive = [](double v, const char* name) {
+    if (!(std::isfinite(v) && v > 0.0)) {
+      detail::throw_error("LemkeOptions::", name, " = ", v, " must be finite and > 0");
+    }
+  };
+  positive(o.pivot_tolerance, "pivot_tolerance");
+  positive(o.tie_tolerance, "tie_tolerance");
+  positive(o.residual_tolerance, "residual_tolerance");
+}
+
+void LemkeWorkspace::resize(int n) {
+  if (n < 0) detail::throw_error("LemkeWorkspace: size must be >= 0, got ", n);
+  n_ = n;
+  tableau.resize(n, 2 * n + 2);
+  basis.assign(static_cast<std::size_t>(n), 0);
+  column.resize(n);
+  row.resize(2 * n + 2);
+  candidates.clear();
+  candidates.reserve(static_cast<std::size_t>(n));
+  ties.clear();
+  ties.reserve(static_cast<std::size_t>(n));
+  lu.resize(n, n);
+  rhs.resize(n);
+  z_refined.resize(n);
+  index.assign(static_cast<std::size_t>(n), 0);
+  permutation.assign(static_cast<std::size_t>(n), 0);
+  solution = LcpSolution{};
+  solution.z.resize(n);
+  solution.w.resize(n);
+}
+
+const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws,
+                               const LemkeOptions& options) {
+  check_lcp_input(matrix, q, "Lemke");
+  validate(options);
+  if (ws.size() != q.size()) {
+    detail::throw_error("Lemke: workspace is sized for n = ", ws.size(),
+                        " but the problem has n = ", q.size(), "; call LemkeWorkspace::resize(",
+                        q.size(), ") first");
+  }
+  LemkeRun(matrix, q, ws, options).run();
+  return ws.solution;
+}
+
+LcpSolution solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, const LemkeOptions& options) {
+  LemkeWorkspace ws(static_cast<int>(q.size()));
+  return solve_lemke(matrix, q, ws, options);
+}
+
+}  // namespace saltus::mech
