@@ -17,7 +17,9 @@ FlowEvaluator::FlowEvaluator(int max_nx, int max_nz, const NewtonOptions& newton
       dgdz_(max_nz, max_nz),
       dFdxdot_(max_nx, max_nx),
       dzdx_(max_nz, max_nx),
-      lu_(max_nx + max_nz) {}
+      lu_(max_nx + max_nz),
+      lu_gz_(max_nz),
+      lu_xdot_(max_nx) {}
 
 void FlowEvaluator::set_flow(const Flow& flow) {
   flow_ = &flow;
@@ -131,9 +133,9 @@ void FlowEvaluator::reduced_jacobian(double t, ConstVectorRef x, MatrixRef jac) 
     case FlowKind::SemiExplicitDae: {
       flow_->rhs_jacobian(t, x, z, fx, fz);
       flow_->algebraic_jacobian(t, x, z, gx, gz);
-      lu_.compute(gz);
+      lu_gz_.compute(gz);
       auto dzdx = dzdx_.topLeftCorner(nz_, nx_);
-      dzdx = lu_.solve(gx);  // = -dz/dx
+      dzdx.noalias() = lu_gz_.solve(gx);  // = -dz/dx
       jac = fx;
       jac.noalias() -= fz * dzdx;
       return;
@@ -143,13 +145,14 @@ void FlowEvaluator::reduced_jacobian(double t, ConstVectorRef x, MatrixRef jac) 
       flow_->residual_jacobian(t, x, xdot_.head(nx_), z, fx, Fxdot, fz);
       if (nz_ > 0) {
         flow_->algebraic_jacobian(t, x, z, gx, gz);
-        lu_.compute(gz);
+        lu_gz_.compute(gz);
         auto dzdx = dzdx_.topLeftCorner(nz_, nx_);
-        dzdx = lu_.solve(gx);       // = -dz/dx
-        fx.noalias() -= fz * dzdx;  // F_x + F_z dz/dx
+        dzdx.noalias() = lu_gz_.solve(gx);  // = -dz/dx
+        fx.noalias() -= fz * dzdx;          // F_x + F_z dz/dx
       }
-      lu_.compute(Fxdot);
-      jac.noalias() = -lu_.solve(fx);
+      lu_xdot_.compute(Fxdot);
+      jac.noalias() = lu_xdot_.solve(fx);  // (a negated solve would need a temporary)
+      jac = -jac;
       return;
     }
   }

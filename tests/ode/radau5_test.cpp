@@ -4,12 +4,37 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "saltus/ode/dense_stepper.hpp"
 #include "saltus/ode/dop853.hpp"
 #include "saltus/ode/dopri5.hpp"
+
+// Heap-allocation counter for the allocation-free checks below: the test binary interposes
+// malloc (glibc only; Eigen allocates through malloc, not operator new). Skipped under
+// sanitizers, which interpose malloc themselves.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define SALTUS_ODE_TEST_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SALTUS_ODE_TEST_SANITIZED 1
+#endif
+#if defined(__GLIBC__) && !defined(SALTUS_ODE_TEST_SANITIZED)
+#define SALTUS_ODE_TEST_COUNTS_MALLOC 1
+namespace {
+std::atomic<long> g_malloc_calls{0};
+}
+extern "C" void* __libc_malloc(std::size_t size);  // NOLINT: glibc's implementation
+extern "C" void* malloc(std::size_t size) {        // NOLINT: interposed for counting
+  g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+#endif
 
 namespace saltus::ode {
 namespace {
@@ -468,6 +493,60 @@ TEST(Radau5, ReportsStepSizeUnderflow) {
   EXPECT_EQ(status, StepStatus::StepSizeUnderflow);
   EXPECT_LT(s.time(), 1.0);
   EXPECT_GT(s.time(), 0.99);
+}
+
+// step(), interpolate() and interpolate_derivative() do not allocate once the first step of a
+// mode has sized the LU factors (Radau5) - for ODEs and for DAEs.
+template <class Stepper>
+long allocations_in_steps(const Flow& flow, int nx, int nz, ConstVectorRef x0, double t_end) {
+  StepperOptions o;
+  o.rtol = 1e-6;
+  o.atol = 1e-6;
+  Stepper s(o, nx, nz);
+  s.set_flow(flow);
+  Vector z0 = Vector::Zero(nz), x(nx), v(nx);
+  EXPECT_EQ(s.restart(0.0, x0, z0, false), StepStatus::Accepted);
+  EXPECT_EQ(s.step(t_end), StepStatus::Accepted);  // Radau5 sizes its LU factors here
+#ifdef SALTUS_ODE_TEST_COUNTS_MALLOC
+  const long before = g_malloc_calls.load();
+#endif
+  while (s.time() < t_end) {
+    EXPECT_EQ(s.step(t_end), StepStatus::Accepted);
+    s.interpolate(0.5 * (s.interval().t0 + s.interval().t1), x);
+    s.interpolate_derivative(0.5 * (s.interval().t0 + s.interval().t1), v);
+  }
+  EXPECT_EQ(s.restart(s.time(), s.state(), s.evaluator().algebraic(), true), StepStatus::Accepted);
+  EXPECT_EQ(s.step(t_end + 1.0), StepStatus::Accepted);
+#ifdef SALTUS_ODE_TEST_COUNTS_MALLOC
+  return g_malloc_calls.load() - before;
+#else
+  return 0;
+#endif
+}
+
+TEST(Radau5, StepsDoNotAllocate) {
+#ifndef SALTUS_ODE_TEST_COUNTS_MALLOC
+  GTEST_SKIP() << "malloc counting needs glibc without sanitizers";
+#endif
+#ifdef SALTUS_ODE_TEST_COUNTS_MALLOC
+  const long probe = g_malloc_calls.load();
+  const Vector heap = Vector::Ones(100);  // the counter sees Eigen's allocations
+  EXPECT_GT(g_malloc_calls.load(), probe);
+  EXPECT_EQ(heap.sum(), 100.0);
+#endif
+  const Flow vdp = van_der_pol(1e-3);
+  Vector y0(2);
+  y0 << 2.0, -0.66;
+  EXPECT_EQ(allocations_in_steps<Radau5>(vdp, 2, 0, y0, 1.0), 0);
+  EXPECT_EQ(allocations_in_steps<Dop853>(vdp, 2, 0, y0, 0.1), 0);
+  EXPECT_EQ(allocations_in_steps<Dopri5>(vdp, 2, 0, y0, 0.1), 0);
+  const Flow dae = semi_explicit_oscillator();
+  const Flow implicit = implicit_oscillator();
+  Vector x0(2);
+  x0 << 1.0, 0.0;
+  EXPECT_EQ(allocations_in_steps<Radau5>(dae, 2, 1, x0, 2.0), 0);
+  EXPECT_EQ(allocations_in_steps<Radau5>(implicit, 2, 1, x0, 2.0), 0);
+  EXPECT_EQ(allocations_in_steps<Dop853>(implicit, 2, 1, x0, 2.0), 0);
 }
 
 }  // namespace

@@ -60,6 +60,9 @@ class FlowEvaluator {
   Matrix newton_matrix_;          // (max_nx + max_nz)^2
   Matrix dfdx_, dfdz_, dgdx_, dgdz_, dFdxdot_, dzdx_;
   Eigen::PartialPivLU<Matrix> lu_;
+  // Separate factorisations for reduced_jacobian(): one LU object refactored at another size
+  // reallocates its storage, so each size (nz for g_z, nx for F_x') keeps its own.
+  Eigen::PartialPivLU<Matrix> lu_gz_, lu_xdot_;
   double last_residual_ = 0.0;
   int last_iterations_ = 0;
 };
