@@ -29,8 +29,8 @@
 namespace {
 std::atomic<long> g_malloc_calls{0};
 }
-extern "C" void* __libc_malloc(std::size_t size);  // NOLINT: glibc's implementation
-extern "C" void* malloc(std::size_t size) {        // NOLINT: interposed for counting
+extern "C" void* __libc_malloc(std::size_t size);     // NOLINT: glibc's implementation
+extern "C" void* malloc(std::size_t size) noexcept {  // NOLINT: interposed for counting
   g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
   return __libc_malloc(size);
 }
