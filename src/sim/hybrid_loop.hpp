@@ -26,6 +26,7 @@ enum class Arming {
   Armed,        // monitored for a crossing
   AtZero,       // within guard_tolerance of zero after a reset: waits to leave the band
   AwayPending,  // on its trigger side after its own reset: waits to move away
+  Leaving,      // on the surface and moving away (rate known): armed once beyond the band
 };
 
 // Orientation of a guard: s = sign * p is "rising" for the guard's trigger direction.
@@ -59,6 +60,7 @@ class HybridLoop {
         arming_(max_guards_),
         next_arming_(max_guards_),
         p_start_(max_guards_),
+        leave_sign_(max_guards_),
         applied_(max_guards_),
         fired_retrigger_(max_guards_),
         candidate_t_(max_guards_),
@@ -366,6 +368,17 @@ class HybridLoop {
           }
           continue;
         }
+        if (arm == Arming::Leaving) {
+          const double s_leave = leave_sign_[k] * p;
+          if (s_leave < -tol) {
+            arm = Arming::Armed;
+          } else if (s_leave > tol) {
+            // Left and came back within one sample interval: look for the dip in between.
+            candidate_t_[k] = dip_crossing(k, g, leave_sign_[k], i);
+            if (candidate_t_[k] == sample_t_[i - 1]) fired_retrigger_[k] = 1;
+          }
+          continue;
+        }
         if (arm == Arming::AwayPending) {
           if (oriented(g.direction, p) < -tol) arm = Arming::Armed;
           continue;
@@ -391,6 +404,28 @@ class HybridLoop {
     }
     event_time_ = t_first;
     return fired_.front();
+  }
+
+  // Guard k left the surface at sample i-1 (rate < 0) and is beyond the band on the trigger
+  // side at sample i. Find the dip (rate root): the crossing lies between the dip and sample i
+  // (a bounce smaller than the band is still a bounce); with no dip at all it fires at i-1.
+  double dip_crossing(int k, const Guard& g, double sign, int i) {
+    const double a = sample_t_[i - 1], b = sample_t_[i];
+    const double sb = sign * sample_s_(k, i);
+    if (!g.gradient) return a;
+    double ra = 0.0, rb = 0.0;
+    guard_and_rate_at(g, sign, a, ra);
+    guard_and_rate_at(g, sign, b, rb);
+    if (!(ra < 0.0 && rb > 0.0)) return a;
+    auto rate = [&](double t) {
+      double r = 0.0;
+      guard_and_rate_at(g, sign, t, r);
+      return r;
+    };
+    const events::RootResult dip = events::illinois(rate, a, ra, b, rb, options_.events.root);
+    const double s_dip = guard_at(g, sign, dip.before);
+    if (!(s_dip < 0.0)) return a;
+    return find_root(g, sign, dip.before, s_dip, b, sb).before;
   }
 
   // Between two negative samples the guard may rise above zero and fall back (grazing). Only
@@ -677,16 +712,11 @@ class HybridLoop {
         g.gradient(t_, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
     const double rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
     if (!(std::abs(rate) > options_.events.guard_tolerance)) return Departure::Unknown;
-    constexpr double kJustBelow = std::numeric_limits<double>::min();
-    if (g.direction == Direction::Either) {
-      arming_[k] = Arming::Armed;
-      p_start_[k] = std::copysign(kJustBelow, rate);
-      return Departure::Away;
-    }
     const double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
-    if (sign * rate > 0.0) return Departure::IntoTrigger;
-    arming_[k] = Arming::Armed;
-    p_start_[k] = -sign * kJustBelow;
+    if (g.direction != Direction::Either && sign * rate > 0.0) return Departure::IntoTrigger;
+    // Leaving: sign * p becomes negative first (for Either, whichever side it leaves to).
+    leave_sign_[k] = g.direction == Direction::Either ? (rate > 0.0 ? -1.0 : 1.0) : sign;
+    arming_[k] = Arming::Leaving;
     return Departure::Away;
   }
 
@@ -898,7 +928,7 @@ class HybridLoop {
   Vector sample_t_;
   Matrix sample_x_, sample_z_, sample_s_;
   std::vector<Arming> arming_, next_arming_;
-  std::vector<double> p_start_;
+  std::vector<double> p_start_, leave_sign_;
   std::vector<char> applied_, fired_retrigger_;
   std::vector<double> candidate_t_;
   std::vector<int> fired_, next_fired_;

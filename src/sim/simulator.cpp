@@ -4,7 +4,9 @@
 
 #include "hybrid_loop.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/ode/dop853.hpp"
 #include "saltus/ode/dopri5.hpp"
+#include "saltus/ode/radau5.hpp"
 
 namespace saltus {
 
@@ -12,7 +14,9 @@ struct Simulator::Engine {
   Engine(const HybridSystem& s, const SimulationOptions& o) : system(s), options(o) {}
   const HybridSystem& system;
   SimulationOptions options;  // owned copy: the loop keeps a reference to it
-  std::variant<std::monostate, detail::HybridLoop<ode::Dopri5>> loop;
+  std::variant<std::monostate, detail::HybridLoop<ode::Dopri5>, detail::HybridLoop<ode::Dop853>,
+               detail::HybridLoop<ode::Radau5>>
+      loop;
 };
 
 namespace {
@@ -43,9 +47,12 @@ Simulator::Simulator(const HybridSystem& system, const SimulationOptions& option
     case Integrator::Dopri5:
       engine_->loop.emplace<detail::HybridLoop<ode::Dopri5>>(system, engine_->options);
       break;
-    default:
-      detail::throw_error("integrator '", to_string(options.integrator),
-                          "' is not available in this build");
+    case Integrator::Dop853:
+      engine_->loop.emplace<detail::HybridLoop<ode::Dop853>>(system, engine_->options);
+      break;
+    case Integrator::Radau5:
+      engine_->loop.emplace<detail::HybridLoop<ode::Radau5>>(system, engine_->options);
+      break;
   }
 }
 

@@ -118,3 +118,29 @@ TEST(BouncingBall, RestingBallLiftsOffWhenTheContactForceVanishes) {
 
 }  // namespace
 }  // namespace saltus
+
+namespace saltus {
+namespace {
+
+// Every integrator resolves the same impacts (polynomial flight: exact for all three).
+TEST(BouncingBall, EveryIntegratorFindsTheClosedFormImpacts) {
+  systems::BouncingBall ball;
+  ball.with_rest_mode = false;
+  const HybridSystem sys = ball.build();
+  for (Integrator integ : {Integrator::Dopri5, Integrator::Dop853, Integrator::Radau5}) {
+    SimulationOptions o;
+    o.integrator = integ;
+    o.stepper.rtol = 1e-10;
+    o.stepper.atol = 1e-12;
+    const SimulationResult r = simulate(sys, ball.flight, 0.0, state(1.0, 0.0), 3.0, o);
+    ASSERT_TRUE(r.summary.ok()) << to_string(integ) << ": " << r.summary.message;
+    ASSERT_GE(r.events.size(), 5);
+    for (long i = 0; i < 5; ++i) {
+      const double exact = impact_time(static_cast<int>(i), 1.0, ball.g, ball.e);
+      EXPECT_NEAR(r.events[i].t, exact, 1e-9 * exact) << to_string(integ) << " impact " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace saltus
