@@ -44,9 +44,9 @@ typedef struct {
   long root_evals;
 } Params;
 
-static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user) {
+static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
   (void)t;
-  Params *p = (Params *)user;
+  Params* p = (Params*)user;
   sunrealtype *yy = N_VGetArrayPointer(y), *dd = N_VGetArrayPointer(ydot);
   dd[0] = yy[1];
   dd[1] = -G - p->c * yy[1];
@@ -54,10 +54,10 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *user) {
   return 0;
 }
 
-static int jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *user, N_Vector t1,
+static int jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* user, N_Vector t1,
                N_Vector t2, N_Vector t3) {
   (void)t, (void)y, (void)fy, (void)t1, (void)t2, (void)t3;
-  Params *p = (Params *)user;
+  Params* p = (Params*)user;
   SM_ELEMENT_D(J, 0, 0) = 0.0;
   SM_ELEMENT_D(J, 0, 1) = 1.0;
   SM_ELEMENT_D(J, 1, 0) = 0.0;
@@ -65,9 +65,9 @@ static int jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *user, 
   return 0;
 }
 
-static int groot(sunrealtype t, N_Vector y, sunrealtype *gout, void *user) {
+static int groot(sunrealtype t, N_Vector y, sunrealtype* gout, void* user) {
   (void)t;
-  ((Params *)user)->root_evals++;
+  ((Params*)user)->root_evals++;
   gout[0] = N_VGetArrayPointer(y)[0];
   return 0;
 }
@@ -78,10 +78,12 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double frac(double a) { return a - floor(a); }
+static double frac(double a) {
+  return a - floor(a);
+}
 
 /* closed-form impact times t_1..t_n of the drag-free ball (long double sums) */
-static void ball_times(double x0, double e, int n, double *t) {
+static void ball_times(double x0, double e, int n, double* t) {
   long double t1 = sqrtl(2.0L * x0 / G), w = 2.0L * sqrtl(2.0L * G * x0) / G, acc = t1, ek = 1;
   for (int k = 0; k < n; ++k) {
     t[k] = (double)acc;
@@ -92,7 +94,7 @@ static void ball_times(double x0, double e, int n, double *t) {
 
 typedef struct {
   SUNContext ctx;
-  void *mem;
+  void* mem;
   N_Vector y;
   SUNMatrix A;
   SUNLinearSolver LS;
@@ -102,14 +104,14 @@ typedef struct {
   int keep_x; /* reset keeps the located x instead of setting x+ = 0 */
 } Solver;
 
-static void check(int flag, const char *what) {
+static void check(int flag, const char* what) {
   if (flag < 0) {
     fprintf(stderr, "cvode_ball: %s failed with flag %d\n", what, flag);
     exit(2);
   }
 }
 
-static void solver_create(Solver *s, int bdf, double rtol, double atol, double c) {
+static void solver_create(Solver* s, int bdf, double rtol, double atol, double c) {
   memset(s, 0, sizeof *s);
   s->bdf = bdf;
   s->p.c = c;
@@ -136,7 +138,7 @@ static void solver_create(Solver *s, int bdf, double rtol, double atol, double c
   check(CVodeSetRootDirection(s->mem, &dir), "CVodeSetRootDirection");
 }
 
-static void solver_free(Solver *s) {
+static void solver_free(Solver* s) {
   CVodeFree(&s->mem);
   if (s->LS) SUNLinSolFree(s->LS);
   if (s->A) SUNMatDestroy(s->A);
@@ -159,9 +161,9 @@ typedef struct {
 
 /* One ball from (x0, 0) until max_impacts impacts or t_final.  one_step: return after every
  * internal step (CV_ONE_STEP) so that the first step below the floor is seen. */
-static void run_ball(Solver *s, double x0, double e, double t_final, int max_impacts,
-                     const double *ref, int nref, int one_step, Run *r) {
-  sunrealtype *y = N_VGetArrayPointer(s->y);
+static void run_ball(Solver* s, double x0, double e, double t_final, int max_impacts,
+                     const double* ref, int nref, int one_step, Run* r) {
+  sunrealtype* y = N_VGetArrayPointer(s->y);
   y[0] = x0;
   y[1] = 0.0;
   double t = 0.0;
@@ -213,21 +215,21 @@ static void run_ball(Solver *s, double x0, double e, double t_final, int max_imp
   r->t_end = t;
 }
 
-static void print_line(const char *tool, const char *problem, const char *setting, long impacts,
-                       double max_err, long rhs, double wall, int pen, int hung,
-                       const char *note) {
-  printf("{\"tool\": \"%s\", \"problem\": \"%s\", \"setting\": \"%s\", \"impacts\": %ld, "
-         "\"max_impact_time_error\": %.3e, \"rhs_evals\": %ld, \"wall_s\": %.6e, "
-         "\"us_per_impact\": %.4g, \"penetration\": %s, \"hung\": %s, \"note\": \"%s\"}\n",
-         tool, problem, setting, impacts, max_err, rhs, wall,
-         impacts > 0 ? 1e6 * wall / (double)impacts : 0.0, pen ? "true" : "false",
-         hung ? "true" : "false", note);
+static void print_line(const char* tool, const char* problem, const char* setting, long impacts,
+                       double max_err, long rhs, double wall, int pen, int hung, const char* note) {
+  printf(
+      "{\"tool\": \"%s\", \"problem\": \"%s\", \"setting\": \"%s\", \"impacts\": %ld, "
+      "\"max_impact_time_error\": %.3e, \"rhs_evals\": %ld, \"wall_s\": %.6e, "
+      "\"us_per_impact\": %.4g, \"penetration\": %s, \"hung\": %s, \"note\": \"%s\"}\n",
+      tool, problem, setting, impacts, max_err, rhs, wall,
+      impacts > 0 ? 1e6 * wall / (double)impacts : 0.0, pen ? "true" : "false",
+      hung ? "true" : "false", note);
   fflush(stdout);
 }
 
 /* ball, ball-zeno, drag: one trajectory, best wall time of `reps` repetitions */
-static void bench_single(const char *problem, int bdf, double rtol, double atol,
-                         const double *drag_ref, int ndrag, int reps, int keep_x) {
+static void bench_single(const char* problem, int bdf, double rtol, double atol,
+                         const double* drag_ref, int ndrag, int reps, int keep_x) {
   const double x0 = 1.0, e = 0.8;
   const double t_inf = sqrt(2 * x0 / G) * (1 + e) / (1 - e);
   double ref[MAX_REF];
@@ -270,8 +272,8 @@ static void bench_single(const char *problem, int bdf, double rtol, double atol,
   char setting[96], note[640];
   snprintf(setting, sizeof setting, "rtol=%.0e,atol=%.0e%s", rtol, atol,
            keep_x ? ",reset keeps x" : "");
-  const char *tool = bdf ? "cvode-bdf" : "cvode-adams";
-  const char *how = bdf ? "Newton + dense LS + analytic Jacobian" : "fixed-point iteration";
+  const char* tool = bdf ? "cvode-bdf" : "cvode-adams";
+  const char* how = bdf ? "Newton + dense LS + analytic Jacobian" : "fixed-point iteration";
   if (zeno) {
     snprintf(note, sizeof note,
              "run on towards t_inf+1 (t_inf = %.15f) in CV_ONE_STEP mode; last impact at "
@@ -281,11 +283,10 @@ static void bench_single(const char *problem, int bdf, double rtol, double atol,
              r.fail_flag, how);
   } else {
     snprintf(note, sizeof note,
-             "%s; root-function evals %ld; best of %d; min x at returns %.3e; cvode flag %d",
-             how, roots, reps, r.min_x, r.fail_flag);
+             "%s; root-function evals %ld; best of %d; min x at returns %.3e; cvode flag %d", how,
+             roots, reps, r.min_x, r.fail_flag);
   }
-  print_line(tool, problem, setting, r.impacts, r.max_err, rhs, best, r.penetration, r.hung,
-             note);
+  print_line(tool, problem, setting, r.impacts, r.max_err, rhs, best, r.penetration, r.hung, note);
   solver_free(&s);
 }
 
@@ -329,16 +330,16 @@ static void bench_ensemble(int bdf, double rtol, double atol, int nballs, int re
            "%d balls x 20 impacts, one CVODE instance + CVodeReInit per ball; %s; balls with "
            "fewer than 20 impacts or a CVODE error: %d; balls with x < -1e-12 at an impact: %d "
            "(lowest x %.3e); per ball best of %d",
-           nballs, bdf ? "Newton + dense LS + analytic Jacobian" : "fixed-point iteration",
-           fails, pen, min_x, reps);
+           nballs, bdf ? "Newton + dense LS + analytic Jacobian" : "fixed-point iteration", fails,
+           pen, min_x, reps);
   print_line(bdf ? "cvode-bdf" : "cvode-adams", "ensemble", setting, impacts, max_err, rhs, wall,
              pen, hung, note);
   solver_free(&s);
 }
 
 /* Reads "impact_times": [ ... ] from the reference JSON (numbers only). */
-static int read_drag_reference(const char *path, double *t, int max) {
-  FILE *f = fopen(path, "r");
+static int read_drag_reference(const char* path, double* t, int max) {
+  FILE* f = fopen(path, "r");
   if (!f) {
     fprintf(stderr, "cvode_ball: cannot open %s\n", path);
     exit(2);
@@ -347,7 +348,7 @@ static int read_drag_reference(const char *path, double *t, int max) {
   size_t n = fread(buf, 1, sizeof buf - 1, f);
   fclose(f);
   buf[n] = 0;
-  char *p = strstr(buf, "\"impact_times\"");
+  char* p = strstr(buf, "\"impact_times\"");
   if (!p || !(p = strchr(p, '['))) {
     fprintf(stderr, "cvode_ball: no impact_times in %s\n", path);
     exit(2);
@@ -355,7 +356,7 @@ static int read_drag_reference(const char *path, double *t, int max) {
   ++p;
   int k = 0;
   while (k < max) {
-    char *end;
+    char* end;
     double v = strtod(p, &end);
     if (end == p) break;
     t[k++] = v;
@@ -366,7 +367,7 @@ static int read_drag_reference(const char *path, double *t, int max) {
   return k;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr,
             "usage: %s drag_reference.json [--quick | --one PROBLEM bdf|adams RTOL ATOL [keepx]]\n",
@@ -400,8 +401,7 @@ int main(int argc, char **argv) {
       for (int k = 0; k < 2; ++k)
         bench_single("ball-zeno", bdf, ball_tol[k][0], ball_tol[k][1], drag_ref, ndrag, 1, keep);
     for (int k = 0; k < 3; ++k)
-      bench_single("drag", bdf, drag_rtol[k], drag_rtol[k] * 1e-3, drag_ref, ndrag, reps_short,
-                   0);
+      bench_single("drag", bdf, drag_rtol[k], drag_rtol[k] * 1e-3, drag_ref, ndrag, reps_short, 0);
     for (int k = 0; k < 2; ++k)
       bench_ensemble(bdf, ball_tol[k][0], ball_tol[k][1], nballs, reps_ens);
   }
