@@ -23,7 +23,7 @@ std::atomic<long> g_mallocs{0};
 std::atomic<bool> g_counting{false};
 }  // namespace
 extern "C" void* __libc_malloc(std::size_t);
-extern "C" void* malloc(std::size_t n) {
+extern "C" void* malloc(std::size_t n) noexcept {
   if (g_counting.load(std::memory_order_relaxed)) g_mallocs.fetch_add(1);
   return __libc_malloc(n);
 }
