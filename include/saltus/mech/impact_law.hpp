@@ -1,0 +1,130 @@
+// The choice of a rigid impact law per contact, its coefficients, and what every law returns.
+//
+// Sources: FORMULAS.md sections 0 (ranges of e, e_t, mu), 4 (frictionless Newton), 6.3 (naive
+// law), 7 (collision matrix), 8 (Chatterjee-Ruina), 9 (Routh with Newton/Poisson/Stronge);
+// seed 002 (impact with friction and slippage).
+//
+// Planar single-contact impact in collision-matrix form (FORMULAS.md 7.1): contact velocity
+// v = (v_t, v_n), impulse P = (P_t, P_n) on the body, Delta v = A P with the collision matrix
+// A = W^T M^-1 W, where W = [w_T w_N] is n x 2 (COLUMN convention of planar_contact.hpp: column
+// w_N is the generalised direction of the normal impulse, v_n = w_N^T qdot).
+//
+// Symbol table (FORMULAS.md -> code):
+//   e, e_t, mu               -> ContactImpactLaw::e, e_t, mu
+//   A (2x2, index 0 = t, 1 = n) -> PlanarImpactInput::A
+//   v- = (v_t-, v_n-)        -> PlanarImpactInput::v_minus
+//   P = (P_t, P_n)           -> PlanarImpactResult::impulse
+//   v+                       -> PlanarImpactResult::v_plus
+//   Delta T = T+ - T-        -> PlanarImpactResult::dT (7.3: P^T v- + 1/2 P^T A P)
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "saltus/core/types.hpp"
+
+namespace saltus::mech {
+
+// Which rigid impact law resolves a contact's impacts.
+enum class ImpactLawKind {
+  NewtonFrictionless,  // P(q, e) of FORMULAS.md 4.1 / seed 000 (5.17)-(5.19); ignores mu, e_t
+  Naive,               // FORMULAS.md 6.3: Newton in the normal direction, P_t = -mu s P_n with
+                       // s = sign(v_t-) frozen; can CREATE energy (kept to show it)
+  ChatterjeeRuina,     // FORMULAS.md 8: algebraic law with e and e_t, projected on the cone
+  RouthNewton,         // FORMULAS.md 9: impulse-plane process ended by v_n = -e v_n-
+  RouthPoisson,        // ... ended by P_n = (1 + e) P_nc
+  RouthStronge,        // ... ended by restitution work = -e^2 compression work
+};
+
+const char* to_string(ImpactLawKind kind);
+// All kinds in declaration order (for sweeps that run one scene under every law).
+const std::vector<ImpactLawKind>& all_impact_laws();
+// Only the frictional planar laws (every kind except NewtonFrictionless).
+const std::vector<ImpactLawKind>& frictional_impact_laws();
+
+// The law of one contact and its coefficients.
+struct ContactImpactLaw {
+  ImpactLawKind kind = ImpactLawKind::NewtonFrictionless;
+  double e = 0.5;    // normal coefficient of restitution, [0, 1] (kinematic, kinetic or
+                     // energetic according to kind)
+  double e_t = 0.0;  // tangential restitution, [-1, 1]; used by ChatterjeeRuina only
+  double mu = 0.0;   // Coulomb friction coefficient, >= 0; unused by NewtonFrictionless
+
+  // Throws saltus::Error when a coefficient is not finite or outside its range; the message
+  // starts with `who` (e.g. "model 'rod', body 'rod', contact 'tip'").
+  void validate(const std::string& who) const;
+};
+
+// A planar single-contact impact in collision-matrix form.
+struct PlanarImpactInput {
+  Eigen::Matrix2d A = Eigen::Matrix2d::Identity();  // collision matrix, SPD (index 0 = t, 1 = n)
+  Eigen::Vector2d v_minus = Eigen::Vector2d::Zero();  // (v_t-, v_n-), v_n- < 0 (approaching)
+};
+
+// Throws saltus::Error naming `who` when A is not symmetric positive definite or not finite, or
+// v_minus is not finite.
+void validate(const PlanarImpactInput& input, const std::string& who);
+
+enum class ImpactStatus {
+  Resolved,  // impulse, v_plus, dT hold the impact's outcome
+  Jam,       // dv_n/dP_n <= 0 while the contact is still approaching (or, for the naive law,
+             // its normal equation has no positive solution): the normal velocity cannot be
+             // stopped by a finite impulse along the chosen path (Painleve-type impact without
+             // collision, FORMULAS.md 9 and 11). impulse/v_plus hold the state where it stopped.
+};
+
+const char* to_string(ImpactStatus status);
+
+// Slip state of the contact point in a phase of Routh's process.
+enum class SlipMode { SlipPositive, SlipNegative, Stick };
+// "slip+", "slip-", "stick" (as in oracles.json).
+const char* to_string(SlipMode mode);
+
+// What ended a phase of Routh's process.
+enum class PhaseEnd { MaxCompression, StickOrReverse, Terminate };
+// "max_compression", "stick_or_reverse", "terminate" (as in oracles.json).
+const char* to_string(PhaseEnd end);
+
+struct ImpactPhase {
+  SlipMode mode = SlipMode::Stick;
+  double P_n_end = kNaN;  // normal impulse at the end of the phase
+  PhaseEnd end = PhaseEnd::Terminate;
+};
+
+struct PlanarImpactResult {
+  ImpactStatus status = ImpactStatus::Resolved;
+  std::string message;  // set when status != Resolved: what happened and the values involved
+  Eigen::Vector2d impulse = Eigen::Vector2d::Zero();  // (P_t, P_n) applied to the body
+  Eigen::Vector2d v_plus = Eigen::Vector2d::Zero();   // (v_t+, v_n+)
+  double dT = 0.0;                                    // T+ - T- (> 0: energy created)
+
+  // Chatterjee-Ruina only (FORMULAS.md 8).
+  bool projected_onto_cone = false;
+  double kappa = kNaN;
+  Eigen::Vector2d P_stick = Eigen::Vector2d::Constant(kNaN);
+  Eigen::Vector2d P_frictionless = Eigen::Vector2d::Constant(kNaN);
+  Eigen::Vector2d P_candidate = Eigen::Vector2d::Constant(kNaN);
+
+  // Routh's process only (FORMULAS.md 9).
+  double P_n_compression = kNaN;  // P_nc: normal impulse at maximum compression (v_n = 0)
+  double W_compression = kNaN;    // W_c = int_0^{P_nc} v_n dP_n (< 0)
+  double W_restitution = kNaN;    // W_r = int_{P_nc}^{P_n} v_n dP_n (>= 0)
+  std::vector<ImpactPhase> phases;
+
+  bool resolved() const { return status == ImpactStatus::Resolved; }
+};
+
+// Kinetic-energy change of an impulse P: Delta T = P^T v- + 1/2 P^T A P (FORMULAS.md 7.3).
+inline double impact_energy_change(const Eigen::Matrix2d& A, const Eigen::Vector2d& v_minus,
+                                   const Eigen::Vector2d& P) {
+  return P.dot(v_minus) + 0.5 * P.dot(A * P);
+}
+
+// Resolves one planar impact with the law's kind and coefficients. NewtonFrictionless uses the
+// normal row only (P_t = 0, v_n+ = -e v_n-). Throws saltus::Error (naming `who`) on bad input;
+// a jam is a status, not an exception.
+PlanarImpactResult solve_planar_impact(const PlanarImpactInput& input, const ContactImpactLaw& law,
+                                       const std::string& who = "planar impact");
+
+}  // namespace saltus::mech

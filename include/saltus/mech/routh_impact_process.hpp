@@ -1,0 +1,42 @@
+// Routh's impulse-plane process for a planar single-contact impact with Coulomb friction,
+// terminated by Newton's, Poisson's or Stronge's restitution (FORMULAS.md 9 and 6.4; seed 002
+// "Routh's graphical method"; Stronge 1991, J. Appl. Mech. 58:1049).
+//
+// The normal impulse P_n is the clock; v(P) = v- + A P is affine in P, so each phase is solved
+// exactly (no time stepping). Phase slopes k = dP_t/dP_n:
+//   slip, s = sign(v_t) = +-1:   k = -mu s                 (along a cone edge)
+//   stick (v_t = 0):             k = -A_tn / A_tt          if |A_tn| <= mu A_tt (on the s-line)
+//                                otherwise slip with s = sign(A_tn) (slip reversal when the
+//                                contact arrived slipping the other way)
+// In a phase dv_t/dP_n = A_tt k + A_tn (0 in stick) and dv_n/dP_n = A_tn k + A_nn.
+// Events, smallest positive increment first: (a) v_t reaches 0 while slipping (stick or reversal),
+// (b) v_n reaches 0 while compressing (c-line: P_nc and W_c = int v_n dP_n recorded),
+// (c) termination:
+//   Newton   v_n = -e v_n-                   (kinematic)
+//   Poisson  P_n = (1 + e) P_nc              (kinetic)
+//   Stronge  int_0^{P_n} v_n dP_n = (1 - e^2) W_c, i.e. W_r = -e^2 W_c   (energetic; one
+//            quadratic per phase since v_n is affine in P_n)
+// e = 0: all three stop at the c-line. If dv_n/dP_n <= 0 while v_n < 0 (or v_n returns to 0 in
+// the restitution phase) the contact cannot be separated along this path: status Jam (related
+// to Painleve's paradox, FORMULAS.md 11), result = state reached.
+//
+// Known properties (FORMULAS.md 9, re-checked in tests): the three terminations coincide for
+// diagonal A and whenever the slip never stops; Newton can create energy with slip reversal or
+// stick (oracle body_newton_energy_gain_visible, Delta T = +0.3676).
+//
+// Symbol table: P_nc -> P_n_compression, W_c -> W_compression, W_r -> W_restitution,
+// s-line/c-line/t-line as in FORMULAS.md 9; others as in impact_law.hpp.
+#pragma once
+
+#include "saltus/mech/impact_law.hpp"
+
+namespace saltus::mech {
+
+enum class RouthTermination { Newton, Poisson, Stronge };
+
+const char* to_string(RouthTermination termination);
+
+PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double mu,
+                                RouthTermination termination);
+
+}  // namespace saltus::mech

@@ -1,0 +1,132 @@
+#include "saltus/mech/impact_law.hpp"
+
+#include <Eigen/Cholesky>
+#include <cmath>
+
+#include "saltus/core/error.hpp"
+#include "saltus/mech/chatterjee_ruina_law.hpp"
+#include "saltus/mech/naive_impact_law.hpp"
+#include "saltus/mech/routh_impact_process.hpp"
+
+namespace saltus::mech {
+
+const char* to_string(ImpactLawKind kind) {
+  switch (kind) {
+    case ImpactLawKind::NewtonFrictionless:
+      return "newton_frictionless";
+    case ImpactLawKind::Naive:
+      return "naive";
+    case ImpactLawKind::ChatterjeeRuina:
+      return "chatterjee_ruina";
+    case ImpactLawKind::RouthNewton:
+      return "routh_newton";
+    case ImpactLawKind::RouthPoisson:
+      return "routh_poisson";
+    case ImpactLawKind::RouthStronge:
+      return "routh_stronge";
+  }
+  return "?";
+}
+
+const std::vector<ImpactLawKind>& all_impact_laws() {
+  static const std::vector<ImpactLawKind> kinds = {
+      ImpactLawKind::NewtonFrictionless, ImpactLawKind::Naive,        ImpactLawKind::ChatterjeeRuina,
+      ImpactLawKind::RouthNewton,        ImpactLawKind::RouthPoisson, ImpactLawKind::RouthStronge};
+  return kinds;
+}
+
+const std::vector<ImpactLawKind>& frictional_impact_laws() {
+  static const std::vector<ImpactLawKind> kinds = {
+      ImpactLawKind::Naive, ImpactLawKind::ChatterjeeRuina, ImpactLawKind::RouthNewton,
+      ImpactLawKind::RouthPoisson, ImpactLawKind::RouthStronge};
+  return kinds;
+}
+
+const char* to_string(ImpactStatus status) {
+  return status == ImpactStatus::Resolved ? "resolved" : "jam";
+}
+
+const char* to_string(SlipMode mode) {
+  switch (mode) {
+    case SlipMode::SlipPositive:
+      return "slip+";
+    case SlipMode::SlipNegative:
+      return "slip-";
+    case SlipMode::Stick:
+      return "stick";
+  }
+  return "?";
+}
+
+const char* to_string(PhaseEnd end) {
+  switch (end) {
+    case PhaseEnd::MaxCompression:
+      return "max_compression";
+    case PhaseEnd::StickOrReverse:
+      return "stick_or_reverse";
+    case PhaseEnd::Terminate:
+      return "terminate";
+  }
+  return "?";
+}
+
+void ContactImpactLaw::validate(const std::string& who) const {
+  if (!std::isfinite(e) || e < 0.0 || e > 1.0) {
+    detail::throw_error(who, " (law ", to_string(kind), "): restitution e = ", e,
+                        " is outside [0, 1]");
+  }
+  if (!std::isfinite(e_t) || e_t < -1.0 || e_t > 1.0) {
+    detail::throw_error(who, " (law ", to_string(kind), "): tangential restitution e_t = ", e_t,
+                        " is outside [-1, 1]");
+  }
+  if (!std::isfinite(mu) || mu < 0.0) {
+    detail::throw_error(who, " (law ", to_string(kind), "): friction coefficient mu = ", mu,
+                        " must be finite and >= 0");
+  }
+}
+
+void validate(const PlanarImpactInput& input, const std::string& who) {
+  const Eigen::Matrix2d& A = input.A;
+  if (!A.allFinite() || !input.v_minus.allFinite()) {
+    detail::throw_error(who, ": collision matrix or pre-impact velocity has a non-finite entry");
+  }
+  const double scale = 1.0 + A.cwiseAbs().maxCoeff();
+  if (std::abs(A(0, 1) - A(1, 0)) > 1e-12 * scale) {
+    detail::throw_error(who, ": collision matrix is not symmetric: A_tn = ", A(0, 1),
+                        ", A_nt = ", A(1, 0));
+  }
+  const double det = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0);
+  if (!(A(0, 0) > 0.0) || !(A(1, 1) > 0.0) || !(det > 0.0)) {
+    detail::throw_error(who, ": collision matrix is not positive definite: A_tt = ", A(0, 0),
+                        ", A_nn = ", A(1, 1), ", det = ", det,
+                        " (the contact's normal and tangential directions must be independent)");
+  }
+}
+
+PlanarImpactResult solve_planar_impact(const PlanarImpactInput& input, const ContactImpactLaw& law,
+                                       const std::string& who) {
+  law.validate(who);
+  validate(input, who);
+  switch (law.kind) {
+    case ImpactLawKind::NewtonFrictionless: {
+      PlanarImpactResult r;
+      r.impulse = {0.0, -(1.0 + law.e) * input.v_minus[1] / input.A(1, 1)};
+      r.v_plus = input.v_minus + input.A * r.impulse;
+      r.dT = impact_energy_change(input.A, input.v_minus, r.impulse);
+      return r;
+    }
+    case ImpactLawKind::Naive:
+      return naive_impact(input, law.e, law.mu);
+    case ImpactLawKind::ChatterjeeRuina:
+      return chatterjee_ruina_impact(input, law.e, law.e_t, law.mu);
+    case ImpactLawKind::RouthNewton:
+      return routh_impact(input, law.e, law.mu, RouthTermination::Newton);
+    case ImpactLawKind::RouthPoisson:
+      return routh_impact(input, law.e, law.mu, RouthTermination::Poisson);
+    case ImpactLawKind::RouthStronge:
+      return routh_impact(input, law.e, law.mu, RouthTermination::Stronge);
+  }
+  detail::throw_error(who, ": unknown impact law");
+}
+
+}  // namespace saltus::mech
