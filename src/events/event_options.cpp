@@ -6,6 +6,8 @@ namespace saltus::events {
 
 const char* to_string(RootFinderKind kind) {
   switch (kind) {
+    case RootFinderKind::Brent:
+      return "brent";
     case RootFinderKind::AndersonBjorck:
       return "anderson-bjorck";
     case RootFinderKind::Illinois:

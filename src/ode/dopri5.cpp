@@ -78,7 +78,6 @@ StepStatus Dopri5::step(double t_limit) {
   const auto x0 = x_.head(n_);
   auto xt = x_trial_.head(n_);
   auto y = stage_x_.head(n_);
-  auto k = [&](int i) { return k_.col(i).head(n_); };
   double h = std::min({h_, options_.h_max, h_cap_});
   h_cap_ = kInfinity;
   int rejections = 0;
@@ -91,39 +90,78 @@ StepStatus Dopri5::step(double t_limit) {
     }
     if (h < minimum_step(t_, options_) && !(last && h > 0.0)) return StepStatus::StepSizeUnderflow;
 
+    // Stage updates as plain component loops: for the small systems saltus mostly integrates,
+    // this avoids the cost of building nested Eigen expressions on column blocks (measured with
+    // callgrind: ~20 % of a bouncing-ball impact) and still vectorises for large n.
+    const int n = n_;
+    const Eigen::Index ld = k_.rows();
+    const double* K = k_.data();
+    const double* X0 = x_.data();
+    double* Y = stage_x_.data();
+    double* XT = x_trial_.data();
+    auto kk = [&](int j, int i) { return K[j * ld + i]; };
     bool ok = true;
-    y = x0 + h * kA21 * k(0);
+    for (int i = 0; i < n; ++i) Y[i] = X0[i] + h * kA21 * kk(0, i);
     ok = ok && stage(1, t_ + kC2 * h, y);
-    if (ok) y = x0 + h * (kA31 * k(0) + kA32 * k(1));
+    if (ok) {
+      for (int i = 0; i < n; ++i) Y[i] = X0[i] + h * (kA31 * kk(0, i) + kA32 * kk(1, i));
+    }
     ok = ok && stage(2, t_ + kC3 * h, y);
-    if (ok) y = x0 + h * (kA41 * k(0) + kA42 * k(1) + kA43 * k(2));
+    if (ok) {
+      for (int i = 0; i < n; ++i) {
+        Y[i] = X0[i] + h * (kA41 * kk(0, i) + kA42 * kk(1, i) + kA43 * kk(2, i));
+      }
+    }
     ok = ok && stage(3, t_ + kC4 * h, y);
-    if (ok) y = x0 + h * (kA51 * k(0) + kA52 * k(1) + kA53 * k(2) + kA54 * k(3));
+    if (ok) {
+      for (int i = 0; i < n; ++i) {
+        Y[i] = X0[i] + h * (kA51 * kk(0, i) + kA52 * kk(1, i) + kA53 * kk(2, i) + kA54 * kk(3, i));
+      }
+    }
     ok = ok && stage(4, t_ + kC5 * h, y);
-    if (ok) y = x0 + h * (kA61 * k(0) + kA62 * k(1) + kA63 * k(2) + kA64 * k(3) + kA65 * k(4));
+    if (ok) {
+      for (int i = 0; i < n; ++i) {
+        Y[i] = X0[i] + h * (kA61 * kk(0, i) + kA62 * kk(1, i) + kA63 * kk(2, i) + kA64 * kk(3, i) +
+                            kA65 * kk(4, i));
+      }
+    }
     ok = ok && stage(5, t_ + h, y);
-    if (ok) xt = x0 + h * (kA71 * k(0) + kA73 * k(2) + kA74 * k(3) + kA75 * k(4) + kA76 * k(5));
+    if (ok) {
+      for (int i = 0; i < n; ++i) {
+        XT[i] = X0[i] + h * (kA71 * kk(0, i) + kA73 * kk(2, i) + kA74 * kk(3, i) + kA75 * kk(4, i) +
+                             kA76 * kk(5, i));
+      }
+    }
     ok = ok && stage(6, t_ + h, xt);
 
     double err = kInfinity;
     if (ok) {
-      error_.head(n_) =
-          h * (kE1 * k(0) + kE3 * k(2) + kE4 * k(3) + kE5 * k(4) + kE6 * k(5) + kE7 * k(6));
+      double* E = error_.data();
+      for (int i = 0; i < n; ++i) {
+        E[i] = h * (kE1 * kk(0, i) + kE3 * kk(2, i) + kE4 * kk(3, i) + kE5 * kk(4, i) +
+                    kE6 * kk(5, i) + kE7 * kk(6, i));
+      }
       err = error_norm(error_.head(n_), x0, xt, options_);
     }
     // A failed stage (NaN, Newton) is treated as a too-large step: shrink and retry.
     if (ok && err <= 1.0) {
-      // Continuous extension of the accepted step.
-      dense_.col(0).head(n_) = x0;
-      dense_.col(1).head(n_) = xt - x0;
-      dense_.col(2).head(n_) = h * k(0) - dense_.col(1).head(n_);
-      dense_.col(3).head(n_) = dense_.col(1).head(n_) - h * k(6) - dense_.col(2).head(n_);
-      dense_.col(4).head(n_) =
-          h * (kD1 * k(0) + kD3 * k(2) + kD4 * k(3) + kD5 * k(4) + kD6 * k(5) + kD7 * k(6));
+      // Continuous extension of the accepted step (HNW I, II.6, CONTD5 form).
+      double* D = dense_.data();
+      const Eigen::Index dl = dense_.rows();
+      for (int i = 0; i < n; ++i) {
+        const double dx = XT[i] - X0[i];
+        const double c2 = h * kk(0, i) - dx;
+        D[i] = X0[i];
+        D[dl + i] = dx;
+        D[2 * dl + i] = c2;
+        D[3 * dl + i] = dx - h * kk(6, i) - c2;
+        D[4 * dl + i] = h * (kD1 * kk(0, i) + kD3 * kk(2, i) + kD4 * kk(3, i) + kD5 * kk(4, i) +
+                             kD6 * kk(5, i) + kD7 * kk(6, i));
+      }
       t0_ = t_;
       t_ = last ? t_limit : t_ + h;
       x_.head(n_) = xt;
-      k_.col(0).head(n_) = k(6);  // FSAL
+      for (int i = 0; i < n; ++i) k_(i, 0) = kk(6, i);  // FSAL (no aliasing: distinct columns)
       ++stats_.accepted_steps;
       const double proposal = h * step_factor(err, 4, options_);
       // A step shortened to hit t_limit or a cap says nothing against the previous proposal.
@@ -145,10 +183,12 @@ void Dopri5::interpolate(double t, VectorRef x) const {
   const double h = t_ - t0_;
   const double th = h > 0.0 ? (t - t0_) / h : 0.0;
   const double th1 = 1.0 - th;
-  x = dense_.col(0).head(n_) +
-      th * (dense_.col(1).head(n_) +
-            th1 * (dense_.col(2).head(n_) +
-                   th * (dense_.col(3).head(n_) + th1 * dense_.col(4).head(n_))));
+  const double* D = dense_.data();
+  const Eigen::Index dl = dense_.rows();
+  for (int i = 0; i < n_; ++i) {
+    x[i] = D[i] +
+           th * (D[dl + i] + th1 * (D[2 * dl + i] + th * (D[3 * dl + i] + th1 * D[4 * dl + i])));
+  }
 }
 
 void Dopri5::interpolate_derivative(double t, VectorRef xdot) const {

@@ -12,6 +12,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/events/bisection.hpp"
+#include "saltus/events/brent.hpp"
 #include "saltus/events/false_position.hpp"
 #include "saltus/events/newton_root.hpp"
 #include "saltus/events/predictive_step.hpp"
@@ -26,7 +27,7 @@ enum class Arming {
   Armed,        // monitored for a crossing
   AtZero,       // within guard_tolerance of zero after a reset: waits to leave the band
   AwayPending,  // on its trigger side after its own reset: waits to move away
-  Leaving,      // on the surface and moving away (rate known): armed once beyond the band
+  Leaving,      // on the surface and moving away (rate known): armed at the first s < 0
 };
 
 // Orientation of a guard: s = sign * p is "rising" for the guard's trigger direction.
@@ -111,6 +112,7 @@ class HybridLoop {
     stats_base_ = stepper_.stats();
     zeno_.reset();
     post_event_slot_count_ = 0;
+    previous_event_t_ = -kInfinity;
     finished_ = false;
     mode_ = mode;
     t_ = t0;
@@ -313,8 +315,10 @@ class HybridLoop {
       case events::RootFinderKind::LinearInterpolation:
         return linear_interpolation_root(g, sign, a, sa, b, sb);
       case events::RootFinderKind::AndersonBjorck:
-      default:
         return events::anderson_bjorck(s, a, sa, b, sb, eo.root);
+      case events::RootFinderKind::Brent:
+      default:
+        return events::brent(s, a, sa, b, sb, eo.root);
     }
   }
 
@@ -369,8 +373,10 @@ class HybridLoop {
           continue;
         }
         if (arm == Arming::Leaving) {
+          // The rate at the surface said the guard departs towards s < 0, so any negative
+          // sample is a real departure, however small (a bounce lower than the band).
           const double s_leave = leave_sign_[k] * p;
-          if (s_leave < -tol) {
+          if (s_leave < 0.0) {
             arm = Arming::Armed;
           } else if (s_leave > tol) {
             // Left and came back within one sample interval: look for the dip in between.
@@ -422,10 +428,29 @@ class HybridLoop {
       guard_and_rate_at(g, sign, t, r);
       return r;
     };
-    const events::RootResult dip = events::illinois(rate, a, ra, b, rb, options_.events.root);
-    const double s_dip = guard_at(g, sign, dip.before);
+    // Cheapest first: a point just past the departure, beyond the noise of s(a), is below zero
+    // when the guard leaves linearly (a ball bouncing off the floor).
+    const double sa = sign * sample_s_(k, i - 1);
+    const double probe = a + std::max(4.0 * std::abs(sa) / -ra, 64.0 * events::detail::ulp_of(a));
+    if (probe < b) {
+      const double s_probe = guard_at(g, sign, probe);
+      if (s_probe < 0.0) return find_root(g, sign, probe, s_probe, b, sb).before;
+    }
+    // Any point below zero brackets the crossing: locate the dip coarsely first (it is flat
+    // there) and to full precision only when the coarse point is not below zero.
+    events::RootOptions coarse = options_.events.root;
+    coarse.abs_width = 1e-3 * (b - a);
+    events::RootResult dip = events::illinois(rate, a, ra, b, rb, coarse);
+    double t_dip = dip.before;
+    double s_dip = guard_at(g, sign, t_dip);
+    if (!(s_dip < 0.0)) {
+      dip = events::illinois(rate, dip.before, rate(dip.before), dip.after, rate(dip.after),
+                             options_.events.root);
+      t_dip = dip.before;
+      s_dip = guard_at(g, sign, t_dip);
+    }
     if (!(s_dip < 0.0)) return a;
-    return find_root(g, sign, dip.before, s_dip, b, sb).before;
+    return find_root(g, sign, t_dip, s_dip, b, sb).before;
   }
 
   // Between two negative samples the guard may rise above zero and fall back (grazing). Only
@@ -569,7 +594,7 @@ class HybridLoop {
                    " at t = ", t_, " from x- = ", vector_text(x_.head(nx_))));
       return false;
     }
-    if (!reinitialise(tm, target, nx_t, nz_t, "guard '" + g.name + "'")) return false;
+    if (!reinitialise(tm, target, nx_t, nz_t, &g)) return false;
     const bool fixed_point = retrigger && target == mode_ &&
                              (x_plus_.head(nx_t) - x_.head(nx_)).lpNorm<Eigen::Infinity>() <=
                                  8 * std::numeric_limits<double>::epsilon() *
@@ -624,7 +649,8 @@ class HybridLoop {
   }
 
   // Solves g_target(t, x+, z+) = 0 for z+ (starting from z- when sizes agree).
-  bool reinitialise(const Mode& tm, ModeId target, int nx_t, int nz_t, const std::string& who) {
+  // `by`: the guard whose reset this is, or nullptr for the Zeno hand-over (for the message).
+  bool reinitialise(const Mode& tm, ModeId target, int nx_t, int nz_t, const Guard* by) {
     if (nz_t == 0) return true;
     if (target == mode_ && nz_t == nz_) {
       z_plus_.head(nz_t) = z_.head(nz_);
@@ -637,10 +663,11 @@ class HybridLoop {
     stepper_.set_flow(system_.mode(mode_).flow);
     if (!ok) {
       stop(Termination::NewtonFailure,
-           message("re-initialisation after ", who, " (mode '", system_.mode(mode_).name, "' -> '",
-                   tm.name, "') failed at t = ", t_, ": 0 = g(t, x+, z) has residual ",
-                   stepper_.evaluator().last_residual(), " after ",
-                   stepper_.evaluator().last_iterations(),
+           message("re-initialisation after ",
+                   by ? "guard '" + by->name + "'" : std::string("the Zeno hand-over"), " (mode '",
+                   system_.mode(mode_).name, "' -> '", tm.name, "') failed at t = ", t_,
+                   ": 0 = g(t, x+, z) has residual ", stepper_.evaluator().last_residual(),
+                   " after ", stepper_.evaluator().last_iterations(),
                    " Newton iterations; x+ = ", vector_text(x_plus_.head(nx_t))));
       return false;
     }
@@ -722,7 +749,18 @@ class HybridLoop {
 
   void restart_stepper(bool keep_step_size) {
     const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), keep_step_size);
-    if (st != ode::StepStatus::Accepted) stop_on_step(st);
+    if (st != ode::StepStatus::Accepted) {
+      stop_on_step(st);
+      return;
+    }
+    // The carried step may be many times the next arc when events accumulate (a polynomial
+    // flight has zero error estimate, so the controller grows h by fac_max each step). The last
+    // inter-event gap is the natural scale of the next arc: start with at most twice it, so the
+    // guard samples resolve the arc instead of a dip search inside one sample interval.
+    if (keep_step_size && previous_event_t_ < t_) {
+      stepper_.limit_next_step(2.0 * (t_ - previous_event_t_));
+    }
+    previous_event_t_ = t_;
   }
 
   // ------------------------------------------------------------------ Zeno
@@ -794,7 +832,7 @@ class HybridLoop {
       stop(Termination::NonFiniteState, what + "; the hand-over map produced a non-finite state");
       return;
     }
-    if (!reinitialise(tm, h.target, tm.flow.nx, tm.flow.nz, "the Zeno hand-over")) return;
+    if (!reinitialise(tm, h.target, tm.flow.nx, tm.flow.nz, nullptr)) return;
     ++j_;
     ++s.zeno_handovers;
     if (options_.output.record_events) {
@@ -920,6 +958,7 @@ class HybridLoop {
   ModeId mode_ = kNoMode;
   int nx_ = 0, nz_ = 0;
   double t_ = 0.0, t_end_ = 0.0, event_time_ = 0.0;
+  double previous_event_t_ = -kInfinity;  // time of the previous discrete update
   long j_ = 0, events_total_ = 0;
   size_t next_sample_ = 0;
   ode::StepperStats stats_base_;

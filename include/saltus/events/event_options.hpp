@@ -9,7 +9,7 @@ namespace saltus::events {
 
 struct EventOptions {
   // Root finder for event times (root_bracket.hpp). Newton needs guard gradients.
-  RootFinderKind root_finder = RootFinderKind::AndersonBjorck;
+  RootFinderKind root_finder = RootFinderKind::Brent;
   RootOptions root;
 
   // Interior points of each step's dense output at which every guard is evaluated, in addition

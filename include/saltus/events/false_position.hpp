@@ -5,11 +5,13 @@
 //   Illinois (Dowell & Jarratt 1971):        m = 1/2                     (order ~1.44)
 //   Anderson-Bjorck (Anderson & Bjorck 1973): m = 1 - s_new / s_kept_side, or 1/2 if <= 0
 //                                                                        (order ~1.7)
-// Both keep a bracket. A bisection step is forced whenever two consecutive iterations fail to
-// halve the bracket, which bounds the worst case by twice the cost of bisection; the loop ends
-// when the bracket spans RootOptions::ulps ulps (root_bracket.hpp).
+// Both keep a bracket. Trial points stay one ulp inside the bracket, so once the secant has
+// converged from one side the next evaluation closes the bracket from the other; a bisection
+// step is taken when four iterations shrank the bracket less than two bisections would. The
+// loop ends when the bracket spans RootOptions::ulps ulps (root_bracket.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "saltus/events/root_bracket.hpp"
@@ -21,53 +23,59 @@ enum class FalsePositionWeight { Illinois, AndersonBjorck };
 template <class S>
 RootResult false_position(const S& s, double a, double sa, double b, double sb,
                           FalsePositionWeight weight, const RootOptions& o) {
-  // Invariant: s(lo) < 0 <= s(hi); fl, fh are the (possibly scaled) values used for the secant.
+  // Invariant: s(lo) < 0 <= s(hi). f_lo, f_hi are the (possibly scaled) values the secant uses;
+  // the latest iterate's value is never scaled.
   RootResult r{a, b, 0, false};
-  double fl = sa, fh = sb;
   if (sb == 0.0) {
     r.before = b;  // exact root at the end of the bracket
     r.converged = true;
     return r;
   }
-  int retained_low = 0, retained_high = 0;
-  double width_before = std::abs(b - a);
-  int slow = 0;
+  double f_lo = sa, f_hi = sb;
+  int last_side = 0;      // -1: lo was replaced last, +1: hi, 0: none yet
+  double f_latest = 0.0;  // raw value of the latest iterate
+  double width_checkpoint = b - a;
+  int since_checkpoint = 0;
+  bool bisect = false;
   while (!detail::bracket_done(r.before, r.after, o) && r.evaluations < o.max_evaluations) {
-    double c = r.after - fh * (r.after - r.before) / (fh - fl);
-    const bool force_bisection = slow >= 2;
-    if (force_bisection || !(c > r.before && c < r.after)) {
-      c = r.before + 0.5 * (r.after - r.before);
-      slow = 0;
-    }
-    if (c <= r.before || c >= r.after) break;  // adjacent doubles
+    const double lo = r.before, hi = r.after;
+    double c = bisect ? lo + 0.5 * (hi - lo) : hi - f_hi * (hi - lo) / (f_hi - f_lo);
+    if (!(c > lo && c < hi)) c = lo + 0.5 * (hi - lo);
+    // Keep at least one ulp from both ends: once the secant has converged onto the root from
+    // one side, the next evaluation lands on the other side and closes the bracket.
+    const double ulp = std::max(detail::ulp_of(lo), detail::ulp_of(hi));
+    c = std::clamp(c, lo + ulp, hi - ulp);
+    if (!(c > lo && c < hi)) break;  // adjacent doubles
+    bisect = false;
     const double sc = s(c);
     ++r.evaluations;
     if (sc == 0.0) {
       r.before = r.after = c;
       break;
     }
-    if (sc < 0.0) {
-      const double old = fl;
-      r.before = c;
-      fl = sc;
-      retained_low = 0;
-      if (++retained_high >= 2) {
-        const double m = weight == FalsePositionWeight::Illinois ? 0.5 : 1.0 - sc / old;
-        fh *= (m > 0.0 ? m : 0.5);
-      }
-    } else {
-      const double old = fh;
-      r.after = c;
-      fh = sc;
-      retained_high = 0;
-      if (++retained_low >= 2) {
-        const double m = weight == FalsePositionWeight::Illinois ? 0.5 : 1.0 - sc / old;
-        fl *= (m > 0.0 ? m : 0.5);
-      }
+    const int side = sc < 0.0 ? -1 : 1;
+    if (side == last_side) {
+      // The other end is retained a second time: scale its value down.
+      const double m = weight == FalsePositionWeight::Illinois ? 0.5 : 1.0 - sc / f_latest;
+      (side < 0 ? f_hi : f_lo) *= (m > 0.0 ? m : 0.5);
     }
-    const double width = r.after - r.before;
-    slow = width > 0.5 * width_before ? slow + 1 : 0;
-    width_before = width;
+    if (side < 0) {
+      r.before = c;
+      f_lo = sc;
+    } else {
+      r.after = c;
+      f_hi = sc;
+    }
+    last_side = side;
+    f_latest = sc;
+    // Safeguard: if four iterations did not shrink the bracket as much as two bisections
+    // would have, bisect once (bounds the worst case by a small multiple of bisection).
+    if (++since_checkpoint == 4) {
+      const double width = r.after - r.before;
+      bisect = width > 0.25 * width_checkpoint;
+      width_checkpoint = width;
+      since_checkpoint = 0;
+    }
   }
   r.converged = r.before == r.after || detail::bracket_done(r.before, r.after, o) ||
                 std::nextafter(r.before, r.after) == r.after;
