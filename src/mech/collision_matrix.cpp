@@ -32,8 +32,8 @@ Eigen::Matrix2d rigid_body_collision_matrix(double m, double rho2, double r_t, d
 PlasticStickingImpulse plastic_sticking_impulse(const Eigen::Matrix2d& A,
                                                 const Eigen::Vector2d& v_minus, double mu) {
   PlasticStickingImpulse out;
-  out.impulse = -A.inverse() * v_minus;                    // (7.4)
-  out.dT = -0.5 * v_minus.dot(A.inverse() * v_minus);      // (7.4)
+  out.impulse = -A.inverse() * v_minus;                // (7.4)
+  out.dT = -0.5 * v_minus.dot(A.inverse() * v_minus);  // (7.4)
   out.inside_friction_cone = std::abs(out.impulse[0]) <= mu * out.impulse[1];
   return out;
 }

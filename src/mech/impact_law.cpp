@@ -30,8 +30,9 @@ const char* to_string(ImpactLawKind kind) {
 
 const std::vector<ImpactLawKind>& all_impact_laws() {
   static const std::vector<ImpactLawKind> kinds = {
-      ImpactLawKind::NewtonFrictionless, ImpactLawKind::Naive,        ImpactLawKind::ChatterjeeRuina,
-      ImpactLawKind::RouthNewton,        ImpactLawKind::RouthPoisson, ImpactLawKind::RouthStronge};
+      ImpactLawKind::NewtonFrictionless, ImpactLawKind::Naive,
+      ImpactLawKind::ChatterjeeRuina,    ImpactLawKind::RouthNewton,
+      ImpactLawKind::RouthPoisson,       ImpactLawKind::RouthStronge};
   return kinds;
 }
 

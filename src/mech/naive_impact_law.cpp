@@ -15,8 +15,8 @@ PlanarImpactResult naive_impact(const PlanarImpactInput& input, double e, double
     std::ostringstream msg;
     msg.precision(17);
     msg << "naive law: A_nn - mu s A_tn = " << effective
-        << " <= 0, no positive normal impulse reaches v_n+ = -e v_n- (mu = " << mu
-        << ", s = " << s << ")";
+        << " <= 0, no positive normal impulse reaches v_n+ = -e v_n- (mu = " << mu << ", s = " << s
+        << ")";
     r.status = ImpactStatus::Jam;
     r.message = msg.str();
     r.v_plus = v;

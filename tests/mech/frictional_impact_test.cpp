@@ -21,19 +21,19 @@
 namespace saltus::mech {
 namespace {
 
+using nlohmann::json;
 using saltus::testing::oracle_cases;
 using saltus::testing::oracle_near;
 using saltus::testing::oracle_tolerance;
 using saltus::testing::OracleTolerance;
-using nlohmann::json;
 
 void expect_vec(const std::string& what, const Eigen::VectorXd& got, const json& expected,
                 const OracleTolerance& tol) {
   const auto e = expected.get<std::vector<double>>();
   ASSERT_EQ(static_cast<size_t>(got.size()), e.size()) << what;
   for (size_t i = 0; i < e.size(); ++i) {
-    EXPECT_TRUE(oracle_near(what + "[" + std::to_string(i) + "]", got[static_cast<long>(i)], e[i],
-                            tol));
+    EXPECT_TRUE(
+        oracle_near(what + "[" + std::to_string(i) + "]", got[static_cast<long>(i)], e[i], tol));
   }
 }
 
@@ -73,7 +73,8 @@ TEST(FrictionalOracles, CollisionMatrix) {
     const auto& x = c["expected"];
     const auto A = x["collision_matrix"].get<std::vector<std::vector<double>>>();
     const auto& p = c["parameters"];
-    const Eigen::Matrix2d closed = rigid_body_collision_matrix(p["m"], p["rho2"], p["r_t"], p["r_n"]);
+    const Eigen::Matrix2d closed =
+        rigid_body_collision_matrix(p["m"], p["rho2"], p["r_t"], p["r_n"]);
     for (int i = 0; i < 2; ++i) {
       for (int j = 0; j < 2; ++j) {
         EXPECT_TRUE(oracle_near(id + " A", b.A(i, j), A[i][j], tol));
@@ -99,9 +100,9 @@ TEST(FrictionalOracles, BodyChatterjeeRuina) {
     expect_vec(id + " v_plus", r.v_plus, x["v_plus"], tol);
     expect_vec(id + " qdot_plus", b.qdot_plus(r.impulse), x["qdot_plus"], tol);
     EXPECT_TRUE(oracle_near(id + " dT", r.dT, x["dT"], tol));
-    EXPECT_TRUE(oracle_near(id + " dT from qdot",
-                            b.kinetic_energy(b.qdot_plus(r.impulse)) - b.kinetic_energy(b.qdot_minus),
-                            x["dT"], tol));
+    EXPECT_TRUE(oracle_near(
+        id + " dT from qdot",
+        b.kinetic_energy(b.qdot_plus(r.impulse)) - b.kinetic_energy(b.qdot_minus), x["dT"], tol));
     expect_vec(id + " P_stick", r.P_stick, x["P_stick"], tol);
     expect_vec(id + " P_frictionless", r.P_frictionless, x["P_frictionless"], tol);
     expect_vec(id + " P_candidate", r.P_candidate, x["P_candidate"], tol);
@@ -146,9 +147,15 @@ void check_routh(const std::string& model, RouthTermination termination) {
   }
 }
 
-TEST(FrictionalOracles, RouthNewton) { check_routh("frictional.body.routh_newton", RouthTermination::Newton); }
-TEST(FrictionalOracles, RouthPoisson) { check_routh("frictional.body.routh_poisson", RouthTermination::Poisson); }
-TEST(FrictionalOracles, RouthStronge) { check_routh("frictional.body.routh_stronge", RouthTermination::Stronge); }
+TEST(FrictionalOracles, RouthNewton) {
+  check_routh("frictional.body.routh_newton", RouthTermination::Newton);
+}
+TEST(FrictionalOracles, RouthPoisson) {
+  check_routh("frictional.body.routh_poisson", RouthTermination::Poisson);
+}
+TEST(FrictionalOracles, RouthStronge) {
+  check_routh("frictional.body.routh_stronge", RouthTermination::Stronge);
+}
 
 TEST(FrictionalOracles, PlasticStickingImpulse) {
   const auto cases = oracle_cases("frictional.body.plastic_sticking_impulse");
@@ -268,8 +275,8 @@ TEST(FrictionalOracles, ParticleChatterjeeRuina) {
     const auto& p = c["parameters"];
     const double m = p["m"];
     const auto v = p["v_minus"].get<std::vector<double>>();
-    const auto r = chatterjee_ruina_impact({Eigen::Matrix2d::Identity() / m, {v[0], v[1]}},
-                                           p["e"], p["e_t"], p["mu"]);
+    const auto r = chatterjee_ruina_impact({Eigen::Matrix2d::Identity() / m, {v[0], v[1]}}, p["e"],
+                                           p["e_t"], p["mu"]);
     const auto& x = c["expected"];
     expect_vec(id + " impulse", r.impulse, x["impulse"], tol);
     expect_vec(id + " v_plus", r.v_plus, x["v_plus"], tol);
@@ -291,8 +298,10 @@ TEST(FrictionalOracles, ParticleImpulseProcess) {
     const double m = p["m"];
     const auto v = p["v_minus"].get<std::vector<double>>();
     const auto& x = c["expected"];
-    for (auto term : {RouthTermination::Newton, RouthTermination::Poisson, RouthTermination::Stronge}) {
-      const auto r = routh_impact({Eigen::Matrix2d::Identity() / m, {v[0], v[1]}}, p["e"], p["mu"], term);
+    for (auto term :
+         {RouthTermination::Newton, RouthTermination::Poisson, RouthTermination::Stronge}) {
+      const auto r =
+          routh_impact({Eigen::Matrix2d::Identity() / m, {v[0], v[1]}}, p["e"], p["mu"], term);
       ASSERT_TRUE(r.resolved()) << r.message;
       expect_vec(id + " impulse (" + to_string(term) + ")", r.impulse, x["impulse"], tol);
       expect_vec(id + " v_plus", r.v_plus, x["v_plus"], tol);
@@ -368,7 +377,8 @@ TEST(RouthProcess, DiagonalCollisionMatrixTerminationsCoincide) {
 
 // A stick phase that cannot hold (|A_tn| > mu A_tt) restarts slipping with s = sign(A_tn).
 TEST(RouthProcess, SlipReversal) {
-  const Eigen::Matrix2d A = rigid_body_collision_matrix(1.0, 1.0 / 3.0, -std::sqrt(0.5), -std::sqrt(0.5));
+  const Eigen::Matrix2d A =
+      rigid_body_collision_matrix(1.0, 1.0 / 3.0, -std::sqrt(0.5), -std::sqrt(0.5));
   const auto r = routh_impact({A, {0.3, -1.0}}, 0.5, 0.1, RouthTermination::Poisson);
   ASSERT_TRUE(r.resolved());
   bool reversed = false;

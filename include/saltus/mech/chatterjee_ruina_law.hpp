@@ -7,7 +7,8 @@
 // Candidate P^ = (1 + e) P_f + (1 + e_t)(P_s - P_f): v_n+ = -e v_n- always, v_t+ = -e_t v_t-
 // only when A_tn = 0. If |P^_t| <= mu P^_n the candidate is the impulse (kappa = 1 + e_t);
 // otherwise it is projected along P_s - P_f onto the cone edge:
-//   P = (1 + e) P_f + kappa (P_s - P_f),  kappa = mu (1 + e) P_f,n / (|P_s,t| - mu (P_s,n - P_f,n)).
+//   P = (1 + e) P_f + kappa (P_s - P_f),  kappa = mu (1 + e) P_f,n / (|P_s,t| - mu (P_s,n -
+//   P_f,n)).
 // Energy: Delta T <= 0 for e in [0, 1], e_t in [-1, 1] (the impulse lies in the A-norm ellipse
 // centred at P_s through the origin; FORMULAS.md 8 [derived]; checked over 10^5 random impacts
 // in tests/mech/impact_energy_sweep_test.cpp).

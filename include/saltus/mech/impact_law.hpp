@@ -58,7 +58,7 @@ struct ContactImpactLaw {
 
 // A planar single-contact impact in collision-matrix form.
 struct PlanarImpactInput {
-  Eigen::Matrix2d A = Eigen::Matrix2d::Identity();  // collision matrix, SPD (index 0 = t, 1 = n)
+  Eigen::Matrix2d A = Eigen::Matrix2d::Identity();    // collision matrix, SPD (index 0 = t, 1 = n)
   Eigen::Vector2d v_minus = Eigen::Vector2d::Zero();  // (v_t-, v_n-), v_n- < 0 (approaching)
 };
 
