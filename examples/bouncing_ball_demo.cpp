@@ -1,29 +1,15 @@
 // Main-job demo: the bouncing ball (x0 = 1 m, e = 0.8) through its Zeno point to rest.
 // Prints the events, the predicted and closed-form Zeno times, the run summary, and writes
-// out/trajectory.csv and out/events.csv (atomically) for scripts/plot_demo.py.
+// out/trajectory.csv and out/events.csv (atomically, saltus/sim/csv_writer.hpp) for
+// scripts/plot_demo.py.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
+#include "saltus/sim/csv_writer.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
-
-namespace {
-
-// Writes `text` to `path` through a temporary file and a rename: never a half-written file.
-void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, path);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace saltus;
@@ -69,28 +55,9 @@ int main(int argc, char** argv) {
   std::printf("\n%s", r.summary.full_report(&sys).c_str());
 
   std::filesystem::create_directories(out_dir);
-  std::string traj = "t,j,mode,x,v\n";
-  char line[256];
-  for (long i = 0; i < r.trajectory.size(); ++i) {
-    std::snprintf(line, sizeof line, "%.17g,%ld,%s,%.17g,%.17g\n", r.trajectory.t(i),
-                  r.trajectory.j(i), sys.mode(r.trajectory.mode(i)).name.c_str(),
-                  r.trajectory.x(i)[0], r.trajectory.x(i)[1]);
-    traj += line;
-  }
-  std::string events = "t,j,guard,mode_before,mode_after,x_before,v_before,x_after,v_after\n";
-  for (long i = 0; i < r.events.size(); ++i) {
-    const EventRecord& e = r.events[i];
-    const std::string guard = e.guard == kZenoHandoverGuard
-                                  ? "zeno-handover"
-                                  : sys.mode(e.mode_before).guards[e.guard].name;
-    std::snprintf(line, sizeof line, "%.17g,%ld,%s,%s,%s,%.17g,%.17g,%.17g,%.17g\n", e.t, e.j,
-                  guard.c_str(), sys.mode(e.mode_before).name.c_str(),
-                  sys.mode(e.mode_after).name.c_str(), r.events.x_before(i)[0],
-                  r.events.x_before(i)[1], r.events.x_after(i)[0], r.events.x_after(i)[1]);
-    events += line;
-  }
-  write_atomically(out_dir / "trajectory.csv", traj);
-  write_atomically(out_dir / "events.csv", events);
+  const CsvColumns columns{{"x", "v"}, {"lambda"}};
+  write_file_atomically(out_dir / "trajectory.csv", trajectory_csv(sys, r, columns));
+  write_file_atomically(out_dir / "events.csv", events_csv(sys, r, columns));
   std::printf("wrote %s and %s\n", (out_dir / "trajectory.csv").c_str(),
               (out_dir / "events.csv").c_str());
   return r.summary.ok() ? 0 : 1;

@@ -1,0 +1,36 @@
+// CSV output of a run: trajectory samples and the event log, with mode and guard names.
+//
+// Files are written atomically: the text goes to "<path>.tmp" in the same folder, which is
+// renamed over <path> only once complete, so a failed or interrupted run never leaves a
+// half-written file (the temporary is removed on failure). Columns:
+//   trajectory.csv  t, j, mode, <x names>, <z names>   (names x0, x1, ... unless given)
+//   events.csv      t, j, guard, mode_before, mode_after, retrigger, chained,
+//                   <x names>_before, <z names>_before, <x names>_after, <z names>_after
+// Numbers use 17 significant digits (exact round trip of doubles). A state of a mode smaller
+// than the widest mode leaves the missing columns empty.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "saltus/core/hybrid_system.hpp"
+#include "saltus/sim/simulator.hpp"
+
+namespace saltus {
+
+struct CsvColumns {
+  std::vector<std::string> x_names;  // empty: x0, x1, ...
+  std::vector<std::string> z_names;  // empty: z0, z1, ...
+};
+
+std::string trajectory_csv(const HybridSystem& system, const SimulationResult& result,
+                           const CsvColumns& columns = {});
+std::string events_csv(const HybridSystem& system, const SimulationResult& result,
+                       const CsvColumns& columns = {});
+
+// Writes `text` to `path` atomically (temporary file + rename). Throws saltus::Error naming the
+// path and the cause if it cannot; no partial file remains.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace saltus

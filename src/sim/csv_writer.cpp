@@ -1,0 +1,110 @@
+#include "saltus/sim/csv_writer.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "saltus/core/error.hpp"
+
+namespace saltus {
+namespace {
+
+std::string number(double v) {
+  if (v != v) return "";  // NaN marks an absent entry (smaller mode)
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::vector<std::string> names(const std::vector<std::string>& given, const char* prefix, int n) {
+  std::vector<std::string> out(given.begin(), given.end());
+  for (int i = static_cast<int>(out.size()); i < n; ++i) out.push_back(prefix + std::to_string(i));
+  out.resize(n);
+  return out;
+}
+
+void append_row(std::string& out, ConstVectorRef v, int width) {
+  for (int i = 0; i < width; ++i) {
+    out += ',';
+    if (i < v.size()) out += number(v[i]);
+  }
+}
+
+std::string guard_name(const HybridSystem& system, const EventRecord& e) {
+  if (e.guard == kZenoHandoverGuard) return "zeno-handover";
+  return system.mode(e.mode_before).guards[e.guard].name;
+}
+
+}  // namespace
+
+std::string trajectory_csv(const HybridSystem& system, const SimulationResult& result,
+                           const CsvColumns& columns) {
+  const int nx = system.max_nx(), nz = system.max_nz();
+  std::string out = "t,j,mode";
+  for (const std::string& n : names(columns.x_names, "x", nx)) out += "," + n;
+  for (const std::string& n : names(columns.z_names, "z", nz)) out += "," + n;
+  out += '\n';
+  const Trajectory& tr = result.trajectory;
+  for (long i = 0; i < tr.size(); ++i) {
+    out += number(tr.t(i)) + "," + std::to_string(tr.j(i)) + "," + system.mode(tr.mode(i)).name;
+    append_row(out, tr.x(i), nx);
+    append_row(out, tr.z(i), nz);
+    out += '\n';
+  }
+  return out;
+}
+
+std::string events_csv(const HybridSystem& system, const SimulationResult& result,
+                       const CsvColumns& columns) {
+  const int nx = system.max_nx(), nz = system.max_nz();
+  const std::vector<std::string> xn = names(columns.x_names, "x", nx);
+  const std::vector<std::string> zn = names(columns.z_names, "z", nz);
+  std::string out = "t,j,guard,mode_before,mode_after,retrigger,chained";
+  for (const char* side : {"_before", "_after"}) {
+    for (const std::string& n : xn) out += "," + n + side;
+    for (const std::string& n : zn) out += "," + n + side;
+  }
+  out += '\n';
+  const EventLog& log = result.events;
+  for (long i = 0; i < log.size(); ++i) {
+    const EventRecord& e = log[i];
+    out += number(e.t) + "," + std::to_string(e.j) + "," + guard_name(system, e) + "," +
+           system.mode(e.mode_before).name + "," + system.mode(e.mode_after).name + "," +
+           (e.retrigger ? "1" : "0") + "," + (e.chained ? "1" : "0");
+    append_row(out, log.x_before(i), nx);
+    append_row(out, log.z_before(i), nz);
+    append_row(out, log.x_after(i), nx);
+    append_row(out, log.z_after(i), nz);
+    out += '\n';
+  }
+  return out;
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      detail::throw_error("cannot write '", tmp.string(), "': ", std::strerror(errno));
+    }
+    out << text;
+    out.flush();
+    if (!out) {
+      out.close();
+      std::error_code ignore;
+      std::filesystem::remove(tmp, ignore);
+      detail::throw_error("writing '", tmp.string(), "' failed: ", std::strerror(errno));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignore;
+    std::filesystem::remove(tmp, ignore);
+    detail::throw_error("cannot move '", tmp.string(), "' to '", path.string(),
+                        "': ", ec.message());
+  }
+}
+
+}  // namespace saltus
