@@ -13,28 +13,7 @@
 #include "saltus/ode/dop853.hpp"
 #include "saltus/ode/dopri5.hpp"
 
-// Heap-allocation counter for the allocation-free checks below: the test binary interposes
-// malloc (glibc only; Eigen allocates through malloc, not operator new). Skipped under
-// sanitizers, which interpose malloc themselves.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define SALTUS_ODE_TEST_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define SALTUS_ODE_TEST_SANITIZED 1
-#endif
-#if defined(__GLIBC__) && !defined(SALTUS_ODE_TEST_SANITIZED)
-#define SALTUS_ODE_TEST_COUNTS_MALLOC 1
-namespace {
-std::atomic<long> g_malloc_calls{0};
-}
-extern "C" void* __libc_malloc(std::size_t size);     // NOLINT: glibc's implementation
-extern "C" void* malloc(std::size_t size) noexcept {  // NOLINT: interposed for counting
-  g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(size);
-}
-#endif
+#include "support/malloc_counter.hpp"
 
 namespace saltus::ode {
 namespace {
@@ -507,8 +486,8 @@ long allocations_in_steps(const Flow& flow, int nx, int nz, ConstVectorRef x0, d
   Vector z0 = Vector::Zero(nz), x(nx), v(nx);
   EXPECT_EQ(s.restart(0.0, x0, z0, false), StepStatus::Accepted);
   EXPECT_EQ(s.step(t_end), StepStatus::Accepted);  // Radau5 sizes its LU factors here
-#ifdef SALTUS_ODE_TEST_COUNTS_MALLOC
-  const long before = g_malloc_calls.load();
+#ifdef SALTUS_TEST_COUNTS_MALLOC
+  const long before = saltus::testing::malloc_calls();
 #endif
   while (s.time() < t_end) {
     EXPECT_EQ(s.step(t_end), StepStatus::Accepted);
@@ -517,21 +496,21 @@ long allocations_in_steps(const Flow& flow, int nx, int nz, ConstVectorRef x0, d
   }
   EXPECT_EQ(s.restart(s.time(), s.state(), s.evaluator().algebraic(), true), StepStatus::Accepted);
   EXPECT_EQ(s.step(t_end + 1.0), StepStatus::Accepted);
-#ifdef SALTUS_ODE_TEST_COUNTS_MALLOC
-  return g_malloc_calls.load() - before;
+#ifdef SALTUS_TEST_COUNTS_MALLOC
+  return saltus::testing::malloc_calls() - before;
 #else
   return 0;
 #endif
 }
 
 TEST(Radau5, StepsDoNotAllocate) {
-#ifndef SALTUS_ODE_TEST_COUNTS_MALLOC
+#ifndef SALTUS_TEST_COUNTS_MALLOC
   GTEST_SKIP() << "malloc counting needs glibc without sanitizers";
 #endif
-#ifdef SALTUS_ODE_TEST_COUNTS_MALLOC
-  const long probe = g_malloc_calls.load();
+#ifdef SALTUS_TEST_COUNTS_MALLOC
+  const long probe = saltus::testing::malloc_calls();
   const Vector heap = Vector::Ones(100);  // the counter sees Eigen's allocations
-  EXPECT_GT(g_malloc_calls.load(), probe);
+  EXPECT_GT(saltus::testing::malloc_calls(), probe);
   EXPECT_EQ(heap.sum(), 100.0);
 #endif
   const Flow vdp = van_der_pol(1e-3);
