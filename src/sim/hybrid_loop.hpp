@@ -612,8 +612,10 @@ class HybridLoop {
       r.chained = chained;
       out_->events.add(r, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t), z_plus_.head(nz_t));
     }
+    const bool go_on = notify_observer(event_info(k, target, nx_t, nz_t, retrigger, chained));
     const ModeId from = mode_;
     commit_post_reset(target, nx_t, nz_t);
+    if (!go_on) return false;
     if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
     if (g.terminal) {
       stop(Termination::TerminalEvent,
@@ -646,6 +648,35 @@ class HybridLoop {
       return false;
     }
     return true;
+  }
+
+  // The observer's view of the event being applied (states before commit_post_reset).
+  EventInfo event_info(int k, ModeId target, int nx_t, int nz_t, bool retrigger,
+                       bool chained) const {
+    return EventInfo{t_,
+                     j_,
+                     mode_,
+                     target,
+                     k,
+                     retrigger,
+                     chained,
+                     x_.head(nx_),
+                     z_.head(nz_),
+                     x_plus_.head(nx_t),
+                     z_plus_.head(nz_t)};
+  }
+
+  // Calls options.on_event; false (and the run stopped) when it asks to stop.
+  bool notify_observer(const EventInfo& info) {
+    if (!options_.on_event) return true;
+    if (options_.on_event(info) == CallbackResult::Continue) return true;
+    const Mode& m = system_.mode(info.mode_before);
+    stop(Termination::TerminalEvent,
+         message("stopped by the on_event callback after ",
+                 info.guard == kZenoHandoverGuard ? std::string("the Zeno hand-over")
+                                                  : "guard '" + m.guards[info.guard].name + "'",
+                 " of mode '", m.name, "' at t = ", info.t, " (j = ", info.j, ")"));
+    return false;
   }
 
   // Solves g_target(t, x+, z+) = 0 for z+ (starting from z- when sizes agree).
@@ -845,7 +876,20 @@ class HybridLoop {
       out_->events.add(r, x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx),
                        z_plus_.head(tm.flow.nz));
     }
+    const EventInfo info{t_,
+                         j_,
+                         mode_,
+                         h.target,
+                         kZenoHandoverGuard,
+                         false,
+                         false,
+                         x_.head(nx_),
+                         z_.head(nz_),
+                         x_plus_.head(tm.flow.nx),
+                         z_plus_.head(tm.flow.nz)};
+    const bool go_on = notify_observer(info);
     commit_post_reset(h.target, tm.flow.nx, tm.flow.nz);
+    if (!go_on) return;
     zeno_.reset();
     post_event_slot_count_ = 0;
     std::fill(applied_.begin(), applied_.end(), 0);

@@ -158,3 +158,68 @@ TEST(EventLocation, FallingGuardAndStateChosenTarget) {
 
 }  // namespace
 }  // namespace saltus
+
+namespace saltus {
+namespace {
+
+TEST(EventObserver, SeesEveryEventAndCanStopTheRun) {
+  HybridSystem sys;
+  const ModeId m = sys.add_mode("clock", clock_flow());
+  sys.add_guard(
+      m,
+      make_guard(
+          "tick", Direction::Rising,
+          [](const auto&, const auto& x, const auto&) { return x[0] - 1.0; },
+          Reset::to(m, [](double, ConstVectorRef, ConstVectorRef, VectorRef xp) { xp[0] = 0.0; })));
+  SimulationOptions o;
+  o.output.record_events = false;  // the observer works without the event log
+  std::vector<double> seen;
+  o.on_event = [&](const EventInfo& e) {
+    seen.push_back(e.t);
+    EXPECT_EQ(e.guard, 0);
+    EXPECT_NEAR(e.x_before[0], 1.0, 1e-12);
+    EXPECT_EQ(e.x_after[0], 0.0);
+    return seen.size() < 3 ? CallbackResult::Continue : CallbackResult::Stop;
+  };
+  const SimulationResult r = simulate(sys, m, 0.0, vec({0.0}), 10.0, o);
+  EXPECT_EQ(r.termination(), Termination::TerminalEvent);
+  EXPECT_NE(r.summary.message.find("on_event"), std::string::npos) << r.summary.message;
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_NEAR(seen[2], 3.0, 1e-12);
+  EXPECT_EQ(r.events.size(), 0);
+  EXPECT_EQ(r.x_final[0], 0.0);  // the reset of the last event was applied
+}
+
+TEST(EventLocation, PredictiveStepAndLinearBaselineInTheLoop) {
+  HybridSystem sys;
+  const ModeId m = sys.add_mode("fall", ode_flow(2, [](const auto&, const auto& x, auto& d) {
+                                  d[0] = x[1];
+                                  d[1] = -9.81;
+                                }));
+  sys.add_guard(m, make_guard(
+                       "floor", Direction::Rising,
+                       [](const auto&, const auto& x, const auto&) { return -x[0]; }, Reset::to(m),
+                       /*terminal=*/true));
+  const double exact = std::sqrt(2.0 / 9.81);
+  // Seed 004's predictive step: the steps shrink as the guard approaches; same event time.
+  SimulationOptions pred;
+  pred.events.predictive_step = true;
+  pred.events.predictive_gamma = 0.2;
+  const SimulationResult rp = simulate(sys, m, 0.0, vec({1.0, 0.0}), 2.0, pred);
+  SimulationOptions plain;
+  const SimulationResult r0 = simulate(sys, m, 0.0, vec({1.0, 0.0}), 2.0, plain);
+  ASSERT_EQ(rp.events.size(), 1);
+  EXPECT_NEAR(rp.events[0].t, exact, 1e-14);
+  EXPECT_GT(rp.summary.stepper.accepted_steps, r0.summary.stepper.accepted_steps);
+  // Seed 004's linear-interpolation localisation is the baseline: O(h^2) along the chord of a
+  // long step, visibly worse than the dense output.
+  SimulationOptions lin;
+  lin.events.root_finder = events::RootFinderKind::LinearInterpolation;
+  const SimulationResult rl = simulate(sys, m, 0.0, vec({1.0, 0.0}), 2.0, lin);
+  ASSERT_EQ(rl.events.size(), 1);
+  EXPECT_NEAR(r0.events[0].t, exact, 1e-14);
+  EXPECT_GT(std::abs(rl.events[0].t - exact), 1e3 * std::abs(r0.events[0].t - exact) + 1e-12);
+}
+
+}  // namespace
+}  // namespace saltus

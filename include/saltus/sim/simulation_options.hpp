@@ -1,8 +1,11 @@
 // Everything that says how a hybrid system is simulated (not what the system is).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "saltus/core/types.hpp"
 
 #include "saltus/events/event_options.hpp"
 #include "saltus/events/zeno_monitor.hpp"
@@ -30,12 +33,33 @@ struct OutputOptions {
   long reserve_samples = 1024;
 };
 
+// What an event observer sees: one applied reset (or the Zeno hand-over, guard = -1), with
+// the states before and after. The references are valid only during the call.
+struct EventInfo {
+  double t;
+  long j;
+  ModeId mode_before, mode_after;
+  GuardId guard;   // in mode_before; -1 for the Zeno hand-over
+  bool retrigger;  // fired again at the reset instant
+  bool chained;    // fired at the same instant as the previous event
+  ConstVectorRef x_before, z_before, x_after, z_after;
+};
+
+enum class CallbackResult {
+  Continue,  // go on
+  Stop,      // end the run after this event with Termination::TerminalEvent
+};
+
 struct SimulationOptions {
   Integrator integrator = Integrator::Dopri5;
   ode::StepperOptions stepper;
   events::EventOptions events;
   events::ZenoOptions zeno;
   OutputOptions output;
+
+  // Called after every event (reset applied, or Zeno hand-over) whether or not the event log is
+  // kept; may stop the run. Runs on the simulating thread; must not throw.
+  std::function<CallbackResult(const EventInfo&)> on_event;
 
   // Empty when valid, else every problem found: field, value and the rule broken.
   std::string validate() const;
