@@ -1,0 +1,118 @@
+#include "commands.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "progress_indicator.hpp"
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+
+extern char** environ;
+
+namespace saltus::cli {
+namespace {
+
+std::string number_text(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+int run_command(const RunArguments& args) {
+  std::vector<std::string> overrides = args.set;
+  if (args.has_t_end) overrides.push_back("solver.t_end=" + number_text(args.t_end));
+  std::shared_ptr<const model::Model> m;
+  try {
+    m = std::make_shared<const model::Model>(model::load_model_file(args.model, overrides));
+  } catch (const model::ModelError& e) {
+    std::cerr << e.what() << "\n"
+              << args.model << ": " << e.diagnostics().size() << " problem(s); nothing was run\n";
+    return 1;
+  }
+  model::ModelRun run;
+  try {
+    ProgressIndicator progress("simulating " + (m->name.empty() ? args.model : m->name));
+    auto future = std::async(std::launch::async, [m] { return model::run_model(m); });
+    while (future.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+      progress.tick();
+    }
+    progress.finish();
+    run = future.get();
+  } catch (const Error& e) {
+    std::cerr << args.model << ": error: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << model::run_report(run);
+  if (!run.succeeded()) {
+    std::cerr << args.model << ": error: the run failed (" << to_string(run.result.termination())
+              << "): " << run.result.summary.message << "\nno output files were written\n";
+    return 2;
+  }
+  try {
+    model::write_run_outputs(run, args.out_dir);
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 3;
+  }
+  const std::filesystem::path out(args.out_dir);
+  std::cout << "wrote      " << (out / "trajectory.csv").string() << ", "
+            << (out / "events.csv").string() << ", " << (out / "summary.json").string() << "\n";
+  if (args.plot) return plot_command(args.out_dir);
+  return 0;
+}
+
+int check_command(const std::vector<std::string>& models, const std::vector<std::string>& set) {
+  int status = 0;
+  for (const std::string& path : models) {
+    const auto problems = model::check_model_file(path, set);
+    if (problems.empty()) {
+      std::cout << path << ": ok\n";
+      continue;
+    }
+    std::cerr << model::format_diagnostics(problems) << "\n"
+              << path << ": " << problems.size() << " problem(s)\n";
+    status = 1;
+  }
+  return status;
+}
+
+int plot_command(const std::string& dir) {
+  const char* script_env = std::getenv("SALTUS_PLOT_SCRIPT");
+  const std::string script = script_env != nullptr ? script_env : SALTUS_DEFAULT_PLOT_SCRIPT;
+  const char* python_env = std::getenv("SALTUS_PYTHON");
+  const std::string python = python_env != nullptr ? python_env : "/usr/bin/python3";
+  if (!std::filesystem::exists(std::filesystem::path(dir) / "trajectory.csv")) {
+    std::cerr << "error: " << dir << " holds no trajectory.csv; expected the --out folder of "
+              << "`saltus run`\n";
+    return 3;
+  }
+  std::vector<std::string> argv_text = {python, script, dir};
+  std::vector<char*> argv;
+  for (std::string& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+    std::cerr << "error: cannot start " << python << " (needed for plots: apt install "
+              << "python3-matplotlib)\n";
+    return 3;
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::cerr << "error: " << script << " failed on " << dir << "\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace saltus::cli

@@ -1,0 +1,26 @@
+// The subcommands of `saltus`: each returns the process exit status.
+//   0  success
+//   1  the model file (or an override) has problems; every problem is printed
+//   2  the run failed (non-finite value, Newton failure, ...); no output file is written
+//   3  output could not be written or plotted
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace saltus::cli {
+
+struct RunArguments {
+  std::string model;
+  std::string out_dir = "out";
+  std::vector<std::string> set;
+  double t_end = 0.0;
+  bool has_t_end = false;
+  bool plot = false;
+};
+
+int run_command(const RunArguments& args);
+int check_command(const std::vector<std::string>& models, const std::vector<std::string>& set);
+int plot_command(const std::string& dir);
+
+}  // namespace saltus::cli

@@ -1,0 +1,61 @@
+// saltus: run, check and plot hybrid-system model files (docs/MODEL_FORMAT.md).
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"saltus: simulate hybrid dynamical systems described in TOML model files"};
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  saltus run models/bouncing_ball.toml --out out --plot\n"
+      "  saltus check models/*.toml\n"
+      "  saltus plot out\n"
+      "Run `saltus <command> --help` for the options of each command.");
+
+  saltus::cli::RunArguments run;
+  CLI::App* run_cmd = app.add_subcommand("run",
+                                         "Simulate a model; print a summary; write "
+                                         "trajectory.csv, events.csv and summary.json");
+  run_cmd->add_option("model", run.model, "Model file (TOML)")->required();
+  run_cmd->add_option("--out,-o", run.out_dir, "Output folder (created if needed)")
+      ->capture_default_str();
+  run_cmd->add_option("--set,-s", run.set,
+                      "Override a parameter, initial state or solver setting: name=value "
+                      "(repeatable; e.g. e=0.5, x=2, rtol=1e-8, solver.integrator=radau5)");
+  run_cmd->add_option("--t-end", run.t_end, "End time (overrides [solver] t_end)");
+  run_cmd->add_flag("--plot", run.plot, "Also write PNG plots into the output folder");
+  run_cmd->footer(
+      "Examples:\n"
+      "  saltus run models/bouncing_ball.toml\n"
+      "  saltus run models/bouncing_ball.toml --out out/ball --set e=0.5 --t-end 3 --plot\n"
+      "  saltus run models/dae_tank.toml --set solver.integrator=radau5\n"
+      "Exit status: 0 ok, 1 model problems, 2 failed run (no files written), 3 output error.");
+
+  std::vector<std::string> check_models, check_set;
+  CLI::App* check_cmd =
+      app.add_subcommand("check", "Validate model files and report every problem found");
+  check_cmd->add_option("models", check_models, "Model files (TOML)")->required();
+  check_cmd->add_option("--set,-s", check_set, "Overrides to check with (name=value)");
+  check_cmd->footer(
+      "Examples:\n"
+      "  saltus check models/bouncing_ball.toml\n"
+      "  saltus check models/*.toml\n"
+      "Each problem is printed as file:line:column: error: what is wrong / what was expected.");
+
+  std::string plot_dir;
+  CLI::App* plot_cmd = app.add_subcommand(
+      "plot", "Plot a run's output folder (states vs time, phase portrait, hybrid time domain)");
+  plot_cmd->add_option("dir", plot_dir, "Output folder of `saltus run`")->required();
+  plot_cmd->footer(
+      "Examples:\n"
+      "  saltus plot out\n"
+      "Writes DIR/states.png, DIR/phase.png and DIR/hybrid_time.png (needs python3-matplotlib).");
+
+  CLI11_PARSE(app, argc, argv);
+  run.has_t_end = run_cmd->count("--t-end") > 0;
+  if (*run_cmd) return saltus::cli::run_command(run);
+  if (*check_cmd) return saltus::cli::check_command(check_models, check_set);
+  if (*plot_cmd) return saltus::cli::plot_command(plot_dir);
+  return 1;
+}

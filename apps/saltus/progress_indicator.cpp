@@ -1,0 +1,36 @@
+#include "progress_indicator.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace saltus::cli {
+
+ProgressIndicator::ProgressIndicator(std::string what)
+    : what_(std::move(what)), start_(std::chrono::steady_clock::now()) {
+  enabled_ = isatty(STDERR_FILENO) == 1;
+}
+
+ProgressIndicator::~ProgressIndicator() {
+  finish();
+}
+
+void ProgressIndicator::tick() {
+  if (!enabled_) return;
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (elapsed < 1.0) return;
+  static constexpr const char* kFrames[] = {"|", "/", "-", "\\"};
+  std::fprintf(stderr, "\r%s %s  %.1f s", kFrames[frame_++ % 4], what_.c_str(), elapsed);
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressIndicator::finish() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+}  // namespace saltus::cli

@@ -1,0 +1,64 @@
+// Parses a model-file expression once and compiles it into a Program (expression.hpp).
+//
+// Grammar (docs/MODEL_FORMAT.md "Expressions"), loosest binding first:
+//   comparison  a < b, a <= b, a > b, a >= b, a == b, a != b   (value 1 or 0, no derivative)
+//   sum         a + b, a - b
+//   product     a * b, a / b
+//   unary       -a, +a
+//   power       a ^ b  (also a ** b; right-associative, binds tighter than unary minus: -x^2)
+//   primary     number, name, name' (a state's rate, implicit residuals only), f(args), (a)
+// Names: t, parameters (folded to constants), pi, the differential states x and the algebraic
+// states z of the mode. Functions: min, max (2 or more arguments), abs, sign, pow, sqrt, exp, log,
+// sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, if(c, a, b).
+//
+// Every problem found is reported (unknown names, wrong arity, syntax), each with its offset in
+// the text; the caller maps offsets to file, line and column.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "saltus/model/expression.hpp"
+
+namespace saltus::model {
+
+struct SymbolTable {
+  std::map<std::string, double, std::less<>> constants;  // parameters, folded at compile time
+  std::vector<std::string> states;                       // x, in order
+  std::vector<std::string> algebraic;                    // z of the mode, in order
+  bool allow_time = true;
+  bool allow_state_rate = false;  // x' may appear (implicit residuals)
+  bool allow_algebraic = true;
+};
+
+struct ExpressionIssue {
+  int offset = 0;  // 0-based character offset into the text
+  std::string message;
+};
+
+struct CompiledExpression {
+  Program program;
+  std::vector<ExpressionIssue> issues;
+  bool ok() const { return issues.empty(); }
+};
+
+// Compiles `text` (the whole of it must be one expression).
+CompiledExpression compile_expression(std::string_view text, const SymbolTable& symbols);
+
+// Compiles the equation `lhs = rhs` in `text` as the residual lhs - rhs; `equals` is the offset
+// of the '=' (from find_equals).
+CompiledExpression compile_residual(std::string_view text, int equals, const SymbolTable& symbols);
+
+// Offset of the single top-level '=' of an equation (not part of ==, <=, >=, !=); -1 if there is
+// none, -2 if there are several.
+int find_equals(std::string_view text);
+
+// True for a valid name: a letter or '_' followed by letters, digits or '_'.
+bool is_identifier(std::string_view name);
+
+// True when `name` is reserved (t, pi or a function name) and cannot name a parameter or state.
+bool is_reserved_name(std::string_view name);
+
+}  // namespace saltus::model

@@ -1,0 +1,76 @@
+// A model read from a model file: parameters, states, modes (flows, guards, resets, post-Zeno
+// hand-over), the initial condition, and how to simulate it (docs/MODEL_FORMAT.md).
+//
+// Every expression is already compiled (expression.hpp) with the parameters folded in, so a
+// Model is immutable once loaded; model_system.hpp turns it into a HybridSystem.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "saltus/core/flow.hpp"
+#include "saltus/core/guard.hpp"
+#include "saltus/model/expression.hpp"
+#include "saltus/sim/simulation_options.hpp"
+
+namespace saltus::model {
+
+// A named number with an optional unit: a parameter (value), a state (initial value) or an
+// algebraic state (its guess for the first consistent initialisation).
+struct Quantity {
+  std::string name;
+  double value = 0.0;
+  std::string unit;  // free text, "" when not given; shown on plot axes
+};
+
+// x_state+ = value(t, x-, z-) in a reset.
+struct Assignment {
+  int state = 0;
+  Program value;
+};
+
+struct ModelGuard {
+  std::string name;
+  Direction direction = Direction::Rising;
+  Program value;  // p(t, x, z)
+  int target = -1;
+  std::vector<Assignment> reset;  // states not listed keep their value
+  bool terminal = false;
+};
+
+struct ModelZenoHandover {
+  int target = -1;
+  std::vector<Assignment> reset;  // applied to the extrapolated limit state
+};
+
+struct ModelMode {
+  std::string name;
+  FlowKind kind = FlowKind::Ode;
+  // Ode and SemiExplicitDae: x'_i = flow[i]. ImplicitDae: 0 = flow[i] (reads x').
+  std::vector<Program> flow;
+  std::vector<Quantity> algebraic;   // z of this mode (value: initial guess)
+  std::vector<Program> constraints;  // 0 = g_k(t, x, z), one per algebraic state
+  std::vector<ModelGuard> guards;
+  std::optional<ModelZenoHandover> zeno;
+};
+
+struct Model {
+  std::string file;  // as given to the loader (used in messages)
+  std::string name;
+  std::string description;
+  std::string time_unit = "s";
+  std::vector<Quantity> parameters;
+  std::vector<Quantity> states;  // value: initial value
+  std::vector<ModelMode> modes;
+  int initial_mode = 0;
+  double t_start = 0.0;
+  double t_end = 1.0;
+  SimulationOptions options;
+  std::vector<std::string> output_variables;  // state / algebraic names; empty: all
+
+  int state_index(const std::string& state) const;  // -1 if none
+  int mode_index(const std::string& mode) const;    // -1 if none
+};
+
+}  // namespace saltus::model

@@ -1,0 +1,235 @@
+// GCC 12 reports a false -Wrestrict inside std::string's operator+ at -O2 (GCC bug 105329).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+#include "saltus/model/model_run.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "saltus/model/model_system.hpp"
+#include "saltus/sim/csv_writer.hpp"
+
+namespace saltus::model {
+namespace {
+
+CsvColumns columns(const Model& m) {
+  CsvColumns c;
+  for (const Quantity& q : m.states) c.x_names.push_back(q.name);
+  // Column k of z holds the k-th algebraic state of whichever mode is active; name it after the
+  // modes' names joined by '|' when they differ.
+  size_t nz = 0;
+  for (const ModelMode& mode : m.modes) nz = std::max(nz, mode.algebraic.size());
+  for (size_t k = 0; k < nz; ++k) {
+    std::string name;
+    for (const ModelMode& mode : m.modes) {
+      if (k >= mode.algebraic.size()) continue;
+      const std::string& n = mode.algebraic[k].name;
+      if (name.empty()) {
+        name = n;
+      } else if (("|" + name + "|").find("|" + n + "|") == std::string::npos) {
+        name += "|" + n;
+      }
+    }
+    c.z_names.push_back(name);
+  }
+  return c;
+}
+
+// Keeps the columns t, j, mode and those named in `keep` (all when empty).
+std::string select_columns(const std::string& csv, const std::vector<std::string>& keep) {
+  if (keep.empty()) return csv;
+  std::istringstream in(csv);
+  std::string line, out;
+  std::vector<bool> use;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream ls(line);
+    while (std::getline(ls, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    if (use.empty()) {
+      for (const std::string& h : cells) {
+        bool u = h == "t" || h == "j" || h == "mode";
+        for (const std::string& k : keep) {
+          // A joined z column "a|b" is kept when one of its names is requested.
+          u = u || h == k || ("|" + h + "|").find("|" + k + "|") != std::string::npos;
+        }
+        use.push_back(u);
+      }
+    }
+    std::string row;
+    for (size_t i = 0; i < cells.size() && i < use.size(); ++i) {
+      if (!use[i]) continue;
+      if (!row.empty()) row += ',';
+      row += cells[i];
+    }
+    out += row + '\n';
+  }
+  return out;
+}
+
+std::string unit_of(const Model& m, const std::string& name) {
+  for (const Quantity& q : m.states) {
+    if (q.name == name) return q.unit;
+  }
+  for (const ModelMode& mode : m.modes) {
+    for (const Quantity& q : mode.algebraic) {
+      if (q.name == name && !q.unit.empty()) return q.unit;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+bool ModelRun::succeeded() const {
+  switch (result.termination()) {
+    case Termination::EndTimeReached:
+    case Termination::TerminalEvent:
+    case Termination::Zeno:
+      return true;
+    default:
+      return false;
+  }
+}
+
+ModelRun run_model(std::shared_ptr<const Model> model) {
+  ModelRun run;
+  run.model = model;
+  run.system = build_hybrid_system(model);
+  Vector x0(static_cast<Eigen::Index>(model->states.size()));
+  for (size_t i = 0; i < model->states.size(); ++i) {
+    x0[static_cast<Eigen::Index>(i)] = model->states[i].value;
+  }
+  const ModelMode& m0 = model->modes[static_cast<size_t>(model->initial_mode)];
+  Vector z0(static_cast<Eigen::Index>(m0.algebraic.size()));
+  for (size_t i = 0; i < m0.algebraic.size(); ++i) {
+    z0[static_cast<Eigen::Index>(i)] = m0.algebraic[i].value;
+  }
+  Simulator sim(run.system, model->options);
+  sim.run(model->initial_mode, model->t_start, x0, z0, model->t_end, run.result);
+  return run;
+}
+
+std::string run_report(const ModelRun& run) {
+  const SimulationSummary& s = run.result.summary;
+  const Model& m = *run.model;
+  std::ostringstream out;
+  out.precision(12);
+  out << "model      " << (m.name.empty() ? m.file : m.name) << "\n"
+      << "status     " << to_string(s.termination) << (run.succeeded() ? "" : " (failed)") << "\n";
+  if (!s.message.empty()) out << "message    " << s.message << "\n";
+  out << "time       " << s.t_start << " -> " << s.t_final << " " << m.time_unit << ", " << s.jumps
+      << " jumps, " << s.stepper.accepted_steps << " steps\n";
+  if (s.zeno_time == s.zeno_time) {
+    out << "zeno time  " << s.zeno_time << " " << m.time_unit << " (after " << s.events_before_zeno
+        << " events";
+    if (s.zeno_handovers > 0) out << ", " << s.zeno_handovers << " hand-over(s)";
+    out << ")\n";
+  }
+  out << "events per guard\n";
+  for (size_t i = 0; i < s.events_per_guard.size() && i < m.modes.size(); ++i) {
+    for (size_t g = 0; g < s.events_per_guard[i].size() && g < m.modes[i].guards.size(); ++g) {
+      out << "  " << m.modes[i].name << "/" << m.modes[i].guards[g].name << ": "
+          << s.events_per_guard[i][g] << "\n";
+    }
+  }
+  if (s.zeno_handovers > 0) out << "  zeno-handover: " << s.zeno_handovers << "\n";
+  out << "wall time  " << s.wall_seconds << " s\n";
+  return out.str();
+}
+
+std::string summary_json(const ModelRun& run) {
+  const SimulationSummary& s = run.result.summary;
+  const Model& m = *run.model;
+  nlohmann::ordered_json j;
+  j["model"] = m.name;
+  j["file"] = m.file;
+  j["description"] = m.description;
+  j["status"] = to_string(s.termination);
+  j["succeeded"] = run.succeeded();
+  j["message"] = s.message;
+  j["integrator"] = s.integrator;
+  j["t_start"] = s.t_start;
+  j["t_final"] = s.t_final;
+  j["jumps"] = s.jumps;
+  j["final_mode"] = s.final_mode >= 0 && s.final_mode < static_cast<int>(m.modes.size())
+                        ? m.modes[static_cast<size_t>(s.final_mode)].name
+                        : "";
+  if (s.zeno_time == s.zeno_time) {
+    j["zeno_time"] = s.zeno_time;
+    j["zeno_ratio"] = s.zeno_ratio;
+  } else {
+    j["zeno_time"] = nullptr;
+  }
+  j["zeno_handovers"] = s.zeno_handovers;
+  nlohmann::ordered_json per_guard = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < s.events_per_guard.size() && i < m.modes.size(); ++i) {
+    for (size_t g = 0; g < s.events_per_guard[i].size() && g < m.modes[i].guards.size(); ++g) {
+      per_guard[m.modes[i].name + "/" + m.modes[i].guards[g].name] = s.events_per_guard[i][g];
+    }
+  }
+  j["events_per_guard"] = per_guard;
+  j["steps"] = s.stepper.accepted_steps;
+  j["rejected_steps"] = s.stepper.rejected_steps;
+  j["rhs_evaluations"] = s.stepper.rhs_evaluations;
+  j["wall_seconds"] = s.wall_seconds;
+  j["time_unit"] = m.time_unit;
+  nlohmann::ordered_json units = nlohmann::ordered_json::object();
+  nlohmann::ordered_json states = nlohmann::ordered_json::array();
+  for (const Quantity& q : m.states) {
+    states.push_back(q.name);
+    units[q.name] = q.unit;
+  }
+  nlohmann::ordered_json algebraic = nlohmann::ordered_json::array();
+  for (const ModelMode& mode : m.modes) {
+    for (const Quantity& q : mode.algebraic) {
+      if (!units.contains(q.name)) {
+        algebraic.push_back(q.name);
+        units[q.name] = unit_of(m, q.name);
+      }
+    }
+  }
+  j["states"] = states;
+  j["algebraic_states"] = algebraic;
+  j["units"] = units;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const Quantity& q : m.parameters) params[q.name] = {{"value", q.value}, {"unit", q.unit}};
+  j["parameters"] = params;
+  nlohmann::ordered_json modes = nlohmann::ordered_json::array();
+  for (const ModelMode& mode : m.modes) modes.push_back(mode.name);
+  j["modes"] = modes;
+  j["output_variables"] = m.output_variables;
+  return j.dump(2) + "\n";
+}
+
+std::string model_trajectory_csv(const ModelRun& run) {
+  return select_columns(trajectory_csv(run.system, run.result, columns(*run.model)),
+                        run.model->output_variables);
+}
+
+std::string model_events_csv(const ModelRun& run) {
+  return events_csv(run.system, run.result, columns(*run.model));
+}
+
+void write_run_outputs(const ModelRun& run, const std::filesystem::path& dir) {
+  if (!run.succeeded()) {
+    saltus::detail::throw_error("the run failed (", to_string(run.result.termination()),
+                                "): no output written to ", dir.string());
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    saltus::detail::throw_error("cannot create the output folder ", dir.string(), ": ",
+                                ec.message());
+  // Render everything first so that a failure leaves no partial set of files.
+  const std::string trajectory = model_trajectory_csv(run);
+  const std::string events = model_events_csv(run);
+  const std::string summary = summary_json(run);
+  write_file_atomically(dir / "trajectory.csv", trajectory);
+  write_file_atomically(dir / "events.csv", events);
+  write_file_atomically(dir / "summary.json", summary);
+}
+
+}  // namespace saltus::model
