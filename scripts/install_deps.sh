@@ -11,6 +11,8 @@ packages=(
   libgtest-dev googletest # unit tests
   libbenchmark-dev        # benchmarks
   clang-format
+  libtomlplusplus-dev     # model files (TOML)
+  libcli11-dev            # the saltus command line
   python3 python3-numpy python3-matplotlib python3-scipy # plots, SciPy peer
 )
 if [[ "${SALTUS_WITH_PEERS:-0}" == "1" ]]; then

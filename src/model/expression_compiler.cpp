@@ -374,7 +374,8 @@ class Parser {
       } else {
         m << "at least " << f.min_args << " arguments";
       }
-      m << ", got " << n_args;
+      m << ", got " << n_args << "; expected " << f.min_args
+        << (f.min_args == f.max_args ? "" : " or more");
       // Wrong arity is not a syntax error: keep parsing to find further problems.
       issues_.push_back({base_ + static_cast<int>(at), m.str()});
       arity_error_ = true;

@@ -635,7 +635,7 @@ class Loader {
       add(g, where + " has no value; expected value = \"<scalar expression>\"");
     } else if (!value->is_string()) {
       add(*value, where + " value is " + type_name(*value) +
-                      "; a guard must be one scalar expression (a string)");
+                      "; expected one scalar expression (a string): a guard is a scalar function");
     } else if (auto p = expression(*value, where, s)) {
       const OpCode last = p->code.back().op;
       if (last == OpCode::Less || last == OpCode::LessEqual || last == OpCode::Greater ||

@@ -1,0 +1,128 @@
+// One test per kind of malformed model (issue 3, "Must show"): each problem is reported with
+// file, line, column and what was expected; a run is refused or fails without output files.
+// The data files are in tests/model/data/; apps/CMakeLists.txt runs the same files through the
+// built `saltus` binary (exit status and absence of output files).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+
+namespace saltus::model {
+namespace {
+
+std::filesystem::path data(const std::string& name) {
+  return std::filesystem::path(__FILE__).parent_path() / "data" / name;
+}
+
+// Expects exactly the problems at (line, column) whose messages contain the given text.
+struct Expected {
+  int line, column;
+  std::string text;
+};
+void expect_problems(const std::string& file, const std::vector<Expected>& expected) {
+  const auto problems = check_model_file(data(file));
+  ASSERT_EQ(problems.size(), expected.size()) << format_diagnostics(problems);
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(problems[i].file, data(file).string());
+    EXPECT_EQ(problems[i].line, expected[i].line) << problems[i].format();
+    EXPECT_EQ(problems[i].column, expected[i].column) << problems[i].format();
+    EXPECT_NE(problems[i].message.find(expected[i].text), std::string::npos)
+        << problems[i].format();
+    EXPECT_NE(problems[i].message.find("expected"), std::string::npos) << problems[i].format();
+  }
+  // Loading throws with the same list, so nothing can be run.
+  EXPECT_THROW(load_model_file(data(file)), ModelError);
+}
+
+TEST(MalformedModel, TomlSyntaxError) {
+  expect_problems("toml_syntax.toml", {{12, 1, "TOML syntax"}});
+}
+
+TEST(MalformedModel, UnknownSymbolsAllReported) {
+  expect_problems("unknown_symbol.toml",
+                  {{10, 26, "unknown symbol 'gravity'"}, {15, 18, "unknown symbol 'vel'"}});
+}
+
+TEST(MalformedModel, WrongArity) {
+  expect_problems("wrong_arity.toml", {{10, 30, "'max' takes at least 2 arguments, got 1"},
+                                       {10, 39, "'atan2' takes 2 arguments, got 1"}});
+}
+
+TEST(MalformedModel, ResetNamingAnUnknownMode) {
+  expect_problems("reset_unknown_mode.toml", {{15, 10, "unknown mode 'flite'"}});
+}
+
+TEST(MalformedModel, ResetNamingAnUnknownState) {
+  expect_problems("reset_unknown_state.toml", {{15, 11, "'w' is not a state"}});
+}
+
+TEST(MalformedModel, MissingInitialValue) {
+  expect_problems("missing_initial.toml", {{6, 5, "state 'v' has no initial value"}});
+}
+
+TEST(MalformedModel, GuardThatIsNotAScalar) {
+  expect_problems("non_scalar_guard.toml",
+                  {{14, 9, "a guard is a scalar function"}, {19, 10, "is a condition"}});
+}
+
+TEST(MalformedModel, ProblemsInOneFileAreAllReported) {
+  const std::string text = R"toml(
+[parameters]
+g = 9.81
+[states]
+x = 1.0
+v = {}
+[modes.a]
+flow = ["x' = v + foo", "v' = sin(1, 2)"]
+[[modes.a.guards]]
+value = "-x"
+target = "b"
+reset = ["q = 0"]
+[solver]
+t_end = 1.0
+integrator = "euler"
+)toml";
+  const auto problems = check_model_text(text, "m.toml");
+  // Missing initial value, unknown symbol, arity, unknown mode, unknown state, bad integrator.
+  EXPECT_EQ(problems.size(), 6u) << format_diagnostics(problems);
+  for (const auto& p : problems) EXPECT_GT(p.line, 0) << p.format();
+}
+
+// Run-time failures: the engine names mode, guard and time; no output file is written.
+void expect_failed_run(const std::string& file, Termination termination,
+                       const std::vector<std::string>& message_parts) {
+  auto m = std::make_shared<const Model>(load_model_file(data(file)));
+  const ModelRun r = run_model(m);
+  EXPECT_FALSE(r.succeeded());
+  EXPECT_EQ(r.result.termination(), termination) << r.result.summary.message;
+  for (const std::string& part : message_parts) {
+    EXPECT_NE(r.result.summary.message.find(part), std::string::npos)
+        << "'" << part << "' not in: " << r.result.summary.message;
+  }
+  const auto dir = std::filesystem::temp_directory_path() / ("saltus_malformed_" + file);
+  std::filesystem::remove_all(dir);
+  EXPECT_THROW(write_run_outputs(r, dir), Error);
+  EXPECT_FALSE(std::filesystem::exists(dir / "trajectory.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "events.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "summary.json"));
+}
+
+TEST(MalformedModel, DivisionByZeroAtRunTime) {
+  expect_failed_run("division_by_zero.toml", Termination::NonFiniteState,
+                    {"guard 'impact'", "mode 'flight'", "inf", "at t = 0.4515"});
+}
+
+TEST(MalformedModel, NaNInAFlowAtRunTime) {
+  expect_failed_run("nan_flow.toml", Termination::NonFiniteState,
+                    {"mode 'flight'", "NaN", "t = 0.330"});
+}
+
+TEST(MalformedModel, AlgebraicStateThatCannotBeMadeConsistent) {
+  expect_failed_run("inconsistent_algebraic.toml", Termination::NewtonFailure,
+                    {"mode 'rest'", "cannot be made consistent", "t0 = 0"});
+}
+
+}  // namespace
+}  // namespace saltus::model
