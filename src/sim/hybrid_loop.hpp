@@ -222,7 +222,7 @@ class HybridLoop {
         t_ = iv.t1;
         x_.head(nx_) = stepper_.state();
         if (nz_ > 0) z_.head(nz_) = sample_z_.col(samples_ - 1).head(nz_);
-        record_samples_until(t_, false);
+        record_samples_until(t_);
         if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
         continue;
       }
@@ -513,7 +513,7 @@ class HybridLoop {
   void handle_events(double t) {
     const ModeId mode_before_set = mode_;
     // Left limit at the event time.
-    record_samples_until(t, true);
+    record_samples_until(t);
     if (t == sample_t_[0]) {
       x_plus_.head(nx_) = x_.head(nx_);
     } else {
@@ -907,7 +907,7 @@ class HybridLoop {
     }
   }
   // Samples in (previous time, t] from the current step's dense output.
-  void record_samples_until(double t, bool /*at_event*/) {
+  void record_samples_until(double t) {
     const auto& st = options_.output.sample_times;
     while (next_sample_ < st.size() && st[next_sample_] <= t) {
       const double ts = st[next_sample_++];
@@ -960,10 +960,7 @@ class HybridLoop {
 
   template <class... Parts>
   static std::string message(const Parts&... parts) {
-    std::ostringstream out;
-    out.precision(17);
-    (out << ... << parts);
-    return out.str();
+    return text(parts...);
   }
   static std::string vector_text(ConstVectorRef v) {
     std::ostringstream out;

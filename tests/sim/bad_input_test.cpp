@@ -10,16 +10,12 @@
 #include "saltus/sim/csv_writer.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
+#include "support/vectors.hpp"
 
 namespace saltus {
 namespace {
 
-Vector vec(std::initializer_list<double> v) {
-  Vector x(static_cast<Eigen::Index>(v.size()));
-  Eigen::Index i = 0;
-  for (double d : v) x[i++] = d;
-  return x;
-}
+using saltus::testing::vec;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

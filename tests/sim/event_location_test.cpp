@@ -5,16 +5,12 @@
 #include <cmath>
 
 #include "saltus/sim/simulator.hpp"
+#include "support/vectors.hpp"
 
 namespace saltus {
 namespace {
 
-Vector vec(std::initializer_list<double> v) {
-  Vector x(static_cast<Eigen::Index>(v.size()));
-  Eigen::Index i = 0;
-  for (double d : v) x[i++] = d;
-  return x;
-}
+using saltus::testing::vec;
 
 // x' = 1: a clock. The integrator's error estimate is zero, so steps grow by fac_max each time
 // and soon span far more than the guard's positive window.

@@ -8,6 +8,7 @@
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 #include "support/oracles.hpp"
+#include "support/vectors.hpp"
 
 namespace saltus {
 namespace {
@@ -23,12 +24,7 @@ SimulationOptions tight() {
   return o;
 }
 
-Vector vec(std::initializer_list<double> v) {
-  Vector x(static_cast<Eigen::Index>(v.size()));
-  Eigen::Index i = 0;
-  for (double d : v) x[i++] = d;
-  return x;
-}
+using saltus::testing::vec;
 
 // Checks the first impact times of a run against the oracle list.
 void expect_impact_times(const nlohmann::json& c, const SimulationResult& r,

@@ -15,13 +15,19 @@ class Error : public std::runtime_error {
 };
 
 namespace detail {
-// Builds a message from streamable parts: throw_error("mode '", name, "': ", value).
+// Concatenates streamable parts into a message; doubles keep all 17 significant digits.
 template <class... Parts>
-[[noreturn]] void throw_error(const Parts&... parts) {
+std::string text(const Parts&... parts) {
   std::ostringstream out;
   out.precision(17);
   (out << ... << parts);
-  throw Error(out.str());
+  return out.str();
+}
+
+// throw_error("mode '", name, "': ", value) throws saltus::Error with that text.
+template <class... Parts>
+[[noreturn]] void throw_error(const Parts&... parts) {
+  throw Error(text(parts...));
 }
 }  // namespace detail
 
