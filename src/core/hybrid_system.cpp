@@ -106,7 +106,7 @@ void HybridSystem::validate() const {
   for (const Mode& m : modes_) {
     m.flow.check("mode '" + m.name + "'");
     for (const Guard& g : m.guards) {
-      if (!g.reset.choose_target) {
+      if (!g.observe_only && !g.reset.choose_target) {
         check_target(m, "guard '" + g.name + "'", g.reset.target, static_cast<bool>(g.reset.map));
       }
     }

@@ -60,7 +60,7 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
   const int nx = system.max_nx(), nz = system.max_nz();
   const std::vector<std::string> xn = names(columns.x_names, "x", nx);
   const std::vector<std::string> zn = names(columns.z_names, "z", nz);
-  std::string out = "t,j,guard,mode_before,mode_after,retrigger,chained";
+  std::string out = "t,j,guard,mode_before,mode_after,retrigger,chained,observation";
   for (const char* side : {"_before", "_after"}) {
     for (const std::string& n : xn) out += "," + n + side;
     for (const std::string& n : zn) out += "," + n + side;
@@ -71,7 +71,8 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
     const EventRecord& e = log[i];
     out += number(e.t) + "," + std::to_string(e.j) + "," + guard_name(system, e) + "," +
            system.mode(e.mode_before).name + "," + system.mode(e.mode_after).name + "," +
-           (e.retrigger ? "1" : "0") + "," + (e.chained ? "1" : "0");
+           (e.retrigger ? "1" : "0") + "," + (e.chained ? "1" : "0") + "," +
+           (e.observation ? "1" : "0");
     append_row(out, log.x_before(i), nx);
     append_row(out, log.z_before(i), nz);
     append_row(out, log.x_after(i), nx);

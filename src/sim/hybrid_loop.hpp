@@ -529,6 +529,7 @@ class HybridLoop {
     t_ = t;
     if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
     std::fill(applied_.begin(), applied_.end(), 0);
+    set_had_reset_ = false;
     int resets_here = 0;
     bool chained = false;
     while (!fired_.empty()) {
@@ -545,6 +546,7 @@ class HybridLoop {
         const bool retrigger = fired_retrigger_[k] != 0;
         const ModeId from = mode_;
         if (!apply_reset(k, retrigger, chained)) return;
+        applied_[k] = 1;  // cleared below if the mode changed
         chained = true;
         if (finished_) return;
         if (mode_ != from) {
@@ -571,6 +573,8 @@ class HybridLoop {
                    last_events_text()));
       return false;
     }
+    if (g.observe_only) return record_observation(k, chained);
+    set_had_reset_ = true;
     const ModeId target = g.reset.choose_target
                               ? g.reset.choose_target(t_, x_.head(nx_), z_.head(nz_))
                               : g.reset.target;
@@ -650,6 +654,33 @@ class HybridLoop {
     return true;
   }
 
+  // An observer guard fired: report it (log, on_event) without a jump.
+  bool record_observation(int k, bool chained) {
+    const Guard& g = system_.mode(mode_).guards[k];
+    ++out_->summary.events_per_guard[mode_][k];
+    if (options_.output.record_events) {
+      EventRecord r;
+      r.t = t_;
+      r.j = j_;
+      r.mode_before = r.mode_after = mode_;
+      r.guard = k;
+      r.chained = chained;
+      r.observation = true;
+      out_->events.add(r, x_.head(nx_), z_.head(nz_), x_.head(nx_), z_.head(nz_));
+    }
+    x_plus_.head(nx_) = x_.head(nx_);  // "after" = "before" for the observer's view
+    z_plus_.head(nz_) = z_.head(nz_);
+    EventInfo info = event_info(k, mode_, nx_, nz_, false, chained);
+    info.observation = true;
+    if (!notify_observer(info)) return false;
+    if (g.terminal) {
+      stop(Termination::TerminalEvent, message("terminal observer '", g.name, "' of mode '",
+                                               system_.mode(mode_).name, "' fired at t = ", t_));
+      return false;
+    }
+    return true;
+  }
+
   // The observer's view of the event being applied (states before commit_post_reset).
   EventInfo event_info(int k, ModeId target, int nx_t, int nz_t, bool retrigger,
                        bool chained) const {
@@ -660,6 +691,7 @@ class HybridLoop {
                      k,
                      retrigger,
                      chained,
+                     /*observation=*/false,
                      x_.head(nx_),
                      z_.head(nz_),
                      x_plus_.head(nx_t),
@@ -733,7 +765,9 @@ class HybridLoop {
       }
       const double s = oriented(g.direction, p);
       fired_retrigger_[k] = 0;
-      if (std::abs(p) <= tol) {
+      if (applied_[k] && g.observe_only) {
+        arming_[k] = Arming::AwayPending;  // an observer re-arms once back on its other side
+      } else if (std::abs(p) <= tol) {
         if (arm_on_surface(k, g) == Departure::IntoTrigger) {
           next_fired_.push_back(k);
           fired_retrigger_[k] = 1;
@@ -788,6 +822,7 @@ class HybridLoop {
     // flight has zero error estimate, so the controller grows h by fac_max each step). The last
     // inter-event gap is the natural scale of the next arc: start with at most twice it, so the
     // guard samples resolve the arc instead of a dip search inside one sample interval.
+    if (!set_had_reset_) return;  // observations only: the arc goes on unchanged
     if (keep_step_size && previous_event_t_ < t_) {
       stepper_.limit_next_step(2.0 * (t_ - previous_event_t_));
     }
@@ -881,6 +916,7 @@ class HybridLoop {
                          mode_,
                          h.target,
                          kZenoHandoverGuard,
+                         false,
                          false,
                          false,
                          x_.head(nx_),
@@ -1000,6 +1036,7 @@ class HybridLoop {
   int nx_ = 0, nz_ = 0;
   double t_ = 0.0, t_end_ = 0.0, event_time_ = 0.0;
   double previous_event_t_ = -kInfinity;  // time of the previous discrete update
+  bool set_had_reset_ = false;            // the current event set applied a real reset
   long j_ = 0, events_total_ = 0;
   size_t next_sample_ = 0;
   ode::StepperStats stats_base_;

@@ -219,3 +219,49 @@ TEST(EventLocation, PredictiveStepAndLinearBaselineInTheLoop) {
 
 }  // namespace
 }  // namespace saltus
+
+namespace saltus {
+namespace {
+
+TEST(ObserverGuard, ReportsEveryApexWithoutAJump) {
+  // Elastic bouncing ball (e = 1) with an observer on the apex (v crosses 0 downwards).
+  HybridSystem sys;
+  const double g = 9.81;
+  const ModeId m = sys.add_mode("flight", ode_flow(2, [g](const auto&, const auto& x, auto& d) {
+                                  d[0] = x[1];
+                                  d[1] = -g;
+                                }));
+  sys.add_guard(m, make_guard(
+                       "impact", Direction::Rising,
+                       [](const auto&, const auto& x, const auto&) { return -x[0]; },
+                       Reset::to(m, [](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+                         xp[0] = x[0];
+                         xp[1] = -x[1];
+                       })));
+  sys.add_guard(m, make_observer("apex", Direction::Falling,
+                                 [](const auto&, const auto& x, const auto&) { return x[1]; }));
+  SimulationOptions o;
+  o.stepper.rtol = 1e-12;
+  o.stepper.atol = 1e-14;
+  const double t1 = std::sqrt(2.0 / g);
+  const SimulationResult r = simulate(sys, m, 0.0, vec({1.0, 0.0}), 7.5 * t1, o);
+  ASSERT_TRUE(r.summary.ok()) << r.summary.message;
+  // Impacts at t1, 3 t1, 5 t1, 7 t1; apexes at 0, 2 t1, 4 t1, 6 t1 (the start, v = 0 with v
+  // about to become negative, is itself an apex: a guard on its surface moving into the
+  // trigger side fires at t0).
+  std::vector<double> apex, impact;
+  for (long i = 0; i < r.events.size(); ++i) {
+    (r.events[i].observation ? apex : impact).push_back(r.events[i].t);
+    if (r.events[i].observation) {
+      EXPECT_EQ(r.events.x_before(i), r.events.x_after(i));
+      EXPECT_NEAR(r.events.x_before(i)[0], 1.0, 1e-12);  // elastic: back at the start height
+    }
+  }
+  ASSERT_EQ(impact.size(), 4u);
+  ASSERT_EQ(apex.size(), 4u);
+  for (int k = 0; k < 4; ++k) EXPECT_NEAR(apex[k], 2.0 * k * t1, 1e-12);
+  EXPECT_EQ(r.summary.jumps, 4);  // observations are not jumps
+}
+
+}  // namespace
+}  // namespace saltus

@@ -29,6 +29,10 @@ struct Guard {
   Gradient gradient;  // optional; without it the predictive step and Newton are unavailable
   Reset reset;
   bool terminal = false;  // stop the run when this guard fires (after logging the event)
+  // An observer: its crossings are located and reported (event log, on_event) like any other,
+  // but no reset is applied (no jump: state, mode and j unchanged) and it re-arms only after
+  // moving back to its non-trigger side. For apex times, threshold crossings, Poincare sections.
+  bool observe_only = false;
 };
 
 namespace detail {
@@ -69,6 +73,14 @@ Guard make_guard(std::string name, Direction direction, P p, Reset reset, bool t
   };
   g.reset = std::move(reset);
   g.terminal = terminal;
+  return g;
+}
+
+// Observer guard (no reset) from a generic callable p(t, x, z); see Guard::observe_only.
+template <class P>
+Guard make_observer(std::string name, Direction direction, P p, bool terminal = false) {
+  Guard g = make_guard(std::move(name), direction, std::move(p), Reset{}, terminal);
+  g.observe_only = true;
   return g;
 }
 

@@ -4,7 +4,7 @@
 // renamed over <path> only once complete, so a failed or interrupted run never leaves a
 // half-written file (the temporary is removed on failure). Columns:
 //   trajectory.csv  t, j, mode, <x names>, <z names>   (names x0, x1, ... unless given)
-//   events.csv      t, j, guard, mode_before, mode_after, retrigger, chained,
+//   events.csv      t, j, guard, mode_before, mode_after, retrigger, chained, observation,
 //                   <x names>_before, <z names>_before, <x names>_after, <z names>_after
 // Numbers use 17 significant digits (exact round trip of doubles). A state of a mode smaller
 // than the widest mode leaves the missing columns empty.

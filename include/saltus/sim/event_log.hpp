@@ -19,8 +19,9 @@ struct EventRecord {
   ModeId mode_before = kNoMode;
   ModeId mode_after = kNoMode;
   GuardId guard = kZenoHandoverGuard;
-  bool retrigger = false;  // fired again at the reset instant (it never left the surface)
-  bool chained = false;    // fired at the same instant as the previous record
+  bool retrigger = false;    // fired again at the reset instant (it never left the surface)
+  bool chained = false;      // fired at the same instant as the previous record
+  bool observation = false;  // an observer guard's crossing: no reset, j unchanged
   int nx_before = 0, nx_after = 0, nz_before = 0, nz_after = 0;
   long offset = 0;  // into EventLog's flat state storage
 };

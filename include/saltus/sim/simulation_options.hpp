@@ -39,9 +39,10 @@ struct EventInfo {
   double t;
   long j;
   ModeId mode_before, mode_after;
-  GuardId guard;   // in mode_before; -1 for the Zeno hand-over
-  bool retrigger;  // fired again at the reset instant
-  bool chained;    // fired at the same instant as the previous event
+  GuardId guard;     // in mode_before; -1 for the Zeno hand-over
+  bool retrigger;    // fired again at the reset instant
+  bool chained;      // fired at the same instant as the previous event
+  bool observation;  // an observer guard (no reset applied)
   ConstVectorRef x_before, z_before, x_after, z_after;
 };
 
