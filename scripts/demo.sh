@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, simulates the bouncing ball through its Zeno
-# point, prints the events and summary, and writes out/trajectory.csv, out/events.csv and the
-# plot out/bouncing_ball.png.
+# The main job: installs what is missing, builds the saltus command, runs the model file
+# models/bouncing_ball.toml (dropped from 1 m, e = 0.8) through its Zeno point to rest, prints
+# the summary, and writes out/trajectory.csv, out/events.csv, out/summary.json and the plots
+# out/states.png, out/phase.png, out/hybrid_time.png.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install_deps.sh"
-SALTUS_BUILD_DIR=${SALTUS_BUILD_DIR:-$root/build} bash "$root/scripts/build.sh" bouncing_ball_demo >/dev/null
+build=${SALTUS_BUILD_DIR:-$root/build}
+SALTUS_BUILD_DIR=$build bash "$root/scripts/build.sh" saltus_cli >/dev/null
 out=${1:-$root/out}
-"${SALTUS_BUILD_DIR:-$root/build}/examples/bouncing_ball_demo" "$out"
-/usr/bin/python3 "$root/scripts/plot_demo.py" "$out"
+"$build/apps/saltus" run "$root/models/bouncing_ball.toml" --out "$out" --plot

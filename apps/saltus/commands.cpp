@@ -97,6 +97,7 @@ int plot_command(const std::string& dir) {
               << "`saltus run`\n";
     return 3;
   }
+  std::cout.flush();
   std::vector<std::string> argv_text = {python, script, dir};
   std::vector<char*> argv;
   for (std::string& a : argv_text) argv.push_back(a.data());

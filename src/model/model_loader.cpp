@@ -11,6 +11,7 @@
 
 #include <toml++/toml.h>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -51,6 +52,69 @@ std::string join(const std::vector<std::string>& names) {
   return out.empty() ? "(none)" : out;
 }
 
+// toml++ 3.3.0 asserts (and in release builds assumes) that a table header's name starts with a
+// key character or a quote; "[=", "[.a" or "[{" break that assumption (found by fuzzing,
+// docs/FUZZING.md). Finds such a header outside strings, comments and multi-line arrays, so it
+// is reported as a syntax error without handing it to toml++. Returns {line, column} or {0, 0}.
+std::pair<int, int> malformed_table_header(std::string_view text) {
+  int line = 1, depth = 0;
+  size_t line_start = 0;
+  bool at_line_start = true;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+      at_line_start = true;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') continue;
+    const bool header = at_line_start && depth == 0 && c == '[';
+    at_line_start = false;
+    if (header) {
+      size_t j = i + 1;
+      if (j < text.size() && text[j] == '[') ++j;
+      while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+      const char k = j < text.size() ? text[j] : '\n';
+      const bool key_start = std::isalnum(static_cast<unsigned char>(k)) || k == '_' || k == '-' ||
+                             k == '"' || k == '\'' || k == ']' || k == '\n' || k == '\r' ||
+                             static_cast<unsigned char>(k) >= 0x80;
+      if (!key_start) return {line, static_cast<int>(j - line_start) + 1};
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;  // rest of the header line
+      continue;
+    }
+    if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      const bool triple = text.substr(i, 3) == std::string(3, c);
+      const std::string close = triple ? std::string(3, c) : std::string(1, c);
+      size_t j = i + close.size();
+      while (j < text.size()) {
+        if (c == '"' && text[j] == '\\') {
+          j += 2;
+          continue;
+        }
+        if (!triple && text[j] == '\n') break;
+        if (text.substr(j, close.size()) == close) break;
+        ++j;
+      }
+      for (size_t k = i; k < j && k < text.size(); ++k) {
+        if (text[k] == '\n') {
+          ++line;
+          line_start = k + 1;
+        }
+      }
+      i = std::min(j + close.size() - 1, text.size());
+      if (j < text.size() && text[j] == '\n') i = j - 1;
+    } else if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      depth = std::max(depth - 1, 0);
+    }
+  }
+  return {0, 0};
+}
+
 class Loader {
  public:
   Loader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {
@@ -64,6 +128,12 @@ class Loader {
   Model load(const std::vector<std::string>& overrides) {
     model_.file = file_;
     toml::table doc;
+    if (const auto [line, column] = malformed_table_header(text_); line > 0) {
+      add(line, column,
+          "TOML syntax: malformed table header; expected a key (letters, digits, '_', '-' or a "
+          "quoted name) after '['");
+      return model_;
+    }
     try {
       doc = toml::parse(text_, file_);
     } catch (const toml::parse_error& e) {
