@@ -9,12 +9,10 @@
 #include <sstream>
 #include <vector>
 
+#include "event_locator.hpp"
+#include "guard_arming.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/core/hybrid_system.hpp"
-#include "saltus/events/bisection.hpp"
-#include "saltus/events/brent.hpp"
-#include "saltus/events/false_position.hpp"
-#include "saltus/events/newton_root.hpp"
 #include "saltus/events/predictive_step.hpp"
 #include "saltus/events/zeno_monitor.hpp"
 #include "saltus/ode/dense_stepper.hpp"
@@ -22,18 +20,6 @@
 #include "saltus/sim/simulator.hpp"
 
 namespace saltus::detail {
-
-enum class Arming {
-  Armed,        // monitored for a crossing
-  AtZero,       // within guard_tolerance of zero after a reset: waits to leave the band
-  AwayPending,  // on its trigger side after its own reset: waits to move away
-  Leaving,      // on the surface and moving away (rate known): armed at the first s < 0
-};
-
-// Orientation of a guard: s = sign * p is "rising" for the guard's trigger direction.
-inline double oriented(Direction d, double p) {
-  return d == Direction::Falling ? -p : p;
-}
 
 template <ode::DenseStepper S>
 class HybridLoop {
@@ -46,7 +32,6 @@ class HybridLoop {
         max_nx_(system.max_nx()),
         max_nz_(system.max_nz()),
         max_guards_(system.max_guards()),
-        samples_(options.events.guard_samples + 2),
         x_(max_nx_),
         z_(max_nz_),
         x_plus_(max_nx_),
@@ -54,17 +39,10 @@ class HybridLoop {
         xdot_(max_nx_),
         dpdx_(max_nx_),
         dpdz_(max_nz_),
-        sample_t_(samples_),
-        sample_x_(max_nx_, samples_),
-        sample_z_(max_nz_, samples_),
-        sample_s_(std::max(1, max_guards_), samples_),
-        arming_(max_guards_),
-        next_arming_(max_guards_),
-        p_start_(max_guards_),
-        leave_sign_(max_guards_),
+        locator_(options.events, max_nx_, max_nz_, max_guards_),
+        guards_(max_guards_),
         applied_(max_guards_),
         fired_retrigger_(max_guards_),
-        candidate_t_(max_guards_),
         post_event_x_(max_nx_, events::ZenoMonitor::kHistory) {
     fired_.reserve(max_guards_);
     next_fired_.reserve(max_guards_);
@@ -110,6 +88,8 @@ class HybridLoop {
       s.events_per_guard[i].assign(system_.mode(i).guards.size(), 0);
     }
     stats_base_ = stepper_.stats();
+    guard_evaluations_base_ = locator_.guard_evaluations();
+    root_evaluations_base_ = locator_.root_evaluations();
     zeno_.reset();
     post_event_slot_count_ = 0;
     previous_event_t_ = -kInfinity;
@@ -144,7 +124,7 @@ class HybridLoop {
     for (GuardId k = 0; k < static_cast<GuardId>(m.guards.size()); ++k) {
       const Guard& g = m.guards[k];
       const double p = g.value(t_, x_.head(nx_), z_.head(nz_));
-      p_start_[k] = p;
+      guards_.p_start[k] = p;
       if (!std::isfinite(p)) {
         stop(Termination::NonFiniteState,
              message("guard '", g.name, "' of mode '", m.name, "' is ", p, " at t0 = ", t_));
@@ -160,9 +140,9 @@ class HybridLoop {
                      "): start where the guard has not fired, or in the mode its reset leads to"));
         return;
       }
-      arming_[k] = Arming::Armed;
+      guards_.arming[k] = Arming::Armed;
       if (std::abs(p) <= tol && arm_on_surface(k, g) == Departure::IntoTrigger) {
-        arming_[k] = Arming::AtZero;  // fires at t0 on the first step (see locate_first_event)
+        guards_.arming[k] = Arming::AtZero;  // fires at t0 on the first step (see EventLocator)
       }
     }
     const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), false);
@@ -187,6 +167,8 @@ class HybridLoop {
     s.stepper.jacobian_evaluations = now.jacobian_evaluations - stats_base_.jacobian_evaluations;
     s.stepper.lu_decompositions = now.lu_decompositions - stats_base_.lu_decompositions;
     s.stepper.restarts = now.restarts - stats_base_.restarts;
+    s.guard_evaluations = locator_.guard_evaluations() - guard_evaluations_base_;
+    s.root_evaluations = locator_.root_evaluations() - root_evaluations_base_;
     s.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     out.t_final = t_;
@@ -208,283 +190,25 @@ class HybridLoop {
         stop_on_step(st);
         return;
       }
-      const ode::Interval iv = stepper_.interval();
-      if (!sample_step(iv)) return;
-      const int k_first = locate_first_event();
-      if (finished_) return;
-      if (k_first < 0) {
-        // No event: commit the arming changes, record, and go on.
-        const Mode& m = system_.mode(mode_);
-        for (size_t k = 0; k < m.guards.size(); ++k) {
-          arming_[k] = next_arming_[k];
-          p_start_[k] = sample_p(static_cast<int>(k), samples_ - 1);
-        }
-        t_ = iv.t1;
+      const Mode& m = system_.mode(mode_);
+      const auto scan = locator_.scan(stepper_, m, x_.head(nx_), z_.head(nz_), guards_);
+      if (scan == EventLocator<S>::Scan::NoEvent) {
+        locator_.commit(guards_);
+        t_ = stepper_.interval().t1;
         x_.head(nx_) = stepper_.state();
-        if (nz_ > 0) z_.head(nz_) = sample_z_.col(samples_ - 1).head(nz_);
+        if (nz_ > 0) z_.head(nz_) = locator_.end_algebraic();
         record_samples_until(t_);
         if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
         continue;
       }
-      handle_events(event_time_);
-    }
-  }
-
-  // Evaluates the dense output and every guard at the sample points of the step.
-  bool sample_step(const ode::Interval& iv) {
-    const Mode& m = system_.mode(mode_);
-    const int last = samples_ - 1;
-    for (int i = 0; i < samples_; ++i) {
-      const double t = i == last ? iv.t1 : iv.t0 + (iv.t1 - iv.t0) * i / last;
-      sample_t_[i] = t;
-      if (i == last) {
-        sample_x_.col(i).head(nx_) = stepper_.state();
-      } else if (i == 0) {
-        sample_x_.col(i).head(nx_) = x_.head(nx_);
-      } else {
-        stepper_.interpolate(t, sample_x_.col(i).head(nx_));
+      if (scan != EventLocator<S>::Scan::Event) {
+        stop_on_scan_failure(scan, m);
+        return;
       }
-      if (nz_ > 0) {
-        if (i == 0) {
-          sample_z_.col(i).head(nz_) = z_.head(nz_);
-        } else {
-          sample_z_.col(i).head(nz_) = sample_z_.col(i - 1).head(nz_);
-        }
-        if (i > 0 && !stepper_.evaluator().solve_algebraic(t, sample_x_.col(i).head(nx_),
-                                                           sample_z_.col(i).head(nz_))) {
-          stop(Termination::NewtonFailure,
-               message("mode '", m.name, "': algebraic equations unsolvable at t = ", t,
-                       " (residual ", stepper_.evaluator().last_residual(), ")"));
-          return false;
-        }
-      }
+      fired_.assign(locator_.fired().begin(), locator_.fired().end());
+      for (int k : fired_) fired_retrigger_[k] = locator_.retrigger(k) ? 1 : 0;
+      handle_events(locator_.event_time());
     }
-    for (size_t k = 0; k < m.guards.size(); ++k) {
-      const Guard& g = m.guards[k];
-      sample_s_(k, 0) = p_start_[k];
-      for (int i = 1; i < samples_; ++i) {
-        const double p =
-            g.value(sample_t_[i], sample_x_.col(i).head(nx_), sample_z_.col(i).head(nz_));
-        ++out_->summary.guard_evaluations;
-        if (!std::isfinite(p)) {
-          stop(Termination::NonFiniteState,
-               message("guard '", g.name, "' of mode '", m.name, "' returned ", p,
-                       " at t = ", sample_t_[i], last_events_text()));
-          return false;
-        }
-        sample_s_(k, i) = p;
-      }
-    }
-    return true;
-  }
-  double sample_p(int k, int i) const { return sample_s_(k, i); }
-
-  // Value of guard k at time t on the dense output (oriented so the crossing is rising).
-  double guard_at(const Guard& g, double sign, double t) {
-    stepper_.interpolate(t, x_plus_.head(nx_));
-    if (nz_ > 0) {
-      z_plus_.head(nz_) = z_.head(nz_);
-      stepper_.evaluator().solve_algebraic(t, x_plus_.head(nx_), z_plus_.head(nz_));
-    }
-    ++out_->summary.root_evaluations;
-    return sign * g.value(t, x_plus_.head(nx_), z_plus_.head(nz_));
-  }
-  // Oriented guard value and its time derivative d/dt p(t, x(t), z(t)) (z' neglected).
-  double guard_and_rate_at(const Guard& g, double sign, double t, double& rate) {
-    const double s = guard_at(g, sign, t);
-    stepper_.interpolate_derivative(t, xdot_.head(nx_));
-    const double dpdt =
-        g.gradient(t, x_plus_.head(nx_), z_plus_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
-    rate = sign * (dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
-    return s;
-  }
-
-  events::RootResult find_root(const Guard& g, double sign, double a, double sa, double b,
-                               double sb) {
-    const events::EventOptions& eo = options_.events;
-    auto s = [&](double t) { return guard_at(g, sign, t); };
-    switch (eo.root_finder) {
-      case events::RootFinderKind::Bisection:
-        return events::bisection(s, a, b, eo.root);
-      case events::RootFinderKind::Illinois:
-        return events::illinois(s, a, sa, b, sb, eo.root);
-      case events::RootFinderKind::Newton: {
-        auto sd = [&](double t, double& ds) { return guard_and_rate_at(g, sign, t, ds); };
-        return events::newton_root(sd, a, sa, b, sb, eo.root);
-      }
-      case events::RootFinderKind::LinearInterpolation:
-        return linear_interpolation_root(g, sign, a, sa, b, sb);
-      case events::RootFinderKind::AndersonBjorck:
-        return events::anderson_bjorck(s, a, sa, b, sb, eo.root);
-      case events::RootFinderKind::Brent:
-      default:
-        return events::brent(s, a, sa, b, sb, eo.root);
-    }
-  }
-
-  // Seed 004 baseline: the guard along the chord between the step's end states.
-  events::RootResult linear_interpolation_root(const Guard& g, double sign, double a, double sa,
-                                               double b, double sb) {
-    const int last = samples_ - 1;
-    const double t0 = sample_t_[0], t1 = sample_t_[last];
-    auto chord = [&](double t) {
-      const double th = (t - t0) / (t1 - t0);
-      x_plus_.head(nx_) =
-          (1.0 - th) * sample_x_.col(0).head(nx_) + th * sample_x_.col(last).head(nx_);
-      z_plus_.head(nz_) =
-          (1.0 - th) * sample_z_.col(0).head(nz_) + th * sample_z_.col(last).head(nz_);
-      ++out_->summary.root_evaluations;
-      return sign * g.value(t, x_plus_.head(nx_), z_plus_.head(nz_));
-    };
-    const double c0 = chord(t0), c1 = chord(t1);
-    if (c0 < 0.0 && c1 >= 0.0) return events::illinois(chord, t0, c0, t1, c1, options_.events.root);
-    // No sign change along the chord (a double crossing): fall back to the dense output.
-    auto s = [&](double t) { return guard_at(g, sign, t); };
-    return events::illinois(s, a, sa, b, sb, options_.events.root);
-  }
-
-  // Finds the earliest event in the step; returns its guard (or -1) and sets event_time_,
-  // fired_ (all simultaneous guards, ascending) and fired_retrigger_.
-  int locate_first_event() {
-    const Mode& m = system_.mode(mode_);
-    const double tol = options_.events.guard_tolerance;
-    const int last = samples_ - 1;
-    double t_first = kInfinity;
-    for (size_t kk = 0; kk < m.guards.size(); ++kk) {
-      const int k = static_cast<int>(kk);
-      const Guard& g = m.guards[k];
-      candidate_t_[k] = kInfinity;
-      fired_retrigger_[k] = 0;
-      Arming arm = arming_[k];
-      double last_in_band = sample_t_[0];
-      double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
-      for (int i = 1; i <= last && candidate_t_[k] == kInfinity; ++i) {
-        const double p_prev = sample_s_(k, i - 1), p = sample_s_(k, i);
-        if (arm == Arming::AtZero) {
-          const double s = oriented(g.direction, p);
-          if (std::abs(p) <= tol) {
-            last_in_band = sample_t_[i];
-          } else if (g.direction == Direction::Either || s < -tol) {
-            arm = Arming::Armed;  // left the surface away from the trigger side
-          } else {
-            candidate_t_[k] = last_in_band;  // left towards the trigger side: fires again
-            fired_retrigger_[k] = 1;
-          }
-          continue;
-        }
-        if (arm == Arming::Leaving) {
-          // The rate at the surface said the guard departs towards s < 0, so any negative
-          // sample is a real departure, however small (a bounce lower than the band).
-          const double s_leave = leave_sign_[k] * p;
-          if (s_leave < 0.0) {
-            arm = Arming::Armed;
-          } else if (s_leave > tol) {
-            // Left and came back within one sample interval: look for the dip in between.
-            candidate_t_[k] = dip_crossing(k, g, leave_sign_[k], i);
-            if (candidate_t_[k] == sample_t_[i - 1]) fired_retrigger_[k] = 1;
-          }
-          continue;
-        }
-        if (arm == Arming::AwayPending) {
-          if (oriented(g.direction, p) < -tol) arm = Arming::Armed;
-          continue;
-        }
-        // Armed: a sign change in the trigger direction between samples i-1 and i.
-        if (g.direction == Direction::Either) sign = p_prev < 0.0 ? 1.0 : -1.0;
-        const double sa = sign * p_prev, sb = sign * p;
-        if (sa < 0.0 && sb >= 0.0) {
-          const events::RootResult r = find_root(g, sign, sample_t_[i - 1], sa, sample_t_[i], sb);
-          candidate_t_[k] = r.before;
-        } else if (sa < 0.0 && sb < 0.0 && options_.events.detect_grazing && g.gradient) {
-          candidate_t_[k] = grazing_crossing(k, g, sign, i);
-        }
-      }
-      next_arming_[k] = arm;
-      t_first = std::min(t_first, candidate_t_[k]);
-    }
-    if (t_first == kInfinity) return -1;
-    const double window = options_.events.simultaneous_rtol * std::max(1.0, std::abs(t_first));
-    fired_.clear();
-    for (size_t k = 0; k < m.guards.size(); ++k) {
-      if (candidate_t_[k] <= t_first + window) fired_.push_back(static_cast<int>(k));
-    }
-    event_time_ = t_first;
-    return fired_.front();
-  }
-
-  // Guard k left the surface at sample i-1 (rate < 0) and is beyond the band on the trigger
-  // side at sample i. Find the dip (rate root): the crossing lies between the dip and sample i
-  // (a bounce smaller than the band is still a bounce); with no dip at all it fires at i-1.
-  double dip_crossing(int k, const Guard& g, double sign, int i) {
-    const double a = sample_t_[i - 1], b = sample_t_[i];
-    const double sb = sign * sample_s_(k, i);
-    if (!g.gradient) return a;
-    double ra = 0.0, rb = 0.0;
-    guard_and_rate_at(g, sign, a, ra);
-    guard_and_rate_at(g, sign, b, rb);
-    if (!(ra < 0.0 && rb > 0.0)) return a;
-    auto rate = [&](double t) {
-      double r = 0.0;
-      guard_and_rate_at(g, sign, t, r);
-      return r;
-    };
-    // Cheapest first: a point just past the departure, beyond the noise of s(a), is below zero
-    // when the guard leaves linearly (a ball bouncing off the floor).
-    const double sa = sign * sample_s_(k, i - 1);
-    const double probe = a + std::max(4.0 * std::abs(sa) / -ra, 64.0 * events::detail::ulp_of(a));
-    if (probe < b) {
-      const double s_probe = guard_at(g, sign, probe);
-      if (s_probe < 0.0) return find_root(g, sign, probe, s_probe, b, sb).before;
-    }
-    // Any point below zero brackets the crossing: locate the dip coarsely first (it is flat
-    // there) and to full precision only when the coarse point is not below zero.
-    events::RootOptions coarse = options_.events.root;
-    coarse.abs_width = 1e-3 * (b - a);
-    events::RootResult dip = events::illinois(rate, a, ra, b, rb, coarse);
-    double t_dip = dip.before;
-    double s_dip = guard_at(g, sign, t_dip);
-    if (!(s_dip < 0.0)) {
-      dip = events::illinois(rate, dip.before, rate(dip.before), dip.after, rate(dip.after),
-                             options_.events.root);
-      t_dip = dip.before;
-      s_dip = guard_at(g, sign, t_dip);
-    }
-    if (!(s_dip < 0.0)) return a;
-    return find_root(g, sign, t_dip, s_dip, b, sb).before;
-  }
-
-  // Between two negative samples the guard may rise above zero and fall back (grazing). Only
-  // subintervals next to a sampled local maximum that is close to zero (within the guard's
-  // variation over the step) are examined: there the rates at both ends are computed and, if
-  // they change sign from + to -, the peak is located; a non-negative peak brackets a root.
-  double grazing_crossing(int k, const Guard& g, double sign, int i) {
-    const int last = samples_ - 1;
-    auto s_at = [&](int n) { return sign * sample_s_(k, n); };
-    const bool max_left = (i - 1 == 0 || s_at(i - 1) >= s_at(i - 2)) && s_at(i - 1) >= s_at(i);
-    const bool max_right = s_at(i) >= s_at(i - 1) && (i == last || s_at(i) >= s_at(i + 1));
-    if (!max_left && !max_right) return kInfinity;
-    double s_min = kInfinity, s_max = -kInfinity;
-    for (int n = 0; n <= last; ++n) {
-      s_min = std::min(s_min, s_at(n));
-      s_max = std::max(s_max, s_at(n));
-    }
-    if (s_max < -(s_max - s_min)) return kInfinity;  // far from the surface in this step
-    const double a = sample_t_[i - 1], b = sample_t_[i];
-    double ra = 0.0, rb = 0.0;
-    const double sa = guard_and_rate_at(g, sign, a, ra);
-    guard_and_rate_at(g, sign, b, rb);
-    if (!(ra > 0.0 && rb < 0.0)) return kInfinity;
-    auto falling_rate = [&](double t) {
-      double r = 0.0;
-      guard_and_rate_at(g, sign, t, r);
-      return -r;  // the root finders expect a rising function
-    };
-    const events::RootResult peak =
-        events::illinois(falling_rate, a, -ra, b, -rb, options_.events.root);
-    const double t_peak = peak.before;
-    const double s_peak = guard_at(g, sign, t_peak);
-    if (s_peak < 0.0) return kInfinity;
-    return find_root(g, sign, a, sa, t_peak, s_peak).before;
   }
 
   void apply_predictive_step() {
@@ -497,13 +221,14 @@ class HybridLoop {
                              : ode::minimum_step(t_, options_.stepper);
     for (size_t k = 0; k < m.guards.size(); ++k) {
       const Guard& g = m.guards[k];
-      if (arming_[k] != Arming::Armed || g.direction == Direction::Either || !g.gradient) continue;
-      const double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
+      if (guards_.arming[k] != Arming::Armed || g.direction == Direction::Either || !g.gradient)
+        continue;
+      const double sign = orientation(g.direction);
       const double dpdt =
           g.gradient(t_, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
       const double pdot = sign * (dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
       const events::PredictiveStep ps = events::predictive_step(
-          sign * p_start_[k], pdot, options_.events.predictive_gamma, h_err, h_min);
+          sign * guards_.p_start[k], pdot, options_.events.predictive_gamma, h_err, h_min);
       h = std::min(h, ps.h);
     }
     if (h < kInfinity) stepper_.limit_next_step(h);
@@ -514,7 +239,7 @@ class HybridLoop {
     const ModeId mode_before_set = mode_;
     // Left limit at the event time.
     record_samples_until(t);
-    if (t == sample_t_[0]) {
+    if (t == t_) {  // at the start of the step (a re-trigger)
       x_plus_.head(nx_) = x_.head(nx_);
     } else {
       stepper_.interpolate(t, x_plus_.head(nx_));
@@ -757,7 +482,7 @@ class HybridLoop {
       const int k = static_cast<int>(kk);
       const Guard& g = m.guards[k];
       const double p = g.value(t_, x_.head(nx_), z_.head(nz_));
-      p_start_[k] = p;
+      guards_.p_start[k] = p;
       if (!std::isfinite(p)) {
         stop(Termination::NonFiniteState, message("guard '", g.name, "' of mode '", m.name, "' is ",
                                                   p, " after a reset at t = ", t_));
@@ -766,22 +491,22 @@ class HybridLoop {
       const double s = oriented(g.direction, p);
       fired_retrigger_[k] = 0;
       if (applied_[k] && g.observe_only) {
-        arming_[k] = Arming::AwayPending;  // an observer re-arms once back on its other side
+        guards_.arming[k] = Arming::AwayPending;  // an observer re-arms once back on its other side
       } else if (std::abs(p) <= tol) {
         if (arm_on_surface(k, g) == Departure::IntoTrigger) {
           next_fired_.push_back(k);
           fired_retrigger_[k] = 1;
         }
       } else if (g.direction == Direction::Either) {
-        arming_[k] = Arming::Armed;
+        guards_.arming[k] = Arming::Armed;
       } else if (s > tol) {
         if (applied_[k]) {
-          arming_[k] = Arming::AwayPending;
+          guards_.arming[k] = Arming::AwayPending;
         } else {
           next_fired_.push_back(k);
         }
       } else {
-        arming_[k] = Arming::Armed;
+        guards_.arming[k] = Arming::Armed;
       }
     }
     fired_.swap(next_fired_);
@@ -795,7 +520,7 @@ class HybridLoop {
   // trigger side: fires again at this instant. No rate (no gradient, or |rate| <= tolerance,
   // e.g. a ball at rest): disarmed until the dense output shows it leave the band.
   Departure arm_on_surface(int k, const Guard& g) {
-    arming_[k] = Arming::AtZero;
+    guards_.arming[k] = Arming::AtZero;
     if (!g.gradient) return Departure::Unknown;
     if (!stepper_.evaluator().derivative(t_, x_.head(nx_), xdot_.head(nx_))) {
       return Departure::Unknown;
@@ -804,11 +529,11 @@ class HybridLoop {
         g.gradient(t_, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
     const double rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
     if (!(std::abs(rate) > options_.events.guard_tolerance)) return Departure::Unknown;
-    const double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
+    const double sign = orientation(g.direction);
     if (g.direction != Direction::Either && sign * rate > 0.0) return Departure::IntoTrigger;
     // Leaving: sign * p becomes negative first (for Either, whichever side it leaves to).
-    leave_sign_[k] = g.direction == Direction::Either ? (rate > 0.0 ? -1.0 : 1.0) : sign;
-    arming_[k] = Arming::Leaving;
+    guards_.leave_sign[k] = g.direction == Direction::Either ? (rate > 0.0 ? -1.0 : 1.0) : sign;
+    guards_.arming[k] = Arming::Leaving;
     return Departure::Away;
   }
 
@@ -966,6 +691,19 @@ class HybridLoop {
     finished_ = true;
   }
 
+  void stop_on_scan_failure(typename EventLocator<S>::Scan scan, const Mode& m) {
+    const auto& f = locator_.failure();
+    if (scan == EventLocator<S>::Scan::NewtonFailure) {
+      stop(Termination::NewtonFailure,
+           message("mode '", m.name, "': algebraic equations unsolvable at t = ", f.t,
+                   " (residual ", f.value, ")", last_events_text()));
+    } else {
+      stop(Termination::NonFiniteState,
+           message("guard '", m.guards[f.guard].name, "' of mode '", m.name, "' returned ", f.value,
+                   " at t = ", f.t, last_events_text()));
+    }
+  }
+
   void stop_on_step(ode::StepStatus st) {
     const Mode& m = system_.mode(mode_);
     switch (st) {
@@ -1028,26 +766,23 @@ class HybridLoop {
   S stepper_;
   events::ZenoMonitor zeno_;
   const int max_nx_, max_nz_, max_guards_;
-  const int samples_;  // guard sample points per step, ends included
 
   SimulationResult* out_ = nullptr;
   bool finished_ = false;
   ModeId mode_ = kNoMode;
   int nx_ = 0, nz_ = 0;
-  double t_ = 0.0, t_end_ = 0.0, event_time_ = 0.0;
+  double t_ = 0.0, t_end_ = 0.0;
   double previous_event_t_ = -kInfinity;  // time of the previous discrete update
   bool set_had_reset_ = false;            // the current event set applied a real reset
   long j_ = 0, events_total_ = 0;
   size_t next_sample_ = 0;
   ode::StepperStats stats_base_;
+  long guard_evaluations_base_ = 0, root_evaluations_base_ = 0;
 
   Vector x_, z_, x_plus_, z_plus_, xdot_, dpdx_, dpdz_;
-  Vector sample_t_;
-  Matrix sample_x_, sample_z_, sample_s_;
-  std::vector<Arming> arming_, next_arming_;
-  std::vector<double> p_start_, leave_sign_;
+  EventLocator<S> locator_;
+  GuardStates guards_;  // arming and start values of the current mode's guards
   std::vector<char> applied_, fired_retrigger_;
-  std::vector<double> candidate_t_;
   std::vector<int> fired_, next_fired_;
   Matrix post_event_x_;
   int post_event_slot_count_ = 0;

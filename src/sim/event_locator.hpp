@@ -1,0 +1,363 @@
+// Finds the first guard crossing in one accepted integrator step (DESIGN.md layer 3; steps 1
+// and 2 of the semantics in simulator.hpp), private to src/sim.
+//
+// The step's dense output is sampled at guard_samples interior points plus both ends; every
+// guard is evaluated there and walked through its arming state (guard_arming.hpp): an armed
+// guard with a sign change in its trigger direction is located by the chosen root finder; a
+// sampled local maximum near zero between negative samples is examined for a grazing crossing
+// from the guard's rate; a guard that left the surface and came back within one sample interval
+// is found through its dip. The earliest crossing and every guard within simultaneous_rtol of
+// it form the fired set. Buffers are sized in the constructor; scan() does not allocate.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "guard_arming.hpp"
+#include "saltus/core/hybrid_system.hpp"
+#include "saltus/events/bisection.hpp"
+#include "saltus/events/brent.hpp"
+#include "saltus/events/event_options.hpp"
+#include "saltus/events/false_position.hpp"
+#include "saltus/events/newton_root.hpp"
+#include "saltus/ode/dense_stepper.hpp"
+
+namespace saltus::detail {
+
+template <ode::DenseStepper S>
+class EventLocator {
+ public:
+  enum class Scan {
+    NoEvent,         // nothing fires in the step: commit() and go on
+    Event,           // event_time(), fired(), retrigger()
+    NewtonFailure,   // algebraic states unsolvable at a sample: failure()
+    NonFiniteGuard,  // a guard returned NaN/Inf: failure()
+  };
+  struct Failure {
+    int guard = -1;  // -1: the algebraic equations
+    double t = 0.0;
+    double value = 0.0;  // the guard value, or the Newton residual
+  };
+
+  EventLocator(const events::EventOptions& options, int max_nx, int max_nz, int max_guards)
+      : options_(options),
+        samples_(options.guard_samples + 2),
+        x_work_(max_nx),
+        z_work_(max_nz),
+        xdot_(max_nx),
+        dpdx_(max_nx),
+        dpdz_(max_nz),
+        sample_t_(samples_),
+        sample_x_(max_nx, samples_),
+        sample_z_(max_nz, samples_),
+        sample_s_(std::max(1, max_guards), samples_),
+        next_arming_(max_guards),
+        retrigger_(max_guards),
+        candidate_t_(max_guards) {
+    fired_.reserve(max_guards);
+  }
+
+  // Examines the step `stepper` just took in `mode` from (x0, z0), with the guards' states at
+  // its start.
+  Scan scan(S& stepper, const Mode& mode, ConstVectorRef x0, ConstVectorRef z0,
+            const GuardStates& guards) {
+    stepper_ = &stepper;
+    mode_ = &mode;
+    guards_ = &guards;
+    nx_ = static_cast<int>(x0.size());
+    nz_ = static_cast<int>(z0.size());
+    const Scan sampled = sample_step(stepper.interval(), x0, z0);
+    if (sampled != Scan::NoEvent) return sampled;
+    return locate_first_event();
+  }
+
+  // After Scan::NoEvent: the guards' states at the end of the step.
+  void commit(GuardStates& guards) const {
+    const int last = samples_ - 1;
+    for (size_t k = 0; k < mode_->guards.size(); ++k) {
+      guards.arming[k] = next_arming_[k];
+      guards.p_start[k] = sample_s_(static_cast<Eigen::Index>(k), last);
+    }
+  }
+  // Algebraic state at the end of the step (consistent with the step's end state).
+  auto end_algebraic() const { return sample_z_.col(samples_ - 1).head(nz_); }
+
+  double event_time() const { return event_time_; }
+  const std::vector<int>& fired() const { return fired_; }
+  bool retrigger(int k) const { return retrigger_[k] != 0; }
+  const Failure& failure() const { return failure_; }
+  long guard_evaluations() const { return guard_evaluations_; }
+  long root_evaluations() const { return root_evaluations_; }
+
+ private:
+  // Evaluates the dense output and every guard at the sample points of the step.
+  Scan sample_step(const ode::Interval& iv, ConstVectorRef x0, ConstVectorRef z0) {
+    const Mode& m = *mode_;
+    const int last = samples_ - 1;
+    for (int i = 0; i < samples_; ++i) {
+      const double t = i == last ? iv.t1 : iv.t0 + (iv.t1 - iv.t0) * i / last;
+      sample_t_[i] = t;
+      if (i == last) {
+        sample_x_.col(i).head(nx_) = stepper_->state();
+      } else if (i == 0) {
+        sample_x_.col(i).head(nx_) = x0;
+      } else {
+        stepper_->interpolate(t, sample_x_.col(i).head(nx_));
+      }
+      if (nz_ > 0) {
+        if (i == 0) {
+          sample_z_.col(i).head(nz_) = z0;
+        } else {
+          sample_z_.col(i).head(nz_) = sample_z_.col(i - 1).head(nz_);
+        }
+        if (i > 0 && !stepper_->evaluator().solve_algebraic(t, sample_x_.col(i).head(nx_),
+                                                            sample_z_.col(i).head(nz_))) {
+          failure_ = Failure{-1, t, stepper_->evaluator().last_residual()};
+          return Scan::NewtonFailure;
+        }
+      }
+    }
+    for (size_t k = 0; k < m.guards.size(); ++k) {
+      const Guard& g = m.guards[k];
+      sample_s_(k, 0) = guards_->p_start[k];
+      for (int i = 1; i < samples_; ++i) {
+        const double p =
+            g.value(sample_t_[i], sample_x_.col(i).head(nx_), sample_z_.col(i).head(nz_));
+        ++guard_evaluations_;
+        if (!std::isfinite(p)) {
+          failure_ = Failure{static_cast<int>(k), sample_t_[i], p};
+          return Scan::NonFiniteGuard;
+        }
+        sample_s_(k, i) = p;
+      }
+    }
+    return Scan::NoEvent;
+  }
+
+  // Value of guard k at time t on the dense output (oriented so the crossing is rising).
+  double guard_at(const Guard& g, double sign, double t) {
+    stepper_->interpolate(t, x_work_.head(nx_));
+    if (nz_ > 0) {
+      z_work_.head(nz_) = sample_z_.col(0).head(nz_);  // warm start: z at the step start
+      stepper_->evaluator().solve_algebraic(t, x_work_.head(nx_), z_work_.head(nz_));
+    }
+    ++root_evaluations_;
+    return sign * g.value(t, x_work_.head(nx_), z_work_.head(nz_));
+  }
+  // Oriented guard value and its time derivative d/dt p(t, x(t), z(t)) (z' neglected).
+  double guard_and_rate_at(const Guard& g, double sign, double t, double& rate) {
+    const double s = guard_at(g, sign, t);
+    stepper_->interpolate_derivative(t, xdot_.head(nx_));
+    const double dpdt =
+        g.gradient(t, x_work_.head(nx_), z_work_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
+    rate = sign * (dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
+    return s;
+  }
+
+  events::RootResult find_root(const Guard& g, double sign, double a, double sa, double b,
+                               double sb) {
+    const events::EventOptions& eo = options_;
+    auto s = [&](double t) { return guard_at(g, sign, t); };
+    switch (eo.root_finder) {
+      case events::RootFinderKind::Bisection:
+        return events::bisection(s, a, b, eo.root);
+      case events::RootFinderKind::Illinois:
+        return events::illinois(s, a, sa, b, sb, eo.root);
+      case events::RootFinderKind::Newton: {
+        auto sd = [&](double t, double& ds) { return guard_and_rate_at(g, sign, t, ds); };
+        return events::newton_root(sd, a, sa, b, sb, eo.root);
+      }
+      case events::RootFinderKind::LinearInterpolation:
+        return linear_interpolation_root(g, sign, a, sa, b, sb);
+      case events::RootFinderKind::AndersonBjorck:
+        return events::anderson_bjorck(s, a, sa, b, sb, eo.root);
+      case events::RootFinderKind::Brent:
+      default:
+        return events::brent(s, a, sa, b, sb, eo.root);
+    }
+  }
+
+  // Seed 004 baseline: the guard along the chord between the step's end states.
+  events::RootResult linear_interpolation_root(const Guard& g, double sign, double a, double sa,
+                                               double b, double sb) {
+    const int last = samples_ - 1;
+    const double t0 = sample_t_[0], t1 = sample_t_[last];
+    auto chord = [&](double t) {
+      const double th = (t - t0) / (t1 - t0);
+      x_work_.head(nx_) =
+          (1.0 - th) * sample_x_.col(0).head(nx_) + th * sample_x_.col(last).head(nx_);
+      z_work_.head(nz_) =
+          (1.0 - th) * sample_z_.col(0).head(nz_) + th * sample_z_.col(last).head(nz_);
+      ++root_evaluations_;
+      return sign * g.value(t, x_work_.head(nx_), z_work_.head(nz_));
+    };
+    const double c0 = chord(t0), c1 = chord(t1);
+    if (c0 < 0.0 && c1 >= 0.0) return events::illinois(chord, t0, c0, t1, c1, options_.root);
+    // No sign change along the chord (a double crossing): fall back to the dense output.
+    auto s = [&](double t) { return guard_at(g, sign, t); };
+    return events::illinois(s, a, sa, b, sb, options_.root);
+  }
+
+  // Finds the earliest event in the step: sets event_time_, fired_ (all simultaneous guards,
+  // ascending), retrigger_ and next_arming_ (the arming at the step end if nothing fires).
+  Scan locate_first_event() {
+    const Mode& m = *mode_;
+    const double tol = options_.guard_tolerance;
+    const int last = samples_ - 1;
+    double t_first = kInfinity;
+    for (size_t kk = 0; kk < m.guards.size(); ++kk) {
+      const int k = static_cast<int>(kk);
+      const Guard& g = m.guards[k];
+      candidate_t_[k] = kInfinity;
+      retrigger_[k] = 0;
+      Arming arm = guards_->arming[k];
+      double last_in_band = sample_t_[0];
+      double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
+      for (int i = 1; i <= last && candidate_t_[k] == kInfinity; ++i) {
+        const double p_prev = sample_s_(k, i - 1), p = sample_s_(k, i);
+        if (arm == Arming::AtZero) {
+          const double s = oriented(g.direction, p);
+          if (std::abs(p) <= tol) {
+            last_in_band = sample_t_[i];
+          } else if (g.direction == Direction::Either || s < -tol) {
+            arm = Arming::Armed;  // left the surface away from the trigger side
+          } else {
+            candidate_t_[k] = last_in_band;  // left towards the trigger side: fires again
+            retrigger_[k] = 1;
+          }
+          continue;
+        }
+        if (arm == Arming::Leaving) {
+          // The rate at the surface said the guard departs towards s < 0, so any negative
+          // sample is a real departure, however small (a bounce lower than the band).
+          const double s_leave = guards_->leave_sign[k] * p;
+          if (s_leave < 0.0) {
+            arm = Arming::Armed;
+          } else if (s_leave > tol) {
+            // Left and came back within one sample interval: look for the dip in between.
+            candidate_t_[k] = dip_crossing(k, g, guards_->leave_sign[k], i);
+            if (candidate_t_[k] == sample_t_[i - 1]) retrigger_[k] = 1;
+          }
+          continue;
+        }
+        if (arm == Arming::AwayPending) {
+          if (oriented(g.direction, p) < -tol) arm = Arming::Armed;
+          continue;
+        }
+        // Armed: a sign change in the trigger direction between samples i-1 and i.
+        if (g.direction == Direction::Either) sign = p_prev < 0.0 ? 1.0 : -1.0;
+        const double sa = sign * p_prev, sb = sign * p;
+        if (sa < 0.0 && sb >= 0.0) {
+          const events::RootResult r = find_root(g, sign, sample_t_[i - 1], sa, sample_t_[i], sb);
+          candidate_t_[k] = r.before;
+        } else if (sa < 0.0 && sb < 0.0 && options_.detect_grazing && g.gradient) {
+          candidate_t_[k] = grazing_crossing(k, g, sign, i);
+        }
+      }
+      next_arming_[k] = arm;
+      t_first = std::min(t_first, candidate_t_[k]);
+    }
+    if (t_first == kInfinity) return Scan::NoEvent;
+    const double window = options_.simultaneous_rtol * std::max(1.0, std::abs(t_first));
+    fired_.clear();
+    for (size_t k = 0; k < m.guards.size(); ++k) {
+      if (candidate_t_[k] <= t_first + window) fired_.push_back(static_cast<int>(k));
+    }
+    event_time_ = t_first;
+    return Scan::Event;
+  }
+
+  // Guard k left the surface at sample i-1 (rate < 0) and is beyond the band on the trigger
+  // side at sample i. Find the dip (rate root): the crossing lies between the dip and sample i
+  // (a bounce smaller than the band is still a bounce); with no dip at all it fires at i-1.
+  double dip_crossing(int k, const Guard& g, double sign, int i) {
+    const double a = sample_t_[i - 1], b = sample_t_[i];
+    const double sb = sign * sample_s_(k, i);
+    if (!g.gradient) return a;
+    double ra = 0.0, rb = 0.0;
+    guard_and_rate_at(g, sign, a, ra);
+    guard_and_rate_at(g, sign, b, rb);
+    if (!(ra < 0.0 && rb > 0.0)) return a;
+    auto rate = [&](double t) {
+      double r = 0.0;
+      guard_and_rate_at(g, sign, t, r);
+      return r;
+    };
+    // Cheapest first: a point just past the departure, beyond the noise of s(a), is below zero
+    // when the guard leaves linearly (a ball bouncing off the floor).
+    const double sa = sign * sample_s_(k, i - 1);
+    const double probe = a + std::max(4.0 * std::abs(sa) / -ra, 64.0 * events::detail::ulp_of(a));
+    if (probe < b) {
+      const double s_probe = guard_at(g, sign, probe);
+      if (s_probe < 0.0) return find_root(g, sign, probe, s_probe, b, sb).before;
+    }
+    // Any point below zero brackets the crossing: locate the dip coarsely first (it is flat
+    // there) and to full precision only when the coarse point is not below zero.
+    events::RootOptions coarse = options_.root;
+    coarse.abs_width = 1e-3 * (b - a);
+    events::RootResult dip = events::illinois(rate, a, ra, b, rb, coarse);
+    double t_dip = dip.before;
+    double s_dip = guard_at(g, sign, t_dip);
+    if (!(s_dip < 0.0)) {
+      dip = events::illinois(rate, dip.before, rate(dip.before), dip.after, rate(dip.after),
+                             options_.root);
+      t_dip = dip.before;
+      s_dip = guard_at(g, sign, t_dip);
+    }
+    if (!(s_dip < 0.0)) return a;
+    return find_root(g, sign, t_dip, s_dip, b, sb).before;
+  }
+
+  // Between two negative samples the guard may rise above zero and fall back (grazing). Only
+  // subintervals next to a sampled local maximum that is close to zero (within the guard's
+  // variation over the step) are examined: there the rates at both ends are computed and, if
+  // they change sign from + to -, the peak is located; a non-negative peak brackets a root.
+  double grazing_crossing(int k, const Guard& g, double sign, int i) {
+    const int last = samples_ - 1;
+    auto s_at = [&](int n) { return sign * sample_s_(k, n); };
+    const bool max_left = (i - 1 == 0 || s_at(i - 1) >= s_at(i - 2)) && s_at(i - 1) >= s_at(i);
+    const bool max_right = s_at(i) >= s_at(i - 1) && (i == last || s_at(i) >= s_at(i + 1));
+    if (!max_left && !max_right) return kInfinity;
+    double s_min = kInfinity, s_max = -kInfinity;
+    for (int n = 0; n <= last; ++n) {
+      s_min = std::min(s_min, s_at(n));
+      s_max = std::max(s_max, s_at(n));
+    }
+    if (s_max < -(s_max - s_min)) return kInfinity;  // far from the surface in this step
+    const double a = sample_t_[i - 1], b = sample_t_[i];
+    double ra = 0.0, rb = 0.0;
+    const double sa = guard_and_rate_at(g, sign, a, ra);
+    guard_and_rate_at(g, sign, b, rb);
+    if (!(ra > 0.0 && rb < 0.0)) return kInfinity;
+    auto falling_rate = [&](double t) {
+      double r = 0.0;
+      guard_and_rate_at(g, sign, t, r);
+      return -r;  // the root finders expect a rising function
+    };
+    const events::RootResult peak = events::illinois(falling_rate, a, -ra, b, -rb, options_.root);
+    const double t_peak = peak.before;
+    const double s_peak = guard_at(g, sign, t_peak);
+    if (s_peak < 0.0) return kInfinity;
+    return find_root(g, sign, a, sa, t_peak, s_peak).before;
+  }
+
+  const events::EventOptions& options_;
+  const int samples_;  // sample points per step, ends included
+  S* stepper_ = nullptr;
+  const Mode* mode_ = nullptr;
+  const GuardStates* guards_ = nullptr;
+  int nx_ = 0, nz_ = 0;
+  Vector x_work_, z_work_, xdot_, dpdx_, dpdz_;
+  Vector sample_t_;
+  Matrix sample_x_, sample_z_, sample_s_;
+  std::vector<Arming> next_arming_;
+  std::vector<char> retrigger_;
+  std::vector<double> candidate_t_;
+  std::vector<int> fired_;
+  double event_time_ = 0.0;
+  Failure failure_;
+  long guard_evaluations_ = 0, root_evaluations_ = 0;
+};
+
+}  // namespace saltus::detail

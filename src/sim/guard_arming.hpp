@@ -1,0 +1,36 @@
+// Arming state of a guard between steps (DESIGN.md "re-triggering"; simulator.hpp step 4),
+// private to src/sim.
+#pragma once
+
+#include <vector>
+
+#include "saltus/core/guard.hpp"
+
+namespace saltus::detail {
+
+enum class Arming {
+  Armed,        // monitored for a crossing
+  AtZero,       // within guard_tolerance of zero after a reset: waits to leave the band
+  AwayPending,  // on its trigger side after its own reset: waits to move away
+  Leaving,      // on the surface and moving away (rate known): armed at the first s < 0
+};
+
+// Orientation of a guard: s = sign * p is "rising" for the guard's trigger direction.
+inline double oriented(Direction d, double p) {
+  return d == Direction::Falling ? -p : p;
+}
+inline double orientation(Direction d) {
+  return d == Direction::Falling ? -1.0 : 1.0;
+}
+
+// The guards of the current mode between steps; owned by the simulator loop, read by the
+// event locator, advanced by both.
+struct GuardStates {
+  explicit GuardStates(int max_guards)
+      : arming(max_guards), p_start(max_guards), leave_sign(max_guards) {}
+  std::vector<Arming> arming;
+  std::vector<double> p_start;     // guard value at the start of the next step
+  std::vector<double> leave_sign;  // Leaving: the orientation in which s departs below zero
+};
+
+}  // namespace saltus::detail
