@@ -1,7 +1,8 @@
 // Main-job demo: the bouncing ball (x0 = 1 m, e = 0.8) through its Zeno point to rest.
 // Prints the events, the predicted and closed-form Zeno times, the run summary, and writes
-// out/trajectory.csv and out/events.csv (atomically, saltus/sim/csv_writer.hpp) for
-// scripts/plot_demo.py.
+// out/trajectory.csv and out/events.csv (atomically, saltus/sim/csv_writer.hpp); plot them
+// with `saltus plot OUT` (scripts/plot_run.py). The same system as models/bouncing_ball.toml,
+// written in C++.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
