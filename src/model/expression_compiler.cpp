@@ -366,6 +366,7 @@ class Parser {
       }
     }
     const int n_args = static_cast<int>(args.size());
+    if (*f.name == '\0') return add(Node{});  // unknown function: already reported
     if (n_args < f.min_args || n_args > f.max_args) {
       std::ostringstream m;
       m << "function '" << name << "' takes ";

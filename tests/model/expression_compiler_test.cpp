@@ -111,6 +111,13 @@ TEST(ExpressionCompiler, ReportsEveryProblemWithItsOffset) {
   EXPECT_NE(c.issues[2].message.find("unknown function 'bar'"), std::string::npos);
 }
 
+TEST(ExpressionCompiler, CallOfAnUnknownFunctionWithoutArguments) {
+  // Found by the fuzzer: "x()" once read an argument list that was empty.
+  const CompiledExpression c = compile_expression("(((x())))", symbols());
+  ASSERT_EQ(c.issues.size(), 1u);
+  EXPECT_NE(c.issues[0].message.find("unknown function 'x'"), std::string::npos);
+}
+
 TEST(ExpressionCompiler, SyntaxErrorsSayWhatWasExpected) {
   for (const char* bad : {"x +", "(x", "x y", "1e", ")", "x < < v", "", "min(x,"}) {
     const CompiledExpression c = compile_expression(bad, symbols());
