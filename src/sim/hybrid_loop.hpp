@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <vector>
 
@@ -80,7 +81,15 @@ class HybridLoop {
     }
     out.trajectory.reserve(options_.output.reserve_samples);
     SimulationSummary& s = out.summary;
+    // Reset field by field, keeping the capacity of the strings and per-guard counters, so a
+    // reused Simulator does not allocate per run either.
+    std::vector<std::vector<long>> per_guard = std::move(s.events_per_guard);
+    std::string text = std::move(s.message);
     s = SimulationSummary{};
+    s.events_per_guard = std::move(per_guard);
+    s.message = std::move(text);
+    s.message.clear();
+    s.message.reserve(128);  // once: the end-of-run message then fits without allocating
     s.integrator = S::kName;
     s.t_start = t0;
     s.events_per_guard.resize(system_.mode_count());
@@ -181,7 +190,11 @@ class HybridLoop {
   void loop() {
     while (!finished_) {
       if (t_ >= t_end_) {
-        stop(Termination::EndTimeReached, message("reached t_end = ", t_end_));
+        char text[64];
+        std::snprintf(text, sizeof text, "reached t_end = %.17g", t_end_);
+        out_->summary.termination = Termination::EndTimeReached;
+        out_->summary.message.assign(text);  // reuses the string's capacity (no allocation)
+        finished_ = true;
         return;
       }
       if (options_.events.predictive_step) apply_predictive_step();
