@@ -84,6 +84,14 @@ int HybridSystem::max_nz() const {
   return n;
 }
 
+int HybridSystem::max_reset_outputs() const {
+  size_t n = 0;
+  for (const Mode& m : modes_) {
+    for (const Guard& g : m.guards) n = std::max(n, g.reset.output_names.size());
+  }
+  return static_cast<int>(n);
+}
+
 int HybridSystem::max_guards() const {
   int n = 0;
   for (const Mode& m : modes_) n = std::max(n, static_cast<int>(m.guards.size()));
@@ -106,6 +114,11 @@ void HybridSystem::validate() const {
   for (const Mode& m : modes_) {
     m.flow.check("mode '" + m.name + "'");
     for (const Guard& g : m.guards) {
+      if (!g.reset.output_names.empty() && !g.reset.outputs) {
+        detail::throw_error("mode '", m.name, "', guard '", g.name,
+                            "': ", g.reset.output_names.size(),
+                            " output names but no outputs function");
+      }
       if (!g.observe_only && !g.reset.choose_target) {
         check_target(m, "guard '" + g.name + "'", g.reset.target, static_cast<bool>(g.reset.map));
       }

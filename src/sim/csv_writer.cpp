@@ -1,5 +1,6 @@
 #include "saltus/sim/csv_writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -29,6 +30,19 @@ void append_row(std::string& out, ConstVectorRef v, int width) {
     out += ',';
     if (i < v.size()) out += number(v[i]);
   }
+}
+
+// Every distinct reset output name in the system, in declaration order.
+std::vector<std::string> output_columns(const HybridSystem& system) {
+  std::vector<std::string> names;
+  for (const Mode& m : system.modes()) {
+    for (const Guard& g : m.guards) {
+      for (const std::string& n : g.reset.output_names) {
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+      }
+    }
+  }
+  return names;
 }
 
 std::string guard_name(const HybridSystem& system, const EventRecord& e) {
@@ -65,6 +79,8 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
     for (const std::string& n : xn) out += "," + n + side;
     for (const std::string& n : zn) out += "," + n + side;
   }
+  const std::vector<std::string> extra = output_columns(system);
+  for (const std::string& n : extra) out += "," + n;
   out += '\n';
   const EventLog& log = result.events;
   for (long i = 0; i < log.size(); ++i) {
@@ -77,6 +93,17 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
     append_row(out, log.z_before(i), nz);
     append_row(out, log.x_after(i), nx);
     append_row(out, log.z_after(i), nz);
+    // The reset's outputs, each in its named column (empty where this guard has none).
+    std::vector<std::string> cells(extra.size());
+    if (e.guard != kZenoHandoverGuard && e.n_outputs > 0) {
+      const auto& names_here = system.mode(e.mode_before).guards[e.guard].reset.output_names;
+      const auto values = log.outputs(i);
+      for (size_t c = 0; c < names_here.size(); ++c) {
+        const auto at = std::find(extra.begin(), extra.end(), names_here[c]) - extra.begin();
+        cells[at] = number(values[static_cast<Eigen::Index>(c)]);
+      }
+    }
+    for (const std::string& c : cells) out += "," + c;
     out += '\n';
   }
   return out;

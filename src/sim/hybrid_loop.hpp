@@ -40,6 +40,7 @@ class HybridLoop {
         xdot_(max_nx_),
         dpdx_(max_nx_),
         dpdz_(max_nz_),
+        outputs_(system.max_reset_outputs()),
         locator_(options.events, max_nx_, max_nz_, max_guards_),
         guards_(max_guards_),
         applied_(max_guards_),
@@ -77,7 +78,8 @@ class HybridLoop {
     out.trajectory.clear();
     out.trajectory.set_strides(max_nx_, max_nz_);
     if (options_.output.record_events) {
-      out.events.reserve(options_.output.reserve_events, max_nx_, max_nz_);
+      out.events.reserve(options_.output.reserve_events, max_nx_, max_nz_,
+                         system_.max_reset_outputs());
     }
     out.trajectory.reserve(options_.output.reserve_samples);
     SimulationSummary& s = out.summary;
@@ -337,6 +339,18 @@ class HybridLoop {
       return false;
     }
     if (!reinitialise(tm, target, nx_t, nz_t, &g)) return false;
+    n_outputs_ = static_cast<int>(g.reset.output_names.size());
+    if (n_outputs_ > 0) {
+      g.reset.outputs(t_, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t),
+                      outputs_.head(n_outputs_));
+      if (!outputs_.head(n_outputs_).allFinite()) {
+        stop(
+            Termination::NonFiniteState,
+            message("outputs of the reset of guard '", g.name, "' (mode '", m.name,
+                    "') are not finite: ", vector_text(outputs_.head(n_outputs_)), " at t = ", t_));
+        return false;
+      }
+    }
     const bool fixed_point = retrigger && target == mode_ &&
                              (x_plus_.head(nx_t) - x_.head(nx_)).lpNorm<Eigen::Infinity>() <=
                                  8 * std::numeric_limits<double>::epsilon() *
@@ -352,7 +366,8 @@ class HybridLoop {
       r.guard = k;
       r.retrigger = retrigger;
       r.chained = chained;
-      out_->events.add(r, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t), z_plus_.head(nz_t));
+      out_->events.add(r, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t), z_plus_.head(nz_t),
+                       outputs_.head(n_outputs_));
     }
     const bool go_on = notify_observer(event_info(k, target, nx_t, nz_t, retrigger, chained));
     const ModeId from = mode_;
@@ -406,6 +421,7 @@ class HybridLoop {
       r.observation = true;
       out_->events.add(r, x_.head(nx_), z_.head(nz_), x_.head(nx_), z_.head(nz_));
     }
+    n_outputs_ = 0;
     x_plus_.head(nx_) = x_.head(nx_);  // "after" = "before" for the observer's view
     z_plus_.head(nz_) = z_.head(nz_);
     EventInfo info = event_info(k, mode_, nx_, nz_, false, chained);
@@ -433,7 +449,8 @@ class HybridLoop {
                      x_.head(nx_),
                      z_.head(nz_),
                      x_plus_.head(nx_t),
-                     z_plus_.head(nz_t)};
+                     z_plus_.head(nz_t),
+                     outputs_.head(n_outputs_)};
   }
 
   // Calls options.on_event; false (and the run stopped) when it asks to stop.
@@ -660,7 +677,8 @@ class HybridLoop {
                          x_.head(nx_),
                          z_.head(nz_),
                          x_plus_.head(tm.flow.nx),
-                         z_plus_.head(tm.flow.nz)};
+                         z_plus_.head(tm.flow.nz),
+                         outputs_.head(0)};
     const bool go_on = notify_observer(info);
     commit_post_reset(h.target, tm.flow.nx, tm.flow.nz);
     if (!go_on) return;
@@ -793,6 +811,8 @@ class HybridLoop {
   long guard_evaluations_base_ = 0, root_evaluations_base_ = 0;
 
   Vector x_, z_, x_plus_, z_plus_, xdot_, dpdx_, dpdz_;
+  Vector outputs_;  // the current reset's outputs (Reset::output_names)
+  int n_outputs_ = 0;
   EventLocator<S> locator_;
   GuardStates guards_;  // arming and start values of the current mode's guards
   std::vector<char> applied_, fired_retrigger_;

@@ -195,6 +195,7 @@ TEST(CsvOutput, WritesAtomicallyAndRoundTrips) {
   std::ifstream ev(dir / "events.csv");
   std::getline(ev, header);
   EXPECT_TRUE(contains(header, "x0_before")) << header;
+  EXPECT_TRUE(contains(header, ",impulse,energy_change")) << header;
   // A folder that does not exist: a clear error and no file left behind.
   const auto missing = dir / "no" / "such" / "folder" / "out.csv";
   EXPECT_THROW(write_file_atomically(missing, "x"), Error);

@@ -50,6 +50,13 @@ TEST(BouncingBall, ImpactTimesZenoTimeAndRestMatchClosedForm) {
   EXPECT_LE(worst, 1e-12) << "worst relative impact-time error over " << impacts << " impacts";
   EXPECT_NEAR(r.summary.zeno_time, t_inf, 1e-9 * t_inf);
   EXPECT_EQ(r.final_mode, ball.rest);
+  // Reset outputs: impulse m (1 + e) |v-| and energy change -(1 - e^2) m v-^2 / 2 per impact.
+  for (long i = 0; i < impacts; ++i) {
+    const double v_minus = r.events.x_before(i)[1];
+    ASSERT_EQ(r.events.outputs(i).size(), 2);
+    EXPECT_NEAR(r.events.outputs(i)[0], -ball.mass * (1 + e) * v_minus, 1e-12);
+    EXPECT_NEAR(r.events.outputs(i)[1], -0.5 * (1 - e * e) * ball.mass * v_minus * v_minus, 1e-12);
+  }
   // No penetration anywhere, and at rest on the floor after t_inf.
   for (long i = 0; i < r.trajectory.size(); ++i) {
     EXPECT_GE(r.trajectory.x(i)[0], -1e-12) << "t = " << r.trajectory.t(i);

@@ -48,6 +48,7 @@ class HybridSystem {
   int max_nx() const;
   int max_nz() const;
   int max_guards() const;
+  int max_reset_outputs() const;  // largest Reset::output_names over all guards
 
   // Throws saltus::Error on a description that cannot run: a flow without its callables, a reset
   // to an unknown mode, an identity reset between modes of different size, a guard without value.

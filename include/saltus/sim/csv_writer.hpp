@@ -5,7 +5,8 @@
 // half-written file (the temporary is removed on failure). Columns:
 //   trajectory.csv  t, j, mode, <x names>, <z names>   (names x0, x1, ... unless given)
 //   events.csv      t, j, guard, mode_before, mode_after, retrigger, chained, observation,
-//                   <x names>_before, <z names>_before, <x names>_after, <z names>_after
+//                   <x names>_before, <z names>_before, <x names>_after, <z names>_after,
+//                   <every Reset::output_names entry of the system, e.g. impulse>
 // Numbers use 17 significant digits (exact round trip of doubles). A state of a mode smaller
 // than the widest mode leaves the missing columns empty.
 #pragma once

@@ -23,7 +23,8 @@ struct EventRecord {
   bool chained = false;      // fired at the same instant as the previous record
   bool observation = false;  // an observer guard's crossing: no reset, j unchanged
   int nx_before = 0, nx_after = 0, nz_before = 0, nz_after = 0;
-  long offset = 0;  // into EventLog's flat state storage
+  int n_outputs = 0;  // Reset::outputs values stored with the event (names: the guard's reset)
+  long offset = 0;    // into EventLog's flat state storage
 };
 
 class EventLog {
@@ -32,12 +33,12 @@ class EventLog {
     records_.clear();
     states_.clear();
   }
-  void reserve(long events, int max_nx, int max_nz) {
+  void reserve(long events, int max_nx, int max_nz, int max_outputs = 0) {
     records_.reserve(events);
-    states_.reserve(events * 2 * (max_nx + max_nz));
+    states_.reserve(events * (2 * (max_nx + max_nz) + max_outputs));
   }
   void add(EventRecord r, ConstVectorRef x_before, ConstVectorRef z_before, ConstVectorRef x_after,
-           ConstVectorRef z_after) {
+           ConstVectorRef z_after, ConstVectorRef outputs = Vector()) {
     r.offset = static_cast<long>(states_.size());
     r.nx_before = static_cast<int>(x_before.size());
     r.nz_before = static_cast<int>(z_before.size());
@@ -47,6 +48,8 @@ class EventLog {
     states_.insert(states_.end(), z_before.data(), z_before.data() + z_before.size());
     states_.insert(states_.end(), x_after.data(), x_after.data() + x_after.size());
     states_.insert(states_.end(), z_after.data(), z_after.data() + z_after.size());
+    r.n_outputs = static_cast<int>(outputs.size());
+    states_.insert(states_.end(), outputs.data(), outputs.data() + outputs.size());
     records_.push_back(r);
   }
 
@@ -66,6 +69,11 @@ class EventLog {
   Eigen::Map<const Vector> z_after(long i) const {
     const EventRecord& r = records_[i];
     return view(i, r.nx_before + r.nz_before + r.nx_after, r.nz_after);
+  }
+  // The reset's outputs (Reset::output_names of the firing guard), empty if it has none.
+  Eigen::Map<const Vector> outputs(long i) const {
+    const EventRecord& r = records_[i];
+    return view(i, r.nx_before + r.nz_before + r.nx_after + r.nz_after, r.n_outputs);
   }
 
  private:

@@ -44,6 +44,7 @@ struct EventInfo {
   bool chained;      // fired at the same instant as the previous event
   bool observation;  // an observer guard (no reset applied)
   ConstVectorRef x_before, z_before, x_after, z_after;
+  ConstVectorRef outputs;  // the reset's named outputs (Reset::output_names), may be empty
 };
 
 enum class CallbackResult {

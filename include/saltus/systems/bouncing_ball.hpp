@@ -1,7 +1,8 @@
 // The bouncing ball of seeds 000 and 004 as a hybrid system (FORMULAS.md 2.3, 5.1).
 //
 // Modes: "flight"  x' = v, v' = -g - c v + F(t)/m             (c: linear drag per unit mass)
-//                   guard "impact": p = -x rising (x reaches 0 moving down), v+ = -e v-
+//                   guard "impact": p = -x rising (x reaches 0 moving down), v+ = -e v-;
+//                   reset outputs: impulse m (v+ - v-) and kinetic-energy change
 //        "rest"    x' = 0, v' = 0, algebraic contact force lambda: 0 = lambda - (m g - F(t))
 //                   guard "lift-off": p = -lambda rising (the floor would have to pull),
 //                   back to flight with the state unchanged
@@ -23,6 +24,20 @@ struct BouncingBall {
 
   ModeId flight = kNoMode, rest = kNoMode;
 
+  // v+ = -e v-, with the impulse and the kinetic-energy change as reset outputs.
+  static Reset impact_reset(ModeId flight_mode, double e, double m) {
+    Reset r = Reset::to(flight_mode, [e](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+      xp[0] = x[0];
+      xp[1] = -e * x[1];
+    });
+    r.output_names = {"impulse", "energy_change"};
+    r.outputs = [m](double, ConstVectorRef xm, ConstVectorRef, ConstVectorRef xp, VectorRef out) {
+      out[0] = m * (xp[1] - xm[1]);
+      out[1] = 0.5 * m * (xp[1] * xp[1] - xm[1] * xm[1]);
+    };
+    return r;
+  }
+
   HybridSystem build() {
     HybridSystem sys;
     const double g_ = g, e_ = e, c_ = drag, m_ = mass, k_ = lift_rate;
@@ -31,14 +46,10 @@ struct BouncingBall {
                             xdot[1] = -g_ - c_ * x[1] + k_ * t / m_;
                           }));
     const ModeId fl = flight;
-    sys.add_guard(flight,
-                  make_guard(
-                      "impact", Direction::Rising,
-                      [](const auto&, const auto& x, const auto&) { return -x[0]; },
-                      Reset::to(fl, [e_](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
-                        xp[0] = x[0];
-                        xp[1] = -e_ * x[1];
-                      })));
+    sys.add_guard(flight, make_guard(
+                              "impact", Direction::Rising,
+                              [](const auto&, const auto& x, const auto&) { return -x[0]; },
+                              impact_reset(fl, e_, m_)));
     if (with_rest_mode) {
       rest = sys.add_mode("rest", semi_explicit_flow(
                                       2, 1,
