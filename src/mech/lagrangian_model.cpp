@@ -304,6 +304,17 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     } else {
       reset = Reset::to(free, impact_map(i));
     }
+    // The impact law's impulse (P_t, P_n) and kinetic-energy change, reported with the event
+    // (event log, on_event, events.csv columns of these names).
+    reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
+    reset.outputs = [model, n, i](double, ConstVectorRef x, ConstVectorRef, ConstVectorRef,
+                                  VectorRef out) {
+      const Vector q = x.head(n), qd = x.tail(n);
+      const ContactImpact imp = model->resolve_impact(i, q, qd);
+      out[0] = imp.planar.impulse[0];
+      out[1] = imp.planar.impulse[1];
+      out[2] = imp.planar.dT;
+    };
     return make_guard(name, Direction::Rising, p, std::move(reset));
   };
   for (int i = 0; i < contact_count(); ++i) out.system.add_guard(free, impact_guard(i, true));

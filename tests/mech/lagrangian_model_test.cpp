@@ -80,6 +80,13 @@ TEST(LagrangianModel, BouncingRodConservesHorizontalComVelocity) {
     EXPECT_NEAR(bouncing_rod_com_horizontal_velocity(p.ell, before), vc0, 1e-10) << "impact " << i;
     EXPECT_NEAR(bouncing_rod_com_horizontal_velocity(p.ell, after), vc0, 1e-10) << "impact " << i;
     EXPECT_NEAR(after[4], -p.law.e * before[4], 1e-12 * (1 + std::abs(before[4])));
+    // The reset reports the impact law's impulse and energy change with the event.
+    const auto out = r.events.outputs(i);
+    ASSERT_EQ(out.size(), 3);
+    EXPECT_GT(out[1], 0.0) << "normal impulse pushes out of the ground";
+    const Vector q = before.head(3);
+    const double dT = rod.kinetic_energy(q, after.tail(3)) - rod.kinetic_energy(q, before.tail(3));
+    EXPECT_NEAR(out[2], dT, 1e-12 * (1 + std::abs(dT)));
   }
   EXPECT_GE(impacts, 3);
 }
