@@ -30,7 +30,7 @@ ZenoPrediction ZenoMonitor::notify(double t, ModeId mode, GuardId guard) {
     const double gap = t - time(0);
     small_gaps_ = gap < options_.min_gap * std::max(1.0, std::abs(t)) ? small_gaps_ + 1 : 0;
   }
-  history_[count_ % kHistory] = Entry{t, mode, guard};
+  history_[count_ & (kHistory - 1)] = Entry{t, mode, guard};
   ++count_;
   if (options_.policy == ZenoOptions::Policy::Off) return {};
   for (int p = 1; p <= options_.max_cycle_length; ++p) {
@@ -45,6 +45,9 @@ ZenoPrediction ZenoMonitor::predict_with_period(int p) const {
   // events; the signature must repeat with period p across them.
   const int needed = options_.cycles * p + 1;
   if (count() < needed) return {};
+  // Cheapest test first: the latest cycle must be shorter than the one before.
+  const double d0 = time(0) - time(p), d1 = time(p) - time(2 * p);
+  if (!(d0 > 0.0 && d0 < d1)) return {};
   for (int i = 0; i + p < needed; ++i) {
     const Entry& a = history_[slot(i)];
     const Entry& b = history_[slot(i + p)];

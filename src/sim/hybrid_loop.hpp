@@ -586,15 +586,13 @@ class HybridLoop {
 
   // ------------------------------------------------------------------ Zeno
   void remember_post_event_state() {
-    post_event_x_.col(post_event_slot_count_ % events::ZenoMonitor::kHistory).head(nx_) =
+    post_event_x_.col(post_event_slot_count_ & (events::ZenoMonitor::kHistory - 1)).head(nx_) =
         x_.head(nx_);
     ++post_event_slot_count_;
   }
   // Post-event state of the i-th latest event (0 = latest) recorded by the monitor.
   auto post_event_state(int i) {
-    const int slot = ((post_event_slot_count_ - 1 - i) % events::ZenoMonitor::kHistory +
-                      events::ZenoMonitor::kHistory) %
-                     events::ZenoMonitor::kHistory;
+    const int slot = (post_event_slot_count_ - 1 - i) & (events::ZenoMonitor::kHistory - 1);
     return post_event_x_.col(slot).head(nx_);
   }
 

@@ -56,7 +56,7 @@ struct ZenoPrediction {
 
 class ZenoMonitor {
  public:
-  static constexpr int kHistory = 48;
+  static constexpr int kHistory = 64;  // a power of two: ring indices are a bit mask
 
   explicit ZenoMonitor(const ZenoOptions& options) : options_(options) {}
   void reset() {
@@ -79,7 +79,7 @@ class ZenoMonitor {
     ModeId mode;
     GuardId guard;
   };
-  int slot(int i) const { return ((count_ - 1 - i) % kHistory + kHistory) % kHistory; }
+  int slot(int i) const { return (count_ - 1 - i) & (kHistory - 1); }
   ZenoPrediction predict_with_period(int p) const;
 
   ZenoOptions options_;
