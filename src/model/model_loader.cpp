@@ -55,8 +55,11 @@ std::string join(const std::vector<std::string>& names) {
 // toml++ 3.3.0 asserts (and in release builds assumes) that a table header's name starts with a
 // key character or a quote; "[=", "[.a" or "[{" break that assumption (found by fuzzing,
 // docs/FUZZING.md). Finds such a header outside strings, comments and multi-line arrays, so it
-// is reported as a syntax error without handing it to toml++. Returns {line, column} or {0, 0}.
-std::pair<int, int> malformed_table_header(std::string_view text) {
+// is reported as a syntax error without handing it to toml++. Likewise toml++ reaches an
+// "unreachable" branch for some non-ASCII characters outside strings (e.g. U+029A), which TOML
+// 1.0 forbids there anyway: sets `non_ascii` for those. Returns {line, column} or {0, 0}.
+std::pair<int, int> malformed_table_header(std::string_view text, bool& non_ascii) {
+  non_ascii = false;
   int line = 1, depth = 0;
   size_t line_start = 0;
   bool at_line_start = true;
@@ -69,6 +72,10 @@ std::pair<int, int> malformed_table_header(std::string_view text) {
       continue;
     }
     if (c == ' ' || c == '\t' || c == '\r') continue;
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      non_ascii = true;
+      return {line, static_cast<int>(i - line_start) + 1};
+    }
     const bool header = at_line_start && depth == 0 && c == '[';
     at_line_start = false;
     if (header) {
@@ -77,7 +84,7 @@ std::pair<int, int> malformed_table_header(std::string_view text) {
       while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
       const char k = j < text.size() ? text[j] : '\n';
       const bool key_start = std::isalnum(static_cast<unsigned char>(k)) || k == '_' || k == '-' ||
-                             k == '"' || k == '\'' || k == ']' || k == '\n' || k == '\r' ||
+                             k == '"' || k == '\'' || k == ']' ||
                              static_cast<unsigned char>(k) >= 0x80;
       if (!key_start) return {line, static_cast<int>(j - line_start) + 1};
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;  // rest of the header line
@@ -128,10 +135,13 @@ class Loader {
   Model load(const std::vector<std::string>& overrides) {
     model_.file = file_;
     toml::table doc;
-    if (const auto [line, column] = malformed_table_header(text_); line > 0) {
+    bool non_ascii = false;
+    if (const auto [line, column] = malformed_table_header(text_, non_ascii); line > 0) {
       add(line, column,
-          "TOML syntax: malformed table header; expected a key (letters, digits, '_', '-' or a "
-          "quoted name) after '['");
+          non_ascii ? "TOML syntax: non-ASCII character outside a string or comment; expected "
+                      "ASCII keys, numbers and punctuation (put other text in quotes)"
+                    : "TOML syntax: malformed table header; expected a key (letters, digits, "
+                      "'_', '-' or a quoted name) after '['");
       return model_;
     }
     try {

@@ -40,6 +40,27 @@ TEST(MalformedModel, TomlSyntaxError) {
   expect_problems("toml_syntax.toml", {{12, 1, "TOML syntax"}});
 }
 
+TEST(MalformedModel, TableHeadersThatTomlPlusPlusWouldAssertOn) {
+  // Found by the fuzzer: toml++ 3.3.0 asserts (release: assumes) a key after '['.
+  for (const char* text : {"[=a]\n", "[\n", "[[ .a]]\n", "x = 1\n[{]\n"}) {
+    const auto problems = check_model_text(text, "h.toml");
+    ASSERT_EQ(problems.size(), 1u) << text;
+    EXPECT_NE(problems[0].message.find("TOML syntax: malformed table header"), std::string::npos);
+    EXPECT_GT(problems[0].line, 0);
+  }
+  // Found by the fuzzer: toml++ reaches an unreachable branch on U+029A outside a string.
+  const auto u = check_model_text("x = 1 \xCA\x9A\n", "u.toml");
+  ASSERT_EQ(u.size(), 1u);
+  EXPECT_NE(u[0].message.find("non-ASCII character"), std::string::npos);
+  EXPECT_EQ(u[0].column, 7);
+  EXPECT_TRUE(check_model_text("# \xCA\x9A\n[states]\nx = { initial = 1, unit = \"\xC2\xB5m\" }\n",
+                               "u.toml")
+                  .size() <= 3);  // (other problems: no modes, no solver) but no syntax error
+  // Brackets inside strings, comments and multi-line arrays are not headers.
+  const auto ok = check_model_text("# [=\nx = [\n  [+1],\n]\ny = \"[=\"\n", "h.toml");
+  for (const auto& p : ok) EXPECT_EQ(p.message.find("malformed table header"), std::string::npos);
+}
+
 TEST(MalformedModel, UnknownSymbolsAllReported) {
   expect_problems("unknown_symbol.toml",
                   {{10, 26, "unknown symbol 'gravity'"}, {15, 18, "unknown symbol 'vel'"}});
