@@ -87,8 +87,7 @@ std::pair<int, int> malformed_table_header(std::string_view text, bool& non_asci
                              k == '"' || k == '\'' || k == ']' ||
                              static_cast<unsigned char>(k) >= 0x80;
       if (!key_start) return {line, static_cast<int>(j - line_start) + 1};
-      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;  // rest of the header line
-      continue;
+      continue;  // the rest of the header is scanned like any other text
     }
     if (c == '#') {
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;

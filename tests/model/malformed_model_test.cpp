@@ -49,6 +49,7 @@ TEST(MalformedModel, TableHeadersThatTomlPlusPlusWouldAssertOn) {
     EXPECT_GT(problems[0].line, 0);
   }
   // Found by the fuzzer: toml++ reaches an unreachable branch on U+029A outside a string.
+  EXPECT_EQ(check_model_text("[s\xCF\x84]\n", "u.toml").size(), 1u);  // in a header too
   const auto u = check_model_text("x = 1 \xCA\x9A\n", "u.toml");
   ASSERT_EQ(u.size(), 1u);
   EXPECT_NE(u[0].message.find("non-ASCII character"), std::string::npos);

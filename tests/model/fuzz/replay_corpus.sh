@@ -12,7 +12,7 @@ srcs=(src/model/expression_compiler.cpp src/model/diagnostic.cpp src/model/model
       src/events/zeno_monitor.cpp src/ode/stepper_options.cpp tests/model/fuzz/model_fuzzer.cpp
       tests/model/fuzz/replay_main.cpp)
 cd "$root"
-"$cxx" -std=c++20 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+"$cxx" -std=c++20 -O1 -g -DNDEBUG -fsanitize=address,undefined -fno-sanitize-recover=undefined \
   -fno-omit-frame-pointer -Iinclude -isystem /usr/include/eigen3 "${srcs[@]}" \
   -o "$out/model_fuzz_replay"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
