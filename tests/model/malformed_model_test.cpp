@@ -50,6 +50,7 @@ TEST(MalformedModel, TableHeadersThatTomlPlusPlusWouldAssertOn) {
   }
   // Found by the fuzzer: toml++ reaches an unreachable branch on U+029A outside a string.
   EXPECT_EQ(check_model_text("[s\xCF\x84]\n", "u.toml").size(), 1u);  // in a header too
+  EXPECT_EQ(check_model_text(std::string("g = 8\n[\"\0x\xD2\x94\"]\n", 14), "u.toml").size(), 1u);
   const auto u = check_model_text("x = 1 \xCA\x9A\n", "u.toml");
   ASSERT_EQ(u.size(), 1u);
   EXPECT_NE(u[0].message.find("non-ASCII character"), std::string::npos);
