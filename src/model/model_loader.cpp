@@ -73,11 +73,17 @@ std::pair<int, int> malformed_table_header(std::string_view text, bool& non_asci
       } else if ((u < 0x20 && u != '\t' && u != '\r') || u == 0x7F) {
         non_ascii = true;
         return {line, static_cast<int>(i - line_start) + 1};
-      } else if (u >= 0xC2 && u <= 0xD2 && i + 1 < text.size()) {
+      } else if (u >= 0xC2 && i + 1 < text.size()) {
         // toml++ 3.3.0's is_non_ascii_horizontal_whitespace reaches TOML_UNREACHABLE for
-        // U+00A1..U+0499 (fuzzing), wherever it meets one; refuse them in the whole file.
-        const unsigned cp = ((u & 0x1Fu) << 6) | (static_cast<unsigned char>(text[i + 1]) & 0x3Fu);
-        if (cp >= 0xA1 && cp <= 0x499) {
+        // U+00A1..U+0499 and U+FBC6..U+FEFE (fuzzing), wherever it meets one: refuse them.
+        const auto b1 = static_cast<unsigned char>(text[i + 1]) & 0x3Fu;
+        unsigned cp = 0;
+        if (u <= 0xDF) {
+          cp = ((u & 0x1Fu) << 6) | b1;
+        } else if (u <= 0xEF && i + 2 < text.size()) {
+          cp = ((u & 0x0Fu) << 12) | (b1 << 6) | (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+        }
+        if ((cp >= 0xA1 && cp <= 0x499) || (cp >= 0xFBC6 && cp <= 0xFEFE)) {
           non_ascii = true;
           return {line, static_cast<int>(i - line_start) + 1};
         }
@@ -162,7 +168,7 @@ class Loader {
     if (const auto [line, column] = malformed_table_header(text_, non_ascii); line > 0) {
       add(line, column,
           non_ascii ? "TOML syntax: control character, non-ASCII character outside a string, or "
-                      "a character in U+00A1..U+0499 (Latin-1 to Cyrillic: not supported by the "
+                      "a character in U+00A1..U+0499 or U+FBC6..U+FEFE (not supported by the "
                       "toml++ 3.3.0 reader); expected ASCII (e.g. 'um' for a micrometre)"
                     : "TOML syntax: malformed table header; expected a key (letters, digits, "
                       "'_', '-' or a quoted name) after '['");

@@ -57,6 +57,7 @@ TEST(MalformedModel, TableHeadersThatTomlPlusPlusWouldAssertOn) {
   EXPECT_EQ(u[0].column, 7);
   // U+00B5 (micro) inside a string: toml++ 3.3.0 would still hit the branch elsewhere; refused.
   EXPECT_EQ(check_model_text("x = \"\xC2\xB5m\"\n", "u.toml").size(), 1u);
+  EXPECT_EQ(check_model_text("\"\"\"\"?\\\n\xEF\xB9\xBF", "u.toml").size(), 1u);  // U+FE7F
   // Characters outside U+00A1..U+0499 are fine inside strings (U+2013 en dash).
   for (const auto& d : check_model_text("[model]\nname = \"a \xE2\x80\x93 b\"\n", "u.toml")) {
     EXPECT_EQ(d.message.find("TOML syntax"), std::string::npos) << d.format();
