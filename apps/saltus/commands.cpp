@@ -3,6 +3,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -43,9 +44,12 @@ int run_command(const RunArguments& args) {
   model::ModelRun run;
   try {
     ProgressIndicator progress("simulating " + (m->name.empty() ? args.model : m->name));
-    auto future = std::async(std::launch::async, [m] { return model::run_model(m); });
+    std::atomic<double> t_reached{m->t_start};
+    auto future =
+        std::async(std::launch::async, [m, &t_reached] { return model::run_model(m, &t_reached); });
+    const double span = m->t_end - m->t_start;
     while (future.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
-      progress.tick();
+      progress.tick(span > 0.0 ? (t_reached.load() - m->t_start) / span : 0.0);
     }
     progress.finish();
     run = future.get();

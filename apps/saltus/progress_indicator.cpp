@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace saltus::cli {
@@ -15,13 +16,15 @@ ProgressIndicator::~ProgressIndicator() {
   finish();
 }
 
-void ProgressIndicator::tick() {
+void ProgressIndicator::tick(double fraction) {
   if (!enabled_) return;
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (elapsed < 1.0) return;
   static constexpr const char* kFrames[] = {"|", "/", "-", "\\"};
-  std::fprintf(stderr, "\r%s %s  %.1f s", kFrames[frame_++ % 4], what_.c_str(), elapsed);
+  const double percent = 100.0 * std::clamp(fraction, 0.0, 1.0);
+  std::fprintf(stderr, "\r%s %s  %5.1f %%  %.1f s", kFrames[frame_++ % 4], what_.c_str(), percent,
+               elapsed);
   std::fflush(stderr);
   drawn_ = true;
 }

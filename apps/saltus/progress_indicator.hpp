@@ -1,8 +1,8 @@
 // A one-line progress indicator on stderr for runs longer than about a second, shown only when
 // stderr is a terminal (never in logs or pipes).
 //
-// The engine offers no progress callback, so the line shows elapsed wall time while the run goes
-// on in a worker thread, not the fraction of [t0, t_end] done.
+// The run goes on in a worker thread that publishes the simulated time (SimulationOptions::
+// on_progress); the line shows the fraction of [t0, t_end] done and the elapsed wall time.
 #pragma once
 
 #include <chrono>
@@ -14,8 +14,9 @@ class ProgressIndicator {
  public:
   explicit ProgressIndicator(std::string what);
   ~ProgressIndicator();
-  // Called periodically from the waiting thread; draws once the run has taken over a second.
-  void tick();
+  // Called periodically from the waiting thread with the fraction of the run done (0..1); draws
+  // once the run has taken over a second.
+  void tick(double fraction);
   // Clears the line (if drawn).
   void finish();
 

@@ -94,7 +94,7 @@ bool ModelRun::succeeded() const {
   }
 }
 
-ModelRun run_model(std::shared_ptr<const Model> model) {
+ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {
   ModelRun run;
   run.model = model;
   run.system = build_hybrid_system(model);
@@ -107,7 +107,13 @@ ModelRun run_model(std::shared_ptr<const Model> model) {
   for (size_t i = 0; i < m0.algebraic.size(); ++i) {
     z0[static_cast<Eigen::Index>(i)] = m0.algebraic[i].value;
   }
-  Simulator sim(run.system, model->options);
+  SimulationOptions options = model->options;
+  if (progress_t != nullptr) {
+    options.on_progress = [progress_t](double t) {
+      progress_t->store(t, std::memory_order_relaxed);
+    };
+  }
+  Simulator sim(run.system, options);
   sim.run(model->initial_mode, model->t_start, x0, z0, model->t_end, run.result);
   return run;
 }

@@ -214,6 +214,7 @@ class HybridLoop {
         if (nz_ > 0) z_.head(nz_) = locator_.end_algebraic();
         record_samples_until(t_);
         if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
+        if (options_.on_progress) options_.on_progress(t_);
         continue;
       }
       if (scan != EventLocator<S>::Scan::Event) {
@@ -223,6 +224,7 @@ class HybridLoop {
       fired_.assign(locator_.fired().begin(), locator_.fired().end());
       for (int k : fired_) fired_retrigger_[k] = locator_.retrigger(k) ? 1 : 0;
       handle_events(locator_.event_time());
+      if (options_.on_progress) options_.on_progress(t_);
     }
   }
 

@@ -265,3 +265,28 @@ TEST(ObserverGuard, ReportsEveryApexWithoutAJump) {
 
 }  // namespace
 }  // namespace saltus
+
+namespace saltus {
+namespace {
+
+TEST(ProgressCallback, ReportsMonotoneTimesUpToTheEnd) {
+  HybridSystem sys;
+  const ModeId m = sys.add_mode("clock", clock_flow());
+  sys.add_guard(
+      m,
+      make_guard(
+          "tick", Direction::Rising,
+          [](const auto&, const auto& x, const auto&) { return x[0] - 1.0; },
+          Reset::to(m, [](double, ConstVectorRef, ConstVectorRef, VectorRef xp) { xp[0] = 0.0; })));
+  SimulationOptions o;
+  std::vector<double> times;
+  o.on_progress = [&](double t) { times.push_back(t); };
+  const SimulationResult r = simulate(sys, m, 0.0, vec({0.0}), 3.5, o);
+  ASSERT_TRUE(r.summary.ok()) << r.summary.message;
+  ASSERT_FALSE(times.empty());
+  for (size_t i = 1; i < times.size(); ++i) EXPECT_GE(times[i], times[i - 1]);
+  EXPECT_EQ(times.back(), 3.5);
+}
+
+}  // namespace
+}  // namespace saltus

@@ -28,7 +28,8 @@ struct ModelRun {
 };
 
 // Builds the hybrid system and simulates from the model's initial mode, state and time to t_end.
-ModelRun run_model(std::shared_ptr<const Model> model);
+// `progress_t`, when given, receives the simulated time after every step (for a progress bar).
+ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t = nullptr);
 
 // Short human-readable summary: status, message, events per guard, Zeno time, wall time.
 std::string run_report(const ModelRun& run);

@@ -63,6 +63,10 @@ struct SimulationOptions {
   // kept; may stop the run. Runs on the simulating thread; must not throw.
   std::function<CallbackResult(const EventInfo&)> on_event;
 
+  // Called with the time reached after every accepted step and every event set (progress
+  // reporting). Runs on the simulating thread; keep it cheap (e.g. store into an atomic).
+  std::function<void(double t)> on_progress;
+
   // Empty when valid, else every problem found: field, value and the rule broken.
   std::string validate() const;
 };
