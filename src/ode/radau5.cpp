@@ -317,13 +317,8 @@ StepStatus Radau5::step(double t_limit) {
   h_cap_ = kInfinity;
   int rejections = 0;
   for (;;) {
-    const double remaining = t_limit - t_;
-    bool last = false;
-    if (h >= remaining * (1.0 - 1e-12)) {
-      h = remaining;
-      last = true;
-    }
-    if (h < minimum_step(t_, options_) && !(last && h > 0.0)) return StepStatus::StepSizeUnderflow;
+    const bool last = fit_step_to_limit(h, t_, t_limit);
+    if (step_underflows(h, last, t_, options_)) return StepStatus::StepSizeUnderflow;
 
     bool failed = false;  // a non-finite value or an algebraic Newton failure in this attempt
     double h_factor = 1.0;

@@ -41,4 +41,19 @@ inline double minimum_step(double t, const StepperOptions& o) {
   return std::max(o.h_min, std::max(ulps, 1e-300));
 }
 
+// Shortens h to land exactly on t_limit when it would reach it (within a relative 1e-12, so a
+// step never leaves a sliver behind); returns whether this is the last step before t_limit.
+inline bool fit_step_to_limit(double& h, double t, double t_limit) {
+  const double remaining = t_limit - t;
+  if (h < remaining * (1.0 - 1e-12)) return false;
+  h = remaining;
+  return true;
+}
+
+// The error-controlled step fell below the minimum (a last step that only lands on t_limit may
+// be shorter).
+inline bool step_underflows(double h, bool last, double t, const StepperOptions& o) {
+  return h < minimum_step(t, o) && !(last && h > 0.0);
+}
+
 }  // namespace saltus::ode
