@@ -1,4 +1,5 @@
-// Recursive-descent parser into a node pool, constant folding, then emission of stack code.
+// Recursive-descent parser that builds its nodes directly in an ExpressionGraph (folded and shared
+// as they are made).
 // GCC 12 reports a false -Wrestrict inside std::string's operator+ at -O2 (GCC bug 105329).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"
@@ -44,121 +45,6 @@ const FunctionInfo* find_function(std::string_view name) {
   return nullptr;
 }
 
-// One node of the parsed expression. Leaves: Const (value), Time, State/StateRate/Algebraic
-// (index). Operators: op with children a, b, c (-1 when absent); min/max with more than two
-// arguments are nested into binary nodes by the parser.
-struct Node {
-  OpCode op = OpCode::Const;
-  double value = 0.0;
-  int index = 0;
-  int a = -1, b = -1, c = -1;
-  int offset = 0;
-};
-
-int arity(OpCode op) {
-  switch (op) {
-    case OpCode::Const:
-    case OpCode::Time:
-    case OpCode::State:
-    case OpCode::StateRate:
-    case OpCode::Algebraic:
-      return 0;
-    case OpCode::Neg:
-    case OpCode::PowConst:
-    case OpCode::Square:
-    case OpCode::Sqrt:
-    case OpCode::Exp:
-    case OpCode::Log:
-    case OpCode::Sin:
-    case OpCode::Cos:
-    case OpCode::Tan:
-    case OpCode::Asin:
-    case OpCode::Acos:
-    case OpCode::Atan:
-    case OpCode::Sinh:
-    case OpCode::Cosh:
-    case OpCode::Tanh:
-    case OpCode::Abs:
-    case OpCode::Sign:
-      return 1;
-    case OpCode::If:
-      return 3;
-    default:
-      return 2;
-  }
-}
-
-// Value of an operator on constant operands (used for folding; same rules as evaluate()).
-double fold(OpCode op, double a, double b, double c) {
-  switch (op) {
-    case OpCode::Neg:
-      return -a;
-    case OpCode::Add:
-      return a + b;
-    case OpCode::Sub:
-      return a - b;
-    case OpCode::Mul:
-      return a * b;
-    case OpCode::Div:
-      return a / b;
-    case OpCode::Pow:
-    case OpCode::PowConst:
-      return std::pow(a, b);
-    case OpCode::Square:
-      return a * a;
-    case OpCode::Sqrt:
-      return std::sqrt(a);
-    case OpCode::Exp:
-      return std::exp(a);
-    case OpCode::Log:
-      return std::log(a);
-    case OpCode::Sin:
-      return std::sin(a);
-    case OpCode::Cos:
-      return std::cos(a);
-    case OpCode::Tan:
-      return std::tan(a);
-    case OpCode::Asin:
-      return std::asin(a);
-    case OpCode::Acos:
-      return std::acos(a);
-    case OpCode::Atan:
-      return std::atan(a);
-    case OpCode::Atan2:
-      return std::atan2(a, b);
-    case OpCode::Sinh:
-      return std::sinh(a);
-    case OpCode::Cosh:
-      return std::cosh(a);
-    case OpCode::Tanh:
-      return std::tanh(a);
-    case OpCode::Abs:
-      return std::abs(a);
-    case OpCode::Sign:
-      return a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : a);
-    case OpCode::Min:
-      return b < a ? b : a;
-    case OpCode::Max:
-      return b > a ? b : a;
-    case OpCode::Less:
-      return a < b ? 1.0 : 0.0;
-    case OpCode::LessEqual:
-      return a <= b ? 1.0 : 0.0;
-    case OpCode::Greater:
-      return a > b ? 1.0 : 0.0;
-    case OpCode::GreaterEqual:
-      return a >= b ? 1.0 : 0.0;
-    case OpCode::Equal:
-      return a == b ? 1.0 : 0.0;
-    case OpCode::NotEqual:
-      return a != b ? 1.0 : 0.0;
-    case OpCode::If:
-      return a != 0.0 ? b : c;
-    default:
-      return a;
-  }
-}
-
 std::string describe(std::string_view text, size_t pos) {
   if (pos >= text.size()) return "the end of the expression";
   std::string s = "'";
@@ -168,9 +54,9 @@ std::string describe(std::string_view text, size_t pos) {
 
 class Parser {
  public:
-  Parser(std::string_view text, const SymbolTable& symbols, std::vector<Node>& nodes,
+  Parser(std::string_view text, const SymbolTable& symbols, ExpressionGraph& graph,
          std::vector<ExpressionIssue>& issues, int base)
-      : text_(text), symbols_(symbols), nodes_(nodes), issues_(issues), base_(base) {}
+      : text_(text), symbols_(symbols), graph_(graph), issues_(issues), base_(base) {}
 
   // Parses the whole text; returns the root node or -1.
   int parse_all() {
@@ -201,18 +87,11 @@ class Parser {
     }
     return false;
   }
-  int add(Node n) {
-    nodes_.push_back(n);
-    return static_cast<int>(nodes_.size()) - 1;
-  }
-  int binary(OpCode op, int a, int b, size_t at) {
+  // A stand-in for a name or call already reported as wrong (parsing goes on to find more).
+  int placeholder() { return graph_.constant(0.0); }
+  int binary(OpCode op, int a, int b) {
     if (a < 0 || b < 0) return -1;
-    Node n;
-    n.op = op;
-    n.a = a;
-    n.b = b;
-    n.offset = static_cast<int>(at);
-    return add(n);
+    return graph_.make(op, a, b);
   }
   bool enter(size_t at) {
     if (++depth_ > kMaxNesting) {
@@ -228,8 +107,6 @@ class Parser {
   int comparison() {
     int left = sum();
     if (failed_) return -1;
-    skip_space();
-    const size_t at = pos_;
     OpCode op;
     if (accept("<=")) {
       op = OpCode::LessEqual;
@@ -247,18 +124,16 @@ class Parser {
       return left;
     }
     const int right = sum();
-    return binary(op, left, right, at);
+    return binary(op, left, right);
   }
 
   int sum() {
     int left = product();
     while (!failed_) {
-      skip_space();
-      const size_t at = pos_;
       if (accept("+")) {
-        left = binary(OpCode::Add, left, product(), at);
+        left = binary(OpCode::Add, left, product());
       } else if (accept("-")) {
-        left = binary(OpCode::Sub, left, product(), at);
+        left = binary(OpCode::Sub, left, product());
       } else {
         break;
       }
@@ -270,12 +145,11 @@ class Parser {
     int left = unary();
     while (!failed_) {
       skip_space();
-      const size_t at = pos_;
       if (text_.substr(pos_, 2) == "**") break;  // power, handled below unary
       if (accept("*")) {
-        left = binary(OpCode::Mul, left, unary(), at);
+        left = binary(OpCode::Mul, left, unary());
       } else if (accept("/")) {
-        left = binary(OpCode::Div, left, unary(), at);
+        left = binary(OpCode::Div, left, unary());
       } else {
         break;
       }
@@ -290,11 +164,7 @@ class Parser {
     int result;
     if (accept("-")) {
       const int operand = unary();
-      Node n;
-      n.op = OpCode::Neg;
-      n.a = operand;
-      n.offset = static_cast<int>(at);
-      result = operand < 0 ? -1 : add(n);
+      result = operand < 0 ? -1 : graph_.make(OpCode::Neg, operand);
     } else if (accept("+")) {
       result = unary();
     } else {
@@ -307,11 +177,9 @@ class Parser {
   int power() {
     const int base = primary();
     if (failed_) return -1;
-    skip_space();
-    const size_t at = pos_;
     if (accept("^") || accept("**")) {
       const int exponent = unary();  // right-associative; allows 2^-1
-      return binary(OpCode::Pow, base, exponent, at);
+      return binary(OpCode::Pow, base, exponent);
     }
     return base;
   }
@@ -339,11 +207,7 @@ class Parser {
       error(start, "malformed number '.': expected digits");
       return -1;
     }
-    Node n;
-    n.op = OpCode::Const;
-    n.value = std::strtod(literal.c_str(), nullptr);
-    n.offset = static_cast<int>(start);
-    return add(n);
+    return graph_.constant(std::strtod(literal.c_str(), nullptr));
   }
 
   int call(const FunctionInfo& f, std::string_view name, size_t at) {
@@ -366,7 +230,7 @@ class Parser {
       }
     }
     const int n_args = static_cast<int>(args.size());
-    if (*f.name == '\0') return add(Node{});  // unknown function: already reported
+    if (*f.name == '\0') return placeholder();  // unknown function: already reported
     if (n_args < f.min_args || n_args > f.max_args) {
       std::ostringstream m;
       m << "function '" << name << "' takes ";
@@ -380,27 +244,18 @@ class Parser {
       // Wrong arity is not a syntax error: keep parsing to find further problems.
       issues_.push_back({base_ + static_cast<int>(at), m.str()});
       arity_error_ = true;
-      Node n;
-      n.op = OpCode::Const;
-      return add(n);
+      return placeholder();
     }
-    Node n;
-    n.op = f.op;
-    n.offset = static_cast<int>(at);
     if (f.op == OpCode::Min || f.op == OpCode::Max) {
       int acc = args[0];
-      for (int i = 1; i < n_args; ++i) acc = binary(f.op, acc, args[i], at);
+      for (int i = 1; i < n_args; ++i) acc = binary(f.op, acc, args[i]);
       return acc;
     }
-    n.a = args[0];
-    if (n_args > 1) n.b = args[1];
-    if (n_args > 2) n.c = args[2];
-    return add(n);
+    return graph_.make(f.op, args[0], n_args > 1 ? args[1] : kNoNode,
+                       n_args > 2 ? args[2] : kNoNode);
   }
 
   int name_node(std::string_view name, size_t at) {
-    Node n;
-    n.offset = static_cast<int>(at);
     skip_space();
     const bool prime = pos_ < text_.size() && text_[pos_] == '\'';
     if (prime) ++pos_;
@@ -423,38 +278,23 @@ class Parser {
                                "an expression of t, parameters and states"});
         unknown_ = true;
       }
-      n.op = OpCode::StateRate;
-      n.index = std::max(i, 0);
-      return add(n);
+      return graph_.state_rate(std::max(i, 0));
     }
     if (name == "t") {
       if (!symbols_.allow_time) {
         issues_.push_back({base_ + static_cast<int>(at), "t is not allowed here"});
         unknown_ = true;
       }
-      n.op = OpCode::Time;
-      return add(n);
+      return graph_.time();
     }
     if (const auto it = symbols_.constants.find(name); it != symbols_.constants.end()) {
-      n.op = OpCode::Const;
-      n.value = it->second;
-      return add(n);
+      return graph_.constant(it->second);
     }
-    if (const int i = find(symbols_.states); i >= 0) {
-      n.op = OpCode::State;
-      n.index = i;
-      return add(n);
-    }
+    if (const int i = find(symbols_.states); i >= 0) return graph_.state(i);
     if (const int i = find(symbols_.algebraic); i >= 0 && symbols_.allow_algebraic) {
-      n.op = OpCode::Algebraic;
-      n.index = i;
-      return add(n);
+      return graph_.algebraic(i);
     }
-    if (name == "pi") {
-      n.op = OpCode::Const;
-      n.value = std::numbers::pi;
-      return add(n);
-    }
+    if (name == "pi") return graph_.constant(std::numbers::pi);
     std::string message = "unknown symbol '" + std::string(name) + "'";
     if (find_function(name) != nullptr) {
       message += " (a function: expected '(' and its arguments after the name)";
@@ -466,8 +306,7 @@ class Parser {
     }
     issues_.push_back({base_ + static_cast<int>(at), message});
     unknown_ = true;
-    n.op = OpCode::Const;
-    return add(n);
+    return placeholder();
   }
 
   int primary() {
@@ -500,11 +339,7 @@ class Parser {
         static constexpr FunctionInfo kAny{"", OpCode::Max, 0, 64};
         const int r = call(f != nullptr ? *f : kAny, name, at);
         --depth_;
-        if (f == nullptr && r >= 0) {
-          Node n;
-          n.op = OpCode::Const;
-          return add(n);
-        }
+        if (f == nullptr && r >= 0) return placeholder();
         return r;
       }
       return name_node(name, at);
@@ -530,7 +365,7 @@ class Parser {
 
   std::string_view text_;
   const SymbolTable& symbols_;
-  std::vector<Node>& nodes_;
+  ExpressionGraph& graph_;
   std::vector<ExpressionIssue>& issues_;
   int base_;
   size_t pos_ = 0;
@@ -541,105 +376,6 @@ class Parser {
   bool unknown_ = false;
   bool arity_error_ = false;
 };
-
-class Emitter {
- public:
-  Emitter(std::vector<Node>& nodes, Program& program) : nodes_(nodes), program_(program) {}
-
-  // Folds constant subtrees of `i` in place.
-  void fold_tree(int i) {
-    Node& n = nodes_[i];
-    const int k = arity(n.op);
-    if (k == 0) return;
-    bool all_constant = true;
-    for (int child : {n.a, n.b, n.c}) {
-      if (child < 0) continue;
-      fold_tree(child);
-      all_constant = all_constant && nodes_[child].op == OpCode::Const;
-    }
-    Node& m = nodes_[i];  // (no reallocation happens while folding)
-    if (all_constant) {
-      const double a = nodes_[m.a].value;
-      const double b = m.b >= 0 ? nodes_[m.b].value : 0.0;
-      const double c = m.c >= 0 ? nodes_[m.c].value : 0.0;
-      m.value = fold(m.op, a, b, c);
-      m.op = OpCode::Const;
-      m.a = m.b = m.c = -1;
-      return;
-    }
-    if (m.op == OpCode::Pow && nodes_[m.b].op == OpCode::Const) {
-      const double e = nodes_[m.b].value;
-      if (e == 2.0) {
-        m.op = OpCode::Square;
-      } else if (e == 1.0) {
-        nodes_[i] = nodes_[m.a];
-        return;
-      } else {
-        m.op = OpCode::PowConst;
-        m.value = e;
-      }
-      m.b = -1;
-    }
-  }
-
-  // Emits `i`; returns the stack depth it needs.
-  int emit(int i) {
-    const Node& n = nodes_[i];
-    switch (n.op) {
-      case OpCode::Const:
-        push(OpCode::Const, constant(n.value));
-        return 1;
-      case OpCode::Time:
-        push(OpCode::Time, 0);
-        return 1;
-      case OpCode::State:
-      case OpCode::StateRate:
-      case OpCode::Algebraic:
-        push(n.op, n.index);
-        return 1;
-      default:
-        break;
-    }
-    int depth = 0, below = 0;
-    for (int child : {n.a, n.b, n.c}) {
-      if (child < 0) continue;
-      depth = std::max(depth, below + emit(child));
-      ++below;
-    }
-    push(n.op, n.op == OpCode::PowConst ? constant(n.value) : 0);
-    return depth;
-  }
-
- private:
-  int constant(double v) {
-    for (size_t k = 0; k < program_.constants.size(); ++k) {
-      if (std::memcmp(&program_.constants[k], &v, sizeof v) == 0) return static_cast<int>(k);
-    }
-    program_.constants.push_back(v);
-    return static_cast<int>(program_.constants.size()) - 1;
-  }
-  void push(OpCode op, int arg) { program_.code.push_back({op, arg}); }
-
-  std::vector<Node>& nodes_;
-  Program& program_;
-};
-
-CompiledExpression finish(std::vector<Node>& nodes, int root, std::string_view text,
-                          CompiledExpression out) {
-  out.program.text = std::string(text);
-  if (root < 0 || !out.issues.empty()) return out;
-  Emitter emitter(nodes, out.program);
-  emitter.fold_tree(root);
-  const int depth = emitter.emit(root);
-  out.program.stack_depth = depth;
-  if (depth > kMaxStackDepth) {
-    out.issues.push_back({0, "expression needs " + std::to_string(depth) +
-                                 " stack entries (limit " + std::to_string(kMaxStackDepth) +
-                                 "); expected a less deeply nested expression"});
-    out.program.code.clear();
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -669,33 +405,50 @@ int find_equals(std::string_view text) {
   return found;
 }
 
-CompiledExpression compile_expression(std::string_view text, const SymbolTable& symbols) {
-  CompiledExpression out;
-  std::vector<Node> nodes;
-  Parser parser(text, symbols, nodes, out.issues, 0);
+ParsedExpression parse_expression(std::string_view text, const SymbolTable& symbols,
+                                  ExpressionGraph& graph) {
+  ParsedExpression out;
+  Parser parser(text, symbols, graph, out.issues, 0);
   const int root = parser.parse_all();
-  return finish(nodes, root, text, std::move(out));
+  if (root >= 0 && out.issues.empty()) out.node = root;
+  return out;
+}
+
+ParsedExpression parse_residual(std::string_view text, int equals, const SymbolTable& symbols,
+                                ExpressionGraph& graph) {
+  ParsedExpression out;
+  const auto eq = static_cast<size_t>(equals);
+  Parser left(text.substr(0, eq), symbols, graph, out.issues, 0);
+  const int l = left.parse_all();
+  Parser right(text.substr(eq + 1), symbols, graph, out.issues, equals + 1);
+  const int r = right.parse_all();
+  if (l >= 0 && r >= 0 && out.issues.empty()) out.node = graph.make(OpCode::Sub, l, r);
+  return out;
+}
+
+namespace {
+CompiledExpression compile_alone(const ExpressionGraph& graph, ParsedExpression parsed) {
+  CompiledExpression out;
+  out.issues = std::move(parsed.issues);
+  if (!out.ok()) return out;
+  out.is_constant = graph.is_constant(parsed.node);
+  out.constant_value = graph.node(parsed.node).value;
+  out.is_condition = is_comparison(graph.node(parsed.node).op);
+  out.program = compile_tape(graph, {{parsed.node, 0}});
+  return out;
+}
+}  // namespace
+
+CompiledExpression compile_expression(std::string_view text, const SymbolTable& symbols) {
+  ExpressionGraph graph;
+  ParsedExpression parsed = parse_expression(text, symbols, graph);
+  return compile_alone(graph, std::move(parsed));
 }
 
 CompiledExpression compile_residual(std::string_view text, int equals, const SymbolTable& symbols) {
-  CompiledExpression out;
-  std::vector<Node> nodes;
-  const auto eq = static_cast<size_t>(equals);
-  Parser left(text.substr(0, eq), symbols, nodes, out.issues, 0);
-  const int l = left.parse_all();
-  Parser right(text.substr(eq + 1), symbols, nodes, out.issues, equals + 1);
-  const int r = right.parse_all();
-  int root = -1;
-  if (l >= 0 && r >= 0) {
-    Node n;
-    n.op = OpCode::Sub;
-    n.a = l;
-    n.b = r;
-    n.offset = equals;
-    nodes.push_back(n);
-    root = static_cast<int>(nodes.size()) - 1;
-  }
-  return finish(nodes, root, text, std::move(out));
+  ExpressionGraph graph;
+  ParsedExpression parsed = parse_residual(text, equals, symbols, graph);
+  return compile_alone(graph, std::move(parsed));
 }
 
 }  // namespace saltus::model

@@ -163,6 +163,7 @@ class Loader {
 
   Model load(const std::vector<std::string>& overrides) {
     model_.file = file_;
+    model_.graph = graph_;
     toml::table doc;
     bool non_ascii = false;
     if (const auto [line, column] = malformed_table_header(text_, non_ascii); line > 0) {
@@ -269,12 +270,12 @@ class Loader {
       const CompiledExpression c = compile_expression(text, s);
       for (const auto& issue : c.issues) add_at(n, issue.offset, what + ": " + issue.message);
       if (!c.ok()) return std::nullopt;
-      if (!c.program.is_constant()) {
+      if (!c.is_constant) {
         add(n, what + " '" + text + "' is not constant; expected a number or an expression of " +
                    "earlier parameters");
         return std::nullopt;
       }
-      return c.program.constants[c.program.code[0].arg];
+      return c.constant_value;
     }
     add(n, what + " is " + type_name(n) + "; expected a number");
     return std::nullopt;
@@ -463,14 +464,14 @@ class Loader {
     return s;
   }
 
-  // Compiles the string `n` (whole text) or reports its problems.
-  std::optional<Program> expression(const toml::node& n, const std::string& what,
-                                    const SymbolTable& s) {
+  // Parses the string `n` (whole text) into the model's graph or reports its problems.
+  std::optional<NodeId> expression(const toml::node& n, const std::string& what,
+                                   const SymbolTable& s) {
     const auto text = n.value<std::string>();
-    const CompiledExpression c = compile_expression(*text, s);
+    const ParsedExpression c = parse_expression(*text, s, *graph_);
     for (const auto& issue : c.issues) add_at(n, issue.offset, what + ": " + issue.message);
     if (!c.ok()) return std::nullopt;
-    return c.program;
+    return c.node;
   }
 
   const toml::array* array_of_strings(const toml::node& n, const std::string& what) {
@@ -492,7 +493,7 @@ class Loader {
   struct Assigned {
     int state = -1;
     int lhs_offset = 0;
-    Program value;
+    NodeId value = kNoNode;
   };
   std::vector<Assigned> assignments(const toml::node& n, const std::string& what,
                                     const SymbolTable& s, bool rate,
@@ -537,7 +538,7 @@ class Loader {
       } else {
         r.state = static_cast<int>(it - state_names_.begin());
       }
-      CompiledExpression c = compile_expression(text.substr(static_cast<size_t>(eq) + 1), s);
+      ParsedExpression c = parse_expression(text.substr(static_cast<size_t>(eq) + 1), s, *graph_);
       for (const auto& issue : c.issues) {
         add_at(e, eq + 1 + issue.offset, what + ": " + issue.message);
       }
@@ -550,16 +551,16 @@ class Loader {
         }
       }
       if (r.state < 0) continue;
-      r.value = std::move(c.program);
+      r.value = c.node;
       out.push_back(std::move(r));
     }
     return out;
   }
 
   // "lhs = rhs" or a bare expression (= 0) entries: residuals and constraints.
-  std::vector<Program> residuals(const toml::node& n, const std::string& what,
-                                 const SymbolTable& s) {
-    std::vector<Program> out;
+  std::vector<NodeId> residuals(const toml::node& n, const std::string& what,
+                                const SymbolTable& s) {
+    std::vector<NodeId> out;
     const toml::array* a = array_of_strings(n, what);
     if (a == nullptr) return out;
     for (const toml::node& e : *a) {
@@ -569,9 +570,10 @@ class Loader {
         add_at(e, 0, what + ": '" + text + "' has several '='; expected \"lhs = rhs\"");
         continue;
       }
-      CompiledExpression c = eq >= 0 ? compile_residual(text, eq, s) : compile_expression(text, s);
+      const ParsedExpression c =
+          eq >= 0 ? parse_residual(text, eq, s, *graph_) : parse_expression(text, s, *graph_);
       for (const auto& issue : c.issues) add_at(e, issue.offset, what + ": " + issue.message);
-      if (c.ok()) out.push_back(std::move(c.program));
+      if (c.ok()) out.push_back(c.node);
     }
     return out;
   }
@@ -652,7 +654,7 @@ class Loader {
     } else if (flow != nullptr) {
       mode.kind = alg.empty() ? FlowKind::Ode : FlowKind::SemiExplicitDae;
       auto eqs = assignments(*flow, where + " flow", s, true, alg);
-      mode.flow.assign(static_cast<size_t>(nx), Program{});
+      mode.flow.assign(static_cast<size_t>(nx), kNoNode);
       std::vector<bool> given(static_cast<size_t>(nx), false);
       for (auto& e : eqs) {
         mode.flow[static_cast<size_t>(e.state)] = std::move(e.value);
@@ -720,7 +722,7 @@ class Loader {
         }
         if (const toml::node* r = zt.get("reset")) {
           for (auto& a : assignments(*r, where + " zeno reset", s, false, alg)) {
-            h.reset.push_back({a.state, std::move(a.value)});
+            h.reset.push_back({a.state, a.value});
           }
         }
         mode.zeno = std::move(h);
@@ -747,14 +749,13 @@ class Loader {
       add(*value, where + " value is " + type_name(*value) +
                       "; expected one scalar expression (a string): a guard is a scalar function");
     } else if (auto p = expression(*value, where, s)) {
-      const OpCode last = p->code.back().op;
-      if (last == OpCode::Less || last == OpCode::LessEqual || last == OpCode::Greater ||
-          last == OpCode::GreaterEqual || last == OpCode::Equal || last == OpCode::NotEqual) {
+      if (is_comparison(graph_->node(*p).op)) {
         add_at(*value, 0,
-               where + " value '" + p->text + "' is a condition, not a scalar function; " +
+               where + " value '" + *value->value<std::string>() +
+                   "' is a condition, not a scalar function; " +
                    "expected an expression that crosses zero (e.g. '-x' for x <= 0)");
       } else {
-        guard.value = std::move(*p);
+        guard.value = *p;
       }
     }
     if (const toml::node* d = g.get("direction")) {
@@ -773,7 +774,7 @@ class Loader {
     guard.target = target_mode(g.get("target"), self, where);
     if (const toml::node* r = g.get("reset")) {
       for (auto& a : assignments(*r, where + " reset", s, false, s.algebraic)) {
-        guard.reset.push_back({a.state, std::move(a.value)});
+        guard.reset.push_back({a.state, a.value});
       }
     }
     if (const toml::node* term = g.get("terminal")) {
@@ -991,6 +992,7 @@ class Loader {
   std::string file_;
   std::vector<std::string> lines_;
   Model model_;
+  std::shared_ptr<ExpressionGraph> graph_ = std::make_shared<ExpressionGraph>();
   std::map<std::string, double, std::less<>> constants_;
   std::map<std::string, std::string> names_;
   std::vector<std::string> state_names_;

@@ -2,85 +2,219 @@
 
 #include <utility>
 
+#include "saltus/model/tape.hpp"
+
 namespace saltus::model {
 namespace {
 
-// Writes every flow program of `mode` into `out` (x'_i, or residual F_i).
-template <class S, class X, class XRate, class Z, class Out>
-void eval_all(const std::vector<Program>& programs, const S& t, const X& x, const XRate& xrate,
-              const Z& z, Out& out) {
-  for (size_t i = 0; i < programs.size(); ++i) {
-    out[static_cast<Eigen::Index>(i)] = evaluate(programs[i], t, x, xrate, z);
-  }
+// Slots of a Jacobian tape: the blocks d out / d in_k in order, each column-major (rows = the
+// outputs). `blocks` holds the variables of each block.
+using Block = std::vector<Variable>;
+
+std::vector<Variable> variables(OpCode kind, int n) {
+  std::vector<Variable> v;
+  for (int i = 0; i < n; ++i) v.push_back({kind, i});
+  return v;
 }
 
-Reset::Map reset_map(std::shared_ptr<const Model> keep, const std::vector<Assignment>* a) {
-  if (a->empty()) return {};
-  return [keep = std::move(keep), a](double t, ConstVectorRef x, ConstVectorRef z, VectorRef xp) {
-    // All right-hand sides read the pre-reset state, whatever the order of the assignments.
-    SmallVector<double> values(static_cast<Eigen::Index>(a->size()));
-    for (size_t k = 0; k < a->size(); ++k) {
-      values[static_cast<Eigen::Index>(k)] = evaluate((*a)[k].value, t, x, x, z);
-    }
-    xp = x;
-    for (size_t k = 0; k < a->size(); ++k) {
-      xp[(*a)[k].state] = values[static_cast<Eigen::Index>(k)];
-    }
-  };
+Tape value_tape(const ExpressionGraph& g, const std::vector<NodeId>& nodes) {
+  std::vector<TapeOutput> out;
+  for (size_t i = 0; i < nodes.size(); ++i) out.push_back({nodes[i], static_cast<std::int32_t>(i)});
+  return compile_tape(g, out);
 }
 
-Flow make_flow(const std::shared_ptr<const Model>& keep, const ModelMode& mode, int nx) {
-  const std::vector<Program>* f = &mode.flow;
-  const std::vector<Program>* g = &mode.constraints;
-  const int nz = static_cast<int>(mode.algebraic.size());
-  auto constraints = [keep, g](const auto& t, const auto& x, const auto& z, auto& res) {
-    eval_all(*g, t, x, x, z, res);
-  };
-  switch (mode.kind) {
-    case FlowKind::Ode:
-      return ode_flow(nx, [keep, f](const auto& t, const auto& x, auto& xdot) {
-        eval_all(*f, t, x, x, x, xdot);
-      });
-    case FlowKind::SemiExplicitDae:
-      return semi_explicit_flow(
-          nx, nz,
-          [keep, f](const auto& t, const auto& x, const auto& z, auto& xdot) {
-            eval_all(*f, t, x, x, z, xdot);
-          },
-          constraints);
-    case FlowKind::ImplicitDae:
-      return implicit_flow(
-          nx, nz,
-          [keep, f](const auto& t, const auto& x, const auto& xdot, const auto& z, auto& res) {
-            eval_all(*f, t, x, xdot, z, res);
-          },
-          constraints);
+// Symbolic Jacobian of `nodes` with respect to each block's variables; only structurally
+// non-zero entries get a slot (the caller zeroes the matrices first).
+Tape jacobian_tape(ExpressionGraph& g, const std::vector<NodeId>& nodes,
+                   const std::vector<Block>& blocks) {
+  std::vector<TapeOutput> out;
+  const auto rows = static_cast<std::int32_t>(nodes.size());
+  std::int32_t base = 0;
+  for (const Block& block : blocks) {
+    for (size_t j = 0; j < block.size(); ++j) {
+      for (std::int32_t i = 0; i < rows; ++i) {
+        const NodeId d = g.derivative(nodes[static_cast<size_t>(i)], block[j]);
+        if (!g.is_zero(d)) out.push_back({d, base + static_cast<std::int32_t>(j) * rows + i});
+      }
+    }
+    base += static_cast<std::int32_t>(block.size()) * rows;
   }
-  return {};
+  Tape t = compile_tape(g, out);
+  t.outputs = base;
+  return t;
+}
+
+// Writes slot k of a Jacobian tape into the block it belongs to: `rows` outputs, block b has
+// cols[b] columns (a caller may pass a block with no columns when it does not want it).
+struct BlockSink {
+  int rows;
+  int cols[3];
+  MatrixRef* blocks;
+  void operator()(int k, double v) const {
+    for (int b = 0;; ++b) {
+      const int size = cols[b] * rows;
+      if (k < size) {
+        if (blocks[b].cols() > 0) blocks[b](k % rows, k / rows) = v;
+        return;
+      }
+      k -= size;
+    }
+  }
+};
+
+struct CompiledGuard {
+  Tape value;
+  Tape gradient;  // slots: dp/dx (nx), dp/dz (nz), dp/dt
+  Tape reset;     // slot = the state assigned
+};
+
+struct CompiledMode {
+  int nx = 0, nz = 0;
+  Tape flow, flow_jacobian, constraints, constraints_jacobian;
+  std::vector<CompiledGuard> guards;
+  Tape zeno_reset;
+};
+
+Tape reset_tape(const ExpressionGraph& g, const std::vector<Assignment>& reset) {
+  std::vector<TapeOutput> out;
+  for (const Assignment& a : reset) out.push_back({a.value, a.state});
+  return compile_tape(g, out);
+}
+
+Reset::Map reset_map(std::shared_ptr<const CompiledMode> keep, const Tape* tape) {
+  if (tape->empty()) return {};
+  return
+      [keep = std::move(keep), tape](double t, ConstVectorRef x, ConstVectorRef z, VectorRef xp) {
+        // The tape loads x before it stores anything: right-hand sides read the pre-reset state.
+        xp = x;
+        run(*tape, t, x, x, z, [&xp](int k, double v) { xp[k] = v; });
+      };
+}
+
+Flow make_flow(const std::shared_ptr<const CompiledMode>& m, FlowKind kind) {
+  Flow flow;
+  flow.kind = kind;
+  flow.nx = m->nx;
+  flow.nz = m->nz;
+  const int nx = m->nx, nz = m->nz;
+  if (kind == FlowKind::ImplicitDae) {
+    flow.residual = [m](double t, ConstVectorRef x, ConstVectorRef xdot, ConstVectorRef z,
+                        VectorRef res) {
+      run(m->flow, t, x, xdot, z, [&res](int k, double v) { res[k] = v; });
+    };
+    flow.residual_jacobian = [m, nx, nz](double t, ConstVectorRef x, ConstVectorRef xdot,
+                                         ConstVectorRef z, MatrixRef dFdx, MatrixRef dFdxdot,
+                                         MatrixRef dFdz) {
+      dFdx.setZero();
+      dFdxdot.setZero();
+      dFdz.setZero();
+      MatrixRef blocks[] = {dFdx, dFdxdot, dFdz};
+      run(m->flow_jacobian, t, x, xdot, z, BlockSink{nx, {nx, nx, nz}, blocks});
+    };
+  } else {
+    flow.rhs = [m](double t, ConstVectorRef x, ConstVectorRef z, VectorRef xdot) {
+      run(m->flow, t, x, x, z, [&xdot](int k, double v) { xdot[k] = v; });
+    };
+    flow.rhs_jacobian = [m, nx, nz](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef dfdx,
+                                    MatrixRef dfdz) {
+      dfdx.setZero();
+      dfdz.setZero();  // may have no columns: the caller wants d/dx only
+      MatrixRef blocks[] = {dfdx, dfdz};
+      run(m->flow_jacobian, t, x, x, z, BlockSink{nx, {nx, nz, 0}, blocks});
+    };
+  }
+  if (kind != FlowKind::Ode) {
+    flow.algebraic = [m](double t, ConstVectorRef x, ConstVectorRef z, VectorRef g) {
+      run(m->constraints, t, x, x, z, [&g](int k, double v) { g[k] = v; });
+    };
+    flow.algebraic_jacobian = [m, nx, nz](double t, ConstVectorRef x, ConstVectorRef z,
+                                          MatrixRef dgdx, MatrixRef dgdz) {
+      dgdx.setZero();
+      dgdz.setZero();
+      MatrixRef blocks[] = {dgdx, dgdz};
+      run(m->constraints_jacobian, t, x, x, z, BlockSink{nz, {nx, nz, 0}, blocks});
+    };
+  }
+  return flow;
+}
+
+Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const ModelGuard& g,
+                       const CompiledGuard* c) {
+  Guard guard;
+  guard.name = g.name;
+  guard.direction = g.direction;
+  guard.terminal = g.terminal;
+  guard.value = [m, c](double t, ConstVectorRef x, ConstVectorRef z) {
+    return evaluate(c->value, t, x, x, z);
+  };
+  const int nx = m->nx, nz = m->nz;
+  guard.gradient = [m, c, nx, nz](double t, ConstVectorRef x, ConstVectorRef z, VectorRef dpdx,
+                                  VectorRef dpdz) {
+    dpdx.setZero();
+    dpdz.setZero();
+    double dpdt = 0.0;
+    run(c->gradient, t, x, x, z, [&](int k, double v) {
+      if (k < nx) {
+        dpdx[k] = v;
+      } else if (k < nx + nz) {
+        dpdz[k - nx] = v;
+      } else {
+        dpdt = v;
+      }
+    });
+    return dpdt;
+  };
+  guard.reset = Reset::to(g.target, reset_map(m, &c->reset));
+  return guard;
 }
 
 }  // namespace
 
 HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
-  HybridSystem sys;
+  // Derivatives are added to a copy of the model's graph (the Model stays immutable).
+  ExpressionGraph g = *model->graph;
   const int nx = static_cast<int>(model->states.size());
-  for (const ModelMode& mode : model->modes) sys.add_mode(mode.name, make_flow(model, mode, nx));
+  std::vector<std::shared_ptr<CompiledMode>> compiled;
+  for (const ModelMode& mode : model->modes) {
+    auto c = std::make_shared<CompiledMode>();
+    c->nx = nx;
+    c->nz = static_cast<int>(mode.algebraic.size());
+    const Block dx = variables(OpCode::State, nx), dz = variables(OpCode::Algebraic, c->nz);
+    c->flow = value_tape(g, mode.flow);
+    if (mode.kind == FlowKind::ImplicitDae) {
+      c->flow_jacobian = jacobian_tape(g, mode.flow, {dx, variables(OpCode::StateRate, nx), dz});
+    } else {
+      c->flow_jacobian = jacobian_tape(g, mode.flow, {dx, dz});
+    }
+    c->constraints = value_tape(g, mode.constraints);
+    c->constraints_jacobian = jacobian_tape(g, mode.constraints, {dx, dz});
+    for (const ModelGuard& guard : mode.guards) {
+      CompiledGuard cg;
+      cg.value = value_tape(g, {guard.value});
+      std::vector<NodeId> gradient;
+      for (const Variable& v : dx) gradient.push_back(g.derivative(guard.value, v));
+      for (const Variable& v : dz) gradient.push_back(g.derivative(guard.value, v));
+      gradient.push_back(g.derivative(guard.value, {OpCode::Time, 0}));
+      cg.gradient = value_tape(g, gradient);
+      cg.reset = reset_tape(g, guard.reset);
+      c->guards.push_back(std::move(cg));
+    }
+    if (mode.zeno) c->zeno_reset = reset_tape(g, mode.zeno->reset);
+    compiled.push_back(std::move(c));
+  }
+  HybridSystem sys;
+  for (size_t m = 0; m < model->modes.size(); ++m) {
+    sys.add_mode(model->modes[m].name, make_flow(compiled[m], model->modes[m].kind));
+  }
   for (size_t m = 0; m < model->modes.size(); ++m) {
     const ModelMode& mode = model->modes[m];
+    const std::shared_ptr<const CompiledMode> c = compiled[m];
     const auto id = static_cast<ModeId>(m);
-    for (const ModelGuard& g : mode.guards) {
-      const Program* p = &g.value;
-      sys.add_guard(id, make_guard(
-                            g.name, g.direction,
-                            [model, p](const auto& t, const auto& x, const auto& z) {
-                              return evaluate(*p, t, x, x, z);
-                            },
-                            Reset::to(g.target, reset_map(model, &g.reset)), g.terminal));
+    for (size_t k = 0; k < mode.guards.size(); ++k) {
+      sys.add_guard(id, make_model_guard(c, mode.guards[k], &c->guards[k]));
     }
-    if (mode.zeno) {
-      sys.set_zeno_handover(id,
-                            ZenoHandover{mode.zeno->target, reset_map(model, &mode.zeno->reset)});
-    }
+    if (mode.zeno)
+      sys.set_zeno_handover(id, ZenoHandover{mode.zeno->target, reset_map(c, &c->zeno_reset)});
   }
   return sys;
 }

@@ -1,4 +1,6 @@
-// Parses a model-file expression once and compiles it into a Program (expression.hpp).
+// Parses model-file expressions into an ExpressionGraph (expression_graph.hpp), where a model's
+// expressions share their subexpressions and get symbolic derivatives; tapes (tape.hpp) then
+// compute chosen nodes. compile_expression does both for one expression on its own.
 //
 // Grammar (docs/MODEL_FORMAT.md "Expressions"), loosest binding first:
 //   comparison  a < b, a <= b, a > b, a >= b, a == b, a != b   (value 1 or 0, no derivative)
@@ -20,7 +22,8 @@
 #include <string_view>
 #include <vector>
 
-#include "saltus/model/expression.hpp"
+#include "saltus/model/expression_graph.hpp"
+#include "saltus/model/tape.hpp"
 
 namespace saltus::model {
 
@@ -38,17 +41,31 @@ struct ExpressionIssue {
   std::string message;
 };
 
-struct CompiledExpression {
-  Program program;
+struct ParsedExpression {
+  NodeId node = kNoNode;  // the expression's node in the graph (kNoNode when there are issues)
   std::vector<ExpressionIssue> issues;
   bool ok() const { return issues.empty(); }
 };
 
-// Compiles `text` (the whole of it must be one expression).
-CompiledExpression compile_expression(std::string_view text, const SymbolTable& symbols);
+// Parses `text` (the whole of it must be one expression) into `graph`.
+ParsedExpression parse_expression(std::string_view text, const SymbolTable& symbols,
+                                  ExpressionGraph& graph);
 
-// Compiles the equation `lhs = rhs` in `text` as the residual lhs - rhs; `equals` is the offset
-// of the '=' (from find_equals).
+// Parses the equation `lhs = rhs` in `text` as the residual lhs - rhs; `equals` is the offset of
+// the '=' (from find_equals).
+ParsedExpression parse_residual(std::string_view text, int equals, const SymbolTable& symbols,
+                                ExpressionGraph& graph);
+
+// One expression parsed into a graph of its own and compiled into a one-output tape.
+struct CompiledExpression {
+  Tape program;
+  std::vector<ExpressionIssue> issues;
+  bool is_constant = false;  // reads nothing: its value is constant_value
+  double constant_value = 0.0;
+  bool is_condition = false;  // its last operation is a comparison
+  bool ok() const { return issues.empty(); }
+};
+CompiledExpression compile_expression(std::string_view text, const SymbolTable& symbols);
 CompiledExpression compile_residual(std::string_view text, int equals, const SymbolTable& symbols);
 
 // Offset of the single top-level '=' of an equation (not part of ==, <=, >=, !=); -1 if there is

@@ -1,17 +1,19 @@
 // A model read from a model file: parameters, states, modes (flows, guards, resets, post-Zeno
 // hand-over), the initial condition, and how to simulate it (docs/MODEL_FORMAT.md).
 //
-// Every expression is already compiled (expression.hpp) with the parameters folded in, so a
-// Model is immutable once loaded; model_system.hpp turns it into a HybridSystem.
+// Every expression is already parsed into the model's ExpressionGraph (expression_graph.hpp) with
+// the parameters folded in, so a Model is immutable once loaded; model_system.hpp derives the
+// Jacobians symbolically and compiles tapes (tape.hpp) to build a HybridSystem.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "saltus/core/flow.hpp"
 #include "saltus/core/guard.hpp"
-#include "saltus/model/expression.hpp"
+#include "saltus/model/expression_graph.hpp"
 #include "saltus/sim/simulation_options.hpp"
 
 namespace saltus::model {
@@ -27,13 +29,13 @@ struct Quantity {
 // x_state+ = value(t, x-, z-) in a reset.
 struct Assignment {
   int state = 0;
-  Program value;
+  NodeId value = kNoNode;
 };
 
 struct ModelGuard {
   std::string name;
   Direction direction = Direction::Rising;
-  Program value;  // p(t, x, z)
+  NodeId value = kNoNode;  // p(t, x, z)
   int target = -1;
   std::vector<Assignment> reset;  // states not listed keep their value
   bool terminal = false;
@@ -48,9 +50,9 @@ struct ModelMode {
   std::string name;
   FlowKind kind = FlowKind::Ode;
   // Ode and SemiExplicitDae: x'_i = flow[i]. ImplicitDae: 0 = flow[i] (reads x').
-  std::vector<Program> flow;
-  std::vector<Quantity> algebraic;   // z of this mode (value: initial guess)
-  std::vector<Program> constraints;  // 0 = g_k(t, x, z), one per algebraic state
+  std::vector<NodeId> flow;
+  std::vector<Quantity> algebraic;  // z of this mode (value: initial guess)
+  std::vector<NodeId> constraints;  // 0 = g_k(t, x, z), one per algebraic state
   std::vector<ModelGuard> guards;
   std::optional<ModelZenoHandover> zeno;
 };
@@ -60,6 +62,8 @@ struct Model {
   std::string name;
   std::string description;
   std::string time_unit = "s";
+  // Every expression of the model (nodes below index it); shared subexpressions are one node.
+  std::shared_ptr<const ExpressionGraph> graph;
   std::vector<Quantity> parameters;
   std::vector<Quantity> states;  // value: initial value
   std::vector<ModelMode> modes;

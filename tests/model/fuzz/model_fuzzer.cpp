@@ -1,9 +1,12 @@
-// libFuzzer target for the model-file parser and the expression compiler (docs/FUZZING.md).
-// Each input is tried twice: as a whole model file (TOML + every expression in it, then each
-// compiled program evaluated in double and in Dual), and as one bare expression.
-// Any outcome other than success or a ModelError / saltus::Error is a finding.
+// libFuzzer target for the model-file parser, the expression graph and the tapes
+// (docs/FUZZING.md). Each input is tried twice: as a whole model file (TOML + every expression in
+// it, then the HybridSystem built from it: flows, symbolic Jacobians, guards with their gradients
+// and resets, all evaluated once), and as one bare expression (its tape evaluated in double and in
+// Dual, and its symbolic derivatives). Any outcome other than success or a ModelError /
+// saltus::Error is a finding.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -11,15 +14,37 @@
 #include "saltus/core/error.hpp"
 #include "saltus/model/expression_compiler.hpp"
 #include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_system.hpp"
 
 namespace {
 
 using saltus::Dual;
 using saltus::DualVector;
-using saltus::model::Program;
 
-void exercise(const Program& p, int nx, int nz) {
-  if (p.empty()) return;
+void exercise(const saltus::HybridSystem& sys, int nx) {
+  Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(nx, 0.5, 1.5), xp(nx);
+  for (int m = 0; m < sys.mode_count(); ++m) {
+    const saltus::Mode& mode = sys.mode(m);
+    const saltus::Flow& f = mode.flow;
+    Eigen::VectorXd z = Eigen::VectorXd::Constant(f.nz, -0.25), out(nx), g(f.nz);
+    Eigen::MatrixXd jx(nx, nx), jv(nx, nx), jz(nx, f.nz), gx(f.nz, nx), gz(f.nz, f.nz);
+    if (f.rhs) f.rhs(0.75, x, z, out);
+    if (f.rhs_jacobian) f.rhs_jacobian(0.75, x, z, jx, jz);
+    if (f.residual) f.residual(0.75, x, x, z, out);
+    if (f.residual_jacobian) f.residual_jacobian(0.75, x, x, z, jx, jv, jz);
+    if (f.algebraic) f.algebraic(0.75, x, z, g);
+    if (f.algebraic_jacobian) f.algebraic_jacobian(0.75, x, z, gx, gz);
+    Eigen::VectorXd dpdx(nx), dpdz(f.nz);
+    for (const saltus::Guard& guard : mode.guards) {
+      volatile double sink = guard.value(0.75, x, z);
+      sink = guard.gradient(0.75, x, z, dpdx, dpdz);
+      (void)sink;
+      if (guard.reset.map) guard.reset.map(0.75, x, z, xp);
+    }
+  }
+}
+
+void exercise(const saltus::model::Tape& p, int nx, int nz) {
   Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(nx, 0.5, 1.5);
   Eigen::VectorXd z = Eigen::VectorXd::Constant(nz, -0.25);
   volatile double sink = saltus::model::evaluate(p, 0.75, x, x, z);
@@ -36,17 +61,9 @@ void exercise(const Program& p, int nx, int nz) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    const saltus::model::Model m = saltus::model::load_model_text(text, "fuzz.toml", {"g=1"});
-    const int nx = static_cast<int>(m.states.size());
-    for (const auto& mode : m.modes) {
-      const int nz = static_cast<int>(mode.algebraic.size());
-      for (const Program& p : mode.flow) exercise(p, nx, nz);
-      for (const Program& p : mode.constraints) exercise(p, nx, nz);
-      for (const auto& g : mode.guards) {
-        exercise(g.value, nx, nz);
-        for (const auto& a : g.reset) exercise(a.value, nx, nz);
-      }
-    }
+    auto m = std::make_shared<const saltus::model::Model>(
+        saltus::model::load_model_text(text, "fuzz.toml", {"g=1"}));
+    exercise(saltus::model::build_hybrid_system(m), static_cast<int>(m->states.size()));
   } catch (const saltus::Error&) {
     // ModelError (with its diagnostics) is the expected outcome for bad input.
   }
@@ -56,8 +73,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   s.algebraic = {"z"};
   s.allow_state_rate = size % 2 == 0;
   const int eq = saltus::model::find_equals(text);
-  const auto c = eq >= 0 ? saltus::model::compile_residual(text, eq, s)
-                         : saltus::model::compile_expression(text, s);
-  if (c.ok()) exercise(c.program, 2, 1);
+  saltus::model::ExpressionGraph graph;
+  const auto c = eq >= 0 ? saltus::model::parse_residual(text, eq, s, graph)
+                         : saltus::model::parse_expression(text, s, graph);
+  if (c.ok()) {
+    std::vector<saltus::model::TapeOutput> outputs{{c.node, 0}};
+    for (int i = 0; i < 2; ++i) {
+      outputs.push_back({graph.derivative(c.node, {saltus::model::OpCode::State, i}), i + 1});
+    }
+    exercise(saltus::model::compile_tape(graph, outputs), 2, 1);
+  }
   return 0;
 }

@@ -7,8 +7,9 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${SALTUS_FUZZ_REPLAY_DIR:-$root/build-fuzz-replay}
 cxx=${CXX:-g++}
 mkdir -p "$out"
-srcs=(src/model/expression_compiler.cpp src/model/diagnostic.cpp src/model/model.cpp
-      src/model/model_loader.cpp src/sim/simulation_options.cpp src/events/event_options.cpp
+srcs=(src/model/expression_compiler.cpp src/model/expression_graph.cpp src/model/operations.cpp
+      src/model/tape.cpp src/model/model_system.cpp src/core/hybrid_system.cpp
+      src/model/diagnostic.cpp src/model/model.cpp src/model/model_loader.cpp src/sim/simulation_options.cpp src/events/event_options.cpp
       src/events/zeno_monitor.cpp src/ode/stepper_options.cpp tests/model/fuzz/model_fuzzer.cpp
       tests/model/fuzz/replay_main.cpp)
 cd "$root"
