@@ -21,8 +21,9 @@ const char* to_string(RouthTermination termination) {
 namespace {
 
 // Guards the loop; a planar impact has at most: stick or reversal (twice), compression,
-// termination, so a handful of phases. Exceeding this is reported as a jam.
-constexpr int kMaxPhases = 32;
+// termination, so a handful of phases. Exceeding this is reported as a jam. Equal to the
+// capacity of the in-place phase record (ImpactPhaseList).
+constexpr int kMaxPhases = ImpactPhaseList::kMaxImpactPhases;
 
 void jam(PlanarImpactResult& r, const char* what, double P_n, double v_n, double slope) {
   std::ostringstream msg;

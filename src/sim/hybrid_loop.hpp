@@ -617,19 +617,21 @@ class HybridLoop {
     s.zeno_time = z.t_inf;
     s.zeno_ratio = z.ratio;
     s.events_before_zeno = events_total_;
-    const std::string what =
-        instantaneous
-            ? message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
-                      "' fires again at once and its reset leaves the state unchanged at t = ", t_,
-                      " (accumulation at this instant)")
-            : message("Zeno: events of guard '", m.guards[guard].name, "' in mode '", m.name,
-                      "' accumulate at t_inf = ", z.t_inf, " (cycle of ", z.period,
-                      " event(s), duration ratio ", z.ratio, ", last cycle ", z.last_cycle, " s, ",
-                      events_total_, " events resolved)");
+    // Built only when the run stops here: a hand-over must not allocate (reused Simulator).
+    auto what = [&] {
+      return instantaneous
+                 ? message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
+                           "' fires again at once and its reset leaves the state unchanged at t = ",
+                           t_, " (accumulation at this instant)")
+                 : message("Zeno: events of guard '", m.guards[guard].name, "' in mode '", m.name,
+                           "' accumulate at t_inf = ", z.t_inf, " (cycle of ", z.period,
+                           " event(s), duration ratio ", z.ratio, ", last cycle ", z.last_cycle,
+                           " s, ", events_total_, " events resolved)");
+    };
     if (options_.zeno.policy != events::ZenoOptions::Policy::Handover || !m.zeno_handover) {
       stop(Termination::Zeno,
-           what + (m.zeno_handover ? "; stopped (zeno.policy = stop)"
-                                   : "; no post-Zeno mode given for mode '" + m.name + "'"));
+           what() + (m.zeno_handover ? "; stopped (zeno.policy = stop)"
+                                     : "; no post-Zeno mode given for mode '" + m.name + "'"));
       return;
     }
     const ZenoHandover& h = *m.zeno_handover;
@@ -650,7 +652,7 @@ class HybridLoop {
       x_plus_.head(tm.flow.nx) = x_.head(tm.flow.nx);
     }
     if (!x_plus_.head(tm.flow.nx).allFinite()) {
-      stop(Termination::NonFiniteState, what + "; the hand-over map produced a non-finite state");
+      stop(Termination::NonFiniteState, what() + "; the hand-over map produced a non-finite state");
       return;
     }
     if (!reinitialise(tm, h.target, tm.flow.nx, tm.flow.nz, nullptr)) return;

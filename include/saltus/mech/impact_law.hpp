@@ -19,6 +19,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -92,6 +94,29 @@ struct ImpactPhase {
   PhaseEnd end = PhaseEnd::Terminate;
 };
 
+// The phases of one Routh process, kept in place (fixed capacity: resolving an impact inside a
+// simulation never allocates). A planar process has at most a handful of phases (stick or
+// reversal twice, compression, termination); routh_impact stops with a jam at kMaxImpactPhases.
+class ImpactPhaseList {
+ public:
+  static constexpr int kMaxImpactPhases = 32;
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const ImpactPhase& operator[](size_t i) const { return phases_[i]; }
+  const ImpactPhase& back() const { return phases_[size_ - 1]; }
+  const ImpactPhase* begin() const { return phases_.data(); }
+  const ImpactPhase* end() const { return phases_.data() + size_; }
+  // Appends; beyond kMaxImpactPhases the phase is dropped and full() stays true.
+  void push_back(const ImpactPhase& phase) {
+    if (size_ < phases_.size()) phases_[size_++] = phase;
+  }
+  bool full() const { return size_ == phases_.size(); }
+
+ private:
+  std::array<ImpactPhase, kMaxImpactPhases> phases_{};
+  size_t size_ = 0;
+};
+
 struct PlanarImpactResult {
   ImpactStatus status = ImpactStatus::Resolved;
   std::string message;  // set when status != Resolved: what happened and the values involved
@@ -110,7 +135,7 @@ struct PlanarImpactResult {
   double P_n_compression = kNaN;  // P_nc: normal impulse at maximum compression (v_n = 0)
   double W_compression = kNaN;    // W_c = int_0^{P_nc} v_n dP_n (< 0)
   double W_restitution = kNaN;    // W_r = int_{P_nc}^{P_n} v_n dP_n (>= 0)
-  std::vector<ImpactPhase> phases;
+  ImpactPhaseList phases;
 
   bool resolved() const { return status == ImpactStatus::Resolved; }
 };

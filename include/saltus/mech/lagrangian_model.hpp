@@ -1,52 +1,107 @@
 // A planar Lagrangian system with unilateral contacts, compiled into a saltus::HybridSystem.
 //
-// Sources: seed 000 eqs. (5.13)-(5.21) (contact, impact map, mechanical hybrid system, Zeno and
-// persistent contact); FORMULAS.md 0 (conventions), 1.2 (modes C_1, C_2 and guard D), 1.6 (after
-// a Zeno point), 4 (frictionless impact), 7-9 (frictional laws), 10.2 (what_N).
+// Sources: seed 000 eqs. (5.1)-(5.21) (compliant contact, impact map, mechanical hybrid system,
+// Zeno and persistent contact); seed 001 [LB] (2.3)-(2.11) (closed contacts, Coulomb sliding and
+// sticking, index sets); FORMULAS.md 0 (conventions), 1.2 (modes C_1, C_2 and guard D), 1.6
+// (after a Zeno point), 3 (compliant laws), 4 (frictionless impact), 7-9 (frictional impact
+// laws), 10.2-10.3 (what_N, contact forces), 11.1 (Painleve coefficient B).
 //
-// Model: M(q) qddot = h(t, q, qdot) (+ contact forces). h holds every smooth generalised force,
-// including Coriolis/centrifugal terms and gravity (h = -c(q, qdot) - dV/dq + F). Contact i has a
-// gap g_N,i(q) >= 0 and, for frictional laws, a tangential coordinate s_T,i(q) (e.g. the contact
-// point's position along the surface); its gradients are the COLUMNS w_N = dg_N/dq^T and
-// w_T = ds_T/dq^T (column convention of planar_contact.hpp), both by automatic differentiation.
-// M, h, g_N and s_T are generic callables (auto parameters) evaluated with double, saltus::Dual
-// and SecondOrderJet; write math as `using std::sin; sin(q[2])`.
+// Model: M(q) qddot = h(t, q, qdot) + contact forces. h holds every smooth generalised force,
+// including Coriolis/centrifugal terms and gravity (h = -c(q, qdot) - dV/dq + F). Contact i has
+// a gap g_N,i(q) >= 0 and, for friction, a tangential coordinate s_T,i(q) (e.g. the contact
+// point's position along the surface); their gradients are the COLUMNS w_N = dg_N/dq^T and
+// w_T = ds_T/dq^T (column convention of planar_contact.hpp), obtained by automatic
+// differentiation, and what_N = qdot^T (d^2 g_N/dq^2) qdot, what_T likewise, by the
+// second-order jets of second_order_jet.hpp.
 //
-// Hybrid system built by compile():
-//   mode "free"          x = (q, qdot), qdot' = M^-1 h                (C_1 of 1.2)
-//     guard "impact:<c>"  p = -g_N,c(q) rising; reset qdot+ by contact c's impact law
-//                          (ContactImpactLaw); continues in "closed:<c>" when the impact leaves
-//                          gdot_N = 0 (plastic) and the normal force there is positive, else "free"
-//   mode "closed:<c>"    persistent contact of c (C_2 of 1.2): g_N = gdot_N = 0 kept by
-//                          lambda_N = -(w_N^T M^-1 h + what_N)/(w_N^T M^-1 (w_N - mu s w_T)),
-//                          qdot' = M^-1 (h + (w_N - mu s w_T) lambda_N), s = sign(gdot_T)
-//                          (Coulomb sliding; s = 0 when not sliding: stick is not modelled)
-//     guard "lift-off:<c>" p = -lambda_N rising -> "free" (opens when its normal force reaches 0)
-//     guards "impact:<d>", d != c -> "free" after d's impact law
-//   Zeno hand-over (models with one contact): "free" -> "closed:<c>" at the accumulation time,
-//   the limit state projected onto g_N = 0 (q along M^-1 w_N) and gdot_N = 0 (qdot <- P(q, 0)
-//   qdot).
-// The closed mode supplies no Jacobian (what_N needs second derivatives): use Dopri5 or Dop853.
-// A jam of a Routh process during a run (FORMULAS.md 9) makes the reset return NaN, which the
-// engine reports as Termination::NonFiniteState naming the guard.
+// Generic callables and the scalars they are instantiated with (write math as
+// `using std::sin; sin(q[2])`, constants as doubles):
+//   M(q)            fn(q, M):          double, Dual
+//   h(t, q, qdot)   fn(t, q, qdot, h): double, Dual (t, q, qdot and h all of that scalar)
+//   g_N(q), s_T(q)  fn(q) -> scalar:   double, Dual, SecondOrderJet, DualSecondOrderJet
+// q is a DofVector<S>, M a DofMatrix<S> preset to n x n zeros, h a DofVector<S> preset to zeros.
 //
-// Bad input (saltus::Error naming model, body, contact and value): invalid e, e_t, mu (compile),
-// frictional law without a tangential coordinate (compile), M(q) not SPD (any evaluation during
-// the run, or check_configuration), vanishing gap gradient (at an impact, or check_configuration).
+// A contact is either RIGID (add_contact: impact law ContactImpactLaw, persistent closed
+// contact with Coulomb friction mu = law.mu) or COMPLIANT (add_compliant_contact: a force law
+// CompliantContactLaw acting along w_N while the contact is active; at most
+// kMaxCompliantContacts of them). A rigid contact is FRICTIONAL when its law kind is not
+// NewtonFrictionless, mu > 0 and it has a tangential coordinate; its closed contact then slips
+// (s = +1 or -1) or sticks. Frictionless contacts have one closed mode.
 //
-// Symbol table (seed 000 / FORMULAS.md -> code): M(q) -> mass_matrix, h -> forces,
+// Hybrid system built by compile(): one mode per (state of the rigid contacts, set of active
+// compliant contacts). At most one rigid contact is closed at a time. Mode names: the rigid
+// part, then "|<name>" per active compliant contact ("free", "slip+:tip|pad"):
+//   "free"           x = (q, qdot), qdot' = M^-1 (h + sum_active f_j w_N,j)          (C_1 of 1.2)
+//   "closed:<c>"     frictionless closed contact: g_N = gdot_N = 0 held by lambda_N (C_2)
+//   "slip+:<c>", "slip-:<c>"  closed, sliding with s = sign(gdot_T) = +1 / -1:
+//                    lambda_N = -(w_N^T M^-1 h + what_N)/B, B = w_N^T M^-1 (w_N - mu s w_T),
+//                    lambda_T = -mu s lambda_N, qdot' = M^-1 (h + w_N lambda_N + w_T lambda_T)
+//                    ([LB] (2.9)-(2.10) with one contact in I_N \ I_H; FORMULAS.md 10.3)
+//   "stick:<c>"      closed and sticking: g_N = gdot_N = gdot_T = 0 held by (lambda_N,
+//                    lambda_T) = -(W^T M^-1 W)^-1 (W^T M^-1 h + (what_N, what_T)), W = [w_N w_T]
+//                    ([LB] (2.9) with the contact in I_H, equality branch)
+//   "touchdown:<c>"  instantaneous: entered by the Zeno hand-over of a frictional contact; its
+//                    guard "settle:<c>" fires at once and picks slip+/slip-/stick/free
+// Guards (all continuous functions located on the dense output; AD gradients throughout):
+//   "impact:<d>"   p = -g_N,d rising, in every mode where d is not closed; the reset applies d's
+//                  impact law (ContactImpactLaw) and reports impulse_t, impulse_n,
+//                  energy_change. From a mode without a closed contact it continues in d's closed
+//                  mode when the impact leaves gdot_N = 0 and the closed contact holds (below),
+//                  else in the mode without a closed contact.
+//   "lift-off:<c>" p = -lambda_N rising (closed, slip, stick) -> no closed contact
+//   "stick:<c>"    p = -s gdot_T rising (slip s: the sliding speed reaches zero) -> stick if the
+//                  stick forces lie in the cone |lambda_T| <= mu lambda_N, else slip reversal
+//                  (s' = -sign(lambda_T) = -s), or no closed contact if lambda_N <= 0
+//   "slip+:<c>"    p = -lambda_T - mu lambda_N rising (stick: the force reaches the cone edge
+//                  lambda_T = -mu lambda_N) -> slip+; "slip-:<c>" p = lambda_T - mu lambda_N ->
+//                  slip-
+//   "painleve:<c>" p = -B rising (slip): the Painleve coefficient reaches zero; see below
+//   "touch:<j>"    p = -g_N,j rising (compliant j inactive) -> j active; for Kelvin-Voigt with
+//                  ForceReturnsToZero p = min(-g_N,j, f_j), so a contact released with residual
+//                  penetration restarts only when its force turns positive or after the gap opens
+//   "release:<j>"  p = g_N,j rising (gap returns to zero) or p = -f_j rising (Kelvin-Voigt
+//                  ForceReturnsToZero) -> j inactive
+// Closing a contact (after an impact with gdot_N+ = 0, when slip stops, at touchdown): with
+// gdot_T = 0 the stick forces decide (inside the cone: stick; outside: slip with
+// s = -sign(lambda_T)); a sliding contact slips with s = sign(gdot_T); lambda_N <= 0: free.
+// Zeno hand-over (models with one rigid contact): from each mode without a closed contact to
+// "closed:<c>" (frictionless) or "touchdown:<c>" (frictional) at the accumulation time, the limit
+// state projected onto g_N = 0 (q along M^-1 w_N) and gdot_N = 0 (qdot <- P(q, 0) qdot).
+//
+// Painleve (FORMULAS.md 11.1): a sliding contact with B <= 0 has no or two contact-force
+// solutions. The run ends with a saltus::Error naming model, body, contact, time, s, B, mu and
+// the critical mu at that configuration: when a slip mode would be entered with B <= 0, or when
+// B reaches 0 while sliding (guard "painleve:<c>"). A jam of a Routh process during an impact
+// (FORMULAS.md 9) makes the reset return NaN, which the engine reports as
+// Termination::NonFiniteState naming the guard.
+//
+// Every mode supplies its Jacobian by forward AD (Dual, DualSecondOrderJet), so all integrators,
+// Radau5 included, run every mode. The compiled flows, guards and resets do not allocate (fixed
+// capacity DofVector/DofMatrix, a fixed-capacity phase record in Routh's process).
+//
+// Bad input (saltus::Error naming model, body, contact and value): invalid e, e_t, mu, k, c, n
+// (compile), frictional law without a tangential coordinate (compile), more than
+// kMaxCompliantContacts compliant contacts (add_compliant_contact), M(q) not SPD (any evaluation
+// during the run, or check_configuration), vanishing gap gradient (at an impact, or
+// check_configuration), W = [w_N w_T] of rank < 2 in a stick mode.
+//
+// Symbol table (seed 000 / [LB] / FORMULAS.md -> code): M(q) -> mass_matrix, h -> forces,
 // d(q) = g_N -> gap, w_n -> gap_gradient (column), w_T -> tangent_gradient, what_N ->
-// gap_acceleration_offset, lambda_N -> normal_force, P(q, e) -> newton_impact.
+// gap_acceleration_offset, what_T -> tangent_acceleration_offset, lambda_N, lambda_T ->
+// ContactDynamics::lambda_N, lambda_T, B -> sliding_coefficient, P(q, e) -> newton_impact,
+// I_N / I_H -> ClosedKind.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "saltus/core/autodiff.hpp"
 #include "saltus/core/hybrid_system.hpp"
+#include "saltus/mech/compliant_contact_law.hpp"
 #include "saltus/mech/impact_law.hpp"
 #include "saltus/mech/second_order_jet.hpp"
 
@@ -54,28 +109,85 @@ namespace saltus::mech {
 
 // Largest number of generalised coordinates (x = (q, qdot) must fit kMaxAutodiffSize).
 inline constexpr int kMaxDof = 16;
+// Largest number of compliant contacts: compile() builds modes for every subset of active ones.
+inline constexpr int kMaxCompliantContacts = 6;
 
 template <class T>
 using DofVector = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, kMaxDof, 1>;
 template <class T>
 using DofMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDof, kMaxDof>;
 
+// A scalar function of the configuration, f(q), kept for every scalar saltus evaluates it with.
+class ConfigurationFunction {
+ public:
+  template <class S>
+  using Fn = std::function<S(const DofVector<S>&)>;
+
+  ConfigurationFunction() = default;
+  template <class F>
+  explicit ConfigurationFunction(F f)
+      : fns_(wrap<double>(f), wrap<Dual>(f), wrap<SecondOrderJet>(f), wrap<DualSecondOrderJet>(f)) {
+  }
+
+  template <class S>
+  S operator()(const DofVector<S>& q) const {
+    return std::get<Fn<S>>(fns_)(q);
+  }
+  explicit operator bool() const { return static_cast<bool>(std::get<0>(fns_)); }
+
+ private:
+  template <class S, class F>
+  static Fn<S> wrap(F f) {
+    return [f](const DofVector<S>& q) { return S(f(q)); };
+  }
+  std::tuple<Fn<double>, Fn<Dual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>> fns_;
+};
+
+enum class ContactModel { Rigid, Compliant };
+
 struct LagrangianContact {
   std::string name;
   std::string body;
-  ContactImpactLaw law;
-  std::function<double(const DofVector<double>&)> gap;
-  std::function<Dual(const DofVector<Dual>&)> gap_dual;
-  std::function<SecondOrderJet(const DofVector<SecondOrderJet>&)> gap_jet;
-  std::function<double(const DofVector<double>&)> tangent;  // empty: frictionless only
-  std::function<Dual(const DofVector<Dual>&)> tangent_dual;
+  ContactModel model = ContactModel::Rigid;
+  ContactImpactLaw law;  // Rigid: impact law; law.mu is also the closed contact's Coulomb mu
+  CompliantContactLaw compliant;  // Compliant: force law along w_N while active
+  ConfigurationFunction gap;      // g_N(q)
+  ConfigurationFunction tangent;  // s_T(q); empty: frictionless only
+  std::string description;        // "model 'm', body 'b', contact 'c'" (for messages)
+
+  bool rigid() const { return model == ContactModel::Rigid; }
+  // A rigid contact whose closed state slips or sticks (see the header comment).
+  bool frictional() const {
+    return rigid() && law.kind != ImpactLawKind::NewtonFrictionless && law.mu > 0.0 &&
+           static_cast<bool>(tangent);
+  }
 };
 
-// The outcome of one impact of a contact at (q, qdot-).
+// The state of the rigid contact a mode keeps closed.
+enum class ClosedKind { None, Frictionless, SlipPositive, SlipNegative, Stick, Touchdown };
+const char* to_string(ClosedKind kind);
+
+// What a mode of the compiled system holds: the closed rigid contact (if any), its state, and
+// the active compliant contacts (bit j = j-th compliant contact in declaration order).
+struct LagrangianMode {
+  int closed_contact = -1;  // contact index; -1 with ClosedKind::None
+  ClosedKind kind = ClosedKind::None;
+  unsigned compliant_mask = 0;
+};
+
+// The outcome of one impact of a contact at (q, qdot-) (fixed capacity: no allocation).
 struct ContactImpact {
-  Vector qdot_plus;
+  DofVector<double> qdot_plus;
   PlanarImpactResult planar;  // impulses (P_t, P_n), v+, dT in contact space (P_t = 0 frictionless)
   double kinetic_energy_change = kNaN;  // T+ - T- from qdot
+};
+
+// Accelerations and contact forces of a mode at (t, q, qdot), in double.
+struct ContactDynamics {
+  DofVector<double> qddot;
+  double lambda_N = 0.0;  // normal force of the closed contact (0 without one)
+  double lambda_T = 0.0;  // tangential force (-mu s lambda_N when slipping)
+  double B = kNaN;        // w_N^T M^-1 (w_N - mu s w_T) of a frictionless/slip contact
 };
 
 class LagrangianModel {
@@ -85,41 +197,55 @@ class LagrangianModel {
   const std::string& name() const { return name_; }
   int dof() const { return n_; }
 
-  // M(q): fn(q, M) with M preset to n x n zeros; generic in the scalar.
+  // M(q): fn(q, M) with M preset to n x n zeros; generic in the scalar (double, Dual).
   template <class MassFn>
   void set_mass_matrix(MassFn fn) {
-    mass_ = [fn](const DofVector<double>& q, DofMatrix<double>& M) { fn(q, M); };
-    mass_dual_ = [fn](const DofVector<Dual>& q, DofMatrix<Dual>& M) { fn(q, M); };
+    mass_ = {[fn](const DofVector<double>& q, DofMatrix<double>& M) { fn(q, M); },
+             [fn](const DofVector<Dual>& q, DofMatrix<Dual>& M) { fn(q, M); }};
   }
-  // h(t, q, qdot): fn(t, q, qdot, h) with h preset to zeros; generic in the scalar.
+  // h(t, q, qdot): fn(t, q, qdot, h) with h preset to zeros; generic in the scalar (double, Dual).
   template <class ForceFn>
   void set_forces(ForceFn fn) {
-    forces_ = [fn](double t, const DofVector<double>& q, const DofVector<double>& qd,
-                   DofVector<double>& h) { fn(t, q, qd, h); };
-    forces_dual_ = [fn](const Dual& t, const DofVector<Dual>& q, const DofVector<Dual>& qd,
-                        DofVector<Dual>& h) { fn(t, q, qd, h); };
+    forces_ = {[fn](const double& t, const DofVector<double>& q, const DofVector<double>& qd,
+                    DofVector<double>& h) { fn(t, q, qd, h); },
+               [fn](const Dual& t, const DofVector<Dual>& q, const DofVector<Dual>& qd,
+                    DofVector<Dual>& h) { fn(t, q, qd, h); }};
   }
-  // A contact with gap g_N(q) and tangential coordinate s_T(q); returns its index.
+  // A rigid contact with gap g_N(q) and tangential coordinate s_T(q); returns its index.
   template <class Gap, class Tangent>
   int add_contact(std::string name, std::string body, Gap gap, Tangent tangent,
                   ContactImpactLaw law) {
-    LagrangianContact c = make_contact(std::move(name), std::move(body), gap, law);
-    c.tangent = [tangent](const DofVector<double>& q) { return double(tangent(q)); };
-    c.tangent_dual = [tangent](const DofVector<Dual>& q) { return Dual(tangent(q)); };
-    contacts_.push_back(std::move(c));
-    return static_cast<int>(contacts_.size()) - 1;
+    LagrangianContact c = make_contact(std::move(name), std::move(body), gap);
+    c.law = law;
+    c.tangent = ConfigurationFunction(tangent);
+    return push_contact(std::move(c));
   }
-  // A frictionless contact (law kind NewtonFrictionless, or mu = 0 with any kind).
+  // A frictionless rigid contact (law kind NewtonFrictionless, or mu = 0 with any kind).
   template <class Gap>
   int add_contact(std::string name, std::string body, Gap gap, ContactImpactLaw law) {
-    contacts_.push_back(make_contact(std::move(name), std::move(body), gap, law));
-    return static_cast<int>(contacts_.size()) - 1;
+    LagrangianContact c = make_contact(std::move(name), std::move(body), gap);
+    c.law = law;
+    return push_contact(std::move(c));
+  }
+  // A compliant contact: push-out force f(delta, deltadot) along w_N while active, delta = -g_N,
+  // deltadot = -w_N^T qdot (FORMULAS.md 3). Throws saltus::Error beyond kMaxCompliantContacts.
+  template <class Gap>
+  int add_compliant_contact(std::string name, std::string body, Gap gap, CompliantContactLaw law) {
+    LagrangianContact c = make_contact(std::move(name), std::move(body), gap);
+    c.model = ContactModel::Compliant;
+    c.compliant = law;
+    return push_contact(std::move(c));
   }
 
   int contact_count() const { return static_cast<int>(contacts_.size()); }
-  const LagrangianContact& contact(int i) const { return contacts_.at(i); }
-  // Changes a contact's law (e.g. to run one scene under every law); validated by compile().
-  void set_contact_law(int i, ContactImpactLaw law) { contacts_.at(i).law = law; }
+  const LagrangianContact& contact(int i) const;
+  // Indices of the compliant contacts in declaration order (bit j of a compliant mask = entry j).
+  const std::vector<int>& compliant_contacts() const { return compliant_; }
+  // Changes a rigid contact's impact law (e.g. to run one scene under every law); validated by
+  // compile(). Throws for a compliant contact.
+  void set_contact_law(int i, ContactImpactLaw law);
+  // Changes a compliant contact's force law. Throws for a rigid contact.
+  void set_compliant_law(int i, CompliantContactLaw law);
 
   // Evaluations at double precision. mass_matrix throws saltus::Error when M(q) is not SPD.
   Matrix mass_matrix(ConstVectorRef q) const;
@@ -128,61 +254,103 @@ class LagrangianModel {
   Vector gap_gradient(int i, ConstVectorRef q) const;      // w_N (column)
   Vector tangent_gradient(int i, ConstVectorRef q) const;  // w_T (column)
   double gap_acceleration_offset(int i, ConstVectorRef q, ConstVectorRef qdot) const;  // what_N
+  double tangent_acceleration_offset(int i, ConstVectorRef q,
+                                     ConstVectorRef qdot) const;  // what_T
   double kinetic_energy(ConstVectorRef q, ConstVectorRef qdot) const;
-  // Normal force of contact i held closed at (t, q, qdot) (mode "closed:<c>").
+  // Push-out force f(delta, deltadot) of compliant contact i (as if active).
+  double compliant_force(int i, ConstVectorRef q, ConstVectorRef qdot) const;
+  // B = w_N^T M^-1 (w_N - mu s w_T) of rigid contact i sliding with s (FORMULAS.md 11.1: the
+  // coefficient of lambda_N in gddot_N); B <= 0 is a Painleve situation.
+  double sliding_coefficient(int i, ConstVectorRef q, double s) const;
+  // Accelerations and forces of a mode (LagrangianMode: closed contact, state, compliant set).
+  ContactDynamics dynamics(const LagrangianMode& mode, double t, ConstVectorRef q,
+                           ConstVectorRef qdot) const;
+  // The closed state rigid contact i would take at (t, q, qdot), assumed at g_N = gdot_N = 0,
+  // with the compliant contacts of compliant_mask active (closing rule of the header comment;
+  // kind None when it would lift off). tangential_rest: treat gdot_T as zero (the sliding speed
+  // has just reached zero); otherwise |gdot_T| <= 1e-12 (1 + |w_T|_1 |qdot|_inf) counts as zero.
+  // Throws the Painleve error (saltus::Error) when it would slip with B <= 0.
+  LagrangianMode close_contact(int i, double t, ConstVectorRef q, ConstVectorRef qdot,
+                               unsigned compliant_mask = 0, bool tangential_rest = false) const;
+  // Normal force and qddot of rigid contact i held closed at (t, q, qdot), no compliant contact
+  // active: frictionless, sliding with s = sign(gdot_T), or sticking when gdot_T = 0.
   double normal_force(int i, double t, ConstVectorRef q, ConstVectorRef qdot) const;
-  // qddot of the closed mode of contact i.
   Vector closed_acceleration(int i, double t, ConstVectorRef q, ConstVectorRef qdot) const;
 
-  // Applies contact i's impact law at (q, qdot-). Throws saltus::Error for a vanishing gap
-  // gradient or a mass matrix that is not SPD; a jam is returned in planar.status.
+  // Applies rigid contact i's impact law at (q, qdot-); no heap allocation. Throws saltus::Error
+  // for a vanishing gap gradient or a mass matrix that is not SPD; a jam is returned in
+  // planar.status.
   ContactImpact resolve_impact(int i, ConstVectorRef q, ConstVectorRef qdot_minus) const;
 
-  // Throws saltus::Error (model, body, contact, value) for invalid coefficients or a frictional
+  // Throws saltus::Error (model, body, contact, value) for invalid coefficients, a frictional
   // law without a tangential coordinate, or missing M / h.
   void validate() const;
   // validate() plus: M(q) SPD and every gap gradient non-zero at q.
   void check_configuration(ConstVectorRef q) const;
 
   // "model 'm', body 'b', contact 'c'" for messages.
-  std::string describe_contact(int i) const;
+  const std::string& describe_contact(int i) const { return contact(i).description; }
 
-  // Mode ids of a compiled model.
-  struct Compiled {
-    HybridSystem system;
-    ModeId free = kNoMode;
-    std::vector<ModeId> closed;  // per contact
-  };
+  // Generic evaluations (S = double or Dual) used by the compiled flows.
+  template <class S>
+  void eval_mass(const DofVector<S>& q, DofMatrix<S>& M) const {
+    std::get<MassFn<S>>(mass_)(q, M);
+  }
+  template <class S>
+  void eval_forces(const S& t, const DofVector<S>& q, const DofVector<S>& qdot,
+                   DofVector<S>& h) const {
+    std::get<ForceFn<S>>(forces_)(t, q, qdot, h);
+  }
+
+  struct Compiled;
   Compiled compile() const;
 
  private:
+  template <class S>
+  using MassFn = std::function<void(const DofVector<S>&, DofMatrix<S>&)>;
+  template <class S>
+  using ForceFn =
+      std::function<void(const S&, const DofVector<S>&, const DofVector<S>&, DofVector<S>&)>;
+
   template <class Gap>
-  static LagrangianContact make_contact(std::string name, std::string body, Gap gap,
-                                        ContactImpactLaw law) {
+  LagrangianContact make_contact(std::string name, std::string body, Gap gap) const {
     LagrangianContact c;
     c.name = std::move(name);
     c.body = std::move(body);
-    c.law = law;
-    c.gap = [gap](const DofVector<double>& q) { return double(gap(q)); };
-    c.gap_dual = [gap](const DofVector<Dual>& q) { return Dual(gap(q)); };
-    c.gap_jet = [gap](const DofVector<SecondOrderJet>& q) { return SecondOrderJet(gap(q)); };
+    c.gap = ConfigurationFunction(gap);
     return c;
   }
+  int push_contact(LagrangianContact c);
 
- public:
-  // Type-erased callables (public for the compiled flows; treat as read-only).
-  std::function<void(const DofVector<double>&, DofMatrix<double>&)> mass_;
-  std::function<void(const DofVector<Dual>&, DofMatrix<Dual>&)> mass_dual_;
-  std::function<void(double, const DofVector<double>&, const DofVector<double>&,
-                     DofVector<double>&)>
-      forces_;
-  std::function<void(const Dual&, const DofVector<Dual>&, const DofVector<Dual>&, DofVector<Dual>&)>
-      forces_dual_;
-
- private:
   std::string name_;
   int n_ = 0;
   std::vector<LagrangianContact> contacts_;
+  std::vector<int> compliant_;
+  std::tuple<MassFn<double>, MassFn<Dual>> mass_;
+  std::tuple<ForceFn<double>, ForceFn<Dual>> forces_;
+};
+
+namespace detail {
+struct CompiledLagrangian;  // shared by the compiled callables (src/mech/lagrangian_compile.cpp)
+}
+
+// The hybrid system of a model and its mode table.
+struct LagrangianModel::Compiled {
+  HybridSystem system;
+  ModeId free = kNoMode;              // no closed contact, no compliant contact active
+  std::vector<ModeId> closed;         // per contact: frictionless closed mode (else kNoMode)
+  std::vector<ModeId> slip_positive;  // per contact: frictional closed modes (else kNoMode)
+  std::vector<ModeId> slip_negative;
+  std::vector<ModeId> stick;
+  std::vector<LagrangianMode> modes;  // what each ModeId holds
+  std::shared_ptr<const detail::CompiledLagrangian> context;
+
+  // The mode holding `mode`, or kNoMode.
+  ModeId find(const LagrangianMode& mode) const;
+  // A mode consistent with the state x = (q, qdot) at t: compliant contacts with g_N < 0 (and,
+  // for force release, f > 0) active; the first rigid contact with |g_N| and |gdot_N| below
+  // 1e-12 (1 + |x|) closed by close_contact(); else no closed contact.
+  ModeId initial_mode(double t, ConstVectorRef x) const;
 };
 
 }  // namespace saltus::mech

@@ -1,0 +1,403 @@
+// LagrangianModel::compile(): the modes, guards, resets and Zeno hand-overs described in
+// lagrangian_model.hpp. Every flow and guard is one generic lambda (evaluated in double, and in
+// Dual for Jacobians and guard gradients); resets and choosers work on fixed-capacity vectors.
+#include <string>
+#include <utility>
+
+#include "contact_dynamics.hpp"
+#include "painleve_report.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+
+namespace saltus::mech {
+
+namespace detail {
+
+// What the compiled callables share: the model and the mode table.
+struct CompiledLagrangian {
+  explicit CompiledLagrangian(const LagrangianModel& m)
+      : model(m), n(m.dof()), masks(1u << m.compliant_contacts().size()) {
+    table.assign(static_cast<size_t>(m.contact_count() + 1) * kKinds * masks, kNoMode);
+  }
+  static constexpr int kKinds = 6;  // ClosedKind values
+
+  size_t key(const LagrangianMode& mode) const {
+    return (static_cast<size_t>(mode.closed_contact + 1) * kKinds +
+            static_cast<size_t>(mode.kind)) *
+               masks +
+           mode.compliant_mask;
+  }
+  ModeId find(const LagrangianMode& mode) const {
+    if (mode.closed_contact < -1 || mode.closed_contact >= model.contact_count() ||
+        mode.compliant_mask >= masks) {
+      return kNoMode;
+    }
+    return table[key(mode)];
+  }
+  ModeId open(unsigned mask) const { return find({-1, ClosedKind::None, mask}); }
+
+  LagrangianModel model;
+  int n;
+  unsigned masks;             // 2^(number of compliant contacts)
+  std::vector<ModeId> table;  // key(mode) -> ModeId
+};
+
+}  // namespace detail
+
+namespace {
+
+using detail::CompiledLagrangian;
+using detail::DynamicsT;
+using detail::load;
+using Context = std::shared_ptr<const CompiledLagrangian>;
+
+// x = (q, qdot) split into DofVectors of the scalar of x (double or Dual).
+template <class X>
+auto split_state(const X& x, int n) {
+  using S = std::decay_t<decltype(x[0])>;
+  return std::pair<DofVector<S>, DofVector<S>>(load<S>(x, 0, n), load<S>(x, n, n));
+}
+
+std::string mode_name(const LagrangianModel& m, const LagrangianMode& mode) {
+  std::string name;
+  if (mode.kind == ClosedKind::None) {
+    name = "free";
+  } else {
+    name = std::string(to_string(mode.kind)) + ":" + m.contact(mode.closed_contact).name;
+  }
+  const std::vector<int>& compliant = m.compliant_contacts();
+  for (size_t j = 0; j < compliant.size(); ++j) {
+    if (mode.compliant_mask & (1u << j)) name += "|" + m.contact(compliant[j]).name;
+  }
+  return name;
+}
+
+Flow mode_flow(const Context& ctx, const LagrangianMode& mode) {
+  return ode_flow(2 * ctx->n, [ctx, mode](const auto& t, const auto& x, auto& xdot) {
+    using S = std::decay_t<decltype(x[0])>;
+    const int n = ctx->n;
+    const auto [q, qd] = split_state(x, n);
+    DynamicsT<S> d;
+    detail::mode_dynamics(ctx->model, mode, S(t), q, qd, d);
+    for (int i = 0; i < n; ++i) {
+      xdot[i] = qd[i];
+      xdot[n + i] = d.qdd[i];
+    }
+  });
+}
+
+// The map of an impact of contact d: q unchanged, qdot+ by d's law (NaN on a jam: the engine
+// reports Termination::NonFiniteState naming the guard).
+Reset::Map impact_map(const Context& ctx, int d) {
+  return [ctx, d](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+    const int n = ctx->n;
+    const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
+    xp.head(n) = x.head(n);
+    if (imp.planar.resolved()) {
+      xp.tail(n) = imp.qdot_plus;
+    } else {
+      xp.tail(n).setConstant(kNaN);
+    }
+  };
+}
+
+Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from) {
+  const LagrangianModel& m = ctx->model;
+  const unsigned mask = from.compliant_mask;
+  Reset reset;
+  if (from.kind == ClosedKind::None) {
+    // Continue in d's closed mode when the impact leaves gdot_N = 0 and the contact holds.
+    reset = Reset::chosen(
+        [ctx, d, mask](double t, ConstVectorRef x, ConstVectorRef) -> ModeId {
+          const int n = ctx->n;
+          const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
+          if (!imp.planar.resolved()) return ctx->open(mask);
+          DofVector<double> w_N;
+          detail::gradient(ctx->model.contact(d).gap, load<double>(x, 0, n), w_N);
+          const double before = w_N.dot(x.tail(n)), after = w_N.dot(imp.qdot_plus);
+          if (std::abs(after) <= 1e-12 * (1.0 + std::abs(before))) {
+            const LagrangianMode next =
+                ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask);
+            return ctx->find(next);
+          }
+          return ctx->open(mask);
+        },
+        impact_map(ctx, d));
+  } else {
+    reset = Reset::to(ctx->open(mask), impact_map(ctx, d));
+  }
+  // The impact law's impulse (P_t, P_n) and kinetic-energy change, reported with the event
+  // (event log, on_event, events.csv columns of these names).
+  reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
+  reset.outputs = [ctx, d](double, ConstVectorRef x, ConstVectorRef, ConstVectorRef,
+                           VectorRef out) {
+    const int n = ctx->n;
+    const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
+    out[0] = imp.planar.impulse[0];
+    out[1] = imp.planar.impulse[1];
+    out[2] = imp.planar.dT;
+  };
+  return make_guard(
+      "impact:" + m.contact(d).name, Direction::Rising,
+      [ctx, d](const auto&, const auto& x, const auto&) {
+        using S = std::decay_t<decltype(x[0])>;
+        return S(-ctx->model.contact(d).gap(load<S>(x, 0, ctx->n)));
+      },
+      std::move(reset));
+}
+
+// Guards of a mode holding rigid contact c closed.
+void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                               const LagrangianMode& mode) {
+  const LagrangianContact& c = ctx->model.contact(mode.closed_contact);
+  const int ci = mode.closed_contact;
+  const unsigned mask = mode.compliant_mask;
+  if (mode.kind == ClosedKind::Touchdown) {
+    // Entered by the Zeno hand-over; fires at once and closes the contact by the state.
+    sys.add_guard(
+        id, make_guard(
+                "settle:" + c.name, Direction::Rising,
+                [](const auto&, const auto& x, const auto&) {
+                  using S = std::decay_t<decltype(x[0])>;
+                  return S(1.0);
+                },
+                Reset::chosen([ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef) {
+                  const int n = ctx->n;
+                  return ctx->find(ctx->model.close_contact(ci, t, x.head(n), x.tail(n), mask));
+                })));
+    return;
+  }
+  if (mode.kind == ClosedKind::SlipPositive || mode.kind == ClosedKind::SlipNegative) {
+    const double s = detail::slip_sign(mode.kind);
+    // B reaches zero while sliding: Painleve (FORMULAS.md 11.1); the reset ends the run. First in
+    // the mode, so a slip entered with B <= 0 reports this before anything else.
+    sys.add_guard(
+        id, make_guard(
+                "painleve:" + c.name, Direction::Rising,
+                [ctx, ci, s](const auto&, const auto& x, const auto&) {
+                  using S = std::decay_t<decltype(x[0])>;
+                  const DofVector<S> q = load<S>(x, 0, ctx->n);
+                  return S(-detail::sliding_coefficient(ctx->model, ci, q, s));
+                },
+                Reset::to(id, [ctx, ci, s](double t, ConstVectorRef x, ConstVectorRef, VectorRef) {
+                  const int n = ctx->n;
+                  detail::throw_painleve(ctx->model, ci, t, x.head(n), x.tail(n), s,
+                                         ctx->model.sliding_coefficient(ci, x.head(n), s),
+                                         "B reached zero while sliding");
+                })));
+  }
+  // Lift-off: the normal force reaches zero.
+  sys.add_guard(id, make_guard(
+                        "lift-off:" + c.name, Direction::Rising,
+                        [ctx, mode](const auto& t, const auto& x, const auto&) {
+                          using S = std::decay_t<decltype(x[0])>;
+                          const auto [q, qd] = split_state(x, ctx->n);
+                          DynamicsT<S> d;
+                          detail::mode_dynamics(ctx->model, mode, S(t), q, qd, d);
+                          return S(-d.lambda_N);
+                        },
+                        Reset::to(ctx->open(mask))));
+  const double mu = c.law.mu;
+  if (mode.kind == ClosedKind::SlipPositive || mode.kind == ClosedKind::SlipNegative) {
+    const double s = detail::slip_sign(mode.kind);
+    // The sliding speed reaches zero: stick, slip reversal, or lift-off by the stick forces.
+    sys.add_guard(
+        id,
+        make_guard(
+            "stick:" + c.name, Direction::Rising,
+            [ctx, ci, s](const auto&, const auto& x, const auto&) {
+              using S = std::decay_t<decltype(x[0])>;
+              const auto [q, qd] = split_state(x, ctx->n);
+              return S(-s * detail::along(ctx->model.contact(ci).tangent, q, qd).d1);
+            },
+            Reset::chosen([ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef) {
+              const int n = ctx->n;
+              return ctx->find(ctx->model.close_contact(ci, t, x.head(n), x.tail(n), mask, true));
+            })));
+  } else if (mode.kind == ClosedKind::Stick) {
+    // The stick force reaches the cone edge: slip starts against it ([LB] (2.10)).
+    const ModeId slip_pos = ctx->find({ci, ClosedKind::SlipPositive, mask});
+    const ModeId slip_neg = ctx->find({ci, ClosedKind::SlipNegative, mask});
+    for (const double s : {1.0, -1.0}) {
+      sys.add_guard(id, make_guard(
+                            std::string(s > 0.0 ? "slip+:" : "slip-:") + c.name, Direction::Rising,
+                            [ctx, mode, mu, s](const auto& t, const auto& x, const auto&) {
+                              using S = std::decay_t<decltype(x[0])>;
+                              const auto [q, qd] = split_state(x, ctx->n);
+                              DynamicsT<S> d;
+                              detail::mode_dynamics(ctx->model, mode, S(t), q, qd, d);
+                              return S(-s * d.lambda_T - mu * d.lambda_N);
+                            },
+                            Reset::to(s > 0.0 ? slip_pos : slip_neg)));
+    }
+  }
+}
+
+// touch/release guards of the compliant contacts.
+void add_compliant_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                          const LagrangianMode& mode) {
+  const std::vector<int>& compliant = ctx->model.compliant_contacts();
+  for (size_t j = 0; j < compliant.size(); ++j) {
+    const int ci = compliant[j];
+    const LagrangianContact& c = ctx->model.contact(ci);
+    const unsigned bit = 1u << j;
+    const bool on_force = c.compliant.releases_on_force();
+    LagrangianMode next = mode;
+    if (mode.compliant_mask & bit) {
+      next.compliant_mask &= ~bit;
+      sys.add_guard(id, make_guard(
+                            "release:" + c.name, Direction::Rising,
+                            [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
+                              using S = std::decay_t<decltype(x[0])>;
+                              const auto [q, qd] = split_state(x, ctx->n);
+                              const LagrangianContact& cc = ctx->model.contact(ci);
+                              if (on_force) return S(-detail::compliant_force(cc, q, qd));
+                              return S(cc.gap(q));  // the gap returns to zero
+                            },
+                            Reset::to(ctx->find(next))));
+    } else {
+      next.compliant_mask |= bit;
+      sys.add_guard(id, make_guard(
+                            "touch:" + c.name, Direction::Rising,
+                            [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
+                              using S = std::decay_t<decltype(x[0])>;
+                              const auto [q, qd] = split_state(x, ctx->n);
+                              const LagrangianContact& cc = ctx->model.contact(ci);
+                              const S p = S(-cc.gap(q));
+                              if (!on_force) return p;
+                              const S f = detail::compliant_force(cc, q, qd);
+                              return detail::val(f) < detail::val(p) ? f : p;  // min(-g_N, f)
+                            },
+                            Reset::to(ctx->find(next))));
+    }
+  }
+}
+
+// Zeno hand-over map: the limit state projected onto g_N = 0 (q along M^-1 w_N, three Newton
+// steps) and gdot_N = 0 (qdot <- P(q, 0) qdot, seed 000 (5.18) with e = 0).
+Reset::Map zeno_projection(const Context& ctx, int ci) {
+  return [ctx, ci](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+    const int n = ctx->n;
+    const LagrangianModel& m = ctx->model;
+    const ConfigurationFunction& gap = m.contact(ci).gap;
+    DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n), w, Mw;
+    detail::SpdFactor<double> M;
+    for (int it = 0; it < 4; ++it) {
+      detail::factor_mass(m, q, M);
+      detail::gradient(gap, q, w);
+      Mw = M.solve(w);
+      if (it == 3) break;
+      q -= Mw * (gap(q) / w.dot(Mw));
+    }
+    qd -= Mw * (w.dot(qd) / w.dot(Mw));
+    xp.head(n) = q;
+    xp.tail(n) = qd;
+  };
+}
+
+}  // namespace
+
+LagrangianModel::Compiled LagrangianModel::compile() const {
+  validate();
+  const auto ctx = std::make_shared<CompiledLagrangian>(*this);
+  Compiled out;
+  out.context = ctx;
+  std::vector<int> rigid;
+  for (int i = 0; i < contact_count(); ++i) {
+    if (contacts_[i].rigid()) rigid.push_back(i);
+  }
+  const bool zeno_handover = rigid.size() == 1;
+
+  // Modes: for every set of active compliant contacts, the open mode and each rigid contact's
+  // closed modes.
+  for (unsigned mask = 0; mask < ctx->masks; ++mask) {
+    out.modes.push_back({-1, ClosedKind::None, mask});
+    for (int r : rigid) {
+      if (contacts_[r].frictional()) {
+        out.modes.push_back({r, ClosedKind::SlipPositive, mask});
+        out.modes.push_back({r, ClosedKind::SlipNegative, mask});
+        out.modes.push_back({r, ClosedKind::Stick, mask});
+        if (zeno_handover) out.modes.push_back({r, ClosedKind::Touchdown, mask});
+      } else {
+        out.modes.push_back({r, ClosedKind::Frictionless, mask});
+      }
+    }
+  }
+  for (const LagrangianMode& mode : out.modes) {
+    const ModeId id = out.system.add_mode(mode_name(*this, mode), mode_flow(ctx, mode));
+    ctx->table[ctx->key(mode)] = id;
+  }
+
+  // Guards: impacts of the rigid contacts not held closed, the closed contact's transitions,
+  // the compliant contacts' touch and release.
+  for (ModeId id = 0; id < static_cast<ModeId>(out.modes.size()); ++id) {
+    const LagrangianMode& mode = out.modes[id];
+    if (mode.kind != ClosedKind::Touchdown) {
+      for (int d : rigid) {
+        if (d != mode.closed_contact) out.system.add_guard(id, impact_guard(ctx, d, mode));
+      }
+    }
+    if (mode.kind != ClosedKind::None) add_closed_contact_guards(out.system, id, ctx, mode);
+    if (mode.kind != ClosedKind::Touchdown) add_compliant_guards(out.system, id, ctx, mode);
+  }
+
+  // Zeno hand-over (one rigid contact): project onto g_N = gdot_N = 0 and close the contact.
+  if (zeno_handover) {
+    const int r = rigid[0];
+    const ClosedKind target =
+        contacts_[r].frictional() ? ClosedKind::Touchdown : ClosedKind::Frictionless;
+    for (unsigned mask = 0; mask < ctx->masks; ++mask) {
+      out.system.set_zeno_handover(
+          ctx->open(mask), ZenoHandover{ctx->find({r, target, mask}), zeno_projection(ctx, r)});
+    }
+  }
+
+  out.free = ctx->open(0);
+  const int nc = contact_count();
+  out.closed.assign(nc, kNoMode);
+  out.slip_positive.assign(nc, kNoMode);
+  out.slip_negative.assign(nc, kNoMode);
+  out.stick.assign(nc, kNoMode);
+  for (int r : rigid) {
+    out.closed[r] = ctx->find({r, ClosedKind::Frictionless, 0});
+    out.slip_positive[r] = ctx->find({r, ClosedKind::SlipPositive, 0});
+    out.slip_negative[r] = ctx->find({r, ClosedKind::SlipNegative, 0});
+    out.stick[r] = ctx->find({r, ClosedKind::Stick, 0});
+  }
+  return out;
+}
+
+ModeId LagrangianModel::Compiled::find(const LagrangianMode& mode) const {
+  return context ? context->find(mode) : kNoMode;
+}
+
+ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const {
+  const LagrangianModel& m = context->model;
+  const int n = context->n;
+  if (x.size() != 2 * n) {
+    saltus::detail::throw_error("model '", m.name(), "': initial state has ", x.size(),
+                                " entries, expected ", 2 * n, " (q, qdot)");
+  }
+  const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
+  unsigned mask = 0;
+  const std::vector<int>& compliant = m.compliant_contacts();
+  for (size_t j = 0; j < compliant.size(); ++j) {
+    const LagrangianContact& c = m.contact(compliant[j]);
+    const bool penetrating = c.gap(q) < 0.0;
+    const bool pushing =
+        !c.compliant.releases_on_force() || detail::compliant_force(c, q, qd) > 0.0;
+    if (penetrating && pushing) mask |= 1u << j;
+  }
+  const double tol = 1e-12 * (1.0 + x.lpNorm<Eigen::Infinity>());
+  for (int i = 0; i < m.contact_count(); ++i) {
+    const LagrangianContact& c = m.contact(i);
+    if (!c.rigid()) continue;
+    const SecondOrderJet g = detail::along(c.gap, q, qd);
+    if (std::abs(g.v) > tol || std::abs(g.d1) > tol) continue;
+    const LagrangianMode mode = m.close_contact(i, t, q, qd, mask);
+    if (mode.kind != ClosedKind::None) return find(mode);
+  }
+  return context->open(mask);
+}
+
+}  // namespace saltus::mech

@@ -1,0 +1,105 @@
+// No heap allocation per step or per impact in a compiled LagrangianModel: flows, guards,
+// impact resets (Routh's process keeps its phases in a fixed-capacity record, ImpactPhaseList),
+// choosers, reset outputs, the Zeno hand-over map and the compliant-contact flows all work on
+// fixed-capacity DofVector/DofMatrix. A reused Simulator makes zero mallocs per run after the
+// first. This is the only file of saltus_mech_tests that includes malloc_counter.hpp; it
+// exports the count as saltus_malloc_calls() to the others (lemke_test.cpp).
+#include <gtest/gtest.h>
+
+#include "lagrangian_test_models.hpp"
+#include "saltus/mech/bouncing_rod.hpp"
+#include "saltus/sim/simulator.hpp"
+#include "support/malloc_counter.hpp"
+
+long saltus_malloc_calls() {
+  return saltus::testing::malloc_calls();
+}
+
+namespace saltus::mech {
+namespace {
+
+long allocations_for_run(Simulator& sim, ModeId mode, const Vector& x0, double t_end,
+                         SimulationResult& r) {
+  const Vector z0;
+  const long before = saltus::testing::malloc_calls();
+  sim.run(mode, 0.0, x0, z0, t_end, r);
+  return saltus::testing::malloc_calls() - before;
+}
+
+// The frictional bouncing rod of lagrangian_jacobian_test.cpp: 26 Routh-Poisson impacts, Zeno
+// hand-over, stick, slip; under Dop853 and Radau5.
+TEST(LagrangianNoAllocation, FrictionalRodRunsWithoutMallocAfterTheFirst) {
+  if (!saltus::testing::kCountsMalloc) {
+    GTEST_SKIP() << "malloc counting needs glibc without sanitizers";
+  }
+  BouncingRodParameters p;
+  p.law = {ImpactLawKind::RouthPoisson, 0.5, 0.0, 0.4};
+  const auto c = bouncing_rod_model(p).compile();
+  Vector x0(6);
+  x0 << 0.0, 0.1, 1.5, 0.6, 0.0, 0.0;
+  for (Integrator integrator : {Integrator::Dop853, Integrator::Radau5}) {
+    SimulationOptions o = testing::tight_options();
+    o.integrator = integrator;
+    o.output.reserve_events = 100;
+    Simulator sim(c.system, o);
+    SimulationResult r;
+    allocations_for_run(sim, c.free, x0, 0.68, r);  // warm-up: sizes the result's buffers
+    const long again = allocations_for_run(sim, c.free, x0, 0.68, r);
+    ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+    ASSERT_GE(r.events.size(), 28);
+    EXPECT_EQ(r.final_mode, c.slip_positive[0]);
+    EXPECT_EQ(again, 0) << r.events.size() << " events, integrator "
+                        << (integrator == Integrator::Radau5 ? "radau5" : "dop853");
+    // A shorter run with fewer events on the same simulator: still none.
+    EXPECT_EQ(allocations_for_run(sim, c.free, x0, 0.3, r), 0);
+  }
+}
+
+// The frictionless rod of seed 000 (Newton restitution through Zeno to the closed mode) and a
+// rod with a Hunt-Crossley tip (compliant flows, touch and release guards).
+TEST(LagrangianNoAllocation, FrictionlessAndCompliantRodsRunWithoutMalloc) {
+  if (!saltus::testing::kCountsMalloc) {
+    GTEST_SKIP() << "malloc counting needs glibc without sanitizers";
+  }
+  BouncingRodParameters p;
+  p.law.e = 0.6;
+  LagrangianModel rigid = bouncing_rod_model(p);
+  LagrangianModel soft("hunt_crossley_rod", 3);
+  const double m = p.m, I = p.I_c, l = p.ell, g = p.g;
+  soft.set_mass_matrix([m, I, l](const auto& q, auto& M) {
+    using std::cos;
+    using std::sin;
+    M(0, 0) = m;
+    M(1, 1) = m;
+    M(0, 2) = M(2, 0) = -m * l * sin(q[2]);
+    M(1, 2) = M(2, 1) = m * l * cos(q[2]);
+    M(2, 2) = I + m * l * l;
+  });
+  soft.set_forces([m, l, g](const auto&, const auto& q, const auto& qd, auto& h) {
+    using std::cos;
+    using std::sin;
+    h[0] = m * l * qd[2] * qd[2] * cos(q[2]);
+    h[1] = m * l * qd[2] * qd[2] * sin(q[2]) - m * g;
+    h[2] = -m * g * l * cos(q[2]);
+  });
+  soft.add_compliant_contact(
+      "tip", "rod", [](const auto& q) { return q[1]; },
+      CompliantContactLaw::hunt_crossley(1e6, 2e4));
+  Vector x0(6);
+  x0 << 0.0, 0.3, 0.9, 0.4, 0.0, 0.0;
+  for (const LagrangianModel* model : {&rigid, &soft}) {
+    const auto c = model->compile();
+    SimulationOptions o = testing::tight_options();
+    o.output.reserve_events = 200;
+    Simulator sim(c.system, o);
+    SimulationResult r;
+    allocations_for_run(sim, c.free, x0, 1.5, r);
+    const long again = allocations_for_run(sim, c.free, x0, 1.5, r);
+    ASSERT_TRUE(r.summary.ok()) << r.summary.message;
+    ASSERT_GE(r.events.size(), 4) << model->name();
+    EXPECT_EQ(again, 0) << model->name() << ": " << r.events.size() << " events";
+  }
+}
+
+}  // namespace
+}  // namespace saltus::mech
