@@ -187,7 +187,8 @@ struct ContactDynamics {
   DofVector<double> qddot;
   double lambda_N = 0.0;  // normal force of the closed contact (0 without one)
   double lambda_T = 0.0;  // tangential force (-mu s lambda_N when slipping)
-  double B = kNaN;        // w_N^T M^-1 (w_N - mu s w_T) of a frictionless/slip contact
+  double B = kNaN;        // w_N^T M^-1 (w_N - mu s w_T) (closed, slip; s = 0 frictionless);
+                          // w_N^T M^-1 w_N in stick; NaN without a closed contact
 };
 
 class LagrangianModel {
