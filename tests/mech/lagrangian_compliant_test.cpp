@@ -163,6 +163,51 @@ TEST(LagrangianCompliant, HuntCrossleyOracles) {
   }
 }
 
+// Kelvin-Voigt with force release under gravity: after a release with residual penetration the
+// contact restarts either where the gap closes again from above (light damping) or, if the
+// particle falls back before leaving, where the force turns positive while still penetrating
+// (heavy damping; touch guard p = min(-g_N, f)). Both end at rest on the contact at
+// delta = m g / k, with no beating.
+TEST(LagrangianCompliant, KelvinVoigtForceReleaseRestartsAndComesToRest) {
+  const double m = 1.0, g = 9.81, k = 1e4;
+  for (const double c : {60.0, 180.0}) {
+    LagrangianModel p("kv_particle", 2);
+    p.set_mass_matrix([m](const auto&, auto& M) {
+      M(0, 0) = m;
+      M(1, 1) = m;
+    });
+    p.set_forces([m, g](const auto&, const auto&, const auto&, auto& h) { h[1] = -m * g; });
+    p.add_compliant_contact(
+        "ground", "particle", [](const auto& q) { return q[1]; },
+        CompliantContactLaw::kelvin_voigt(k, c, ReleaseCondition::ForceReturnsToZero));
+    const auto cc = p.compile();
+    Vector x0(4);
+    x0 << 0.0, 0.2, 0.0, 0.0;
+    const SimulationResult r = simulate(cc.system, cc.free, 0.0, x0, 3.0, testing::tight_options());
+    ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+    ASSERT_GE(r.events.size(), 3);
+    bool restarted_inside = false;
+    for (long i = 0; i < r.events.size(); ++i) {
+      const Vector x = r.events.x_before(i);
+      const std::string& name =
+          cc.system.mode(r.events[i].mode_before).guards[r.events[i].guard].name;
+      const double f = p.compliant_force(0, x.head(2), x.tail(2));
+      if (name == "release:ground") {
+        EXPECT_NEAR(f, 0.0, 1e-9) << "c = " << c;
+        EXPECT_LT(x[1], 0.0);  // residual penetration
+      } else {
+        ASSERT_EQ(name, "touch:ground");
+        const bool at_surface = std::abs(x[1]) < 1e-12;
+        restarted_inside |= !at_surface;
+        EXPECT_TRUE(at_surface || std::abs(f) < 1e-9) << "c = " << c << " y = " << x[1];
+      }
+    }
+    EXPECT_EQ(restarted_inside, c > 100.0);
+    EXPECT_EQ(r.final_mode, cc.find({-1, ClosedKind::None, 1u}));
+    EXPECT_NEAR(r.x_final[1], -m * g / k, 1e-10);
+  }
+}
+
 // ---------------------------------------------------------------- rod with a compliant tip
 
 // The bouncing rod of seed 000 with its tip on a compliant contact (gap y, force along
