@@ -265,6 +265,10 @@ class Parser {
     };
     if (prime) {
       const int i = find(symbols_.states);
+      if (i >= 0 && static_cast<size_t>(i) < symbols_.velocity_of.size() &&
+          symbols_.velocity_of[static_cast<size_t>(i)] >= 0) {
+        return graph_.state(symbols_.velocity_of[static_cast<size_t>(i)]);
+      }
       if (i < 0) {
         issues_.push_back({base_ + static_cast<int>(at),
                            "'" + std::string(name) +

@@ -20,6 +20,8 @@
 #include <tuple>
 #include <type_traits>
 
+#include "saltus/core/error.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
 #include "saltus/model/expression_compiler.hpp"
 
 namespace saltus::model {
@@ -185,11 +187,26 @@ class Loader {
     }
     apply_overrides(doc, overrides);
     check_keys(doc, "the top level",
-               {"model", "parameters", "states", "initial", "modes", "solver", "output"});
+               {"model", "parameters", "states", "initial", "modes", "coordinates", "mechanics",
+                "contacts", "solver", "output"});
     read_model_section(doc);
     read_parameters(doc);
-    read_states(doc);
-    read_modes(doc);
+    if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts")) {
+      // A mechanical model: its states and modes follow from the coordinates and contacts.
+      for (const char* key : {"states", "modes"}) {
+        if (const toml::node* n = doc.get(key)) {
+          add(*n, std::string("[") + key + "] in a mechanical model ([coordinates], " +
+                      "[mechanics], [[contacts]]); expected either a mechanical model or " +
+                      "[states] and [modes], not both");
+        }
+      }
+      read_coordinates(doc);
+      read_mechanics(doc);
+      read_contacts(doc);
+    } else {
+      read_states(doc);
+      read_modes(doc);
+    }
     read_initial(doc);
     read_solver(doc);
     read_output(doc);
@@ -351,11 +368,29 @@ class Loader {
         const toml::node* n = doc.get(s);
         return n != nullptr && n->is_table() && n->as_table()->contains(name);
       };
+      if (section == "contacts") {
+        override_contact(doc, name, value);
+        continue;
+      }
+      std::string field = "value";
+      if (section.empty() && !name.empty() && name.back() == '\'') {
+        name.pop_back();  // q' = ...: the initial velocity of coordinate q
+        if (holds("coordinates")) {
+          section = "coordinates";
+          field = "velocity";
+        } else {
+          name += '\'';
+        }
+      }
       if (section.empty()) {
         if (holds("parameters")) {
           section = "parameters";
         } else if (holds("states")) {
           section = "states";
+          field = "initial";
+        } else if (holds("coordinates")) {
+          section = "coordinates";
+          field = "initial";
         } else if (kSolverKeys.count(name) != 0) {
           section = "solver";
         } else {
@@ -371,16 +406,47 @@ class Loader {
         continue;
       }
       toml::node* existing = t->get(name);
-      const char* field = section == "parameters" ? "value" : "initial";
+      if (section == "states") field = "initial";
+      if (section == "coordinates" && field == "value") field = "initial";
       if (existing != nullptr && existing->is_table() &&
-          (section == "parameters" || section == "states")) {
+          (section == "parameters" || section == "states" || section == "coordinates")) {
         existing->as_table()->insert_or_assign(field, value);
-      } else if (section == "states") {
-        t->insert_or_assign(name, toml::table{{"initial", value}});
+      } else if (section == "coordinates" && existing != nullptr) {
+        // q = <initial> short form: keep it as the table's initial value.
+        toml::table q;
+        existing->visit([&q](const auto& v) { q.insert_or_assign("initial", v); });
+        q.insert_or_assign(field, value);
+        t->insert_or_assign(name, std::move(q));
+      } else if (section == "states" || section == "coordinates") {
+        t->insert_or_assign(name, toml::table{{field, value}});
       } else {
         t->insert_or_assign(name, value);
       }
     }
+  }
+
+  // --set contacts.NAME.KEY=VALUE: a key of the [[contacts]] table named NAME (e.g. its law).
+  void override_contact(toml::table& doc, const std::string& name, const toml::node& value) {
+    const size_t dot = name.find('.');
+    toml::node* list = doc.get("contacts");
+    if (dot == std::string::npos || list == nullptr || !list->is_array_of_tables()) {
+      diagnostics.push_back({"--set", 0, 0,
+                             "'contacts." + name + "': expected contacts.<contact name>.<key> " +
+                                 "in a model with [[contacts]]"});
+      return;
+    }
+    const std::string contact = name.substr(0, dot), key = name.substr(dot + 1);
+    for (toml::node& e : *list->as_array()) {
+      toml::table& t = *e.as_table();
+      const toml::node* n = t.get("name");
+      if (n != nullptr && n->value<std::string>() == contact) {
+        value.visit([&](const auto& v) { t.insert_or_assign(key, v); });
+        return;
+      }
+    }
+    diagnostics.push_back({"--set", 0, 0,
+                           "'contacts." + name + "': no contact named '" + contact +
+                               "'; expected a [[contacts]] name"});
   }
 
   // ------------------------------------------------------------------ sections
@@ -461,7 +527,313 @@ class Loader {
     s.constants = constants_;
     s.states = state_names_;
     s.algebraic = algebraic;
+    s.velocity_of = velocity_of_;
     return s;
+  }
+
+  // ------------------------------------------------------------------ mechanical models
+  // [coordinates]: q = { initial = ..., velocity = ..., unit = "..." } or q = <initial>. The
+  // states are q (in order), then q' (the velocities).
+  void read_coordinates(const toml::table& doc) {
+    const toml::table* t = table_at(doc, "coordinates", "a mechanical model", true);
+    if (t == nullptr) return;
+    std::vector<Quantity> q, v;
+    for (const auto& [k, n] : ordered(*t)) {
+      if (!new_name(*n, k, "coordinate")) continue;
+      Quantity pos{k, 0.0, ""}, vel{k + "'", 0.0, ""};
+      if (n->is_table()) {
+        const toml::table& c = *n->as_table();
+        check_keys(c, "coordinate '" + k + "'", {"initial", "velocity", "unit", "description"});
+        if (const toml::node* u = c.get("unit")) {
+          if (auto s = string(*u, "unit")) pos.unit = *s;
+        }
+        if (const toml::node* i = c.get("initial")) {
+          if (auto x = number(*i, "coordinate '" + k + "' initial")) pos.value = *x;
+        } else {
+          add(*n, "coordinate '" + k + "' has no initial value; expected initial = <number>");
+        }
+        if (const toml::node* i = c.get("velocity")) {
+          if (auto x = number(*i, "coordinate '" + k + "' velocity")) vel.value = *x;
+        }
+      } else if (auto x = number(*n, "coordinate '" + k + "'")) {
+        pos.value = *x;
+      }
+      vel.unit = pos.unit.empty() ? "" : pos.unit + "/" + model_.time_unit;
+      q.push_back(pos);
+      v.push_back(vel);
+    }
+    if (q.empty()) add(*t, "[coordinates] declares no coordinate; expected at least one");
+    if (q.size() > static_cast<size_t>(mech::kMaxDof)) {
+      add(*t, "[coordinates] declares " + std::to_string(q.size()) + " coordinates; at most " +
+                  std::to_string(mech::kMaxDof) + " are supported");
+    }
+    const int n = static_cast<int>(q.size());
+    for (const Quantity& x : q) state_names_.push_back(x.name);
+    for (const Quantity& x : v) state_names_.push_back(x.name);
+    model_.states = q;
+    model_.states.insert(model_.states.end(), v.begin(), v.end());
+    velocity_of_.assign(static_cast<size_t>(2 * n), -1);
+    for (int i = 0; i < n; ++i) velocity_of_[static_cast<size_t>(i)] = n + i;
+    model_.mechanics.emplace();
+    model_.mechanics->dof = n;
+  }
+
+  // A string expression of (t, q, q') at key `key` of `t`; kNoNode when absent or wrong.
+  NodeId mechanics_expression(const toml::table& t, const char* key, const std::string& where) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return kNoNode;
+    if (!n->is_string()) {
+      add(*n, where + " " + key + " is " + type_name(*n) + "; expected an expression (a string)");
+      return kNoNode;
+    }
+    return expression(*n, where + " " + key, symbols({})).value_or(kNoNode);
+  }
+
+  // [mechanics]: kinetic_energy T(q, q'), potential_energy V(t, q), forces { q = Q(t, q, q') }.
+  // Derives M = d2T/dq'2 and h = dL/dq - (d/dq dL/dq') q' - d/dt dL/dq' + Q with L = T - V.
+  void read_mechanics(const toml::table& doc) {
+    const toml::table* t = table_at(doc, "mechanics", "a mechanical model", true);
+    if (t == nullptr || !model_.mechanics) return;
+    ModelMechanics& m = *model_.mechanics;
+    const int n = m.dof;
+    check_keys(*t, "[mechanics]", {"kinetic_energy", "potential_energy", "forces"});
+    m.kinetic_energy = mechanics_expression(*t, "kinetic_energy", "[mechanics]");
+    if (t->get("kinetic_energy") == nullptr) {
+      add(*t, "[mechanics] has no kinetic_energy; expected kinetic_energy = \"T(q, q')\", e.g. " +
+                  std::string("\"0.5*m*x'^2\""));
+    }
+    m.potential_energy = t->get("potential_energy") != nullptr
+                             ? mechanics_expression(*t, "potential_energy", "[mechanics]")
+                             : graph_->constant(0.0);
+    std::vector<NodeId> Q(static_cast<size_t>(n), graph_->constant(0.0));
+    if (const toml::node* f = t->get("forces")) {
+      if (!f->is_table()) {
+        add(*f, "[mechanics] forces is " + type_name(*f) +
+                    "; expected a table { coordinate = \"generalised force\" }");
+      } else {
+        for (const auto& [k, e] : ordered(*f->as_table())) {
+          const auto it = std::find(state_names_.begin(), state_names_.begin() + n, k);
+          if (it == state_names_.begin() + n) {
+            add(*e,
+                "[mechanics] forces: '" + k + "' is not a coordinate; expected one of " +
+                    join(std::vector<std::string>(state_names_.begin(), state_names_.begin() + n)));
+            continue;
+          }
+          if (!e->is_string()) {
+            add(*e, "[mechanics] forces." + k + " is " + type_name(*e) +
+                        "; expected an expression (a string)");
+            continue;
+          }
+          if (auto node = expression(*e, "[mechanics] forces." + k, symbols({}))) {
+            Q[static_cast<size_t>(it - state_names_.begin())] = *node;
+          }
+        }
+      }
+    }
+    if (m.kinetic_energy == kNoNode || m.potential_energy == kNoNode) return;
+    const toml::node& T_node = *t->get("kinetic_energy");
+    const Variable time{OpCode::Time, 0};
+    for (int k = 0; k < n; ++k) {
+      if (graph_->depends_on(m.potential_energy, {OpCode::State, n + k})) {
+        add(*t->get("potential_energy"), "[mechanics] potential_energy depends on the velocity " +
+                                             state_names_[static_cast<size_t>(n + k)] +
+                                             "; expected a function of t and the coordinates");
+        return;
+      }
+    }
+    ExpressionGraph& g = *graph_;
+    const NodeId L = g.make(OpCode::Sub, m.kinetic_energy, m.potential_energy);
+    m.mass.assign(static_cast<size_t>(n), std::vector<NodeId>(static_cast<size_t>(n), kNoNode));
+    m.forces.assign(static_cast<size_t>(n), kNoNode);
+    for (int i = 0; i < n; ++i) {
+      const NodeId p = g.derivative(L, {OpCode::State, n + i});  // dL/dq'_i
+      NodeId h = g.make(OpCode::Sub, g.derivative(L, {OpCode::State, i}), g.derivative(p, time));
+      for (int j = 0; j < n; ++j) {
+        const NodeId Mij = g.derivative(p, {OpCode::State, n + j});
+        m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)] = Mij;
+        h = g.make(OpCode::Sub, h,
+                   g.make(OpCode::Mul, g.derivative(p, {OpCode::State, j}), g.state(n + j)));
+      }
+      m.forces[static_cast<size_t>(i)] = g.make(OpCode::Add, h, Q[static_cast<size_t>(i)]);
+    }
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        const NodeId Mij = m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)];
+        std::string culprit;
+        for (int k = 0; k < n && culprit.empty(); ++k) {
+          if (g.depends_on(Mij, {OpCode::State, n + k})) {
+            culprit = "the velocity " + state_names_[static_cast<size_t>(n + k)];
+          }
+        }
+        if (culprit.empty() && g.depends_on(Mij, time)) culprit = "t";
+        if (!culprit.empty()) {
+          add_at(T_node, 0,
+                 "[mechanics] kinetic_energy is not quadratic in the velocities: d2T/d" +
+                     state_names_[static_cast<size_t>(n + i)] + " d" +
+                     state_names_[static_cast<size_t>(n + j)] + " depends on " + culprit +
+                     "; expected T = 1/2 q'^T M(q) q' (+ terms linear in q')");
+          return;
+        }
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      bool moves = false;
+      for (int j = 0; j < n; ++j) {
+        moves = moves || !g.is_zero(m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)]);
+      }
+      if (!moves) {
+        add_at(T_node, 0,
+               "[mechanics] kinetic_energy does not depend on the velocity " +
+                   state_names_[static_cast<size_t>(n + i)] +
+                   ": the mass matrix is singular; expected every coordinate to carry inertia");
+      }
+    }
+  }
+
+  // [[contacts]]: name, body, gap g_N(q), tangent s_T(q), law and its coefficients.
+  void read_contacts(const toml::table& doc) {
+    if (!model_.mechanics) return;
+    const toml::node* list = doc.get("contacts");
+    if (list == nullptr) return;
+    if (!list->is_array_of_tables()) {
+      add(*list, "contacts is " + type_name(*list) + "; expected [[contacts]] tables");
+      return;
+    }
+    int index = 0;
+    for (const toml::node& e : *list->as_array()) read_contact(*e.as_table(), index++);
+  }
+
+  void read_contact(const toml::table& t, int index) {
+    static const std::vector<std::pair<std::string, mech::ImpactLawKind>> kRigid = {
+        {"newton", mech::ImpactLawKind::NewtonFrictionless},
+        {"naive", mech::ImpactLawKind::Naive},
+        {"chatterjee_ruina", mech::ImpactLawKind::ChatterjeeRuina},
+        {"routh_newton", mech::ImpactLawKind::RouthNewton},
+        {"routh_poisson", mech::ImpactLawKind::RouthPoisson},
+        {"routh_stronge", mech::ImpactLawKind::RouthStronge}};
+    static const std::vector<std::pair<std::string, mech::CompliantLawKind>> kCompliant = {
+        {"linear_spring", mech::CompliantLawKind::LinearSpring},
+        {"kelvin_voigt", mech::CompliantLawKind::KelvinVoigt},
+        {"hunt_crossley", mech::CompliantLawKind::HuntCrossley}};
+    const int n = model_.mechanics->dof;
+    ModelContact c;
+    c.name = "contact" + std::to_string(index);
+    if (const toml::node* v = t.get("name")) {
+      if (auto s = string(*v, "contact name")) c.name = *s;
+    }
+    c.body = model_.name.empty() ? "body" : model_.name;
+    if (const toml::node* v = t.get("body")) {
+      if (auto s = string(*v, "contact body")) c.body = *s;
+    }
+    const std::string where = "contact '" + c.name + "'";
+    for (const ModelContact& other : model_.mechanics->contacts) {
+      if (other.name == c.name) add(t, where + ": name used twice; expected unique names");
+    }
+    std::string law = "newton";
+    if (const toml::node* v = t.get("law")) {
+      if (auto s = string(*v, where + " law")) law = *s;
+    }
+    const auto rigid =
+        std::find_if(kRigid.begin(), kRigid.end(), [&](const auto& k) { return k.first == law; });
+    const auto compliant = std::find_if(kCompliant.begin(), kCompliant.end(),
+                                        [&](const auto& k) { return k.first == law; });
+    std::vector<std::string> names;
+    for (const auto& k : kRigid) names.push_back(k.first);
+    for (const auto& k : kCompliant) names.push_back(k.first);
+    if (rigid == kRigid.end() && compliant == kCompliant.end()) {
+      add(t.get("law") != nullptr ? *t.get("law") : static_cast<const toml::node&>(t),
+          where + " law '" + law + "'; expected one of " + join(names));
+      return;
+    }
+    c.compliant = compliant != kCompliant.end();
+    const bool frictional =
+        !c.compliant && rigid->second != mech::ImpactLawKind::NewtonFrictionless;
+    // Every rigid law accepts the rigid keys (so --set contacts.<c>.law=... can switch laws);
+    // compliant keys with a rigid law, or the reverse, are errors.
+    std::vector<std::string> keys = {"name", "body", "gap", "law"};
+    if (c.compliant) {
+      keys.insert(keys.end(), {"k", "c", "n", "release"});
+    } else {
+      keys.insert(keys.end(), {"e", "mu", "e_t", "tangent"});
+    }
+    check_keys(t, where + " (law " + law + ")", keys);
+    // Geometry: functions of the coordinates only.
+    auto geometry = [&](const char* key) -> NodeId {
+      const NodeId node = mechanics_expression(t, key, where);
+      if (node == kNoNode) return kNoNode;
+      std::string culprit;
+      for (int k = n; k < 2 * n && culprit.empty(); ++k) {
+        if (graph_->depends_on(node, {OpCode::State, k}))
+          culprit = state_names_[static_cast<size_t>(k)];
+      }
+      if (culprit.empty() && graph_->depends_on(node, {OpCode::Time, 0})) culprit = "t";
+      bool moves = false;
+      for (int k = 0; k < n; ++k) moves = moves || graph_->depends_on(node, {OpCode::State, k});
+      if (!culprit.empty()) {
+        add_at(*t.get(key), 0,
+               where + " " + key + " depends on " + culprit +
+                   "; expected a function of the coordinates only");
+        return kNoNode;
+      }
+      if (!moves) {
+        add_at(*t.get(key), 0,
+               where + " " + key + " does not depend on the coordinates: its " +
+                   "gradient vanishes; expected a function of the coordinates");
+        return kNoNode;
+      }
+      return node;
+    };
+    c.gap = geometry("gap");
+    if (t.get("gap") == nullptr) {
+      add(t, where + " has no gap; expected gap = \"g_N(q)\" (positive when open)");
+    }
+    auto coefficient = [&](const char* key, double& field, bool required) {
+      if (const toml::node* v = t.get(key)) {
+        if (auto x = number(*v, where + " " + key)) field = *x;
+      } else if (required) {
+        add(t, where + " (law " + law + ") has no " + key + "; expected " + key + " = <number>");
+      }
+    };
+    try {
+      if (c.compliant) {
+        c.compliant_law.kind = compliant->second;
+        c.compliant_law.c = 0.0;
+        c.compliant_law.n = 1.5;
+        coefficient("k", c.compliant_law.k, true);
+        coefficient("c", c.compliant_law.c, false);
+        coefficient("n", c.compliant_law.n, false);
+        if (const toml::node* v = t.get("release")) {
+          if (auto s = string(*v, where + " release")) {
+            if (*s == "gap") {
+              c.compliant_law.release = mech::ReleaseCondition::GapReturnsToZero;
+            } else if (*s == "force") {
+              c.compliant_law.release = mech::ReleaseCondition::ForceReturnsToZero;
+            } else {
+              add(*v, where + " release '" + *s + "'; expected gap or force");
+            }
+          }
+        }
+        c.compliant_law.validate("model '" + model_.name + "', body '" + c.body + "', " + where);
+      } else {
+        c.rigid_law.kind = rigid->second;
+        c.rigid_law.mu = 0.0;
+        c.rigid_law.e_t = 0.0;
+        coefficient("e", c.rigid_law.e, true);
+        coefficient("mu", c.rigid_law.mu, frictional);
+        coefficient("e_t", c.rigid_law.e_t, false);
+        if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
+        if (frictional) {
+          if (t.get("tangent") == nullptr) {
+            add(t, where + " (law " + law + ") has no tangent; expected tangent = \"s_T(q)\", " +
+                       "the contact point's coordinate along the surface");
+          }
+        }
+        c.rigid_law.validate("model '" + model_.name + "', body '" + c.body + "', " + where);
+      }
+    } catch (const Error& err) {
+      add(t, err.what());
+    }
+    model_.mechanics->contacts.push_back(std::move(c));
   }
 
   // Parses the string `n` (whole text) into the model's graph or reports its problems.
@@ -789,8 +1161,12 @@ class Loader {
 
   void read_initial(const toml::table& doc) {
     const toml::table* t = table_at(doc, "initial", "the file", false);
-    if (t != nullptr) check_keys(*t, "[initial]", {"mode", "t"});
-    const toml::node* m = t != nullptr ? t->get("mode") : nullptr;
+    if (t != nullptr) {
+      check_keys(
+          *t, "[initial]",
+          model_.mechanics ? std::vector<std::string>{"t"} : std::vector<std::string>{"mode", "t"});
+    }
+    const toml::node* m = t != nullptr && !model_.mechanics ? t->get("mode") : nullptr;
     if (m == nullptr) {
       if (model_.modes.size() > 1) {
         add(t != nullptr ? static_cast<int>(t->source().begin.line) : 0, 0,
@@ -997,6 +1373,7 @@ class Loader {
   std::map<std::string, std::string> names_;
   std::vector<std::string> state_names_;
   std::vector<std::string> mode_names_;
+  std::vector<int> velocity_of_;  // mechanical models: index of q' for coordinate q
   const toml::table* solver_table_ = nullptr;
 };
 

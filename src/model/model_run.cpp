@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
 #include "saltus/sim/csv_writer.hpp"
 
@@ -81,6 +82,22 @@ std::string unit_of(const Model& m, const std::string& name) {
   return "";
 }
 
+// Calls fn("mode/guard", count) for every guard of the system (the system's names: a mechanical
+// model's modes and guards come from mech, not from the file). Guards that never fired in a
+// mode that was never entered are skipped.
+template <class Fn>
+void for_each_guard_count(const ModelRun& run, Fn fn) {
+  const auto& per_mode = run.result.summary.events_per_guard;
+  for (size_t i = 0; i < per_mode.size() && i < static_cast<size_t>(run.system.mode_count()); ++i) {
+    const Mode& mode = run.system.mode(static_cast<ModeId>(i));
+    const bool mechanical = run.model->mechanics.has_value();
+    for (size_t g = 0; g < per_mode[i].size() && g < mode.guards.size(); ++g) {
+      if (mechanical && per_mode[i][g] == 0) continue;  // many generated modes: list what fired
+      fn(mode.name + "/" + mode.guards[g].name, per_mode[i][g]);
+    }
+  }
+}
+
 }  // namespace
 
 bool ModelRun::succeeded() const {
@@ -97,15 +114,26 @@ bool ModelRun::succeeded() const {
 ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {
   ModelRun run;
   run.model = model;
-  run.system = build_hybrid_system(model);
+  ModeId initial_mode = model->initial_mode;
+  if (model->mechanics) {
+    MechanicalSystem m = build_mechanical_system(model);
+    run.system = std::move(m.system);
+    initial_mode = m.initial_mode;
+  } else {
+    run.system = build_hybrid_system(model);
+  }
   Vector x0(static_cast<Eigen::Index>(model->states.size()));
   for (size_t i = 0; i < model->states.size(); ++i) {
     x0[static_cast<Eigen::Index>(i)] = model->states[i].value;
   }
-  const ModelMode& m0 = model->modes[static_cast<size_t>(model->initial_mode)];
-  Vector z0(static_cast<Eigen::Index>(m0.algebraic.size()));
-  for (size_t i = 0; i < m0.algebraic.size(); ++i) {
-    z0[static_cast<Eigen::Index>(i)] = m0.algebraic[i].value;
+  // A mechanical model starts in its mode 0 ("free"), which has no algebraic state.
+  Vector z0(0);
+  if (!model->modes.empty()) {
+    const ModelMode& m0 = model->modes[static_cast<size_t>(model->initial_mode)];
+    z0.resize(static_cast<Eigen::Index>(m0.algebraic.size()));
+    for (size_t i = 0; i < m0.algebraic.size(); ++i) {
+      z0[static_cast<Eigen::Index>(i)] = m0.algebraic[i].value;
+    }
   }
   SimulationOptions options = model->options;
   if (progress_t != nullptr) {
@@ -114,7 +142,7 @@ ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* prog
     };
   }
   Simulator sim(run.system, options);
-  sim.run(model->initial_mode, model->t_start, x0, z0, model->t_end, run.result);
+  sim.run(initial_mode, model->t_start, x0, z0, model->t_end, run.result);
   return run;
 }
 
@@ -135,12 +163,9 @@ std::string run_report(const ModelRun& run) {
     out << ")\n";
   }
   out << "events per guard\n";
-  for (size_t i = 0; i < s.events_per_guard.size() && i < m.modes.size(); ++i) {
-    for (size_t g = 0; g < s.events_per_guard[i].size() && g < m.modes[i].guards.size(); ++g) {
-      out << "  " << m.modes[i].name << "/" << m.modes[i].guards[g].name << ": "
-          << s.events_per_guard[i][g] << "\n";
-    }
-  }
+  for_each_guard_count(run, [&out](const std::string& guard, long count) {
+    out << "  " << guard << ": " << count << "\n";
+  });
   if (s.zeno_handovers > 0) out << "  zeno-handover: " << s.zeno_handovers << "\n";
   out << "wall time  " << s.wall_seconds << " s\n";
   return out.str();
@@ -160,8 +185,8 @@ std::string summary_json(const ModelRun& run) {
   j["t_start"] = s.t_start;
   j["t_final"] = s.t_final;
   j["jumps"] = s.jumps;
-  j["final_mode"] = s.final_mode >= 0 && s.final_mode < static_cast<int>(m.modes.size())
-                        ? m.modes[static_cast<size_t>(s.final_mode)].name
+  j["final_mode"] = s.final_mode >= 0 && s.final_mode < run.system.mode_count()
+                        ? run.system.mode(s.final_mode).name
                         : "";
   if (s.zeno_time == s.zeno_time) {
     j["zeno_time"] = s.zeno_time;
@@ -171,11 +196,8 @@ std::string summary_json(const ModelRun& run) {
   }
   j["zeno_handovers"] = s.zeno_handovers;
   nlohmann::ordered_json per_guard = nlohmann::ordered_json::object();
-  for (size_t i = 0; i < s.events_per_guard.size() && i < m.modes.size(); ++i) {
-    for (size_t g = 0; g < s.events_per_guard[i].size() && g < m.modes[i].guards.size(); ++g) {
-      per_guard[m.modes[i].name + "/" + m.modes[i].guards[g].name] = s.events_per_guard[i][g];
-    }
-  }
+  for_each_guard_count(
+      run, [&per_guard](const std::string& guard, long count) { per_guard[guard] = count; });
   j["events_per_guard"] = per_guard;
   j["steps"] = s.stepper.accepted_steps;
   j["rejected_steps"] = s.stepper.rejected_steps;
@@ -204,7 +226,7 @@ std::string summary_json(const ModelRun& run) {
   for (const Quantity& q : m.parameters) params[q.name] = {{"value", q.value}, {"unit", q.unit}};
   j["parameters"] = params;
   nlohmann::ordered_json modes = nlohmann::ordered_json::array();
-  for (const ModelMode& mode : m.modes) modes.push_back(mode.name);
+  for (ModeId i = 0; i < run.system.mode_count(); ++i) modes.push_back(run.system.mode(i).name);
   j["modes"] = modes;
   j["output_variables"] = m.output_variables;
   return j.dump(2) + "\n";

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/tape.hpp"
 
 namespace saltus::model {
@@ -171,6 +172,7 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
 }  // namespace
 
 HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
+  if (model->mechanics) return build_mechanical_system(std::move(model)).system;
   // Derivatives are added to a copy of the model's graph (the Model stays immutable).
   ExpressionGraph g = *model->graph;
   const int nx = static_cast<int>(model->states.size());

@@ -55,6 +55,13 @@ inline double jet_value(const ceres::Jet<double, 1>& x) {
 }
 }  // namespace detail
 
+// The double value of a jet: what comparisons look at (also found by the model layer's tapes
+// through argument-dependent lookup).
+template <class T>
+double scalar_value(const SecondOrderJetTpl<T>& x) {
+  return detail::jet_value(x.v);
+}
+
 // f(x) given f(v), f'(v), f''(v).
 template <class T>
 SecondOrderJetTpl<T> chain(const SecondOrderJetTpl<T>& x, const T& f, const T& fp, const T& fpp) {

@@ -33,6 +33,9 @@ struct SymbolTable {
   std::vector<std::string> algebraic;                    // z of the mode, in order
   bool allow_time = true;
   bool allow_state_rate = false;  // x' may appear (implicit residuals)
+  // Mechanical models: q' names a state of its own, the velocity of coordinate q. velocity_of[i]
+  // is that state's index for state i (-1: none); such a q' is allowed in every expression.
+  std::vector<int> velocity_of;
   bool allow_algebraic = true;
 };
 

@@ -13,6 +13,8 @@
 
 #include "saltus/core/flow.hpp"
 #include "saltus/core/guard.hpp"
+#include "saltus/mech/compliant_contact_law.hpp"
+#include "saltus/mech/impact_law.hpp"
 #include "saltus/model/expression_graph.hpp"
 #include "saltus/sim/simulation_options.hpp"
 
@@ -57,6 +59,29 @@ struct ModelMode {
   std::optional<ModelZenoHandover> zeno;
 };
 
+// A unilateral contact of a mechanical model ([[contacts]]).
+struct ModelContact {
+  std::string name;
+  std::string body;
+  NodeId gap = kNoNode;      // g_N(q) >= 0 (open)
+  NodeId tangent = kNoNode;  // s_T(q), its gradient is w_T; kNoNode: frictionless
+  bool compliant = false;    // true: compliant_law (a force in the flow); false: rigid impact law
+  mech::ContactImpactLaw rigid_law;
+  mech::CompliantContactLaw compliant_law;
+};
+
+// [coordinates], [mechanics] and [[contacts]]: a Lagrangian model M(q) q'' = h(t, q, q') + contact
+// forces. The states are the coordinates q, then their velocities q' (named "q'"). M and h are
+// derived symbolically from L = T - V when the file is loaded (docs/MODEL_FORMAT.md).
+struct ModelMechanics {
+  int dof = 0;
+  NodeId kinetic_energy = kNoNode;
+  NodeId potential_energy = kNoNode;
+  std::vector<std::vector<NodeId>> mass;  // M_ij = d^2 T / dq'_i dq'_j, functions of q
+  std::vector<NodeId> forces;  // h_i = dL/dq_i - (d/dq dL/dq'_i) q' - d/dt dL/dq'_i + Q_i
+  std::vector<ModelContact> contacts;
+};
+
 struct Model {
   std::string file;  // as given to the loader (used in messages)
   std::string name;
@@ -66,7 +91,8 @@ struct Model {
   std::shared_ptr<const ExpressionGraph> graph;
   std::vector<Quantity> parameters;
   std::vector<Quantity> states;  // value: initial value
-  std::vector<ModelMode> modes;
+  std::vector<ModelMode> modes;  // empty for a mechanical model (its modes come from mech)
+  std::optional<ModelMechanics> mechanics;
   int initial_mode = 0;
   double t_start = 0.0;
   double t_end = 1.0;

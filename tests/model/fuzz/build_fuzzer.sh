@@ -7,11 +7,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${1:-$root/build-fuzz}
 mkdir -p "$out"
-srcs=(src/model/expression_compiler.cpp src/model/expression_graph.cpp src/model/operations.cpp
-      src/model/tape.cpp src/model/model_system.cpp src/core/hybrid_system.cpp
-      src/model/diagnostic.cpp src/model/model.cpp src/model/model_loader.cpp src/sim/simulation_options.cpp src/events/event_options.cpp
-      src/events/zeno_monitor.cpp src/ode/stepper_options.cpp tests/model/fuzz/model_fuzzer.cpp)
 cd "$root"
+mapfile -t srcs < <(find src -name '*.cpp' | sort)
+srcs+=(tests/model/fuzz/model_fuzzer.cpp)
 clang++-14 -std=c++20 -O1 -g -DNDEBUG -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -Iinclude -isystem /usr/include/eigen3 "${srcs[@]}" -o "$out/model_fuzzer"
 echo "built $out/model_fuzzer"

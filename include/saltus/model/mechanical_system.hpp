@@ -1,0 +1,28 @@
+// A mechanical model file ([coordinates], [mechanics], [[contacts]]) as a HybridSystem: its
+// symbolic M(q), h(t, q, q'), gaps and tangents become tapes (tape.hpp) behind the generic
+// callables of a mech::LagrangianModel, which compile() turns into free flight, impacts with
+// each contact's law, closed and compliant contacts (lagrangian_model.hpp).
+#pragma once
+
+#include <memory>
+
+#include "saltus/core/hybrid_system.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/model/model.hpp"
+
+namespace saltus::model {
+
+// The LagrangianModel of `model` (which must have mechanics). Throws saltus::Error (naming the
+// model, body and contact) when the initial configuration penetrates a contact or M(q0) is not
+// symmetric positive definite.
+mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model);
+
+// The compiled system and the mode the model's initial state starts in ("free", or a closed or
+// compliant contact mode when the initial state rests on a contact).
+struct MechanicalSystem {
+  HybridSystem system;
+  ModeId initial_mode = 0;
+};
+MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model);
+
+}  // namespace saltus::model

@@ -1,0 +1,120 @@
+#include "saltus/model/mechanical_system.hpp"
+
+#include <sstream>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "saltus/core/error.hpp"
+#include "saltus/model/tape.hpp"
+
+namespace saltus::model {
+namespace {
+
+// The state x = (q, q') as a tape reads it (x[i]), from the separate q and q' vectors that the
+// LagrangianModel passes; q' may be absent for functions of q alone.
+template <class S>
+struct StateView {
+  const mech::DofVector<S>& q;
+  const mech::DofVector<S>* qdot;
+  int n;
+  S operator[](int i) const { return i < n ? q[i] : (*qdot)[i - n]; }
+};
+
+struct MechanicalTapes {
+  int n = 0;
+  Tape mass;    // slot i + n j: M_ij
+  Tape forces;  // slot i: h_i
+  std::vector<Tape> gaps, tangents;
+};
+
+template <class V>
+using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
+
+}  // namespace
+
+mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
+  const ModelMechanics& m = *model->mechanics;
+  const int n = m.dof;
+  const ExpressionGraph& g = *model->graph;
+  auto tapes = std::make_shared<MechanicalTapes>();
+  tapes->n = n;
+  std::vector<TapeOutput> mass, forces;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const NodeId Mij = m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      if (!g.is_zero(Mij)) mass.push_back({Mij, i + n * j});
+    }
+    forces.push_back({m.forces[static_cast<size_t>(i)], i});
+  }
+  tapes->mass = compile_tape(g, mass);
+  tapes->forces = compile_tape(g, forces);
+  for (const ModelContact& c : m.contacts) {
+    tapes->gaps.push_back(compile_tape(g, {{c.gap, 0}}));
+    tapes->tangents.push_back(c.tangent != kNoNode ? compile_tape(g, {{c.tangent, 0}}) : Tape{});
+  }
+
+  mech::LagrangianModel lm(model->name.empty() ? "model" : model->name, n);
+  lm.set_mass_matrix([tapes](const auto& q, auto& M) {
+    using S = Scalar<decltype(q)>;
+    const StateView<S> x{q, nullptr, tapes->n};
+    const int rows = tapes->n;
+    run(tapes->mass, S(0.0), x, x, x, [&M, rows](int k, const S& v) { M(k % rows, k / rows) = v; });
+  });
+  lm.set_forces([tapes](const auto& t, const auto& q, const auto& qdot, auto& h) {
+    using S = Scalar<decltype(q)>;
+    const StateView<S> x{q, &qdot, tapes->n};
+    run(tapes->forces, S(t), x, x, x, [&h](int k, const S& v) { h[k] = v; });
+  });
+  for (size_t i = 0; i < m.contacts.size(); ++i) {
+    const ModelContact& c = m.contacts[i];
+    const Tape* gap_tape = &tapes->gaps[i];
+    const Tape* tangent_tape = &tapes->tangents[i];
+    auto gap = [tapes, gap_tape](const auto& q) {
+      using S = Scalar<decltype(q)>;
+      const StateView<S> x{q, nullptr, tapes->n};
+      return evaluate(*gap_tape, S(0.0), x, x, x);
+    };
+    auto tangent = [tapes, tangent_tape](const auto& q) {
+      using S = Scalar<decltype(q)>;
+      const StateView<S> x{q, nullptr, tapes->n};
+      return evaluate(*tangent_tape, S(0.0), x, x, x);
+    };
+    if (c.compliant) {
+      lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
+    } else if (c.tangent != kNoNode) {
+      lm.add_contact(c.name, c.body, gap, tangent, c.rigid_law);
+    } else {
+      lm.add_contact(c.name, c.body, gap, c.rigid_law);
+    }
+  }
+  // The initial configuration: M(q0) SPD, every gap gradient non-zero, no rigid contact
+  // penetrated (a compliant contact with g_N < 0 starts active).
+  Vector q0(n);
+  for (int i = 0; i < n; ++i) q0[i] = model->states[static_cast<size_t>(i)].value;
+  lm.check_configuration(q0);
+  for (int i = 0; i < lm.contact_count(); ++i) {
+    if (m.contacts[static_cast<size_t>(i)].compliant) continue;
+    const double gap0 = lm.gap(i, q0);
+    if (gap0 < 0.0) {
+      std::ostringstream q;
+      q.precision(17);
+      for (int k = 0; k < n; ++k) q << (k ? ", " : "") << q0[k];
+      saltus::detail::throw_error(lm.describe_contact(i), ": the initial configuration q = (",
+                                  q.str(), ") penetrates the contact (g_N = ", gap0,
+                                  " < 0); expected an initial state with every gap >= 0");
+    }
+  }
+  return lm;
+}
+
+MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model) {
+  const mech::LagrangianModel::Compiled compiled = lagrangian_model(model).compile();
+  Vector x0(static_cast<Eigen::Index>(model->states.size()));
+  for (size_t i = 0; i < model->states.size(); ++i) {
+    x0[static_cast<Eigen::Index>(i)] = model->states[i].value;
+  }
+  return {compiled.system, compiled.initial_mode(model->t_start, x0)};
+}
+
+}  // namespace saltus::model
