@@ -5,6 +5,8 @@
 #include <functional>
 #include <memory>
 
+#include "saltus/mech/bouncing_rod.hpp"
+#include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_system.hpp"
 #include "saltus/sim/simulator.hpp"
@@ -104,14 +106,41 @@ int main() {
   const long runs = 20000;
   const double sim_m = ns_per_call([&](long) { sm.run(0, 0.0, x0, z0, 5.0, rm); }, runs) * 1e-3;
   const double sim_c = ns_per_call([&](long) { sc.run(0, 0.0, x0, z0, 5.0, rc); }, runs) * 1e-3;
+  // ---- mechanical model file: the bouncing rod (M, h derived from T, V) vs bouncing_rod.hpp
+  auto rod_model = std::make_shared<const model::Model>(model::load_model_file(
+      SALTUS_MODELS_DIR "/bouncing_rod.toml", {"contacts.tip.law=chatterjee_ruina"}));
+  const HybridSystem rod_m = model::build_mechanical_system(rod_model).system;
+  mech::BouncingRodParameters rp;
+  rp.I_c = 1.0 / 12.0;
+  rp.law = rod_model->mechanics->contacts[0].rigid_law;
+  const HybridSystem rod_c = mech::bouncing_rod_model(rp).compile().system;
+  Vector rx(6), rxd(6);
+  for (int i = 0; i < 6; ++i) rx[i] = rod_model->states[static_cast<size_t>(i)].value;
+  const double rf_m = bench_flow(rod_m, rx, z, rxd), rf_c = bench_flow(rod_c, rx, z, rxd);
+  SimulationOptions ro = rod_model->options;
+  ro.output.sample_times.clear();
+  Simulator srm(rod_m, ro), src(rod_c, ro);
+  SimulationResult rrm, rrc;
+  const double rod_sim_m =
+      ns_per_call([&](long) { srm.run(0, 0.0, rx, z0, 1.5, rrm); }, runs / 10) * 1e-3;
+  const double rod_sim_c =
+      ns_per_call([&](long) { src.run(0, 0.0, rx, z0, 1.5, rrc); }, runs / 10) * 1e-3;
   std::printf("| case | model file | C++ | ratio |\n|---|---|---|---|\n");
   std::printf("| 2-state ball flow f(t,x) | %.1f ns | %.1f ns | %.2f |\n", m2, c2, m2 / c2);
-  std::printf("| 2-state ball Jacobian (AD) | %.1f ns | %.1f ns | %.2f |\n", mj2, cj2, mj2 / cj2);
+  std::printf(
+      "| 2-state ball Jacobian (model: symbolic tape; C++: AD) | %.1f ns | %.1f ns | %.2f |\n", mj2,
+      cj2, mj2 / cj2);
   std::printf("| 4-state drag-ball flow f(t,x) | %.1f ns | %.1f ns | %.2f |\n", m4n, c4n,
               m4n / c4n);
-  std::printf("| 4-state drag-ball Jacobian (AD) | %.1f ns | %.1f ns | %.2f |\n", mj4, cj4,
-              mj4 / cj4);
+  std::printf(
+      "| 4-state drag-ball Jacobian (model: symbolic tape; C++: AD) | %.1f ns | %.1f ns | %.2f |\n",
+      mj4, cj4, mj4 / cj4);
   std::printf("| ball run to rest (%ld events, %ld steps) | %.1f us | %.1f us | %.2f |\n",
               rm.events.size(), rm.summary.stepper.accepted_steps, sim_m, sim_c, sim_m / sim_c);
-  return rm.events.size() == rc.events.size() ? 0 : 1;
+  std::printf("| rod free flight qddot = M^-1 h (T, V in the file) | %.1f ns | %.1f ns | %.2f |\n",
+              rf_m, rf_c, rf_m / rf_c);
+  std::printf("| rod run, Chatterjee-Ruina (%ld events, %ld steps) | %.1f us | %.1f us | %.2f |\n",
+              rrm.events.size(), rrm.summary.stepper.accepted_steps, rod_sim_m, rod_sim_c,
+              rod_sim_m / rod_sim_c);
+  return rm.events.size() == rc.events.size() && rrm.events.size() == rrc.events.size() ? 0 : 1;
 }
