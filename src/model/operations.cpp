@@ -32,6 +32,11 @@ int arity(OpCode op) {
       return 3;
     case OpCode::Store:
       return 1;
+    case OpCode::Mul3:
+    case OpCode::MulAdd:
+    case OpCode::MulSub:
+    case OpCode::SubMul:
+      return 3;
     default:
       return 2;
   }
@@ -132,6 +137,14 @@ const char* to_string(OpCode op) {
       return "if";
     case OpCode::Store:
       return "store";
+    case OpCode::Mul3:
+      return "mul3";
+    case OpCode::MulAdd:
+      return "muladd";
+    case OpCode::MulSub:
+      return "mulsub";
+    case OpCode::SubMul:
+      return "submul";
   }
   return "?";
 }

@@ -12,12 +12,76 @@ int Tape::operation_count() const {
 
 namespace {
 
-// One step of the tape before registers are chosen.
+// One step of the tape before registers are chosen: a store, or the operation computing `node`
+// (op and operands start as the graph's; fuse() may merge a product into it).
 struct Item {
   bool store = false;
+  bool removed = false;  // merged into the operation that reads it
   NodeId node = kNoNode;
   std::int32_t slot = 0;
+  OpCode op = OpCode::Const;
+  NodeId operand[3] = {kNoNode, kNoNode, kNoNode};
 };
+
+// Merges a product read only by the next-level Mul, Add or Sub into it (see tape.hpp).
+void fuse(const ExpressionGraph& graph, std::vector<Item>& items) {
+  std::vector<int> readers(static_cast<size_t>(graph.size()), 0);
+  std::vector<int> item_of(static_cast<size_t>(graph.size()), -1);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
+    if (it.store) {
+      ++readers[static_cast<size_t>(it.node)];
+      continue;
+    }
+    item_of[static_cast<size_t>(it.node)] = static_cast<int>(i);
+    for (NodeId o : it.operand) {
+      if (o != kNoNode) ++readers[static_cast<size_t>(o)];
+    }
+  }
+  // The factors (x, y) of `id` when it is a product (or square) computed by a plain item and
+  // read only once; else false.
+  auto product = [&](NodeId id, NodeId& x, NodeId& y) {
+    const int k = item_of[static_cast<size_t>(id)];
+    if (k < 0 || readers[static_cast<size_t>(id)] != 1) return false;
+    const Item& it = items[static_cast<size_t>(k)];
+    if (it.removed || (it.op != OpCode::Mul && it.op != OpCode::Square)) return false;
+    x = it.operand[0];
+    y = it.op == OpCode::Square ? it.operand[0] : it.operand[1];
+    items[static_cast<size_t>(k)].removed = true;
+    return true;
+  };
+  for (Item& it : items) {
+    if (it.store || it.removed) continue;
+    const NodeId p = it.operand[0], q = it.operand[1];
+    NodeId x, y;
+    switch (it.op) {
+      case OpCode::Mul:  // (x y) q  or  p (x y) = (x y) p
+        if (product(p, x, y)) {
+          it = Item{false, false, it.node, 0, OpCode::Mul3, {x, y, q}};
+        } else if (product(q, x, y)) {
+          it = Item{false, false, it.node, 0, OpCode::Mul3, {x, y, p}};
+        }
+        break;
+      case OpCode::Add:  // x y + q  or  p + x y
+        if (product(p, x, y)) {
+          it = Item{false, false, it.node, 0, OpCode::MulAdd, {x, y, q}};
+        } else if (product(q, x, y)) {
+          it = Item{false, false, it.node, 0, OpCode::MulAdd, {x, y, p}};
+        }
+        break;
+      case OpCode::Sub:  // x y - q  or  p - x y
+        if (product(p, x, y)) {
+          it = Item{false, false, it.node, 0, OpCode::MulSub, {x, y, q}};
+        } else if (product(q, x, y)) {
+          it = Item{false, false, it.node, 0, OpCode::SubMul, {x, y, p}};
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  std::erase_if(items, [](const Item& it) { return it.removed; });
+}
 
 }  // namespace
 
@@ -52,12 +116,13 @@ Tape compile_tape(const ExpressionGraph& graph, const std::vector<TapeOutput>& o
       if (k == 0) {
         leaves.push_back(id);
       } else {
-        items.push_back({false, id, 0});
+        items.push_back({false, false, id, 0, n.op, {n.a, n.b, n.c}});
       }
       stack.pop_back();
     }
-    items.push_back({true, o.node, o.slot});
+    items.push_back({true, false, o.node, o.slot});
   }
+  fuse(graph, items);
   // 2. Fixed registers: t, loads and constants, for the whole tape.
   std::vector<std::int32_t> reg(n_nodes, -1);
   std::int32_t next_reg = 0;
@@ -92,8 +157,7 @@ Tape compile_tape(const ExpressionGraph& graph, const std::vector<TapeOutput>& o
       last_use[static_cast<size_t>(it.node)] = static_cast<int>(i);
       continue;
     }
-    const ExpressionNode& n = graph.node(it.node);
-    for (NodeId operand : {n.a, n.b, n.c}) {
+    for (NodeId operand : it.operand) {
       if (operand != kNoNode) last_use[static_cast<size_t>(operand)] = static_cast<int>(i);
     }
   }
@@ -129,13 +193,12 @@ Tape compile_tape(const ExpressionGraph& graph, const std::vector<TapeOutput>& o
       release(it.node, at);
       continue;
     }
-    const ExpressionNode& n = graph.node(it.node);
-    in.op = n.op;
-    in.exponent = n.op == OpCode::PowConst ? n.value : 0.0;
-    in.a = reg[static_cast<size_t>(n.a)];
-    in.b = n.b != kNoNode ? reg[static_cast<size_t>(n.b)] : 0;
-    in.c = n.c != kNoNode ? reg[static_cast<size_t>(n.c)] : 0;
-    for (NodeId operand : {n.a, n.b, n.c}) {
+    in.op = it.op;
+    in.exponent = it.op == OpCode::PowConst ? graph.node(it.node).value : 0.0;
+    in.a = reg[static_cast<size_t>(it.operand[0])];
+    in.b = it.operand[1] != kNoNode ? reg[static_cast<size_t>(it.operand[1])] : 0;
+    in.c = it.operand[2] != kNoNode ? reg[static_cast<size_t>(it.operand[2])] : 0;
+    for (NodeId operand : it.operand) {
       if (operand != kNoNode) release(operand, at);
     }
     std::int32_t r;

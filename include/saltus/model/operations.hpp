@@ -58,6 +58,12 @@ enum class OpCode : std::uint8_t {
   If,  // if(c, a, b): a when c != 0, else b (both evaluated; the derivative is the chosen one's)
   // Tapes only: output slot `out` <- register a (an output computed earlier than its store).
   Store,
+  // Tapes only: two graph operations in one dispatch (the inner product is used once). Each is
+  // evaluated as the two operations it replaces, with the same roundings.
+  Mul3,    // (a * b) * c
+  MulAdd,  // a * b + c
+  MulSub,  // a * b - c
+  SubMul,  // c - a * b
 };
 
 // Number of operands (0 for leaves).

@@ -5,9 +5,11 @@
 // Layout: registers hold t, the x, x' and z components the tape reads, its constants, then the
 // intermediate values. compile_tape orders the operations depth-first from the outputs, stores
 // every output as soon as it is computed (fused into the operation that computes it, so a store
-// costs no dispatch), and reuses a register once its value has no later reader, so a tape needs
-// few registers (kStackRegisters live on the stack; a larger tape uses a
-// per-thread buffer that grows once). Evaluation allocates nothing in steady state.
+// costs no dispatch), merges a product used once into the multiplication, addition or subtraction
+// that reads it (Mul3, MulAdd, MulSub, SubMul: one dispatch instead of two, same roundings), and
+// reuses a register once its value has no later reader, so a tape needs few registers
+// (kStackRegisters live on the stack; a larger tape uses a per-thread buffer that grows once).
+// Evaluation allocates nothing in steady state.
 //
 // run() evaluates in any scalar S with the operators and functions of operations.hpp: double,
 // saltus::Dual (ceres::Jet), or a higher-order jet found by argument-dependent lookup.
@@ -224,6 +226,18 @@ void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& 
         break;
       case OpCode::If:
         r.set(in.out, ops::choose(a, r[in.b], r[in.c]));
+        break;
+      case OpCode::Mul3:
+        r.set(in.out, S(S(a * r[in.b]) * r[in.c]));
+        break;
+      case OpCode::MulAdd:
+        r.set(in.out, S(S(a * r[in.b]) + r[in.c]));
+        break;
+      case OpCode::MulSub:
+        r.set(in.out, S(S(a * r[in.b]) - r[in.c]));
+        break;
+      case OpCode::SubMul:
+        r.set(in.out, S(r[in.c] - S(a * r[in.b])));
         break;
       default:  // leaves never appear as instructions
         break;
