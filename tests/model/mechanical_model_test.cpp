@@ -15,25 +15,18 @@
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "support/model_files.hpp"
 #include "support/oracles.hpp"
 
 namespace saltus::model {
 namespace {
 
+using saltus::testing::models_dir;
+using saltus::testing::num;
+
 using saltus::testing::oracle_cases;
 using saltus::testing::oracle_near;
 using saltus::testing::oracle_tolerance;
-
-std::filesystem::path models_dir() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "models";
-}
-
-std::string num(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
-}
 
 std::shared_ptr<const Model> load(const std::string& file, const std::vector<std::string>& set) {
   return std::make_shared<const Model>(load_model_file(models_dir() / file, set));

@@ -12,9 +12,12 @@
 #include "saltus/core/autodiff.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/tape.hpp"
+#include "support/model_files.hpp"
 
 namespace saltus::model {
 namespace {
+
+using saltus::testing::models_dir;
 
 // d out / d (x or x' or z) by AD through a tape of `nodes`: column k seeds component k of
 // `which` (0: x, 1: x', 2: z).
@@ -33,10 +36,6 @@ Matrix ad_jacobian(const Model& m, const std::vector<NodeId>& nodes, int which, 
     run(tape, Dual(t), xd, rd, zd, [&](int row, const Dual& v) { J(row, k) = v.derivative(); });
   }
   return J;
-}
-
-std::filesystem::path models_dir() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "models";
 }
 
 TEST(ModelSystem, SymbolicDerivativesEqualAutomaticDifferentiation) {
