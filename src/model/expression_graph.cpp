@@ -150,12 +150,19 @@ std::vector<NodeId> ExpressionGraph::reachable(NodeId root) const {
   return out;
 }
 
-bool ExpressionGraph::depends_on(NodeId root, Variable v) const {
+std::vector<Variable> ExpressionGraph::inputs(NodeId root) const {
+  std::vector<Variable> out;
   for (NodeId id : reachable(root)) {
     const ExpressionNode& n = node(id);
-    if (n.op == v.kind && (v.kind == OpCode::Time || n.index == v.index)) return true;
+    if (arity(n.op) == 0 && n.op != OpCode::Const) out.push_back({n.op, n.index});
   }
-  return false;
+  return out;
+}
+
+bool ExpressionGraph::depends_on(NodeId root, Variable v) const {
+  if (v.kind == OpCode::Time) v.index = 0;
+  const std::vector<Variable> in = inputs(root);
+  return std::find(in.begin(), in.end(), v) != in.end();
 }
 
 NodeId ExpressionGraph::derivative(NodeId root, Variable v) {

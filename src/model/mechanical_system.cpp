@@ -31,6 +31,15 @@ struct MechanicalTapes {
 template <class V>
 using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
 
+// A function of q (gap or tangent) for the LagrangianModel: `tape` evaluated in any scalar.
+auto configuration_function(std::shared_ptr<const MechanicalTapes> tapes, const Tape* tape) {
+  return [tapes = std::move(tapes), tape](const auto& q) {
+    using S = Scalar<decltype(q)>;
+    const StateView<S> x{q, nullptr, tapes->n};
+    return evaluate(*tape, S(0.0), x, x, x);
+  };
+}
+
 }  // namespace
 
 mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
@@ -68,18 +77,8 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
   });
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const ModelContact& c = m.contacts[i];
-    const Tape* gap_tape = &tapes->gaps[i];
-    const Tape* tangent_tape = &tapes->tangents[i];
-    auto gap = [tapes, gap_tape](const auto& q) {
-      using S = Scalar<decltype(q)>;
-      const StateView<S> x{q, nullptr, tapes->n};
-      return evaluate(*gap_tape, S(0.0), x, x, x);
-    };
-    auto tangent = [tapes, tangent_tape](const auto& q) {
-      using S = Scalar<decltype(q)>;
-      const StateView<S> x{q, nullptr, tapes->n};
-      return evaluate(*tangent_tape, S(0.0), x, x, x);
-    };
+    const auto gap = configuration_function(tapes, &tapes->gaps[i]);
+    const auto tangent = configuration_function(tapes, &tapes->tangents[i]);
     if (c.compliant) {
       lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
     } else if (c.tangent != kNoNode) {
@@ -90,8 +89,7 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
   }
   // The initial configuration: M(q0) SPD, every gap gradient non-zero, no rigid contact
   // penetrated (a compliant contact with g_N < 0 starts active).
-  Vector q0(n);
-  for (int i = 0; i < n; ++i) q0[i] = model->states[static_cast<size_t>(i)].value;
+  const Vector q0 = model->initial_state().head(n);
   lm.check_configuration(q0);
   for (int i = 0; i < lm.contact_count(); ++i) {
     if (m.contacts[static_cast<size_t>(i)].compliant) continue;
@@ -110,11 +108,7 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
 
 MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model) {
   const mech::LagrangianModel::Compiled compiled = lagrangian_model(model).compile();
-  Vector x0(static_cast<Eigen::Index>(model->states.size()));
-  for (size_t i = 0; i < model->states.size(); ++i) {
-    x0[static_cast<Eigen::Index>(i)] = model->states[i].value;
-  }
-  return {compiled.system, compiled.initial_mode(model->t_start, x0)};
+  return {compiled.system, compiled.initial_mode(model->t_start, model->initial_state())};
 }
 
 }  // namespace saltus::model

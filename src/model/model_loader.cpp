@@ -578,6 +578,19 @@ class Loader {
     model_.mechanics->dof = n;
   }
 
+  // What `node` reads that a function of the coordinates (and of t when `allow_time`) must
+  // not: "the velocity q'" or "t"; "" when nothing.
+  std::string forbidden_input(NodeId node, bool allow_time) const {
+    const int n = model_.mechanics->dof;
+    for (const Variable& v : graph_->inputs(node)) {
+      if (v.kind == OpCode::State && v.index >= n) {
+        return "the velocity " + state_names_[static_cast<size_t>(v.index)];
+      }
+      if (v.kind == OpCode::Time && !allow_time) return "t";
+    }
+    return "";
+  }
+
   // A string expression of (t, q, q') at key `key` of `t`; kNoNode when absent or wrong.
   NodeId mechanics_expression(const toml::table& t, const char* key, const std::string& where) {
     const toml::node* n = t.get(key);
@@ -633,13 +646,10 @@ class Loader {
     if (m.kinetic_energy == kNoNode || m.potential_energy == kNoNode) return;
     const toml::node& T_node = *t->get("kinetic_energy");
     const Variable time{OpCode::Time, 0};
-    for (int k = 0; k < n; ++k) {
-      if (graph_->depends_on(m.potential_energy, {OpCode::State, n + k})) {
-        add(*t->get("potential_energy"), "[mechanics] potential_energy depends on the velocity " +
-                                             state_names_[static_cast<size_t>(n + k)] +
-                                             "; expected a function of t and the coordinates");
-        return;
-      }
+    if (const std::string v = forbidden_input(m.potential_energy, true); !v.empty()) {
+      add(*t->get("potential_energy"), "[mechanics] potential_energy depends on " + v +
+                                           "; expected a function of t and the coordinates");
+      return;
     }
     ExpressionGraph& g = *graph_;
     const NodeId L = g.make(OpCode::Sub, m.kinetic_energy, m.potential_energy);
@@ -659,14 +669,7 @@ class Loader {
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         const NodeId Mij = m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)];
-        std::string culprit;
-        for (int k = 0; k < n && culprit.empty(); ++k) {
-          if (g.depends_on(Mij, {OpCode::State, n + k})) {
-            culprit = "the velocity " + state_names_[static_cast<size_t>(n + k)];
-          }
-        }
-        if (culprit.empty() && g.depends_on(Mij, time)) culprit = "t";
-        if (!culprit.empty()) {
+        if (const std::string culprit = forbidden_input(Mij, false); !culprit.empty()) {
           add_at(T_node, 0,
                  "[mechanics] kinetic_energy is not quadratic in the velocities: d2T/d" +
                      state_names_[static_cast<size_t>(n + i)] + " d" +
@@ -761,14 +764,11 @@ class Loader {
     auto geometry = [&](const char* key) -> NodeId {
       const NodeId node = mechanics_expression(t, key, where);
       if (node == kNoNode) return kNoNode;
-      std::string culprit;
-      for (int k = n; k < 2 * n && culprit.empty(); ++k) {
-        if (graph_->depends_on(node, {OpCode::State, k}))
-          culprit = state_names_[static_cast<size_t>(k)];
-      }
-      if (culprit.empty() && graph_->depends_on(node, {OpCode::Time, 0})) culprit = "t";
-      bool moves = false;
-      for (int k = 0; k < n; ++k) moves = moves || graph_->depends_on(node, {OpCode::State, k});
+      const std::string culprit = forbidden_input(node, false);
+      const std::vector<Variable> in = graph_->inputs(node);
+      const bool moves = std::any_of(in.begin(), in.end(), [n](const Variable& v) {
+        return v.kind == OpCode::State && v.index < n;
+      });
       if (!culprit.empty()) {
         add_at(*t.get(key), 0,
                where + " " + key + " depends on " + culprit +

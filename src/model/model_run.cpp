@@ -88,9 +88,9 @@ std::string unit_of(const Model& m, const std::string& name) {
 template <class Fn>
 void for_each_guard_count(const ModelRun& run, Fn fn) {
   const auto& per_mode = run.result.summary.events_per_guard;
+  const bool mechanical = run.model->mechanics.has_value();
   for (size_t i = 0; i < per_mode.size() && i < static_cast<size_t>(run.system.mode_count()); ++i) {
     const Mode& mode = run.system.mode(static_cast<ModeId>(i));
-    const bool mechanical = run.model->mechanics.has_value();
     for (size_t g = 0; g < per_mode[i].size() && g < mode.guards.size(); ++g) {
       if (mechanical && per_mode[i][g] == 0) continue;  // many generated modes: list what fired
       fn(mode.name + "/" + mode.guards[g].name, per_mode[i][g]);
@@ -122,10 +122,7 @@ ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* prog
   } else {
     run.system = build_hybrid_system(model);
   }
-  Vector x0(static_cast<Eigen::Index>(model->states.size()));
-  for (size_t i = 0; i < model->states.size(); ++i) {
-    x0[static_cast<Eigen::Index>(i)] = model->states[i].value;
-  }
+  const Vector x0 = model->initial_state();
   // A mechanical model starts in its mode 0 ("free"), which has no algebraic state.
   Vector z0(0);
   if (!model->modes.empty()) {

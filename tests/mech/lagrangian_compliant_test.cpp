@@ -214,25 +214,7 @@ TEST(LagrangianCompliant, KelvinVoigtForceReleaseRestartsAndComesToRest) {
 // w_N = (0, 1, 0)): no horizontal force acts, so xdot - ell thetadot sin theta is constant.
 LagrangianModel compliant_rod(const BouncingRodParameters& p, const CompliantContactLaw& law) {
   LagrangianModel out("compliant_rod", 3);
-  const double m = p.m, I = p.I_c, l = p.ell, g = p.g;
-  out.set_mass_matrix([m, I, l](const auto& q, auto& M) {
-    using std::cos;
-    using std::sin;
-    const auto s = sin(q[2]), c = cos(q[2]);
-    M(0, 0) = m;
-    M(1, 1) = m;
-    M(0, 2) = M(2, 0) = -m * l * s;
-    M(1, 2) = M(2, 1) = m * l * c;
-    M(2, 2) = I + m * l * l;
-  });
-  out.set_forces([m, l, g](const auto&, const auto& q, const auto& qd, auto& h) {
-    using std::cos;
-    using std::sin;
-    const auto s = sin(q[2]), c = cos(q[2]);
-    h[0] = m * l * qd[2] * qd[2] * c;
-    h[1] = m * l * qd[2] * qd[2] * s - m * g;
-    h[2] = -m * g * l * c;
-  });
+  set_bouncing_rod_dynamics(out, p);
   out.add_compliant_contact(
       "tip", "rod", [](const auto& q) { return q[1]; }, law);
   return out;

@@ -65,23 +65,7 @@ TEST(LagrangianNoAllocation, FrictionlessAndCompliantRodsRunWithoutMalloc) {
   p.law.e = 0.6;
   LagrangianModel rigid = bouncing_rod_model(p);
   LagrangianModel soft("hunt_crossley_rod", 3);
-  const double m = p.m, I = p.I_c, l = p.ell, g = p.g;
-  soft.set_mass_matrix([m, I, l](const auto& q, auto& M) {
-    using std::cos;
-    using std::sin;
-    M(0, 0) = m;
-    M(1, 1) = m;
-    M(0, 2) = M(2, 0) = -m * l * sin(q[2]);
-    M(1, 2) = M(2, 1) = m * l * cos(q[2]);
-    M(2, 2) = I + m * l * l;
-  });
-  soft.set_forces([m, l, g](const auto&, const auto& q, const auto& qd, auto& h) {
-    using std::cos;
-    using std::sin;
-    h[0] = m * l * qd[2] * qd[2] * cos(q[2]);
-    h[1] = m * l * qd[2] * qd[2] * sin(q[2]) - m * g;
-    h[2] = -m * g * l * cos(q[2]);
-  });
+  set_bouncing_rod_dynamics(soft, p);
   soft.add_compliant_contact(
       "tip", "rod", [](const auto& q) { return q[1]; },
       CompliantContactLaw::hunt_crossley(1e6, 2e4));

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/mech/planar_rigid_body.hpp"
 #include "saltus/sim/simulation_options.hpp"
 
 namespace saltus::mech::testing {
@@ -39,12 +40,7 @@ inline Vector incline_state(double a, double s, double v) {
 inline LagrangianModel painleve_rod_model(double m, double l, double J, double g,
                                           ContactImpactLaw law) {
   LagrangianModel model("painleve_rod", 3);
-  model.set_mass_matrix([m, J](const auto&, auto& M) {
-    M(0, 0) = m;
-    M(1, 1) = m;
-    M(2, 2) = J;
-  });
-  model.set_forces([m, g](const auto&, const auto&, const auto&, auto& h) { h[1] = -m * g; });
+  set_planar_body_dynamics(model, m, J, g);
   model.add_contact(
       "tip", "rod",
       [l](const auto& q) {

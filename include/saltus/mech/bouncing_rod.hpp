@@ -24,8 +24,8 @@ struct BouncingRodParameters {
   ContactImpactLaw law{ImpactLawKind::NewtonFrictionless, 0.8, 0.0, 0.0};
 };
 
-inline LagrangianModel bouncing_rod_model(const BouncingRodParameters& p) {
-  LagrangianModel model("bouncing_rod", 3);
+// M(q) and h(t, q, qdot) of the rod (above) on `model` (3 coordinates); contacts are the caller's.
+inline void set_bouncing_rod_dynamics(LagrangianModel& model, const BouncingRodParameters& p) {
   const double m = p.m, I = p.I_c, l = p.ell, g = p.g;
   model.set_mass_matrix([m, I, l](const auto& q, auto& M) {
     using std::cos;
@@ -45,6 +45,11 @@ inline LagrangianModel bouncing_rod_model(const BouncingRodParameters& p) {
     h[1] = m * l * qd[2] * qd[2] * s - m * g;
     h[2] = -m * g * l * c;
   });
+}
+
+inline LagrangianModel bouncing_rod_model(const BouncingRodParameters& p) {
+  LagrangianModel model("bouncing_rod", 3);
+  set_bouncing_rod_dynamics(model, p);
   model.add_contact(
       "tip", "rod", [](const auto& q) { return q[1]; }, [](const auto& q) { return q[0]; }, p.law);
   return model;

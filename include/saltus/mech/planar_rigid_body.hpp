@@ -20,15 +20,21 @@ struct PlanarRigidBodyParameters {
   ContactImpactLaw law{ImpactLawKind::RouthPoisson, 0.5, 0.0, 0.3};
 };
 
-inline LagrangianModel planar_rigid_body_model(const PlanarRigidBodyParameters& p) {
-  LagrangianModel model("planar_rigid_body", 3);
-  const double m = p.m, J = p.m * p.rho2, g = p.g, bx = p.b_x, by = p.b_y;
+// M = diag(m, m, J) and h = (0, -m g, 0) of a planar rigid body with q = (x_G, y_G, theta)
+// on `model`; contacts are the caller's.
+inline void set_planar_body_dynamics(LagrangianModel& model, double m, double J, double g) {
   model.set_mass_matrix([m, J](const auto&, auto& M) {
     M(0, 0) = m;
     M(1, 1) = m;
     M(2, 2) = J;
   });
   model.set_forces([m, g](const auto&, const auto&, const auto&, auto& h) { h[1] = -m * g; });
+}
+
+inline LagrangianModel planar_rigid_body_model(const PlanarRigidBodyParameters& p) {
+  LagrangianModel model("planar_rigid_body", 3);
+  const double bx = p.b_x, by = p.b_y;
+  set_planar_body_dynamics(model, p.m, p.m * p.rho2, p.g);
   model.add_contact(
       "corner", "body",
       [bx, by](const auto& q) {

@@ -68,7 +68,9 @@ class ExpressionGraph {
   bool is_constant(NodeId id) const { return node(id).op == OpCode::Const; }
   bool is_zero(NodeId id) const { return is_constant(id) && node(id).value == 0.0; }
   bool is_one(NodeId id) const { return is_constant(id) && node(id).value == 1.0; }
-  // True when `node` reads variable v (directly or through its operands).
+  // The variables `node` reads (directly or through its operands), in node-id order.
+  std::vector<Variable> inputs(NodeId node) const;
+  // True when `node` reads variable v.
   bool depends_on(NodeId node, Variable v) const;
 
  private:

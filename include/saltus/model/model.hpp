@@ -13,6 +13,7 @@
 
 #include "saltus/core/flow.hpp"
 #include "saltus/core/guard.hpp"
+#include "saltus/core/types.hpp"
 #include "saltus/mech/compliant_contact_law.hpp"
 #include "saltus/mech/impact_law.hpp"
 #include "saltus/model/expression_graph.hpp"
@@ -100,6 +101,7 @@ struct Model {
   std::vector<std::string> output_variables;  // state / algebraic names; empty: all
 
   int state_index(const std::string& state) const;  // -1 if none
+  Vector initial_state() const;                     // x0: the states' initial values
   int mode_index(const std::string& mode) const;    // -1 if none
 };
 

@@ -114,8 +114,7 @@ int main() {
   rp.I_c = 1.0 / 12.0;
   rp.law = rod_model->mechanics->contacts[0].rigid_law;
   const HybridSystem rod_c = mech::bouncing_rod_model(rp).compile().system;
-  Vector rx(6), rxd(6);
-  for (int i = 0; i < 6; ++i) rx[i] = rod_model->states[static_cast<size_t>(i)].value;
+  Vector rx = rod_model->initial_state(), rxd(6);
   const double rf_m = bench_flow(rod_m, rx, z, rxd), rf_c = bench_flow(rod_c, rx, z, rxd);
   SimulationOptions ro = rod_model->options;
   ro.output.sample_times.clear();
