@@ -114,13 +114,13 @@ void HybridSystem::validate() const {
   for (const Mode& m : modes_) {
     m.flow.check("mode '" + m.name + "'");
     for (const Guard& g : m.guards) {
-      if (!g.reset.output_names.empty() && !g.reset.outputs) {
+      if (!g.reset.output_names.empty() && !g.reset.apply) {
         detail::throw_error("mode '", m.name, "', guard '", g.name,
                             "': ", g.reset.output_names.size(),
-                            " output names but no outputs function");
+                            " output names but no apply function to compute them");
       }
-      if (!g.observe_only && !g.reset.choose_target) {
-        check_target(m, "guard '" + g.name + "'", g.reset.target, static_cast<bool>(g.reset.map));
+      if (!g.observe_only && !g.reset.chooses_target) {
+        check_target(m, "guard '" + g.name + "'", g.reset.target, !g.reset.identity);
       }
     }
     if (m.zeno_handover) {

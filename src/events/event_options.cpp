@@ -16,8 +16,6 @@ const char* to_string(RootFinderKind kind) {
       return "bisection";
     case RootFinderKind::Newton:
       return "newton";
-    case RootFinderKind::LinearInterpolation:
-      return "linear-interpolation";
   }
   return "unknown";
 }

@@ -86,64 +86,56 @@ Flow mode_flow(const Context& ctx, const LagrangianMode& mode) {
   });
 }
 
-// The map of an impact of contact d: q unchanged, qdot+ by d's law (NaN on a jam: the engine
-// reports Termination::NonFiniteState naming the guard).
-Reset::Map impact_map(const Context& ctx, int d) {
-  return [ctx, d](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
-    const int n = ctx->n;
-    const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
-    xp.head(n) = x.head(n);
-    if (imp.planar.resolved()) {
-      xp.tail(n) = imp.qdot_plus;
-    } else {
-      xp.tail(n).setConstant(kNaN);
-    }
-  };
+// The impact of contact d as one jump: the law is solved once; q unchanged, qdot+ and the
+// impulse (P_t, P_n) and kinetic-energy change as outputs (event log, on_event, events.csv). A
+// law with no answer (a jam, Painleve in the impulse plane) fails the reset with its own
+// message. From free flight the contact closes when the impact leaves gdot_N = 0.
+Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
+  const unsigned mask = from.compliant_mask;
+  const bool may_close = from.kind == ClosedKind::None;
+  Reset reset = Reset::custom(
+      ctx->open(mask), may_close,
+      [ctx, d, mask, may_close](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        const int n = ctx->n;
+        const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
+        if (!imp.planar.resolved()) {
+          jump.failure = saltus::detail::text(ctx->model.describe_contact(d), ": impact at t = ", t,
+                                              ": ", imp.planar.message);
+          return false;
+        }
+        jump.x_plus.head(n) = x.head(n);
+        jump.x_plus.segment(n, n) = imp.qdot_plus;
+        jump.outputs[0] = imp.planar.impulse[0];
+        jump.outputs[1] = imp.planar.impulse[1];
+        jump.outputs[2] = imp.planar.dT;
+        jump.target = ctx->open(mask);
+        if (!may_close) return true;
+        DofVector<double> w_N;
+        detail::gradient(ctx->model.contact(d).gap, load<double>(x, 0, n), w_N);
+        const double before = w_N.dot(x.tail(n)), after = w_N.dot(imp.qdot_plus);
+        if (std::abs(after) <= 1e-12 * (1.0 + std::abs(before))) {
+          try {
+            jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask));
+          } catch (const Error& e) {
+            jump.failure = e.what();  // Painleve as the contact closes
+            return false;
+          }
+        }
+        return true;
+      });
+  reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
+  return reset;
 }
 
 Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from) {
   const LagrangianModel& m = ctx->model;
-  const unsigned mask = from.compliant_mask;
-  Reset reset;
-  if (from.kind == ClosedKind::None) {
-    // Continue in d's closed mode when the impact leaves gdot_N = 0 and the contact holds.
-    reset = Reset::chosen(
-        [ctx, d, mask](double t, ConstVectorRef x, ConstVectorRef) -> ModeId {
-          const int n = ctx->n;
-          const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
-          if (!imp.planar.resolved()) return ctx->open(mask);
-          DofVector<double> w_N;
-          detail::gradient(ctx->model.contact(d).gap, load<double>(x, 0, n), w_N);
-          const double before = w_N.dot(x.tail(n)), after = w_N.dot(imp.qdot_plus);
-          if (std::abs(after) <= 1e-12 * (1.0 + std::abs(before))) {
-            const LagrangianMode next =
-                ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask);
-            return ctx->find(next);
-          }
-          return ctx->open(mask);
-        },
-        impact_map(ctx, d));
-  } else {
-    reset = Reset::to(ctx->open(mask), impact_map(ctx, d));
-  }
-  // The impact law's impulse (P_t, P_n) and kinetic-energy change, reported with the event
-  // (event log, on_event, events.csv columns of these names).
-  reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
-  reset.outputs = [ctx, d](double, ConstVectorRef x, ConstVectorRef, ConstVectorRef,
-                           VectorRef out) {
-    const int n = ctx->n;
-    const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
-    out[0] = imp.planar.impulse[0];
-    out[1] = imp.planar.impulse[1];
-    out[2] = imp.planar.dT;
-  };
   return make_guard(
       "impact:" + m.contact(d).name, Direction::Rising,
       [ctx, d](const auto&, const auto& x, const auto&) {
         using S = std::decay_t<decltype(x[0])>;
         return S(-ctx->model.contact(d).gap(load<S>(x, 0, ctx->n)));
       },
-      std::move(reset));
+      impact_reset(ctx, d, from));
 }
 
 // Guards of a mode holding rigid contact c closed.
@@ -179,12 +171,15 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                   const DofVector<S> q = load<S>(x, 0, ctx->n);
                   return S(-detail::sliding_coefficient(ctx->model, ci, q, s));
                 },
-                Reset::to(id, [ctx, ci, s](double t, ConstVectorRef x, ConstVectorRef, VectorRef) {
-                  const int n = ctx->n;
-                  detail::throw_painleve(ctx->model, ci, t, x.head(n), x.tail(n), s,
-                                         ctx->model.sliding_coefficient(ci, x.head(n), s),
-                                         "B reached zero while sliding");
-                })));
+                Reset::custom(id, false,
+                              [ctx, ci, s](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+                                const int n = ctx->n;
+                                jump.failure = detail::painleve_message(
+                                    ctx->model, ci, t, x.head(n), x.tail(n), s,
+                                    ctx->model.sliding_coefficient(ci, x.head(n), s),
+                                    "B reached zero while sliding");
+                                return false;
+                              })));
   }
   // Lift-off: the normal force reaches zero.
   sys.add_guard(id, make_guard(

@@ -1,5 +1,6 @@
 #include "saltus/model/mechanical_system.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <type_traits>
 #include <utility>
@@ -88,19 +89,24 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
     }
   }
   // The initial configuration: M(q0) SPD, every gap gradient non-zero, no rigid contact
-  // penetrated (a compliant contact with g_N < 0 starts active).
+  // penetrated (a compliant contact with g_N < 0 starts active). A gap within the simulator's
+  // guard band of zero is touching, not penetrating (a gap from a trigonometric formula is
+  // -5.6e-17 where it should be 0).
   const Vector q0 = model->initial_state().head(n);
   lm.check_configuration(q0);
+  const double band = model->options.events.guard_tolerance *
+                      std::max(1.0, q0.size() ? q0.lpNorm<Eigen::Infinity>() : 0.0);
   for (int i = 0; i < lm.contact_count(); ++i) {
     if (m.contacts[static_cast<size_t>(i)].compliant) continue;
     const double gap0 = lm.gap(i, q0);
-    if (gap0 < 0.0) {
+    if (gap0 < -band) {
       std::ostringstream q;
       q.precision(17);
       for (int k = 0; k < n; ++k) q << (k ? ", " : "") << q0[k];
       saltus::detail::throw_error(lm.describe_contact(i), ": the initial configuration q = (",
                                   q.str(), ") penetrates the contact (g_N = ", gap0,
-                                  " < 0); expected an initial state with every gap >= 0");
+                                  " < 0 beyond the guard band ", band,
+                                  "); expected an initial state with every gap >= 0");
     }
   }
   return lm;

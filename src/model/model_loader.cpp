@@ -1259,7 +1259,7 @@ class Loader {
         {"illinois", events::RootFinderKind::Illinois},
         {"bisection", events::RootFinderKind::Bisection},
         {"newton", events::RootFinderKind::Newton},
-        {"linear_interpolation", events::RootFinderKind::LinearInterpolation}};
+    };
     std::vector<std::string> finder_names;
     for (const auto& f : kFinders) finder_names.push_back(f.first);
     if (const int i = choice("root_finder", finder_names); i >= 0) {

@@ -71,7 +71,7 @@ struct CompiledGuard {
 
 struct CompiledMode {
   int nx = 0, nz = 0;
-  Tape flow, flow_jacobian, constraints, constraints_jacobian;
+  Tape flow, flow_jacobian, constraints, constraints_jacobian, constraints_time;
   std::vector<CompiledGuard> guards;
   Tape zeno_reset;
 };
@@ -135,6 +135,10 @@ Flow make_flow(const std::shared_ptr<const CompiledMode>& m, FlowKind kind) {
       MatrixRef blocks[] = {dgdx, dgdz};
       run(m->constraints_jacobian, t, x, x, z, BlockSink{nz, {nx, nz, 0}, blocks});
     };
+    flow.algebraic_time_derivative = [m](double t, ConstVectorRef x, ConstVectorRef z,
+                                         VectorRef dgdt) {
+      run(m->constraints_time, t, x, x, z, [&dgdt](int k, double v) { dgdt[k] = v; });
+    };
   }
   return flow;
 }
@@ -190,6 +194,9 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
     }
     c->constraints = value_tape(g, mode.constraints);
     c->constraints_jacobian = jacobian_tape(g, mode.constraints, {dx, dz});
+    std::vector<NodeId> constraints_dt;
+    for (NodeId n : mode.constraints) constraints_dt.push_back(g.derivative(n, {OpCode::Time, 0}));
+    c->constraints_time = value_tape(g, constraints_dt);
     for (const ModelGuard& guard : mode.guards) {
       CompiledGuard cg;
       cg.value = value_tape(g, {guard.value});

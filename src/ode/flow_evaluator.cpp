@@ -158,4 +158,22 @@ void FlowEvaluator::reduced_jacobian(double t, ConstVectorRef x, MatrixRef jac) 
   }
 }
 
+void FlowEvaluator::algebraic_rate(double t, ConstVectorRef x, ConstVectorRef z,
+                                   ConstVectorRef xdot, VectorRef zdot) {
+  if (nz_ == 0) return;
+  auto gx = dgdx_.topLeftCorner(nz_, nx_);
+  auto gz = dgdz_.topLeftCorner(nz_, nz_);
+  flow_->algebraic_jacobian(t, x, z, gx, gz);
+  auto rhs = residual_.head(nz_);
+  if (flow_->algebraic_time_derivative) {
+    flow_->algebraic_time_derivative(t, x, z, rhs);
+  } else {
+    rhs.setZero();
+  }
+  rhs.noalias() += gx * xdot;
+  lu_gz_.compute(gz);
+  zdot.noalias() = lu_gz_.solve(rhs);
+  zdot = -zdot;
+}
+
 }  // namespace saltus::ode

@@ -78,7 +78,7 @@ Radau5::Radau5(const StepperOptions& options, int max_nx, int max_nz)
       z_(Matrix::Zero(max_nx, 3)),
       w_(Matrix::Zero(max_nx, 3)),
       f_(Matrix::Zero(max_nx, 3)),
-      cont_(Matrix::Zero(max_nx, 4)),
+      cont_(Matrix::Zero(max_nx, 5)),
       jac_(Matrix::Zero(max_nx, max_nx)),
       e1_(max_nx, max_nx),
       e2_(max_nx, max_nx),
@@ -138,7 +138,8 @@ StepStatus Radau5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool ke
   eval_fresh_ = true;
   // Dense output on the degenerate interval [t, t]: the constant x.
   cont_.col(0).head(n_) = x_.head(n_);
-  cont_.rightCols(3).topRows(n_).setZero();
+  cont_.middleCols(1, 3).topRows(n_).setZero();
+  cont_.col(4).head(n_) = x_.head(n_);
   first_ = true;
   last_rejected_ = false;
   need_jac_ = true;
@@ -363,6 +364,7 @@ StepStatus Radau5::step(double t_limit) {
           err_.head(n_) = (rhs_.head(n_) - z1 / kC1) / kC2;  // acont3
           q2 = (rhs_.head(n_) - q1) / kC1m1;
           q3 = q2 - err_.head(n_);
+          cont_.col(4).head(n_) = x0;
           cont_.col(0).head(n_) = x1;
           f0_.head(n_) = work_vec_.head(n_);
           x_.head(n_) = x1;
@@ -412,6 +414,16 @@ StepStatus Radau5::step(double t_limit) {
 void Radau5::interpolate(double t, VectorRef x) const {
   const double h = t_ - t0_;
   const double s = h > 0.0 ? (t - t_) / h : 0.0;
+  if (s < -0.5) {
+    // Anchored at the step's start: the same polynomial written as x0 + (s + 1) r(s), so its
+    // rounding error vanishes at t0 as it does at t1 in the form below (a guard that leaves the
+    // surface at t0 is not drowned in round-off of the step's whole range).
+    const double r2 = s - 1.0 - kC2m1;
+    const double r3 = s * s - (1.0 + kC2m1 + kC1m1) * s + (1.0 + kC2m1) * (1.0 + kC1m1);
+    x = cont_.col(4).head(n_) + (s + 1.0) * (cont_.col(1).head(n_) + r2 * cont_.col(2).head(n_) +
+                                             r3 * cont_.col(3).head(n_));
+    return;
+  }
   const double w1 = s, w2 = s * (s - kC2m1), w3 = w2 * (s - kC1m1);
   x = cont_.col(0).head(n_) + w1 * cont_.col(1).head(n_) + w2 * cont_.col(2).head(n_) +
       w3 * cont_.col(3).head(n_);

@@ -48,6 +48,7 @@ class EventLocator {
         xdot_(max_nx),
         dpdx_(max_nx),
         dpdz_(max_nz),
+        zdot_(max_nz),
         sample_t_(samples_),
         sample_x_(max_nx, samples_),
         sample_z_(max_nz, samples_),
@@ -145,13 +146,20 @@ class EventLocator {
     ++root_evaluations_;
     return sign * g.value(t, x_work_.head(nx_), z_work_.head(nz_));
   }
-  // Oriented guard value and its time derivative d/dt p(t, x(t), z(t)) (z' neglected).
+  // Oriented guard value and its time derivative d/dt p(t, x(t), z(t)), with
+  // z' = -g_z^-1 (g_t + g_x x') for a guard on algebraic states.
   double guard_and_rate_at(const Guard& g, double sign, double t, double& rate) {
     const double s = guard_at(g, sign, t);
     stepper_->interpolate_derivative(t, xdot_.head(nx_));
     const double dpdt =
         g.gradient(t, x_work_.head(nx_), z_work_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
-    rate = sign * (dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
+    rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
+    if (nz_ > 0) {
+      stepper_->evaluator().algebraic_rate(t, x_work_.head(nx_), z_work_.head(nz_), xdot_.head(nx_),
+                                           zdot_.head(nz_));
+      rate += dpdz_.head(nz_).dot(zdot_.head(nz_));
+    }
+    rate *= sign;
     return s;
   }
 
@@ -168,8 +176,6 @@ class EventLocator {
         auto sd = [&](double t, double& ds) { return guard_and_rate_at(g, sign, t, ds); };
         return events::newton_root(sd, a, sa, b, sb, eo.root);
       }
-      case events::RootFinderKind::LinearInterpolation:
-        return linear_interpolation_root(g, sign, a, sa, b, sb);
       case events::RootFinderKind::AndersonBjorck:
         return events::anderson_bjorck(s, a, sa, b, sb, eo.root);
       case events::RootFinderKind::Brent:
@@ -178,32 +184,11 @@ class EventLocator {
     }
   }
 
-  // Seed 004 baseline: the guard along the chord between the step's end states.
-  events::RootResult linear_interpolation_root(const Guard& g, double sign, double a, double sa,
-                                               double b, double sb) {
-    const int last = samples_ - 1;
-    const double t0 = sample_t_[0], t1 = sample_t_[last];
-    auto chord = [&](double t) {
-      const double th = (t - t0) / (t1 - t0);
-      x_work_.head(nx_) =
-          (1.0 - th) * sample_x_.col(0).head(nx_) + th * sample_x_.col(last).head(nx_);
-      z_work_.head(nz_) =
-          (1.0 - th) * sample_z_.col(0).head(nz_) + th * sample_z_.col(last).head(nz_);
-      ++root_evaluations_;
-      return sign * g.value(t, x_work_.head(nx_), z_work_.head(nz_));
-    };
-    const double c0 = chord(t0), c1 = chord(t1);
-    if (c0 < 0.0 && c1 >= 0.0) return events::illinois(chord, t0, c0, t1, c1, options_.root);
-    // No sign change along the chord (a double crossing): fall back to the dense output.
-    auto s = [&](double t) { return guard_at(g, sign, t); };
-    return events::illinois(s, a, sa, b, sb, options_.root);
-  }
-
   // Finds the earliest event in the step: sets event_time_, fired_ (all simultaneous guards,
   // ascending), retrigger_ and next_arming_ (the arming at the step end if nothing fires).
   Scan locate_first_event() {
     const Mode& m = *mode_;
-    const double tol = options_.guard_tolerance;
+    const double tol = guard_band(options_.guard_tolerance, sample_x_.col(0).head(nx_));
     const int last = samples_ - 1;
     double t_first = kInfinity;
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
@@ -230,13 +215,15 @@ class EventLocator {
         }
         if (arm == Arming::Leaving) {
           // The rate at the surface said the guard departs towards s < 0, so any negative
-          // sample is a real departure, however small (a bounce lower than the band).
+          // sample is a real departure, however small (a bounce lower than the band). Leaving
+          // holds only until the first sample, so a non-negative first sample means the guard
+          // left and came back before it, however small the excursion: look for the return
+          // crossing between the departure and that sample.
           const double s_leave = guards_->leave_sign[k] * p;
           if (s_leave < 0.0) {
             arm = Arming::Armed;
-          } else if (s_leave > tol) {
-            // Left and came back within one sample interval: look for the dip in between.
-            candidate_t_[k] = dip_crossing(k, g, guards_->leave_sign[k], i);
+          } else {
+            candidate_t_[k] = return_crossing(k, g, guards_->leave_sign[k], i);
             if (candidate_t_[k] == sample_t_[i - 1]) retrigger_[k] = 1;
           }
           continue;
@@ -268,45 +255,61 @@ class EventLocator {
     return Scan::Event;
   }
 
-  // Guard k left the surface at sample i-1 (rate < 0) and is beyond the band on the trigger
-  // side at sample i. Find the dip (rate root): the crossing lies between the dip and sample i
-  // (a bounce smaller than the band is still a bounce); with no dip at all it fires at i-1.
-  double dip_crossing(int k, const Guard& g, double sign, int i) {
+  // Guard k left the surface at sample i-1 with rate < 0 and is back on its trigger side (or
+  // on the surface) at sample i: the return crossing lies after the dip between them. Found by,
+  // cheapest first: a probe just past the departure (a guard leaving linearly, such as a ball
+  // bouncing off the floor, is below zero there); the dip as the root of the rate; a finer scan
+  // for a negative value when the rate does not change sign once. With no negative value at
+  // all the dense output never left the surface: the event is at the dip (or the departure),
+  // where the guard has stopped moving away.
+  double return_crossing(int k, const Guard& g, double sign, int i) {
     const double a = sample_t_[i - 1], b = sample_t_[i];
     const double sb = sign * sample_s_(k, i);
     if (!g.gradient) return a;
     double ra = 0.0, rb = 0.0;
-    guard_and_rate_at(g, sign, a, ra);
+    const double sa = guard_and_rate_at(g, sign, a, ra);
     guard_and_rate_at(g, sign, b, rb);
-    if (!(ra < 0.0 && rb > 0.0)) return a;
-    auto rate = [&](double t) {
-      double r = 0.0;
-      guard_and_rate_at(g, sign, t, r);
-      return r;
-    };
-    // Cheapest first: a point just past the departure, beyond the noise of s(a), is below zero
-    // when the guard leaves linearly (a ball bouncing off the floor).
-    const double sa = sign * sample_s_(k, i - 1);
+    if (!(ra < 0.0)) return a;
     const double probe = a + std::max(4.0 * std::abs(sa) / -ra, 64.0 * events::detail::ulp_of(a));
     if (probe < b) {
       const double s_probe = guard_at(g, sign, probe);
       if (s_probe < 0.0) return find_root(g, sign, probe, s_probe, b, sb).before;
     }
-    // Any point below zero brackets the crossing: locate the dip coarsely first (it is flat
-    // there) and to full precision only when the coarse point is not below zero.
-    events::RootOptions coarse = options_.root;
-    coarse.abs_width = 1e-3 * (b - a);
-    events::RootResult dip = events::illinois(rate, a, ra, b, rb, coarse);
-    double t_dip = dip.before;
-    double s_dip = guard_at(g, sign, t_dip);
-    if (!(s_dip < 0.0)) {
-      dip = events::illinois(rate, dip.before, rate(dip.before), dip.after, rate(dip.after),
-                             options_.root);
-      t_dip = dip.before;
-      s_dip = guard_at(g, sign, t_dip);
+    if (rb > 0.0) {
+      auto rate = [&](double t) {
+        double r = 0.0;
+        guard_and_rate_at(g, sign, t, r);
+        return r;
+      };
+      // Locate the dip coarsely first (the guard is flat there) and to full precision only
+      // when the coarse point is not below zero.
+      events::RootOptions coarse = options_.root;
+      coarse.abs_width = 1e-3 * (b - a);
+      events::RootResult dip = events::illinois(rate, a, ra, b, rb, coarse);
+      double s_dip = guard_at(g, sign, dip.before);
+      if (!(s_dip < 0.0)) {
+        dip = events::illinois(rate, dip.before, rate(dip.before), dip.after, rate(dip.after),
+                               options_.root);
+        s_dip = guard_at(g, sign, dip.before);
+      }
+      if (s_dip < 0.0) return find_root(g, sign, dip.before, s_dip, b, sb).before;
+      return dip.before;
     }
-    if (!(s_dip < 0.0)) return a;
-    return find_root(g, sign, t_dip, s_dip, b, sb).before;
+    // The rate turns more than once between the samples: scan for the first negative value
+    // and the first non-negative one after it.
+    constexpr int kScan = 16;
+    double t_neg = a, s_neg = 0.0;
+    for (int n = 1; n <= kScan; ++n) {
+      const double t = n == kScan ? b : a + (b - a) * n / kScan;
+      const double s = n == kScan ? sb : guard_at(g, sign, t);
+      if (s < 0.0) {
+        t_neg = t;
+        s_neg = s;
+      } else if (s_neg < 0.0) {
+        return find_root(g, sign, t_neg, s_neg, t, s).before;
+      }
+    }
+    return a;
   }
 
   // Between two negative samples the guard may rise above zero and fall back (grazing). Only
@@ -348,7 +351,7 @@ class EventLocator {
   const Mode* mode_ = nullptr;
   const GuardStates* guards_ = nullptr;
   int nx_ = 0, nz_ = 0;
-  Vector x_work_, z_work_, xdot_, dpdx_, dpdz_;
+  Vector x_work_, z_work_, xdot_, dpdx_, dpdz_, zdot_;
   Vector sample_t_;
   Matrix sample_x_, sample_z_, sample_s_;
   std::vector<Arming> next_arming_;

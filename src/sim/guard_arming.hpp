@@ -2,6 +2,7 @@
 // private to src/sim.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "saltus/core/guard.hpp"
@@ -21,6 +22,12 @@ inline double oriented(Direction d, double p) {
 }
 inline double orientation(Direction d) {
   return d == Direction::Falling ? -1.0 : 1.0;
+}
+// The band |p| <= band that counts as "on the surface": events.guard_tolerance relative to the
+// state's magnitude, since a guard computed from states of size |x| carries round-off of that
+// order (a floor at 1e5 m is not resolved to 1e-12 m).
+inline double guard_band(double guard_tolerance, ConstVectorRef x) {
+  return guard_tolerance * std::max(1.0, x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0);
 }
 
 // The guards of the current mode between steps; owned by the simulator loop, read by the

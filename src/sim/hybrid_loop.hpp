@@ -40,21 +40,34 @@ class HybridLoop {
         xdot_(max_nx_),
         dpdx_(max_nx_),
         dpdz_(max_nz_),
+        zdot_(max_nz_),
         outputs_(system.max_reset_outputs()),
+        x_minus_(max_nx_),
+        nx_of_mode_(system.mode_count()),
         locator_(options.events, max_nx_, max_nz_, max_guards_),
         guards_(max_guards_),
         applied_(max_guards_),
         fired_retrigger_(max_guards_),
+        trigger_side_(max_guards_),
         post_event_x_(max_nx_, events::ZenoMonitor::kHistory) {
     fired_.reserve(max_guards_);
     next_fired_.reserve(max_guards_);
+    for (ModeId i = 0; i < system.mode_count(); ++i) nx_of_mode_[i] = system.mode(i).flow.nx;
   }
 
   void run(ModeId mode, double t0, ConstVectorRef x0, ConstVectorRef z0, double t_end,
            SimulationResult& out) {
     const auto wall_start = std::chrono::steady_clock::now();
     begin(mode, t0, x0, z0, t_end, out);
-    if (!finished_) loop();
+    try {
+      if (!finished_) loop();
+    } catch (const std::exception& e) {
+      // A flow or guard of the model threw (a mass matrix that became singular, dependent
+      // contact directions): the run ends with what it computed so far and the model's message.
+      stop(Termination::ModelError,
+           message("the model failed in mode '", system_.mode(mode_).name, "' after t = ", t_, ": ",
+                   e.what(), last_events_text()));
+    }
     finish(wall_start);
   }
 
@@ -102,6 +115,7 @@ class HybridLoop {
     guard_evaluations_base_ = locator_.guard_evaluations();
     root_evaluations_base_ = locator_.root_evaluations();
     zeno_.reset();
+    pattern_ = events::ZenoPrediction{};
     post_event_slot_count_ = 0;
     previous_event_t_ = -kInfinity;
     finished_ = false;
@@ -142,7 +156,7 @@ class HybridLoop {
         return;
       }
       const double s = oriented(g.direction, p);
-      const double tol = options_.events.guard_tolerance;
+      const double tol = band();
       if (g.direction != Direction::Either && s > tol) {
         stop(Termination::InvalidInput,
              message("the initial state is on the trigger side of guard '", g.name, "' in mode '",
@@ -230,7 +244,6 @@ class HybridLoop {
 
   void apply_predictive_step() {
     const Mode& m = system_.mode(mode_);
-    stepper_.interpolate_derivative(t_, xdot_.head(nx_));
     double h = kInfinity;
     const double h_err = stepper_.step_size();
     const double h_min = options_.events.predictive_h_min > 0.0
@@ -241,9 +254,9 @@ class HybridLoop {
       if (guards_.arming[k] != Arming::Armed || g.direction == Direction::Either || !g.gradient)
         continue;
       const double sign = orientation(g.direction);
-      const double dpdt =
-          g.gradient(t_, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
-      const double pdot = sign * (dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
+      double rate = 0.0;
+      if (!guard_rate(g, x_.head(nx_), rate)) continue;
+      const double pdot = sign * rate;
       const events::PredictiveStep ps = events::predictive_step(
           sign * guards_.p_start[k], pdot, options_.events.predictive_gamma, h_err, h_min);
       h = std::min(h, ps.h);
@@ -270,12 +283,14 @@ class HybridLoop {
     }
     t_ = t;
     if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
+    if (!note_trigger_sides()) return;
     std::fill(applied_.begin(), applied_.end(), 0);
     set_had_reset_ = false;
     int resets_here = 0;
     bool chained = false;
     while (!fired_.empty()) {
       bool mode_changed = false;
+      last_reset_ = -1;
       for (int k : fired_) {
         if (++resets_here > options_.events.max_resets_per_instant) {
           stop(Termination::EventCap,
@@ -289,6 +304,7 @@ class HybridLoop {
         const ModeId from = mode_;
         if (!apply_reset(k, retrigger, chained)) return;
         applied_[k] = 1;  // cleared below if the mode changed
+        if (!system_.mode(from).guards[k].observe_only) last_reset_ = k;
         chained = true;
         if (finished_) return;
         if (mode_ != from) {
@@ -297,9 +313,27 @@ class HybridLoop {
         }
       }
       if (finished_) return;
-      if (mode_changed) std::fill(applied_.begin(), applied_.end(), 0);
+      if (mode_changed) {
+        // The new mode's guards are fresh: none sits on its trigger side, none was applied.
+        std::fill(applied_.begin(), applied_.end(), 0);
+        std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
+        last_reset_ = -1;
+      }
       examine_guards_after_reset();
       if (finished_) return;
+      if (accumulation_reached_) {
+        accumulation_reached_ = false;
+        const ModeId before = mode_;
+        handle_zeno(pattern_, pattern_mode_, pattern_guard_, false);
+        if (finished_) return;
+        if (mode_ != before) {
+          std::fill(applied_.begin(), applied_.end(), 0);
+          std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
+          last_reset_ = -1;
+          examine_guards_after_reset();
+          if (finished_) return;
+        }
+      }
     }
     restart_stepper(mode_ == mode_before_set);
   }
@@ -317,9 +351,26 @@ class HybridLoop {
     }
     if (g.observe_only) return record_observation(k, chained);
     set_had_reset_ = true;
-    const ModeId target = g.reset.choose_target
-                              ? g.reset.choose_target(t_, x_.head(nx_), z_.head(nz_))
-                              : g.reset.target;
+    x_minus_.head(nx_) = x_.head(nx_);  // for the rate check of examine_guards_after_reset
+    n_outputs_ = static_cast<int>(g.reset.output_names.size());
+    ModeId target = g.reset.target;
+    if (g.reset.apply) {
+      Jump jump{g.reset.target, x_plus_, outputs_.head(n_outputs_), reset_failure_,
+                nx_of_mode_.data()};
+      bool ok = false;
+      try {
+        ok = g.reset.apply(t_, x_.head(nx_), z_.head(nz_), jump);
+      } catch (const std::exception& e) {
+        reset_failure_ = e.what();
+      }
+      if (!ok) {
+        stop(Termination::ResetFailed,
+             message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", t_,
+                     " has no post-event state: ", reset_failure_, last_events_text()));
+        return false;
+      }
+      target = jump.target;
+    }
     if (target < 0 || target >= system_.mode_count()) {
       stop(Termination::InvalidInput,
            message("guard '", g.name, "' of mode '", m.name, "' reset to unknown mode id ", target,
@@ -328,11 +379,13 @@ class HybridLoop {
     }
     const Mode& tm = system_.mode(target);
     const int nx_t = tm.flow.nx, nz_t = tm.flow.nz;
-    if (g.reset.map) {
-      g.reset.map(t_, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t));
-    } else {
-      x_plus_.head(nx_t) = x_.head(nx_t);
+    if (g.reset.identity && nx_t != nx_) {
+      stop(Termination::InvalidInput,
+           message("guard '", g.name, "' of mode '", m.name, "': identity reset into mode '",
+                   tm.name, "' changes the state size (", nx_, " -> ", nx_t, ") at t = ", t_));
+      return false;
     }
+    if (!g.reset.apply) x_plus_.head(nx_t) = x_.head(nx_t);
     if (!x_plus_.head(nx_t).allFinite()) {
       stop(Termination::NonFiniteState,
            message("reset of guard '", g.name, "' (mode '", m.name, "' -> '", tm.name,
@@ -340,19 +393,13 @@ class HybridLoop {
                    " at t = ", t_, " from x- = ", vector_text(x_.head(nx_))));
       return false;
     }
-    if (!reinitialise(tm, target, nx_t, nz_t, &g)) return false;
-    n_outputs_ = static_cast<int>(g.reset.output_names.size());
-    if (n_outputs_ > 0) {
-      g.reset.outputs(t_, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t),
-                      outputs_.head(n_outputs_));
-      if (!outputs_.head(n_outputs_).allFinite()) {
-        stop(
-            Termination::NonFiniteState,
-            message("outputs of the reset of guard '", g.name, "' (mode '", m.name,
-                    "') are not finite: ", vector_text(outputs_.head(n_outputs_)), " at t = ", t_));
-        return false;
-      }
+    if (!outputs_.head(n_outputs_).allFinite()) {
+      stop(Termination::NonFiniteState,
+           message("outputs of the reset of guard '", g.name, "' (mode '", m.name,
+                   "') are not finite: ", vector_text(outputs_.head(n_outputs_)), " at t = ", t_));
+      return false;
     }
+    if (!reinitialise(tm, target, nx_t, nz_t, &g)) return false;
     const bool fixed_point = retrigger && target == mode_ &&
                              (x_plus_.head(nx_t) - x_.head(nx_)).lpNorm<Eigen::Infinity>() <=
                                  8 * std::numeric_limits<double>::epsilon() *
@@ -394,6 +441,9 @@ class HybridLoop {
     }
     const events::ZenoPrediction z = zeno_.notify(t_, from, k);
     remember_post_event_state();
+    pattern_ = z;
+    pattern_mode_ = from;
+    pattern_guard_ = k;
     if (z.detected && z.handover_due && options_.zeno.policy != events::ZenoOptions::Policy::Off) {
       handle_zeno(z, from, k, false);
       return !finished_;
@@ -505,10 +555,37 @@ class HybridLoop {
     }
   }
 
-  // Step 4 of the semantics: which guards of the current mode fire at once, which are disarmed.
+  // Before the first reset of an event set: which guards of the mode sit on their trigger side
+  // at the left limit (they stay put, and never fire because a reset leaves them there).
+  bool note_trigger_sides() {
+    const Mode& m = system_.mode(mode_);
+    const double tol = band();
+    std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
+    for (size_t kk = 0; kk < m.guards.size(); ++kk) {
+      const Guard& g = m.guards[kk];
+      if (g.direction == Direction::Either) continue;
+      if (std::find(fired_.begin(), fired_.end(), static_cast<int>(kk)) != fired_.end()) continue;
+      const double p = g.value(t_, x_.head(nx_), z_.head(nz_));
+      if (!std::isfinite(p)) {
+        stop(Termination::NonFiniteState, message("guard '", g.name, "' of mode '", m.name, "' is ",
+                                                  p, " at the event t = ", t_));
+        return false;
+      }
+      const double s = oriented(g.direction, p);
+      trigger_side_[kk] = s > tol || (guards_.arming[kk] == Arming::AwayPending && s >= -tol);
+    }
+    return true;
+  }
+
+  // Step 4 of the semantics (docs/ARCHITECTURE.md, "When a guard fires"): after an event set,
+  // which guards of the current mode fire at once and how the others are armed. A guard fires
+  // only when its oriented value has crossed zero (by the jump, or it is on the surface moving
+  // into the trigger side) from its armed side; never because it still sits on its trigger side,
+  // and never again at once because of its own reset (an identity or counter reset is an
+  // ordinary event).
   void examine_guards_after_reset() {
     const Mode& m = system_.mode(mode_);
-    const double tol = options_.events.guard_tolerance;
+    const double tol = band();
     next_fired_.clear();
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
       const int k = static_cast<int>(kk);
@@ -521,22 +598,55 @@ class HybridLoop {
         return;
       }
       const double s = oriented(g.direction, p);
+      const bool was_on_trigger_side = trigger_side_[k] != 0;
       fired_retrigger_[k] = 0;
+      trigger_side_[k] = 0;
+      auto wait_to_move_away = [&] {
+        guards_.arming[k] = Arming::AwayPending;
+        trigger_side_[k] = 1;
+      };
       if (applied_[k] && g.observe_only) {
-        guards_.arming[k] = Arming::AwayPending;  // an observer re-arms once back on its other side
+        wait_to_move_away();  // an observer re-arms once back on its other side
+      } else if (k == last_reset_) {
+        // Its own reset is the latest change of the state: armed once it moves away.
+        if (std::abs(p) <= tol) {
+          const Departure d = arm_on_surface(k, g);
+          if (d != Departure::Away && accumulating()) {
+            // Accumulating events whose next one is below what the dense output resolves (the
+            // reset no longer separates): this is the Zeno point.
+            accumulation_reached_ = true;
+          } else if (d == Departure::IntoTrigger) {
+            if (!reset_kept_rate(g)) {
+              stop(Termination::ResetFailed,
+                   message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", t_,
+                           " leaves the guard on its surface moving into its trigger side (rate ",
+                           surface_rate_, " after the reset, ", rate_before_,
+                           " before): the jump does not separate, so the guard would fire "
+                           "again at once; x- = ",
+                           vector_text(x_minus_.head(nx_)), ", x+ = ", vector_text(x_.head(nx_)),
+                           last_events_text()));
+              return;
+            }
+            wait_to_move_away();  // an identity or counter reset: an ordinary event
+          }
+        } else if (g.direction != Direction::Either && s > tol) {
+          wait_to_move_away();
+        } else {
+          guards_.arming[k] = Arming::Armed;
+        }
+      } else if (was_on_trigger_side) {
+        if (s < -tol) {
+          guards_.arming[k] = Arming::Armed;
+        } else {
+          wait_to_move_away();
+        }
       } else if (std::abs(p) <= tol) {
         if (arm_on_surface(k, g) == Departure::IntoTrigger) {
-          next_fired_.push_back(k);
+          next_fired_.push_back(k);  // reached from its armed side, moving in
           fired_retrigger_[k] = 1;
         }
-      } else if (g.direction == Direction::Either) {
-        guards_.arming[k] = Arming::Armed;
-      } else if (s > tol) {
-        if (applied_[k]) {
-          guards_.arming[k] = Arming::AwayPending;
-        } else {
-          next_fired_.push_back(k);
-        }
+      } else if (g.direction != Direction::Either && s > tol) {
+        next_fired_.push_back(k);  // the jump carried it across
       } else {
         guards_.arming[k] = Arming::Armed;
       }
@@ -553,20 +663,48 @@ class HybridLoop {
   // e.g. a ball at rest): disarmed until the dense output shows it leave the band.
   Departure arm_on_surface(int k, const Guard& g) {
     guards_.arming[k] = Arming::AtZero;
-    if (!g.gradient) return Departure::Unknown;
-    if (!stepper_.evaluator().derivative(t_, x_.head(nx_), xdot_.head(nx_))) {
-      return Departure::Unknown;
-    }
-    const double dpdt =
-        g.gradient(t_, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
-    const double rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
-    if (!(std::abs(rate) > options_.events.guard_tolerance)) return Departure::Unknown;
+    double rate = 0.0;
+    if (!g.gradient || !guard_rate(g, x_.head(nx_), rate)) return Departure::Unknown;
+    surface_rate_ = rate;
+    if (!(std::abs(rate) > band())) return Departure::Unknown;
     const double sign = orientation(g.direction);
     if (g.direction != Direction::Either && sign * rate > 0.0) return Departure::IntoTrigger;
     // Leaving: sign * p becomes negative first (for Either, whichever side it leaves to).
     guards_.leave_sign[k] = g.direction == Direction::Either ? (rate > 0.0 ? -1.0 : 1.0) : sign;
     guards_.arming[k] = Arming::Leaving;
     return Departure::Away;
+  }
+
+  // d/dt p along the current mode's flow at (t_, x): p_x x' + p_z z' + p_t, with
+  // z' = -g_z^-1 (g_t + g_x x'). False when the flow cannot be evaluated there.
+  bool guard_rate(const Guard& g, ConstVectorRef x, double& rate) {
+    ode::FlowEvaluator& ev = stepper_.evaluator();
+    if (!ev.derivative(t_, x, xdot_.head(nx_))) return false;
+    const ConstVectorRef z = ev.algebraic();  // consistent with x (DAE modes)
+    const double dpdt = g.gradient(t_, x, z, dpdx_.head(nx_), dpdz_.head(nz_));
+    rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
+    if (nz_ > 0) {
+      ev.algebraic_rate(t_, x, z, xdot_.head(nx_), zdot_.head(nz_));
+      rate += dpdz_.head(nz_).dot(zdot_.head(nz_));
+    }
+    return true;
+  }
+
+  // The Zeno monitor has recognised the events accumulating in this mode.
+  bool accumulating() const {
+    return pattern_.detected && pattern_mode_ == mode_ &&
+           options_.zeno.policy != events::ZenoOptions::Policy::Off;
+  }
+
+  // A guard's rate before its own latest reset (at x_minus_) equals the rate after it
+  // (surface_rate_): the reset did not act on what the guard watches (an identity reset, a
+  // counter, a time-only guard).
+  bool reset_kept_rate(const Guard& g) {
+    rate_before_ = kNaN;
+    if (!guard_rate(g, x_minus_.head(nx_), rate_before_)) return false;
+    const double scale = std::max(std::abs(rate_before_), std::abs(surface_rate_));
+    return std::abs(rate_before_ - surface_rate_) <=
+           64 * std::numeric_limits<double>::epsilon() * scale + band();
   }
 
   void restart_stepper(bool keep_step_size) {
@@ -640,12 +778,19 @@ class HybridLoop {
     extrapolate_limit_state(std::max(1, z.period), x_inf.head(nx_));
     // Between the last event and t_inf the state is within the accumulation's reach of x_inf.
     const double t_inf = std::max(z.t_inf, t_);
+    const double t_stop = std::min(t_inf, t_end_);
     while (next_sample_ < options_.output.sample_times.size() &&
-           options_.output.sample_times[next_sample_] < t_inf) {
+           options_.output.sample_times[next_sample_] < t_stop) {
       add_sample(options_.output.sample_times[next_sample_++], x_inf.head(nx_), z_.head(nz_));
     }
-    t_ = t_inf;
+    t_ = t_stop;
     x_.head(nx_) = x_inf.head(nx_);
+    if (t_inf > t_end_) {
+      // The accumulation lies after t_end: the run ends at t_end, within its reach of x_inf.
+      record_sample_at_current();
+      stop(Termination::EndTimeReached, what() + "; reached t_end first (state extrapolated)");
+      return;
+    }
     if (h.map) {
       h.map(t_, x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx));
     } else {
@@ -685,6 +830,7 @@ class HybridLoop {
     commit_post_reset(h.target, tm.flow.nx, tm.flow.nz);
     if (!go_on) return;
     zeno_.reset();
+    pattern_ = events::ZenoPrediction{};
     post_event_slot_count_ = 0;
     std::fill(applied_.begin(), applied_.end(), 0);
   }
@@ -765,6 +911,9 @@ class HybridLoop {
     }
   }
 
+  // "On the surface" for the current state (guard_arming.hpp).
+  double band() const { return guard_band(options_.events.guard_tolerance, x_.head(nx_)); }
+
   template <class... Parts>
   static std::string message(const Parts&... parts) {
     return text(parts...);
@@ -812,12 +961,23 @@ class HybridLoop {
   ode::StepperStats stats_base_;
   long guard_evaluations_base_ = 0, root_evaluations_base_ = 0;
 
-  Vector x_, z_, x_plus_, z_plus_, xdot_, dpdx_, dpdz_;
-  Vector outputs_;  // the current reset's outputs (Reset::output_names)
+  Vector x_, z_, x_plus_, z_plus_, xdot_, dpdx_, dpdz_, zdot_;
+  Vector outputs_;               // the current reset's outputs (Reset::output_names)
+  Vector x_minus_;               // the state before the latest reset
+  std::string reset_failure_;    // a reset's reason for having no post-event state
+  std::vector<int> nx_of_mode_;  // Jump::nx_of_mode
   int n_outputs_ = 0;
   EventLocator<S> locator_;
   GuardStates guards_;  // arming and start values of the current mode's guards
   std::vector<char> applied_, fired_retrigger_;
+  std::vector<char> trigger_side_;  // the guard sits on its trigger side (see note_trigger_sides)
+  int last_reset_ = -1;             // guard whose reset changed the state last in this set
+  double surface_rate_ = 0.0;       // the rate arm_on_surface() found
+  double rate_before_ = 0.0;        // the rate reset_kept_rate() found before the reset
+  events::ZenoPrediction pattern_;  // the Zeno monitor's verdict after the latest event
+  ModeId pattern_mode_ = kNoMode;
+  int pattern_guard_ = -1;
+  bool accumulation_reached_ = false;
   std::vector<int> fired_, next_fired_;
   Matrix post_event_x_;
   int post_event_slot_count_ = 0;

@@ -39,6 +39,10 @@ const char* to_string(Termination termination) {
       return "non-finite-state";
     case Termination::InvalidInput:
       return "invalid-input";
+    case Termination::ResetFailed:
+      return "reset-failed";
+    case Termination::ModelError:
+      return "model-error";
   }
   return "unknown";
 }

@@ -36,6 +36,8 @@ struct Flow {
   using ResidualJacobian =
       std::function<void(double t, ConstVectorRef x, ConstVectorRef xdot, ConstVectorRef z,
                          MatrixRef dFdx, MatrixRef dFdxdot, MatrixRef dFdz)>;
+  using AlgebraicTimeDerivative =
+      std::function<void(double t, ConstVectorRef x, ConstVectorRef z, VectorRef dgdt)>;
 
   FlowKind kind = FlowKind::Ode;
   int nx = 0;                            // differential states
@@ -46,6 +48,10 @@ struct Flow {
   AlgebraicJacobian algebraic_jacobian;  // SemiExplicitDae, ImplicitDae
   Residual residual;                     // ImplicitDae
   ResidualJacobian residual_jacobian;    // ImplicitDae
+  // dg/dt (SemiExplicitDae, ImplicitDae; optional, absent: g has no explicit t). With
+  // algebraic_jacobian it gives the rate of the algebraic states along the flow,
+  // z' = -g_z^-1 (g_t + g_x x'), which the rate of a guard on z needs (lift-off p = -lambda).
+  AlgebraicTimeDerivative algebraic_time_derivative;
 
   // Throws saltus::Error naming `where` if a callable the kind needs is missing or sizes are bad.
   void check(const std::string& where) const;
@@ -92,6 +98,17 @@ void autodiff_jacobian(const Fn& fn, int n_out, double t, ConstVectorRef x, Cons
     store_derivatives(out, d_dz, k);
     zd[k].v[0] = 0.0;
   }
+}
+
+// dg/dt of out = g(t, x, z) (n_out entries) by one forward pass with t seeded.
+template <class G>
+void autodiff_time_derivative(const G& g, int n_out, double t, ConstVectorRef x, ConstVectorRef z,
+                              VectorRef dgdt) {
+  DualVector xd, zd, out(n_out);
+  load_values(xd, x);
+  load_values(zd, z);
+  g(Dual(t, 1.0), xd, zd, out);
+  for (int i = 0; i < n_out; ++i) dgdt[i] = out[i].derivative();
 }
 
 }  // namespace detail
@@ -148,6 +165,10 @@ Flow semi_explicit_flow(int nx, int nz, F f, G g) {
                                     MatrixRef dgdz) {
     detail::autodiff_jacobian(g, nz, t, x, z, dgdx, dgdz);
   };
+  flow.algebraic_time_derivative = [g, nz](double t, ConstVectorRef x, ConstVectorRef z,
+                                           VectorRef dgdt) {
+    detail::autodiff_time_derivative(g, nz, t, x, z, dgdt);
+  };
   return flow;
 }
 
@@ -189,6 +210,10 @@ Flow implicit_flow(int nx, int nz, F residual, G g) {
   flow.algebraic_jacobian = [g, nz](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef dgdx,
                                     MatrixRef dgdz) {
     detail::autodiff_jacobian(g, nz, t, x, z, dgdx, dgdz);
+  };
+  flow.algebraic_time_derivative = [g, nz](double t, ConstVectorRef x, ConstVectorRef z,
+                                           VectorRef dgdt) {
+    detail::autodiff_time_derivative(g, nz, t, x, z, dgdt);
   };
   return flow;
 }

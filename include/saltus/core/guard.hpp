@@ -37,11 +37,12 @@ struct Guard {
 
 namespace detail {
 
-// dp/dx, dp/dz by one forward pass per input component; dp/dt by one more.
-template <class P>
-double autodiff_guard_gradient(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
-                               VectorRef dpdx, VectorRef dpdz) {
-  DualVector xd(x.size()), zd(z.size());
+// dp/dx, dp/dz by one forward pass per input component; dp/dt by one more. `DV` holds the Dual
+// copies of x and z.
+template <class DV, class P>
+double autodiff_guard_gradient_with(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
+                                    VectorRef dpdx, VectorRef dpdz) {
+  DV xd(x.size()), zd(z.size());
   for (Eigen::Index i = 0; i < x.size(); ++i) xd[i] = Dual(x[i]);
   for (Eigen::Index i = 0; i < z.size(); ++i) zd[i] = Dual(z[i]);
   for (Eigen::Index k = 0; k < x.size(); ++k) {
@@ -55,6 +56,18 @@ double autodiff_guard_gradient(const P& p, double t, ConstVectorRef x, ConstVect
     zd[k].v[0] = 0.0;
   }
   return Dual(p(Dual(t, 1.0), xd, zd)).derivative();
+}
+
+// On the stack up to kMaxAutodiffSize inputs (no allocation at events); beyond that on the heap
+// (a guard does not know the size of its mode when it is made, so it cannot refuse earlier).
+template <class P>
+double autodiff_guard_gradient(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
+                               VectorRef dpdx, VectorRef dpdz) {
+  if (x.size() <= kMaxAutodiffSize && z.size() <= kMaxAutodiffSize) {
+    return autodiff_guard_gradient_with<DualVector>(p, t, x, z, dpdx, dpdz);
+  }
+  return autodiff_guard_gradient_with<Eigen::Matrix<Dual, Eigen::Dynamic, 1>>(p, t, x, z, dpdx,
+                                                                              dpdz);
 }
 
 }  // namespace detail

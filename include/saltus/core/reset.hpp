@@ -1,8 +1,11 @@
-// What happens when a guard fires: x+ = phi(t, x-, z-) and the mode to continue in.
+// What happens when a guard fires: one callable computes the whole jump (DESIGN.md, "one
+// callable per reset"): the mode to continue in, x+ = phi(t, x-, z-), the named outputs of the
+// jump (impulses, energy change), or the reason no post-event state exists. An impact law is
+// thus solved once per event, and its failure (no solution, a jam, Painleve) travels to the
+// simulator as a status with the law's own message instead of a NaN or an exception.
 //
-// The target is either fixed or chosen from the pre-reset state (a mechanical impact law picks
-// the next contact set this way). After the reset the simulator solves g_target(t, x+, z+) = 0
-// for z+ (consistent re-initialisation, seed 004).
+// After the reset the simulator solves g_target(t, x+, z+) = 0 for z+ (consistent
+// re-initialisation, seed 004).
 #pragma once
 
 #include <functional>
@@ -14,36 +17,92 @@
 
 namespace saltus {
 
+// What a reset writes. The simulator presets `target` to Reset::target and sizes `x_plus` for
+// the largest mode (only the target's nx entries are read) and `outputs` to output_names.
+struct Jump {
+  ModeId target;
+  VectorRef x_plus;
+  VectorRef outputs;
+  std::string& failure;   // why there is no post-event state (write it, then return false)
+  const int* nx_of_mode;  // state size of each mode of the system
+  auto state_after() { return x_plus.head(nx_of_mode[target]); }  // x+ in the target mode
+};
+
 struct Reset {
+  // x+ = map(t, x-, z-).
   using Map = std::function<void(double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
                                  VectorRef x_plus)>;
+  // The target mode chosen from the pre-reset state.
   using Chooser = std::function<ModeId(double t, ConstVectorRef x_minus, ConstVectorRef z_minus)>;
-
-  // Named quantities of the jump itself (impulses, kinetic-energy change, ...), evaluated after
-  // the map: outputs(t, x-, z-, x+, values) writes output_names.size() values, which the event
-  // log, the on_event callback and events.csv carry with the event.
+  // outputs(t, x-, z-, x+, values) writes output_names.size() values.
   using Outputs = std::function<void(double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
                                      ConstVectorRef x_plus, VectorRef values)>;
+  // The whole jump; false (with jump.failure set) when no post-event state exists. Must not
+  // allocate on success (it runs at every event).
+  using Apply =
+      std::function<bool(double t, ConstVectorRef x_minus, ConstVectorRef z_minus, Jump& jump)>;
 
-  ModeId target = kNoMode;  // fixed target; ignored when `choose_target` is set
-  Chooser choose_target;    // optional: target chosen from the pre-reset state
-  Map map;                  // empty: identity (source and target must have the same nx)
-  std::vector<std::string> output_names;  // empty: no outputs
-  Outputs outputs;
+  ModeId target = kNoMode;      // the target (when the apply may choose another: a default)
+  bool chooses_target = false;  // apply may continue in a mode other than `target`
+  bool identity = true;         // x+ = x- (no map): target and source must have the same nx
+  Apply apply;                  // empty: identity into `target`
+  std::vector<std::string> output_names;  // names of Jump::outputs; empty: no outputs
 
-  // Continue in `target` after x+ = map(t, x-, z-).
+  // Continue in `target` after x+ = map(t, x-, z-) (empty map: identity).
   static Reset to(ModeId target, Map map = {}) {
     Reset r;
     r.target = target;
-    r.map = std::move(map);
+    r.identity = !map;
+    if (map) {
+      r.apply = [map = std::move(map)](double t, ConstVectorRef x, ConstVectorRef z, Jump& j) {
+        map(t, x, z, j.state_after());
+        return true;
+      };
+    }
     return r;
   }
   // Continue in the mode `choose(t, x-, z-)` after x+ = map(t, x-, z-).
   static Reset chosen(Chooser choose, Map map = {}) {
     Reset r;
-    r.choose_target = std::move(choose);
-    r.map = std::move(map);
+    r.chooses_target = true;
+    r.identity = !map;
+    r.apply = [choose = std::move(choose), map = std::move(map)](double t, ConstVectorRef x,
+                                                                 ConstVectorRef z, Jump& j) {
+      j.target = choose(t, x, z);
+      if (map) {
+        map(t, x, z, j.state_after());
+      } else {
+        j.x_plus.head(x.size()) = x;
+      }
+      return true;
+    };
     return r;
+  }
+  // The whole jump written by hand (an impact law that can fail, a target chosen with x+).
+  static Reset custom(ModeId default_target, bool chooses_target, Apply apply) {
+    Reset r;
+    r.target = default_target;
+    r.chooses_target = chooses_target;
+    r.identity = false;
+    r.apply = std::move(apply);
+    return r;
+  }
+  // Adds named outputs computed from (t, x-, z-, x+) after the jump.
+  Reset& with_outputs(std::vector<std::string> names, Outputs outputs) {
+    output_names = std::move(names);
+    Apply jump = apply;
+    apply = [jump = std::move(jump), outputs = std::move(outputs)](double t, ConstVectorRef x,
+                                                                   ConstVectorRef z, Jump& j) {
+      if (jump) {
+        if (!jump(t, x, z, j)) return false;
+      } else {
+        j.x_plus.head(x.size()) = x;
+      }
+      outputs(t, x, z, j.state_after(), j.outputs);
+      return true;
+    };
+    identity = false;
+    return *this;
   }
 };
 

@@ -5,7 +5,8 @@
 // remaining time after the last event is the tail of a geometric series,
 //   t_inf = t_last + D_last r / (1 - r).
 // The monitor looks for the shortest period p <= max_cycle_length whose (mode, guard)
-// signature repeats over the last `cycles + 1` cycles, checks that the ratios of consecutive
+// signature repeats over the last `cycles` cycles (three suffice once the next cycle would be
+// below the resolution of t), checks that the ratios of consecutive
 // cycle durations agree (|r_0 - r_1| <= ratio_tolerance r_0), and reports the prediction. The
 // caller hands over (or stops) once the predicted remaining time is small (handover_tolerance).
 // Exactly geometric sequences (bouncing ball, Clark-Bloch Examples 2, 4, Proposition 8) are
@@ -33,9 +34,10 @@ struct ZenoOptions {
   int max_cycle_length = 4;
   // Relative agreement of the last two cycle-duration ratios.
   double ratio_tolerance = 1e-3;
-  // Hand over (or stop) once t_inf - t_last <= handover_tolerance * max(1, |t_inf|). Smaller
-  // values resolve more impacts before the hand-over; below ~1e-12 the gaps approach the
-  // resolution of t itself and the ratio test fails first.
+  // Hand over (or stop) once t_inf - t_last <= handover_tolerance * max(1, |t_inf|), or once
+  // the next cycle would be shorter than 4 ulp(t) / ratio_tolerance (it could not be measured:
+  // e = 0.99999 reaches that with t_inf - t_last still ~1e-3). Smaller values resolve more
+  // impacts before the hand-over.
   double handover_tolerance = 1e-9;
   // Safeguard without a recognised pattern: events closer than min_gap * max(1, |t|) this
   // many times in a row end the run (Termination::EventCap).
@@ -47,11 +49,13 @@ struct ZenoOptions {
 
 struct ZenoPrediction {
   bool detected = false;
-  double t_inf = kNaN;        // predicted accumulation time
-  double ratio = kNaN;        // cycle-duration ratio r
-  double last_cycle = kNaN;   // duration of the last cycle
-  int period = 0;             // events per cycle
-  bool handover_due = false;  // remaining time below the hand-over tolerance
+  double t_inf = kNaN;            // predicted accumulation time
+  double ratio = kNaN;            // cycle-duration ratio r
+  double last_cycle = kNaN;       // duration of the last cycle
+  int period = 0;                 // events per cycle
+  bool handover_due = false;      // remaining time below the hand-over tolerance, or the next cycle
+                                  // below the resolution of t (below_resolution)
+  bool below_resolution = false;  // the next cycle would be shorter than t can resolve
 };
 
 class ZenoMonitor {

@@ -39,6 +39,10 @@ class FlowEvaluator {
 
   // dphi/dx at (t, x) with z taken from the last solve (call derivative() first).
   void reduced_jacobian(double t, ConstVectorRef x, MatrixRef jac);
+  // Rate of the algebraic states along the flow, z' = -g_z^-1 (g_t + g_x x') at a consistent
+  // (t, x, z) with x' given (g_t taken as 0 when the flow has no algebraic_time_derivative).
+  void algebraic_rate(double t, ConstVectorRef x, ConstVectorRef z, ConstVectorRef xdot,
+                      VectorRef zdot);
 
   auto algebraic() const { return z_.head(nz_); }
   void set_algebraic(ConstVectorRef z) { z_.head(nz_) = z; }

@@ -129,7 +129,7 @@ class Radau5 {
 
   Vector x_, f0_, xt_, scale_, rhs_, err_, work_vec_;
   Matrix z_, w_, f_;  // max_nx x 3
-  Matrix cont_;       // max_nx x 4 dense output of the last step
+  Matrix cont_;       // max_nx x 5 dense output of the last step (col 4: x0)
   Matrix jac_, e1_;   // max_nx x max_nx
   Eigen::MatrixXcd e2_;
   Eigen::VectorXcd crhs_, csol_;

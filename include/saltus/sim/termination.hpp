@@ -17,6 +17,11 @@ enum class Termination {
   NonFiniteState,     // a flow, guard or reset produced NaN/Inf; the message names it
   InvalidInput,       // the initial state is on the trigger side of a guard, a reset chose an
                       // unknown mode, or sizes do not match
+  ResetFailed,        // a reset has no post-event state: an impact law without a solution, a
+                      // Painleve situation, a jam, or a reset that leaves its own guard
+                      // approaching; the message is the reset's own (mode, guard, t, values)
+  ModelError,         // a flow, guard or reset of the model failed while running (a mass matrix
+                      // that became singular, dependent contact directions); its message
 };
 
 const char* to_string(Termination termination);

@@ -30,11 +30,11 @@ struct BouncingBall {
       xp[0] = x[0];
       xp[1] = -e * x[1];
     });
-    r.output_names = {"impulse", "energy_change"};
-    r.outputs = [m](double, ConstVectorRef xm, ConstVectorRef, ConstVectorRef xp, VectorRef out) {
+    r.with_outputs({"impulse", "energy_change"}, [m](double, ConstVectorRef xm, ConstVectorRef,
+                                                     ConstVectorRef xp, VectorRef out) {
       out[0] = m * (xp[1] - xm[1]);
       out[1] = 0.5 * m * (xp[1] * xp[1] - xm[1] * xm[1]);
-    };
+    });
     return r;
   }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "saltus/core/autodiff.hpp"
 #include "saltus/core/error.hpp"
@@ -39,7 +40,14 @@ void exercise(const saltus::HybridSystem& sys, int nx) {
       volatile double sink = guard.value(0.75, x, z);
       sink = guard.gradient(0.75, x, z, dpdx, dpdz);
       (void)sink;
-      if (guard.reset.map) guard.reset.map(0.75, x, z, xp);
+      if (guard.reset.apply) {
+        std::string failure;
+        const std::vector<int> nx_of_mode(sys.mode_count(), nx);
+        Eigen::VectorXd outputs(guard.reset.output_names.size());
+        saltus::Jump jump{guard.reset.target < 0 ? 0 : guard.reset.target, xp, outputs, failure,
+                          nx_of_mode.data()};
+        guard.reset.apply(0.75, x, z, jump);
+      }
     }
   }
 }
