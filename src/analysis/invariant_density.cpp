@@ -35,17 +35,43 @@ DensityHistogram empty_histogram(const DensityOptions& o) {
   return h;
 }
 
-// Advances one trajectory map by map, binning into `hist`.
+// Maps per Simulator::run: every run restarts the integrator, so one run sampled at k tau is
+// cheaper than one run per map (sleigh billiard, DOP853 rtol 1e-12, 3000 maps, one core: 103
+// against 188 us per map); 1024 keeps the sample buffer small.
+constexpr long kMapsPerRun = 1024;
+
+void bin(const DensityOptions& o, ConstVectorRef x, DensityHistogram& hist) {
+  const Eigen::Vector2d v =
+      o.observable ? o.observable(x) : Eigen::Vector2d(x[o.x_axis.variable], x[o.y_axis.variable]);
+  const int ix = box(o.x_axis, v[0]), iy = box(o.y_axis, v[1]);
+  if (ix < 0 || iy < 0) {
+    ++hist.outside;
+  } else {
+    ++hist.counts[static_cast<size_t>(iy) * hist.nx + ix];
+    ++hist.binned;
+  }
+}
+
+// Advances one trajectory by runs of up to kMapsPerRun maps from t = 0 (the flow is autonomous),
+// sampled at tau, 2 tau, ...; bins every sample after the first `discard`.
 DensityTrajectory run_trajectory(Simulator& sim, ModeId mode, const Vector& x0,
                                  const DensityOptions& o, DensityHistogram& hist) {
   DensityTrajectory out;
   SimulationResult r;
   Vector x = x0;
   const Vector no_z;
+  const int nx = static_cast<int>(x0.size());
   ModeId current = mode;
   out.termination = Termination::EndTimeReached;
-  for (long k = 1; k <= o.maps; ++k) {
-    sim.run(current, 0.0, x, no_z, o.map_time, r);
+  while (out.maps_done < o.maps) {
+    const long m = std::min(kMapsPerRun, o.maps - out.maps_done);
+    sim.run(current, 0.0, x, no_z, static_cast<double>(m) * o.map_time, r);
+    for (long i = 0; i < r.trajectory.size(); ++i) {
+      // An event exactly at a sample time records both limits: keep the later one only.
+      if (i + 1 < r.trajectory.size() && r.trajectory.t(i + 1) == r.trajectory.t(i)) continue;
+      ++out.maps_done;
+      if (out.maps_done > o.discard) bin(o, r.trajectory.x(i).head(nx), hist);
+    }
     if (r.termination() != Termination::EndTimeReached) {
       out.termination = r.termination();
       out.message = r.summary.message;
@@ -53,18 +79,6 @@ DensityTrajectory run_trajectory(Simulator& sim, ModeId mode, const Vector& x0,
     }
     x = r.x_final;
     current = r.final_mode;
-    out.maps_done = k;
-    if (k <= o.discard) continue;
-    const Eigen::Vector2d v = o.observable
-                                  ? o.observable(x)
-                                  : Eigen::Vector2d(x[o.x_axis.variable], x[o.y_axis.variable]);
-    const int ix = box(o.x_axis, v[0]), iy = box(o.y_axis, v[1]);
-    if (ix < 0 || iy < 0) {
-      ++hist.outside;
-    } else {
-      ++hist.counts[static_cast<size_t>(iy) * hist.nx + ix];
-      ++hist.binned;
-    }
   }
   out.x_final = x;
   return out;
@@ -125,7 +139,11 @@ DensityResult invariant_density(const HybridSystem& system, ModeId mode,
   sim_options.output = OutputOptions{};
   sim_options.output.record_events = false;
   sim_options.output.reserve_events = 0;
-  sim_options.output.reserve_samples = 0;
+  const long per_run = std::min(kMapsPerRun, options.maps);
+  for (long k = 1; k <= per_run; ++k) {
+    sim_options.output.sample_times.push_back(static_cast<double>(k) * options.map_time);
+  }
+  sim_options.output.reserve_samples = per_run + 8;
 
   const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int threads = std::max(1, std::min(options.threads > 0 ? options.threads : hw,

@@ -1,12 +1,13 @@
 // Statistical (invariant) densities of a hybrid flow by its time-tau map (Clark & Bloch, seed
 // 003, eq. (27); FORMULAS.md 13.4):  int_A rho  ~  (1/n) sum_k chi_A(phi^k(z)),  k > discard.
 //
-// Each trajectory starts from one initial state and is advanced by `maps` runs of length
-// map_time (the time-tau map: one Simulator::run per map, the state of one run starting the
-// next); the first `discard` states are dropped and the rest binned on a 2-D grid of two chosen
-// variables. Trajectories are independent: they run on `threads` std::threads, one Simulator per
-// thread (the HybridSystem is shared read-only), each thread bins into its own histogram and the
-// histograms are summed at the end, so the result does not depend on the number of threads.
+// The flow must be autonomous (the time-tau map is then one map). Each trajectory starts from one
+// initial state; its states at tau, 2 tau, ..., maps tau (runs of up to 1024 maps, sampled on the
+// dense output; each run starts where the last ended) after the first `discard` are binned on a
+// 2-D grid of two chosen variables. Trajectories are independent: they run on `threads`
+// std::threads, one Simulator per thread (the HybridSystem is shared read-only), each thread bins
+// into its own histogram and the histograms are summed at the end, so the result does not depend on
+// the number of threads.
 #pragma once
 
 #include <functional>
