@@ -51,10 +51,11 @@ void expect_billiard(const nlohmann::json& c, const mech::NonholonomicModel& mod
   const SimulationResult r = simulate(compiled.system, compiled.initial_mode(x0), 0.0, x0,
                                       times.back() + 0.5 * gap, tight());
   ASSERT_TRUE(r.summary.ok()) << r.summary.message;
-  ASSERT_EQ(r.events.size(), static_cast<long>(times.size())) << id;
+  // A later impact may fall before t_end: only the listed ones are compared.
+  ASSERT_GE(r.events.size(), static_cast<long>(times.size())) << id;
   const double T0 = model.kinetic_energy(x0.head(n), x0.tail(n));
   EXPECT_TRUE(oracle_near(id + " T", T0, num(e["kinetic_energy"]), tol));
-  for (long i = 0; i < r.events.size(); ++i) {
+  for (long i = 0; i < static_cast<long>(times.size()); ++i) {
     const std::string at = id + " impact " + std::to_string(i);
     EXPECT_TRUE(oracle_near(at + " t", r.events[i].t, times[i], tol));
     const Mode& mode = compiled.system.mode(r.events[i].mode_before);
