@@ -66,6 +66,16 @@ void expect_billiard(const nlohmann::json& c, const mech::NonholonomicModel& mod
       EXPECT_TRUE(oracle_near(at + " q" + std::to_string(k), q[k], q_expected[k], tol));
     }
     after(at, i, Vector(r.events.x_after(i)), tol);
+    // The reset's outputs: epsilon, lambda per constraint, D, T+ - T- of the wall's map.
+    const Vector out = r.events.outputs(i);
+    const int k = model.constraint_count();
+    ASSERT_EQ(out.size(), 3 + k) << at;
+    const mech::NonholonomicImpact imp =
+        model.impact(r.events[i].guard, q, r.events.x_before(i).tail(n));
+    EXPECT_EQ(out[0], imp.epsilon) << at;
+    for (int a = 0; a < k; ++a) EXPECT_EQ(out[1 + a], imp.lambda[a]) << at;
+    EXPECT_EQ(out[1 + k], imp.denominator) << at;
+    EXPECT_TRUE(oracle_near(at + " T+ - T-", out[2 + k], 0.0, tol));
     // Energy and constraints after the impact (elastic walls).
     const Vector xp = r.events.x_after(i);
     EXPECT_TRUE(oracle_near(at + " T+", model.kinetic_energy(xp.head(n), xp.tail(n)), T0, tol));
