@@ -157,7 +157,8 @@ TEST(NonholonomicImpactOracles, Theorem4RollingBallAtAStraightWall) {
 }
 
 // FORMULAS.md 12.2 on random sleigh, disk and ball states: constraints and energy kept,
-// dh(qdot+) = -dh(qdot-); off the constraint (eq. (9)) each eta^a(qdot) kept; with restitution e,
+// dh(qdot+) = -dh(qdot-); off the constraint (eq. (9)) each eta^a(qdot) kept and the admissible
+// part mapped by Theorem 4, the rest unchanged; with restitution e,
 // dh(qdot+) = -e dh(qdot-) and T+ - T- = -(1 - e^2) dh(qdot-)^2 / (2 D).
 TEST(NonholonomicImpactProperties, RandomStatesOfTheThreeSystems) {
   std::mt19937 rng(12);
@@ -193,6 +194,11 @@ TEST(NonholonomicImpactProperties, RandomStatesOfTheThreeSystems) {
       EXPECT_LT((model.constraint_values(q, g.qdot_plus) - model.constraint_values(q, off)).norm(),
                 1e-13 * (off.norm() * (1.0 + dh.norm())));
       EXPECT_NEAR(g.dh_plus, -g.dh_minus + 2.0 * g.S, 1e-13 * scale);
+      // ... and is Theorem 4's map of the admissible part (the M-orthogonal projection onto the
+      // distribution), the rest passing unchanged.
+      const Vector admissible = model.project_velocity(q, off);
+      const Vector expected = model.impact(w, q, admissible).qdot_plus + (off - admissible);
+      EXPECT_LT((g.qdot_plus - expected).norm(), 1e-13 * (off.norm() * (1.0 + dh.norm())));
 
       // Restitution (our extension).
       const double e = 0.5 * (1.0 + u(rng));
