@@ -146,6 +146,39 @@ TEST(NonholonomicDisk, FreeMotionIsACircularArc) {
   }
 }
 
+// Without constraint rows the model is a holonomic billiard (Theorem 3): a free particle in the
+// ellipse from the centre meets the wall at t = 1 / sqrt(vx^2/A^2 + vy^2/B^2) and leaves with
+// the normal velocity component reversed; every later impact keeps |qdot| and stays on the wall.
+TEST(NonholonomicModel, WithoutConstraintsAParticleBilliardInAnEllipse) {
+  const double A = 2.0, B = 1.0, vx = 0.8, vy = 0.45;
+  mech::NonholonomicModel particle("particle", 2);
+  particle.set_mass_matrix([](const auto&, auto& M) {
+    M(0, 0) = 1.0;
+    M(1, 1) = 1.0;
+  });
+  particle.add_wall("ellipse", [=](const auto& q) {
+    return 1.0 - q[0] * q[0] / (A * A) - q[1] * q[1] / (B * B);
+  });
+  const auto compiled = particle.compile();
+  Vector x0(4);
+  x0 << 0.0, 0.0, vx, vy;
+  const double rtol = 1e-12;
+  const SimulationResult r =
+      simulate(compiled.system, compiled.initial_mode(x0), 0.0, x0, 20.0, dop853(rtol));
+  ASSERT_TRUE(r.summary.ok()) << r.summary.message;
+  ASSERT_GE(r.events.size(), 3);
+  const double t1 = 1.0 / std::sqrt(vx * vx / (A * A) + vy * vy / (B * B));
+  EXPECT_NEAR(r.events[0].t, t1, 1e3 * rtol * t1);
+  const Eigen::Vector2d p(vx * t1, vy * t1), n(p[0] / (A * A), p[1] / (B * B));
+  const Eigen::Vector2d v(vx, vy), reflected = v - 2.0 * v.dot(n) / n.squaredNorm() * n;
+  EXPECT_LT((r.events.x_after(0).tail(2) - reflected).norm(), 1e3 * rtol);
+  for (long i = 0; i < r.events.size(); ++i) {
+    EXPECT_NEAR(r.events.x_after(i).tail(2).norm(), v.norm(), 1e3 * rtol * v.norm());
+    EXPECT_NEAR(particle.wall_value(0, r.events.x_before(i).head(2)), 0.0, 1e3 * rtol);
+    EXPECT_EQ(r.events.outputs(i).size(), 3);  // epsilon, D, T+ - T-
+  }
+}
+
 void expect_error(const std::function<void()>& f, const std::string& part) {
   try {
     f();
