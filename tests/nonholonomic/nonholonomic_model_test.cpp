@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <functional>
+#include <numbers>
 #include <string>
+#include <vector>
 
 #include "json_values.hpp"
 #include "saltus/core/error.hpp"
@@ -87,7 +91,7 @@ TEST(NonholonomicSleigh, FreeMotionFollowsTheClosedFormOverLongTimes) {
     EXPECT_NEAR(systems::sleigh_speed(x_end), cf.V(), bound * cf.V());
     EXPECT_NEAR(x_end[2] - cf.th0,
                 std::copysign(1.0, cf.w0) * std::sqrt(cf.J() / cf.m) *
-                    (M_PI / 2.0 - SleighClosedForm::gd(cf.tau(0.0))) / cf.a,
+                    (std::numbers::pi / 2.0 - SleighClosedForm::gd(cf.tau(0.0))) / cf.a,
                 bound * turn);
     RecordProperty("max_error_v_over_V", std::to_string(err_v / cf.V()));
     std::printf(
