@@ -1,0 +1,190 @@
+// A Lagrangian system with constraints linear in the velocities and rigid walls, compiled into a
+// saltus::HybridSystem (seed 003, Clark & Bloch: Sec. 2.2.3 Lagrange-d'Alembert, Sec. 3.2
+// Theorems 3-4 and eq. (9); FORMULAS.md 12-13).
+//
+// Model: kinetic energy T = 1/2 qdot^T M(q) qdot, generalised forces h(t, q, qdot) (Coriolis and
+// centrifugal terms, -dV/dq, applied forces), exactly as mech::LagrangianModel takes them;
+// constraints eta^a(q) qdot = 0, a = 1..k, each row eta^a(q) a generic callable; walls
+// h_w(q) >= 0 (inside), each with a restitution e_w (1: the elastic map of the paper).
+//
+// Equations of motion (Lagrange-d'Alembert with multipliers, eliminated exactly):
+//   M qddot = h + eta^T lambda,   eta qddot + etadot qdot = 0,
+//   lambda = -(eta M^-1 eta^T)^-1 (eta M^-1 h + etadot qdot),
+// state x = (q, qdot) (2n entries), etadot qdot = d/ds eta(q + s qdot) qdot by second-order jets.
+// Why multipliers and not a reduced basis qdot = B(q) nu: a basis of the constraint distribution
+// chosen automatically (a fixed split into independent and dependent velocities, or a QR null
+// space) is not smooth on the whole configuration space (the sleigh's split xd = v cos th,
+// yd = v sin th needs the heading, a split by coordinates becomes singular at cos th = 0), and a
+// user-written B(q) is the hand reduction this class exists to avoid. With the multiplier exactly
+// eliminated (no Baumgarte term) every eta^a(q) qdot is a first integral of the flow on the whole
+// of (q, qdot), and the wall map (eq. (9), global version) keeps each of them: the constraint
+// values move only by the integrator's local errors (measured in docs/VALIDATION.md).
+// The multipliers lambda (constraint forces eta^T lambda) are outputs of dynamics().
+//
+// Hybrid system from compile(): one mode "constrained" x' = (qdot, qddot); per wall w a guard
+// "<wall name>", p = -h_w(q) rising, reset qdot+ = nonholonomic_impact(M, dh_w, eta, qdot-, e_w)
+// with outputs epsilon, lambda_<constraint>..., denominator, energy_change.
+//
+// Generic callables (write math as `using std::sin; sin(q[2])`, constants as doubles):
+//   M(q)            fn(q, M):          double, Dual
+//   h(t, q, qdot)   fn(t, q, qdot, h): double, Dual
+//   eta^a(q)        fn(q, row):        double, Dual, SecondOrderJet, DualSecondOrderJet
+//   h_w(q)          fn(q) -> scalar:   double, Dual, SecondOrderJet, DualSecondOrderJet
+// q is a DofVector<S>; M, h and row are preset to zeros of the right size.
+//
+// Bad input (saltus::Error naming model, constraint or wall and the value): dependent constraint
+// rows (eta M^-1 eta^T singular), M(q) not SPD (this is also the singular reduced metric: the
+// reduced metric B^T M B of any basis B is SPD exactly when M is on the distribution), an
+// initial velocity violating a constraint, a start outside a wall, a trivial wall impact (D = 0).
+// Constraints not linear in the velocities cannot be written: a row depends on q only.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "saltus/core/hybrid_system.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/mech/nonholonomic_impact.hpp"
+
+namespace saltus::mech {
+
+// Largest number of constraint rows.
+inline constexpr int kMaxConstraints = 8;
+
+// A constraint row eta(q) (eta(q) qdot = 0), kept for every scalar saltus evaluates it with.
+class ConstraintRow {
+ public:
+  template <class S>
+  using Fn = std::function<void(const DofVector<S>&, DofVector<S>&)>;
+
+  ConstraintRow() = default;
+  template <class F>
+  explicit ConstraintRow(F f)
+      : fns_(wrap<double>(f), wrap<Dual>(f), wrap<SecondOrderJet>(f), wrap<DualSecondOrderJet>(f)) {
+  }
+
+  // row <- eta(q), resized to q.size() and zeroed first.
+  template <class S>
+  void operator()(const DofVector<S>& q, DofVector<S>& row) const {
+    row.resize(q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) row[i] = S(0.0);
+    std::get<Fn<S>>(fns_)(q, row);
+  }
+
+ private:
+  template <class S, class F>
+  static Fn<S> wrap(F f) {
+    return [f](const DofVector<S>& q, DofVector<S>& row) { f(q, row); };
+  }
+  std::tuple<Fn<double>, Fn<Dual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>> fns_;
+};
+
+struct NonholonomicConstraint {
+  std::string name;
+  ConstraintRow row;
+};
+
+struct NonholonomicWall {
+  std::string name;
+  ConfigurationFunction h;  // h(q) >= 0 inside
+  double restitution = 1.0;
+};
+
+// Accelerations and constraint forces at (t, q, qdot).
+struct NonholonomicDynamics {
+  Vector qddot;
+  Vector lambda;            // one multiplier per constraint row
+  Vector constraint_force;  // eta^T lambda (generalised force)
+};
+
+class NonholonomicModel {
+ public:
+  NonholonomicModel(std::string name, int n_dof);
+
+  const std::string& name() const { return unconstrained_.name(); }
+  int dof() const { return unconstrained_.dof(); }
+  int constraint_count() const { return static_cast<int>(constraints_.size()); }
+  int wall_count() const { return static_cast<int>(walls_.size()); }
+  const NonholonomicConstraint& constraint(int a) const;
+  const NonholonomicWall& wall(int w) const;
+  // M and h without the constraints (their evaluations, and the SPD check of M).
+  const LagrangianModel& unconstrained() const { return unconstrained_; }
+
+  template <class MassFn>
+  void set_mass_matrix(MassFn fn) {
+    unconstrained_.set_mass_matrix(fn);
+  }
+  // h defaults to zero (no applied forces).
+  template <class ForceFn>
+  void set_forces(ForceFn fn) {
+    unconstrained_.set_forces(fn);
+  }
+  // Adds the constraint eta(q) qdot = 0; returns its index. Throws beyond kMaxConstraints or
+  // when k would reach the number of coordinates.
+  template <class RowFn>
+  int add_constraint(std::string name, RowFn row) {
+    return push_constraint({std::move(name), ConstraintRow(row)});
+  }
+  // Adds the wall h(q) = 0 (h >= 0 inside) with restitution e in [0, 1]; returns its index.
+  template <class WallFn>
+  int add_wall(std::string name, WallFn h, double restitution = 1.0) {
+    return push_wall({std::move(name), ConfigurationFunction(h), restitution});
+  }
+  void set_wall_restitution(int w, double restitution);
+
+  // Evaluations at double precision.
+  Matrix mass_matrix(ConstVectorRef q) const { return unconstrained_.mass_matrix(q); }
+  double kinetic_energy(ConstVectorRef q, ConstVectorRef qdot) const {
+    return unconstrained_.kinetic_energy(q, qdot);
+  }
+  Matrix constraint_matrix(ConstVectorRef q) const;                       // eta, k x n
+  Vector constraint_values(ConstVectorRef q, ConstVectorRef qdot) const;  // eta qdot
+  double wall_value(int w, ConstVectorRef q) const;                       // h_w(q)
+  Vector wall_gradient(int w, ConstVectorRef q) const;                    // dh_w^T
+  NonholonomicDynamics dynamics(double t, ConstVectorRef q, ConstVectorRef qdot) const;
+  // Wall w's impact map at (q, qdot-) (nonholonomic_impact with the wall's restitution).
+  NonholonomicImpact impact(int w, ConstVectorRef q, ConstVectorRef qdot_minus) const;
+  // The M-orthogonal projection of qdot onto the constraint distribution {eta qdot = 0}: the
+  // admissible velocity nearest in kinetic energy (to build consistent initial states).
+  Vector project_velocity(ConstVectorRef q, ConstVectorRef qdot) const;
+
+  // Throws saltus::Error for missing M or h, an invalid restitution.
+  void validate() const;
+  // validate() plus, at x = (q, qdot): M(q) SPD, independent constraint rows, every
+  // |eta^a qdot| <= 1e-10 |eta^a| |qdot| (+1e-14), every h_w(q) >= 0.
+  void check_state(ConstVectorRef q, ConstVectorRef qdot) const;
+
+  struct Compiled;
+  Compiled compile() const;
+
+  // "model 'm', constraint 'c'" / "model 'm', wall 'w'" for messages.
+  std::string describe_constraint(int a) const;
+  std::string describe_wall(int w) const;
+
+ private:
+  int push_constraint(NonholonomicConstraint c);
+  int push_wall(NonholonomicWall w);
+
+  LagrangianModel unconstrained_;
+  std::vector<NonholonomicConstraint> constraints_;
+  std::vector<NonholonomicWall> walls_;
+};
+
+namespace detail {
+struct CompiledNonholonomic;  // shared by the compiled callables
+}
+
+struct NonholonomicModel::Compiled {
+  HybridSystem system;
+  ModeId mode = kNoMode;  // "constrained"
+  std::shared_ptr<const detail::CompiledNonholonomic> context;
+
+  // Checks x = (q, qdot) by check_state (sizes too) and returns the mode to start in.
+  ModeId initial_mode(ConstVectorRef x) const;
+  const NonholonomicModel& model() const;
+};
+
+}  // namespace saltus::mech

@@ -1,0 +1,103 @@
+// NonholonomicModel::compile(): one mode whose flow is the Lagrange-d'Alembert equations with the
+// multipliers eliminated (nonholonomic_dynamics.hpp), one guard per wall whose reset is the wall's
+// impact map (nonholonomic_impact.hpp).
+#include <string>
+#include <utility>
+
+#include "nonholonomic_dynamics.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/mech/nonholonomic_model.hpp"
+
+namespace saltus::mech {
+
+namespace detail {
+
+struct CompiledNonholonomic {
+  explicit CompiledNonholonomic(const NonholonomicModel& m) : model(m), n(m.dof()) {}
+  NonholonomicModel model;
+  int n;
+};
+
+}  // namespace detail
+
+namespace {
+
+using Context = std::shared_ptr<const detail::CompiledNonholonomic>;
+using detail::load;
+
+Flow constrained_flow(const Context& ctx) {
+  return ode_flow(2 * ctx->n, [ctx](const auto& t, const auto& x, auto& xdot) {
+    using S = std::decay_t<decltype(x[0])>;
+    const int n = ctx->n;
+    const DofVector<S> q = load<S>(x, 0, n), qd = load<S>(x, n, n);
+    detail::NonholonomicDynamicsT<S> d;
+    detail::nonholonomic_dynamics(ctx->model, S(t), q, qd, d);
+    for (int i = 0; i < n; ++i) {
+      xdot[i] = qd[i];
+      xdot[n + i] = d.qdd[i];
+    }
+  });
+}
+
+Guard wall_guard(const Context& ctx, ModeId mode, int w) {
+  const NonholonomicModel& m = ctx->model;
+  Reset reset = Reset::to(mode, [ctx, w](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+    const int n = ctx->n;
+    xp.head(n) = x.head(n);
+    xp.tail(n) = ctx->model.impact(w, x.head(n), x.tail(n)).qdot_plus;
+  });
+  // The impulse's coefficients (qdot+ - qdot- = epsilon grad h + lambda_a W^a), D and T+ - T-.
+  reset.output_names.push_back("epsilon");
+  for (int a = 0; a < m.constraint_count(); ++a) {
+    reset.output_names.push_back("lambda_" + m.constraint(a).name);
+  }
+  reset.output_names.push_back("denominator");
+  reset.output_names.push_back("energy_change");
+  reset.outputs = [ctx, w](double, ConstVectorRef x, ConstVectorRef, ConstVectorRef,
+                           VectorRef out) {
+    const int n = ctx->n, k = ctx->model.constraint_count();
+    const NonholonomicImpact imp = ctx->model.impact(w, x.head(n), x.tail(n));
+    out[0] = imp.epsilon;
+    for (int a = 0; a < k; ++a) out[1 + a] = imp.lambda[a];
+    out[1 + k] = imp.denominator;
+    out[2 + k] = imp.energy_change;
+  };
+  return make_guard(
+      m.wall(w).name, Direction::Rising,
+      [ctx, w](const auto&, const auto& x, const auto&) {
+        using S = std::decay_t<decltype(x[0])>;
+        return S(-ctx->model.wall(w).h(load<S>(x, 0, ctx->n)));
+      },
+      std::move(reset));
+}
+
+}  // namespace
+
+NonholonomicModel::Compiled NonholonomicModel::compile() const {
+  validate();
+  const auto ctx = std::make_shared<detail::CompiledNonholonomic>(*this);
+  Compiled out;
+  out.context = ctx;
+  out.mode = out.system.add_mode("constrained", constrained_flow(ctx));
+  for (int w = 0; w < wall_count(); ++w)
+    out.system.add_guard(out.mode, wall_guard(ctx, out.mode, w));
+  return out;
+}
+
+const NonholonomicModel& NonholonomicModel::Compiled::model() const {
+  if (!context) saltus::detail::throw_error("NonholonomicModel::Compiled: not compiled");
+  return context->model;
+}
+
+ModeId NonholonomicModel::Compiled::initial_mode(ConstVectorRef x) const {
+  const NonholonomicModel& m = model();
+  const int n = m.dof();
+  if (x.size() != 2 * n) {
+    saltus::detail::throw_error("model '", m.name(), "': initial state has ", x.size(),
+                                " entries, expected ", 2 * n, " (q, qdot)");
+  }
+  m.check_state(x.head(n), x.tail(n));
+  return mode;
+}
+
+}  // namespace saltus::mech
