@@ -41,27 +41,33 @@ Flow constrained_flow(const Context& ctx) {
 
 Guard wall_guard(const Context& ctx, ModeId mode, int w) {
   const NonholonomicModel& m = ctx->model;
-  Reset reset = Reset::to(mode, [ctx, w](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
-    const int n = ctx->n;
-    xp.head(n) = x.head(n);
-    xp.tail(n) = ctx->model.impact(w, x.head(n), x.tail(n)).qdot_plus;
-  });
-  // The impulse's coefficients (qdot+ - qdot- = epsilon grad h + lambda_a W^a), D and T+ - T-.
+  // One jump: the wall's map solved once, with the impulse's coefficients (qdot+ - qdot- =
+  // epsilon grad h + lambda_a W^a), D and T+ - T- as outputs; a map without an answer (D = 0,
+  // dependent constraints at q) fails the reset with its message.
+  Reset reset =
+      Reset::custom(mode, false, [ctx, w](double, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        const int n = ctx->n, k = ctx->model.constraint_count();
+        NonholonomicImpact imp;
+        try {
+          imp = ctx->model.impact(w, x.head(n), x.tail(n));
+        } catch (const Error& e) {
+          jump.failure = e.what();
+          return false;
+        }
+        jump.x_plus.head(n) = x.head(n);
+        jump.x_plus.segment(n, n) = imp.qdot_plus;
+        jump.outputs[0] = imp.epsilon;
+        for (int a = 0; a < k; ++a) jump.outputs[1 + a] = imp.lambda[a];
+        jump.outputs[1 + k] = imp.denominator;
+        jump.outputs[2 + k] = imp.energy_change;
+        return true;
+      });
   reset.output_names.push_back("epsilon");
   for (int a = 0; a < m.constraint_count(); ++a) {
     reset.output_names.push_back("lambda_" + m.constraint(a).name);
   }
   reset.output_names.push_back("denominator");
   reset.output_names.push_back("energy_change");
-  reset.outputs = [ctx, w](double, ConstVectorRef x, ConstVectorRef, ConstVectorRef,
-                           VectorRef out) {
-    const int n = ctx->n, k = ctx->model.constraint_count();
-    const NonholonomicImpact imp = ctx->model.impact(w, x.head(n), x.tail(n));
-    out[0] = imp.epsilon;
-    for (int a = 0; a < k; ++a) out[1 + a] = imp.lambda[a];
-    out[1 + k] = imp.denominator;
-    out[2 + k] = imp.energy_change;
-  };
   return make_guard(
       m.wall(w).name, Direction::Rising,
       [ctx, w](const auto&, const auto& x, const auto&) {
