@@ -55,6 +55,7 @@ class EventLocator {
         sample_s_(std::max(1, max_guards), samples_),
         next_arming_(max_guards),
         retrigger_(max_guards),
+        unresolved_(max_guards),
         candidate_t_(max_guards) {
     fired_.reserve(max_guards);
   }
@@ -87,6 +88,9 @@ class EventLocator {
   double event_time() const { return event_time_; }
   const std::vector<int>& fired() const { return fired_; }
   bool retrigger(int k) const { return retrigger_[k] != 0; }
+  // Guard k fired after departing without the dense output ever showing it below zero (an
+  // excursion below the resolution of the state).
+  bool unresolved_excursion(int k) const { return unresolved_[k] != 0; }
   const Failure& failure() const { return failure_; }
   long guard_evaluations() const { return guard_evaluations_; }
   long root_evaluations() const { return root_evaluations_; }
@@ -196,6 +200,7 @@ class EventLocator {
       const Guard& g = m.guards[k];
       candidate_t_[k] = kInfinity;
       retrigger_[k] = 0;
+      unresolved_[k] = 0;
       Arming arm = guards_->arming[k];
       double last_in_band = sample_t_[0];
       double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
@@ -215,17 +220,22 @@ class EventLocator {
         }
         if (arm == Arming::Leaving) {
           // The rate at the surface said the guard departs towards s < 0, so any negative
-          // sample is a real departure, however small (a bounce lower than the band). Leaving
-          // holds only until the first sample, so a non-negative first sample means the guard
-          // left and came back before it, however small the excursion: look for the return
-          // crossing between the departure and that sample.
+          // sample is a real departure, however small (a bounce lower than the band). A
+          // non-negative sample with a non-negative rate means it came back since the previous
+          // sample (where it was still departing), however small the excursion: look for the
+          // return crossing between them.
           const double s_leave = guards_->leave_sign[k] * p;
           if (s_leave < 0.0) {
             arm = Arming::Armed;
-          } else {
-            candidate_t_[k] = return_crossing(k, g, guards_->leave_sign[k], i);
-            if (candidate_t_[k] == sample_t_[i - 1]) retrigger_[k] = 1;
+            continue;
           }
+          // Not below zero: still on its way out (it started inside the band on the trigger
+          // side) while its rate is negative, else back.
+          double rate = 0.0;
+          guard_and_rate_at(g, guards_->leave_sign[k], sample_t_[i], rate);
+          if (rate < 0.0) continue;
+          candidate_t_[k] = return_crossing(k, g, guards_->leave_sign[k], i);
+          if (candidate_t_[k] == sample_t_[i - 1]) retrigger_[k] = 1;
           continue;
         }
         if (arm == Arming::AwayPending) {
@@ -255,9 +265,9 @@ class EventLocator {
     return Scan::Event;
   }
 
-  // Guard k left the surface at sample i-1 with rate < 0 and is back on its trigger side (or
-  // on the surface) at sample i: the return crossing lies after the dip between them. Found by,
-  // cheapest first: a probe just past the departure (a guard leaving linearly, such as a ball
+  // Guard k was departing at sample i-1 (rate < 0) and is back on its trigger side (or on the
+  // surface) at sample i with rate >= 0: the return crossing lies after the dip between them. Found
+  // by, cheapest first: a probe just past the departure (a guard leaving linearly, such as a ball
   // bouncing off the floor, is below zero there); the dip as the root of the rate; a finer scan
   // for a negative value when the rate does not change sign once. With no negative value at
   // all the dense output never left the surface: the event is at the dip (or the departure),
@@ -293,6 +303,7 @@ class EventLocator {
         s_dip = guard_at(g, sign, dip.before);
       }
       if (s_dip < 0.0) return find_root(g, sign, dip.before, s_dip, b, sb).before;
+      unresolved_[k] = 1;
       return dip.before;
     }
     // The rate turns more than once between the samples: scan for the first negative value
@@ -309,6 +320,7 @@ class EventLocator {
         return find_root(g, sign, t_neg, s_neg, t, s).before;
       }
     }
+    unresolved_[k] = 1;
     return a;
   }
 
@@ -355,7 +367,7 @@ class EventLocator {
   Vector sample_t_;
   Matrix sample_x_, sample_z_, sample_s_;
   std::vector<Arming> next_arming_;
-  std::vector<char> retrigger_;
+  std::vector<char> retrigger_, unresolved_;
   std::vector<double> candidate_t_;
   std::vector<int> fired_;
   double event_time_ = 0.0;

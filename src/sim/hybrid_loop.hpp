@@ -166,7 +166,7 @@ class HybridLoop {
         return;
       }
       guards_.arming[k] = Arming::Armed;
-      if (std::abs(p) <= tol && arm_on_surface(k, g) == Departure::IntoTrigger) {
+      if (std::abs(p) <= tol && arm_on_surface(k, g, s) == Departure::IntoTrigger) {
         guards_.arming[k] = Arming::AtZero;  // fires at t0 on the first step (see EventLocator)
       }
     }
@@ -284,6 +284,15 @@ class HybridLoop {
     t_ = t;
     if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
     if (!note_trigger_sides()) return;
+    if (accumulating()) {
+      // A fired guard whose excursion the dense output could not resolve (it never got below
+      // zero): the accumulating events have reached what the state can represent.
+      for (int k : fired_) {
+        if (!locator_.unresolved_excursion(k)) continue;
+        if (!reach_accumulation()) return;
+        break;
+      }
+    }
     std::fill(applied_.begin(), applied_.end(), 0);
     set_had_reset_ = false;
     int resets_here = 0;
@@ -323,16 +332,7 @@ class HybridLoop {
       if (finished_) return;
       if (accumulation_reached_) {
         accumulation_reached_ = false;
-        const ModeId before = mode_;
-        handle_zeno(pattern_, pattern_mode_, pattern_guard_, false);
-        if (finished_) return;
-        if (mode_ != before) {
-          std::fill(applied_.begin(), applied_.end(), 0);
-          std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
-          last_reset_ = -1;
-          examine_guards_after_reset();
-          if (finished_) return;
-        }
+        if (!reach_accumulation()) return;
       }
     }
     restart_stepper(mode_ == mode_before_set);
@@ -346,7 +346,7 @@ class HybridLoop {
       stop(Termination::EventCap,
            message("event cap: events.max_events = ", options_.events.max_events,
                    " reached at t = ", t_, " (guard '", g.name, "' in mode '", m.name, "')",
-                   last_events_text()));
+                   prediction_text(), last_events_text()));
       return false;
     }
     if (g.observe_only) return record_observation(k, chained);
@@ -441,19 +441,27 @@ class HybridLoop {
     }
     const events::ZenoPrediction z = zeno_.notify(t_, from, k);
     remember_post_event_state();
-    pattern_ = z;
-    pattern_mode_ = from;
-    pattern_guard_ = k;
+    // The standing prediction is kept while the events keep to it (accumulating()): recognised
+    // early, on long cycles, it is the most accurate one; later ratios carry the round-off of
+    // short cycles. A prediction the events no longer follow is replaced.
+    if (z.detected && !accumulating()) {
+      pattern_ = z;
+      pattern_mode_ = from;
+      pattern_guard_ = k;
+    }
     if (z.detected && z.handover_due && options_.zeno.policy != events::ZenoOptions::Policy::Off) {
-      handle_zeno(z, from, k, false);
+      handle_zeno(pattern_, from, k, false);
       return !finished_;
     }
     if (zeno_.small_gaps() >= options_.zeno.min_gap_count) {
+      // Gaps this small measure round-off, not a ratio; the pattern recognised earlier still
+      // predicts them: the accumulation point is reached.
+      if (accumulating()) return reach_accumulation();
       stop(Termination::EventCap,
            message("events accumulate without a recognised Zeno pattern: ", zeno_.small_gaps(),
                    " consecutive gaps below zeno.min_gap = ", options_.zeno.min_gap,
                    " (relative) at t = ", t_, " (guard '", g.name, "' in mode '", m.name, "')",
-                   last_events_text()));
+                   prediction_text(), last_events_text()));
       return false;
     }
     return true;
@@ -610,12 +618,12 @@ class HybridLoop {
       } else if (k == last_reset_) {
         // Its own reset is the latest change of the state: armed once it moves away.
         if (std::abs(p) <= tol) {
-          const Departure d = arm_on_surface(k, g);
+          const Departure d = arm_on_surface(k, g, s);
           if (d != Departure::Away && accumulating()) {
             // Accumulating events whose next one is below what the dense output resolves (the
             // reset no longer separates): this is the Zeno point.
             accumulation_reached_ = true;
-          } else if (d == Departure::IntoTrigger) {
+          } else if (d == Departure::IntoTrigger || d == Departure::Approaching) {
             if (!reset_kept_rate(g)) {
               stop(Termination::ResetFailed,
                    message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", t_,
@@ -641,7 +649,7 @@ class HybridLoop {
           wait_to_move_away();
         }
       } else if (std::abs(p) <= tol) {
-        if (arm_on_surface(k, g) == Departure::IntoTrigger) {
+        if (arm_on_surface(k, g, s) == Departure::IntoTrigger) {
           next_fired_.push_back(k);  // reached from its armed side, moving in
           fired_retrigger_[k] = 1;
         }
@@ -654,21 +662,27 @@ class HybridLoop {
     fired_.swap(next_fired_);
   }
 
-  enum class Departure { Away, IntoTrigger, Unknown };
+  enum class Departure { Away, Approaching, IntoTrigger, Unknown };
 
-  // A guard within guard_tolerance of zero at (t_, x_, z_): its rate along the flow says where
-  // the trajectory goes next. Moving away: armed at once, with the start value taken just on
-  // the pre-crossing side (so a return within the same step is located). Moving into the
-  // trigger side: fires again at this instant. No rate (no gradient, or |rate| <= tolerance,
-  // e.g. a ball at rest): disarmed until the dense output shows it leave the band.
-  Departure arm_on_surface(int k, const Guard& g) {
+  // A guard within the band of zero at (t_, x_, z_), oriented value s: its rate along the flow
+  // says where the trajectory goes next. Moving away: Leaving (armed at the first negative
+  // sample, a return located however small the excursion). Moving into the trigger side: still
+  // before the crossing (s < 0: Approaching, armed, the scan locates it) or at or past it
+  // (IntoTrigger: the caller decides whether it fires now). No rate (no gradient, or |rate|
+  // within the band, e.g. a ball at rest): AtZero, disarmed until the dense output shows it
+  // leave the band.
+  Departure arm_on_surface(int k, const Guard& g, double s) {
     guards_.arming[k] = Arming::AtZero;
     double rate = 0.0;
     if (!g.gradient || !guard_rate(g, x_.head(nx_), rate)) return Departure::Unknown;
     surface_rate_ = rate;
     if (!(std::abs(rate) > band())) return Departure::Unknown;
     const double sign = orientation(g.direction);
-    if (g.direction != Direction::Either && sign * rate > 0.0) return Departure::IntoTrigger;
+    if (g.direction != Direction::Either && sign * rate > 0.0) {
+      if (s >= 0.0) return Departure::IntoTrigger;
+      guards_.arming[k] = Arming::Armed;
+      return Departure::Approaching;
+    }
     // Leaving: sign * p becomes negative first (for Either, whichever side it leaves to).
     guards_.leave_sign[k] = g.direction == Direction::Either ? (rate > 0.0 ? -1.0 : 1.0) : sign;
     guards_.arming[k] = Arming::Leaving;
@@ -690,11 +704,40 @@ class HybridLoop {
     return true;
   }
 
-  // The Zeno monitor has recognised the events accumulating in this mode.
-  bool accumulating() const {
-    return pattern_.detected && pattern_mode_ == mode_ &&
-           options_.zeno.policy != events::ZenoOptions::Policy::Off;
+  // The accumulation point of the events the Zeno monitor recognised is reached now (the next
+  // event is below what the dense output resolves): hand over or stop as at t_inf. Leaves the
+  // guards of the mode it continues in examined (fired_). False when the run ended.
+  bool reach_accumulation() {
+    const ModeId before = mode_;
+    handle_zeno(pattern_, pattern_mode_, pattern_guard_, false);
+    if (finished_) return false;
+    fired_.clear();
+    if (mode_ != before) {
+      std::fill(applied_.begin(), applied_.end(), 0);
+      std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
+      last_reset_ = -1;
+      examine_guards_after_reset();
+    }
+    return !finished_;
   }
+
+  // The Zeno monitor has recognised the events accumulating in this mode, and the latest cycle
+  // still fits that prediction: the time left to t_inf is within a factor 2 of the geometric
+  // tail D r / (1 - r) of the latest cycle D (a pattern recognised long ago stays valid while
+  // the events keep to it, even where round-off hides the ratio from the monitor).
+  bool accumulating() const {
+    if (!pattern_.detected || pattern_mode_ != mode_ ||
+        options_.zeno.policy == events::ZenoOptions::Policy::Off) {
+      return false;
+    }
+    const int p = pattern_.period;
+    if (zeno_.count() <= p) return false;
+    const double cycle = zeno_.time(0) - zeno_.time(p);
+    const double tail = cycle * pattern_.ratio / (1.0 - pattern_.ratio);
+    const double left = pattern_.t_inf - t_;
+    return left >= -tail && std::abs(left - tail) <= 0.5 * tail + 4 * ulp_of_t();
+  }
+  double ulp_of_t() const { return std::numeric_limits<double>::epsilon() * std::abs(t_); }
 
   // A guard's rate before its own latest reset (at x_minus_) equals the rate after it
   // (surface_rate_): the reset did not act on what the guard watches (an identity reset, a
@@ -925,6 +968,14 @@ class HybridLoop {
     for (Eigen::Index i = 0; i < v.size(); ++i) out << (i ? ", " : "") << v[i];
     out << "]";
     return out.str();
+  }
+  // What the Zeno monitor sees when a cap ends the run: the events may accumulate.
+  std::string prediction_text() const {
+    if (!pattern_.detected) return "";
+    return message("; the events accumulate at t_inf = ", pattern_.t_inf, " (duration ratio ",
+                   pattern_.ratio, ", remaining ", pattern_.t_inf - t_,
+                   " s): raise events.max_events, or zeno.handover_tolerance to hand over "
+                   "earlier");
   }
   std::string last_events_text() const {
     const EventLog& log = out_->events;

@@ -7,7 +7,8 @@
 // The monitor looks for the shortest period p <= max_cycle_length whose (mode, guard)
 // signature repeats over the last `cycles` cycles (three suffice once the next cycle would be
 // below the resolution of t), checks that the ratios of consecutive
-// cycle durations agree (|r_0 - r_1| <= ratio_tolerance r_0), and reports the prediction. The
+// cycle durations agree (|r_0 - r_1| <= ratio_tolerance min(r_0, 1 - r_0), plus round-off of
+// the durations), and reports the prediction. The
 // caller hands over (or stops) once the predicted remaining time is small (handover_tolerance).
 // Exactly geometric sequences (bouncing ball, Clark-Bloch Examples 2, 4, Proposition 8) are
 // predicted to round-off; asymptotically geometric ones (Example 6) once the ratio settles.
@@ -32,7 +33,7 @@ struct ZenoOptions {
   int cycles = 4;
   // Longest (mode, guard) cycle recognised (1: one guard; 2: two walls alternating).
   int max_cycle_length = 4;
-  // Relative agreement of the last two cycle-duration ratios.
+  // Agreement of the last two cycle-duration ratios, relative to min(r, 1 - r).
   double ratio_tolerance = 1e-3;
   // Hand over (or stop) once t_inf - t_last <= handover_tolerance * max(1, |t_inf|), or once
   // the next cycle would be shorter than 4 ulp(t) / ratio_tolerance (it could not be measured:
