@@ -73,7 +73,8 @@ int run_command(const RunArguments& args) {
   if (!run.succeeded()) {
     std::cerr << args.model << ": error: the run failed (" << run.status() << "): " << run.message()
               << "\n"
-              << args.model << ": the files in " << args.out_dir << " cover the run up to the failure\n";
+              << args.model << ": the files in " << args.out_dir
+              << " cover the run up to the failure\n";
     return 2;
   }
   if (args.plot) return plot_command(args.out_dir);

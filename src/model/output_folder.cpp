@@ -107,8 +107,9 @@ fs::path swap_in(const fs::path& fresh, const fs::path& target) {
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(target, ec))) {
     fs::rename(fresh, target, ec);
-    if (ec) detail::throw_error("cannot move '", fresh.string(), "' to '", target.string(),
-                                "': ", ec.message());
+    if (ec)
+      detail::throw_error("cannot move '", fresh.string(), "' to '", target.string(),
+                          "': ", ec.message());
     return {};
   }
   const fs::path old = fresh.string() + ".old";

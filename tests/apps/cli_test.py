@@ -202,6 +202,34 @@ def foreign_folder_not_replaced(cli):
     expect(os.listdir(out) == ["notes.txt"], "the folder was changed", os.listdir(out))
 
 
+@case
+def model_path_not_a_regular_file(cli):
+    fifo = os.path.join(cli.work, "model.fifo")
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero", cli.models):
+        for command in ("run", "check"):
+            try:
+                code, stdout, stderr = cli.run(command, path, timeout=20)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"{command} {path} did not return within 20 s")
+            expect_exit(code, 1, stdout, stderr, f"{command} {path}")
+            expect(path + ": error: the model file is" in stderr,
+                   "the refusal does not name the file", stderr)
+
+
+@case
+def check_refuses_what_run_fails_on_at_t0(cli):
+    for override, cause in (("g=1/0", "parameter 'g' = inf is not finite"),
+                            ("max_events=1e12", "exceeds the limit of 1000000000")):
+        code, stdout, stderr = cli.run("check", cli.model("bouncing_ball.toml"), "--set", override)
+        expect_exit(code, 1, stdout, stderr, "check --set " + override)
+        expect(cli.model("bouncing_ball.toml") + ": error: " in stderr and cause in stderr,
+               "the problem does not name the file and the cause", stderr)
+    code, stdout, stderr = cli.run("check", cli.model("bouncing_rod.toml"), "--set", "m=-1")
+    expect_exit(code, 1, stdout, stderr, "check of a rod with m = -1")
+    expect("positive definite" in stderr, "the mass matrix is not named", stderr)
+
+
 def main():
     if len(sys.argv) != 5 or sys.argv[1] not in CASES:
         sys.exit("usage: cli_test.py {" + "|".join(CASES) + "} SALTUS SOURCE_DIR WORK_DIR")
