@@ -54,15 +54,13 @@ int run_command(const RunArguments& args) {
     progress.finish();
     run = future.get();
   } catch (const Error& e) {
-    std::cerr << args.model << ": error: " << e.what() << "\n";
-    return 2;
+    // Building the system or the simulator refused the model: a configuration problem.
+    std::cerr << args.model << ": error: " << e.what() << "\n"
+              << args.model << ": nothing was run; " << args.out_dir << " was left as it was\n";
+    return 1;
   }
   std::cout << model::run_report(run);
-  if (!run.succeeded()) {
-    std::cerr << args.model << ": error: the run failed (" << to_string(run.result.termination())
-              << "): " << run.result.summary.message << "\nno output files were written\n";
-    return 2;
-  }
+  // A failed run's files are written too: they show the run up to its failure.
   try {
     model::write_run_outputs(run, args.out_dir);
   } catch (const Error& e) {
@@ -72,6 +70,13 @@ int run_command(const RunArguments& args) {
   const std::filesystem::path out(args.out_dir);
   std::cout << "wrote      " << (out / "trajectory.csv").string() << ", "
             << (out / "events.csv").string() << ", " << (out / "summary.json").string() << "\n";
+  if (!run.succeeded()) {
+    std::cerr << args.model << ": error: the run failed (" << run.status() << "): " << run.message()
+              << "\n"
+              << args.model << ": the files in " << args.out_dir
+              << " cover the run up to the failure\n";
+    return 2;
+  }
   if (args.plot) return plot_command(args.out_dir);
   return 0;
 }

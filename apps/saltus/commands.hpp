@@ -1,8 +1,9 @@
 // The subcommands of `saltus`: each returns the process exit status.
 //   0  success
-//   1  the model file (or an override) has problems; every problem is printed
-//   2  the run failed (non-finite value, Newton failure, ...); no output file is written
-//   3  output could not be written or plotted
+//   1  the model file (or an override) has problems; every problem is printed; nothing is run
+//   2  the run failed (non-finite value, Newton failure, ...); the output folder holds the run up
+//      to the failure, its summary.json says why
+//   3  output could not be written (the output folder is left as it was) or plotted
 #pragma once
 
 #include <string>

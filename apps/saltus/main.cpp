@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
                                          "Simulate a model; print a summary; write "
                                          "trajectory.csv, events.csv and summary.json");
   run_cmd->add_option("model", run.model, "Model file (TOML)")->required();
-  run_cmd->add_option("--out,-o", run.out_dir, "Output folder (created if needed)")
+  run_cmd->add_option("--out,-o", run.out_dir, "Output folder (created, or replaced as a whole)")
       ->capture_default_str();
   run_cmd->add_option("--set,-s", run.set,
                       "Override a parameter, initial state or solver setting: name=value "
@@ -29,8 +29,10 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  saltus run models/bouncing_ball.toml\n"
       "  saltus run models/bouncing_ball.toml --out out/ball --set e=0.5 --t-end 3 --plot\n"
-      "  saltus run models/dae_tank.toml --set solver.integrator=radau5\n"
-      "Exit status: 0 ok, 1 model problems, 2 failed run (no files written), 3 output error.");
+      "  saltus run models/dae_mode_switch.toml --set solver.integrator=radau5\n"
+      "The output folder is replaced as a whole (it must hold only files saltus writes).\n"
+      "Exit status: 0 ok, 1 model problems (nothing run), 2 failed run (files written up to the\n"
+      "failure, status and message in summary.json), 3 output error (folder left as it was).");
 
   std::vector<std::string> check_models, check_set;
   CLI::App* check_cmd =

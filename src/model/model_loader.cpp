@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -23,6 +24,8 @@
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
 #include "saltus/model/expression_compiler.hpp"
+#include "saltus/model/model_file_text.hpp"
+#include "saltus/model/model_start_check.hpp"
 
 namespace saltus::model {
 namespace {
@@ -46,6 +49,13 @@ std::string type_name(const toml::node& n) {
     default:
       return "a date or time";
   }
+}
+
+// An integral count as written, without exponent or sign surprises ("1000000000").
+std::string format_count(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
 }
 
 std::string join(const std::vector<std::string>& names) {
@@ -1197,13 +1207,20 @@ class Loader {
         {"t_end", "integrator", "rtol", "atol", "h_max", "h_initial", "root_finder",
          "guard_samples", "detect_grazing", "predictive_step", "predictive_gamma", "max_events",
          "zeno_policy", "zeno_handover_tolerance", "zeno_cycles", "zeno_ratio_tolerance"});
-    auto num = [&](const char* key, auto& field) {
+    // Counts are checked against their limit here, at the key's line, before the cast (2^31
+    // into an int would wrap negative).
+    auto num = [&](const char* key, auto& field, double limit = kInfinity) {
       if (const toml::node* n = t->get(key)) {
         if (auto v = number(*n, std::string("[solver] ") + key)) {
           using F = std::decay_t<decltype(field)>;
           if constexpr (std::is_integral_v<F>) {
             if (!(std::abs(*v) < 1e15) || std::floor(*v) != *v) {
               add(*n, std::string("[solver] ") + key + " must be an integer");
+              return;
+            }
+            if (*v > limit) {
+              add(*n, std::string("[solver] ") + key + " = " + format_count(*v) +
+                          " exceeds the limit of " + format_count(limit));
               return;
             }
           }
@@ -1220,11 +1237,11 @@ class Loader {
     num("atol", o.stepper.atol);
     num("h_max", o.stepper.h_max);
     num("h_initial", o.stepper.h_initial);
-    num("guard_samples", o.events.guard_samples);
+    num("guard_samples", o.events.guard_samples, SimulationOptionLimits::guard_samples);
     num("predictive_gamma", o.events.predictive_gamma);
-    num("max_events", o.events.max_events);
+    num("max_events", o.events.max_events, SimulationOptionLimits::max_events);
     num("zeno_handover_tolerance", o.zeno.handover_tolerance);
-    num("zeno_cycles", o.zeno.cycles);
+    num("zeno_cycles", o.zeno.cycles, SimulationOptionLimits::zeno_cycles);
     num("zeno_ratio_tolerance", o.zeno.ratio_tolerance);
     auto flag = [&](const char* key, bool& field) {
       if (const toml::node* n = t->get(key)) {
@@ -1377,24 +1394,17 @@ class Loader {
   const toml::table* solver_table_ = nullptr;
 };
 
-std::string read_file(const std::filesystem::path& path, std::vector<Diagnostic>& diagnostics) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diagnostics.push_back({path.string(), 0, 0, "cannot open the model file"});
-    return {};
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 std::vector<Diagnostic> check_model_text(std::string_view text, const std::string& file_name,
                                          const std::vector<std::string>& overrides) {
   Loader loader(text, file_name);
-  loader.load(overrides);
-  return loader.diagnostics;
+  const Model m = loader.load(overrides);
+  if (!loader.diagnostics.empty()) return loader.diagnostics;
+  // What run would refuse or fail on at t0 (model_start_check.hpp).
+  std::vector<Diagnostic> problems = check_model_values(m);
+  if (problems.empty()) problems = check_model_start(m);
+  return problems;
 }
 
 Model load_model_text(std::string_view text, const std::string& file_name,
@@ -1402,13 +1412,14 @@ Model load_model_text(std::string_view text, const std::string& file_name,
   Loader loader(text, file_name);
   Model m = loader.load(overrides);
   if (!loader.diagnostics.empty()) throw ModelError(loader.diagnostics);
+  if (auto problems = check_model_values(m); !problems.empty()) throw ModelError(problems);
   return m;
 }
 
 std::vector<Diagnostic> check_model_file(const std::filesystem::path& path,
                                          const std::vector<std::string>& overrides) {
   std::vector<Diagnostic> d;
-  const std::string text = read_file(path, d);
+  const std::string text = read_model_file_text(path, d);
   if (!d.empty()) return d;
   return check_model_text(text, path.string(), overrides);
 }
@@ -1416,7 +1427,7 @@ std::vector<Diagnostic> check_model_file(const std::filesystem::path& path,
 Model load_model_file(const std::filesystem::path& path,
                       const std::vector<std::string>& overrides) {
   std::vector<Diagnostic> d;
-  const std::string text = read_file(path, d);
+  const std::string text = read_model_file_text(path, d);
   if (!d.empty()) throw ModelError(d);
   return load_model_text(text, path.string(), overrides);
 }

@@ -9,6 +9,7 @@
 
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
+#include "saltus/model/output_folder.hpp"
 #include "saltus/sim/csv_writer.hpp"
 
 namespace saltus::model {
@@ -100,6 +101,14 @@ void for_each_guard_count(const ModelRun& run, Fn fn) {
 
 }  // namespace
 
+std::string ModelRun::status() const {
+  return to_string(result.termination());
+}
+
+std::string ModelRun::message() const {
+  return result.summary.message;
+}
+
 bool ModelRun::succeeded() const {
   switch (result.termination()) {
     case Termination::EndTimeReached:
@@ -139,6 +148,8 @@ ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* prog
     };
   }
   Simulator sim(run.system, options);
+  // Every outcome of the run is a Termination with its message (the engine throws only for
+  // sizes and times the loader has already checked).
   sim.run(initial_mode, model->t_start, x0, z0, model->t_end, run.result);
   return run;
 }
@@ -149,8 +160,8 @@ std::string run_report(const ModelRun& run) {
   std::ostringstream out;
   out.precision(12);
   out << "model      " << (m.name.empty() ? m.file : m.name) << "\n"
-      << "status     " << to_string(s.termination) << (run.succeeded() ? "" : " (failed)") << "\n";
-  if (!s.message.empty()) out << "message    " << s.message << "\n";
+      << "status     " << run.status() << (run.succeeded() ? "" : " (failed)") << "\n";
+  if (!run.message().empty()) out << "message    " << run.message() << "\n";
   out << "time       " << s.t_start << " -> " << s.t_final << " " << m.time_unit << ", " << s.jumps
       << " jumps, " << s.stepper.accepted_steps << " steps\n";
   if (s.zeno_time == s.zeno_time) {
@@ -175,9 +186,9 @@ std::string summary_json(const ModelRun& run) {
   j["model"] = m.name;
   j["file"] = m.file;
   j["description"] = m.description;
-  j["status"] = to_string(s.termination);
+  j["status"] = run.status();
   j["succeeded"] = run.succeeded();
-  j["message"] = s.message;
+  j["message"] = run.message();
   j["integrator"] = s.integrator;
   j["t_start"] = s.t_start;
   j["t_final"] = s.t_final;
@@ -239,22 +250,10 @@ std::string model_events_csv(const ModelRun& run) {
 }
 
 void write_run_outputs(const ModelRun& run, const std::filesystem::path& dir) {
-  if (!run.succeeded()) {
-    saltus::detail::throw_error("the run failed (", to_string(run.result.termination()),
-                                "): no output written to ", dir.string());
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    saltus::detail::throw_error("cannot create the output folder ", dir.string(), ": ",
-                                ec.message());
-  // Render everything first so that a failure leaves no partial set of files.
-  const std::string trajectory = model_trajectory_csv(run);
-  const std::string events = model_events_csv(run);
-  const std::string summary = summary_json(run);
-  write_file_atomically(dir / "trajectory.csv", trajectory);
-  write_file_atomically(dir / "events.csv", events);
-  write_file_atomically(dir / "summary.json", summary);
+  // Rendered first, then swapped in as one folder: a failure anywhere leaves the old folder.
+  replace_output_folder(dir, {{"trajectory.csv", model_trajectory_csv(run)},
+                              {"events.csv", model_events_csv(run)},
+                              {"summary.json", summary_json(run)}});
 }
 
 }  // namespace saltus::model

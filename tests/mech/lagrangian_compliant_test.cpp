@@ -42,6 +42,15 @@ LagrangianModel compliant_particle(double m, const CompliantContactLaw& law) {
   return p;
 }
 
+// The contact time scale pi delta_max / v0, delta_max the undamped penetration of the law's
+// power n (k delta^(n+1) / (n+1) = m v0^2 / 2): pi sqrt(m/k) for the linear laws (n = 1), the
+// same order for any Hunt-Crossley exponent (pi sqrt(m/k) is not a time when n != 1).
+double contact_time_scale(const CompliantContactLaw& law, double m, double v0) {
+  const double n = law.kind == CompliantLawKind::HuntCrossley ? law.n : 1.0;
+  const double delta_max = std::pow((n + 1.0) * m * v0 * v0 / (2.0 * law.k), 1.0 / (n + 1.0));
+  return kPi * delta_max / v0;
+}
+
 // One impact measured from the event log: contact from "touch:ground" to "release:ground", the
 // deepest point by an observer (ydot rising through 0) added to the active mode.
 struct MeasuredImpact {
@@ -58,7 +67,7 @@ MeasuredImpact drop(const CompliantContactLaw& law, double m, double v0) {
   c.system.add_guard(active,
                      make_observer("deepest", Direction::Rising,
                                    [](const auto&, const auto& x, const auto&) { return x[3]; }));
-  const double t_scale = kPi * std::sqrt(m / law.k), t_lead = 0.02 * t_scale;
+  const double t_scale = contact_time_scale(law, m, v0), t_lead = 0.02 * t_scale;
   SimulationOptions o = testing::tight_options();
   o.stepper.atol = 1e-3 * o.stepper.rtol * v0 * t_scale;
   Vector x0(4);
@@ -160,6 +169,31 @@ TEST(LagrangianCompliant, HuntCrossleyOracles) {
     const MeasuredImpact r = drop(CompliantContactLaw::hunt_crossley(k, c_hc, n), m, v0);
     EXPECT_TRUE(oracle_near(id + " e with c_HC", r.exit_velocity / v0,
                             x["e_achieved_with_c_hunt_crossley"], tol));
+  }
+}
+
+// Regression: the drop's horizon came from the linear-spring time pi sqrt(m/k), which is not a
+// time for n != 1 (for n = 2.5 the run ended mid-contact and the duration read NaN). Exponents
+// beyond the oracle's 3/2, m = 1, k = 1e6, c = 2e5, v0 = 1, against the separable integral
+// delta^(n+1) = (n+1)(m/c)[(v0 - v) - (k/c) ln((k + c v0)/(k + c v))], T = int m dv /
+// (delta^n (k + c v)) from -e v0 to v0, evaluated with mpmath (40 digits, tanh-sinh) outside
+// saltus. (hunt_crossley_contact_duration gives 0.0629573609 for n = 2.5: 1.3e-6 off.)
+TEST(LagrangianCompliant, HuntCrossleyDropHorizonHoldsForAnyExponent) {
+  struct Reference {
+    double n, duration, delta_max;
+  };
+  const double m = 1.0, k = 1e6, c = 2e5, v0 = 1.0, e = 0.88218998624730638;
+  const OracleTolerance flow{1e-9, 1e-12};
+  for (const Reference& ref : {Reference{1.0, 0.0031462225560110088, 0.00094017134624613438},
+                               Reference{2.5, 0.062957444029890572, 0.021869731380688293}}) {
+    SCOPED_TRACE(ref.n);
+    const MeasuredImpact r = drop(CompliantContactLaw::hunt_crossley(k, c, ref.n), m, v0);
+    ASSERT_EQ(r.summary.termination, Termination::EndTimeReached) << r.summary.message;
+    EXPECT_TRUE(oracle_near("duration", r.duration, ref.duration, flow));
+    EXPECT_TRUE(oracle_near("delta_max", r.delta_max, ref.delta_max, flow));
+    EXPECT_TRUE(oracle_near("delta_max closed form", r.delta_max,
+                            hunt_crossley_max_penetration(m, k, c, ref.n, v0), flow));
+    EXPECT_TRUE(oracle_near("e", r.exit_velocity / v0, e, flow));
   }
 }
 

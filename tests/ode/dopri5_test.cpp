@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "saltus/ode/dense_stepper.hpp"
@@ -41,6 +42,35 @@ TEST(Dopri5, ConvergesWithOrderFive) {
   const double e2 = integrate_fixed(20);
   const double order = std::log2(e1 / e2);
   EXPECT_NEAR(order, 5.0, 0.25) << "errors " << e1 << " " << e2;
+}
+
+// Local error of the continuous extension inside one step started on the exact solution: an
+// order-4 interpolant has error O(h^5), a ratio 2^5 per halving (docs/VALIDATION.md).
+double one_step_dense_error(double h) {
+  const Flow flow = harmonic();
+  StepperOptions o;
+  o.h_initial = h;
+  o.rtol = 1e10;
+  o.atol = 1e10;
+  Dopri5 s(o, 2, 0);
+  s.set_flow(flow);
+  const double t0 = 0.3;
+  Vector x0(2), x(2);
+  x0 << std::cos(t0), -std::sin(t0);
+  EXPECT_EQ(s.restart(t0, x0, Vector(), false), StepStatus::Accepted);
+  EXPECT_EQ(s.step(t0 + h), StepStatus::Accepted);
+  double worst = 0.0;
+  for (int i = 1; i < 20; ++i) {
+    const double t = t0 + h * i / 20.0;
+    s.interpolate(t, x);
+    worst = std::max(worst, std::hypot(x[0] - std::cos(t), x[1] + std::sin(t)));
+  }
+  return worst;
+}
+
+TEST(Dopri5, DenseOutputHasOrderFour) {
+  const double e1 = one_step_dense_error(0.2), e2 = one_step_dense_error(0.1);
+  EXPECT_NEAR(std::log2(e1 / e2), 5.0, 0.5) << e1 << " " << e2;
 }
 
 TEST(Dopri5, DenseOutputMatchesSolutionToTolerance) {

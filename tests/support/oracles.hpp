@@ -32,12 +32,17 @@ inline const nlohmann::json& oracle_file() {
   return data;
 }
 
-// All cases whose "model" equals `model`, or starts with it when `prefix` is true.
+// All cases whose "model" equals `model`, or starts with it when `prefix` is true. A selector
+// that matches nothing fails the calling test: a loop over no case would pass without checking.
 inline std::vector<nlohmann::json> oracle_cases(const std::string& model, bool prefix = false) {
   std::vector<nlohmann::json> out;
   for (const auto& c : oracle_file().at("cases")) {
     const std::string m = c.at("model").get<std::string>();
     if (m == model || (prefix && m.rfind(model, 0) == 0)) out.push_back(c);
+  }
+  if (out.empty()) {
+    ADD_FAILURE() << "no oracle case has model '" << model << "'" << (prefix ? " (prefix)" : "")
+                  << " in " << SALTUS_ORACLES_JSON;
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // zeno.* and events.* cases of oracles.json reproduced by the engine (tolerances from the file).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "saltus/events/linear_interpolation_root.hpp"
@@ -36,6 +37,12 @@ void expect_impact_times(const nlohmann::json& c, const SimulationResult& r,
     EXPECT_TRUE(oracle_near(c["id"].get<std::string>() + " impact " + std::to_string(i),
                             r.events[static_cast<long>(i)].t, expected[i], tol));
   }
+}
+
+// A horizon past the case's own Zeno time (whatever it is), so the run ends at the Zeno point.
+double past_zeno(const nlohmann::json& c) {
+  const double t_zeno = c["expected"]["t_zeno"];
+  return 2.0 * t_zeno + 1.0;
 }
 
 TEST(ZenoOracles, BouncingBall) {
@@ -101,7 +108,7 @@ TEST(ZenoOracles, UnitGravityBallStartingOnTheGround) {
     ball.with_rest_mode = false;
     const HybridSystem sys = ball.build();
     const SimulationResult r =
-        simulate(sys, ball.flight, 0.0, vec({p["y0"], p["ydot0"]}), 100.0, tight());
+        simulate(sys, ball.flight, 0.0, vec({p["y0"], p["ydot0"]}), past_zeno(c), tight());
     EXPECT_EQ(r.termination(), Termination::Zeno) << r.summary.message;
     expect_impact_times(c, r);
     EXPECT_TRUE(
@@ -167,7 +174,8 @@ TEST(ZenoOracles, SuperelasticInterval) {
                   make_guard(
                       "right", Direction::Rising,
                       [](const auto&, const auto& x, const auto&) { return x[0] - 1.0; }, bounce));
-    const SimulationResult r = simulate(sys, m, 0.0, vec({p["q0"], p["qdot0"]}), 100.0, tight());
+    const SimulationResult r =
+        simulate(sys, m, 0.0, vec({p["q0"], p["qdot0"]}), past_zeno(c), tight());
     EXPECT_EQ(r.termination(), Termination::Zeno) << r.summary.message;
     expect_impact_times(c, r);
     EXPECT_TRUE(
@@ -204,7 +212,7 @@ TEST(ZenoOracles, SteadyElasticZeno) {
     o.zeno.handover_tolerance = 1e-5;
     o.zeno.cycles = 3;
     const SimulationResult r =
-        simulate(sys, m, 0.0, vec({p["x0"], p["y0"], p["xdot0"], p["ydot0"]}), 10.0, o);
+        simulate(sys, m, 0.0, vec({p["x0"], p["y0"], p["xdot0"], p["ydot0"]}), past_zeno(c), o);
     EXPECT_EQ(r.termination(), Termination::Zeno) << r.summary.message;
     const auto tol = oracle_tolerance(c);
     const auto xs = c["expected"]["impact_x"].get<std::vector<double>>();
@@ -240,17 +248,19 @@ TEST(ZenoOracles, ElasticSpasmodic) {
     sys.add_guard(m, make_guard(
                          "top", Direction::Rising,
                          [](const auto&, const auto& s, const auto&) { return s[1] - 1.0; }, flip));
+    // Up to just before the accumulation point (x = tan(t + atan x0) blows up there).
+    const double t_zeno = c["expected"]["t_zeno"];
+    const double horizon = t_zeno - 1e-4 * std::max(1.0, t_zeno);
     const SimulationResult r =
-        simulate(sys, m, 0.0, vec({p["x0"], p["y0"], p["px0"], p["py0"]}), 1.5707, tight());
+        simulate(sys, m, 0.0, vec({p["x0"], p["y0"], p["px0"], p["py0"]}), horizon, tight());
     const auto tol = oracle_tolerance(c);
     const auto ts = c["expected"]["impact_times"].get<std::vector<double>>();
-    long checked = 0;
-    for (size_t i = 0; i < ts.size() && static_cast<long>(i) < r.events.size(); ++i) {
-      if (ts[i] > 1.5707) break;
-      EXPECT_TRUE(oracle_near("impact t", r.events[static_cast<long>(i)].t, ts[i], tol));
-      ++checked;
+    const long listed = std::count_if(ts.begin(), ts.end(), [&](double t) { return t < horizon; });
+    ASSERT_GE(listed, 1) << "no listed impact before " << horizon;
+    ASSERT_GE(r.events.size(), listed) << r.summary.message;
+    for (long i = 0; i < listed; ++i) {
+      EXPECT_TRUE(oracle_near("impact t", r.events[i].t, ts[static_cast<size_t>(i)], tol));
     }
-    EXPECT_GE(checked, 5);
   }
 }
 

@@ -1,8 +1,9 @@
 // Running a model file: the library entry point behind `saltus run` (and its tests).
 //
-// run_model() simulates a loaded Model; write_run_outputs() writes DIR/trajectory.csv,
-// DIR/events.csv and DIR/summary.json, each atomically (sim/csv_writer.hpp), and only for a run
-// that succeeded, so a failed run leaves no output file (docs/MODEL_FORMAT.md "Running").
+// run_model() simulates a loaded Model; write_run_outputs() replaces DIR by a folder holding
+// trajectory.csv, events.csv and summary.json of that run, failed or not (a failed run's files
+// cover the run up to its failure and summary.json says why it ended), so DIR never mixes the
+// files of two runs (model/output_folder.hpp; docs/MODEL_FORMAT.md "Running").
 #pragma once
 
 #include <atomic>
@@ -21,9 +22,13 @@ struct ModelRun {
   HybridSystem system;
   SimulationResult result;
 
+  // to_string(result.termination()) and the message that goes with it.
+  std::string status() const;
+  std::string message() const;
+
   // The run reached t_end, a terminal guard, or a Zeno point it was allowed to stop at. Any
   // other termination (non-finite value, Newton failure, step-size underflow, event cap, bad
-  // input) is a failed run.
+  // input, a reset without post-event state, a model error) is a failed run.
   bool succeeded() const;
 };
 
@@ -42,8 +47,9 @@ std::string summary_json(const ModelRun& run);
 std::string model_trajectory_csv(const ModelRun& run);
 std::string model_events_csv(const ModelRun& run);
 
-// Creates `dir` if needed and writes the three files atomically. Throws saltus::Error when the
-// run did not succeed (nothing is written) or a file cannot be written.
+// Replaces `dir` (created if needed) by a folder with the three files, for a failed run too.
+// Throws saltus::Error when `dir` holds files saltus did not write or a file cannot be written;
+// `dir` is then left as it was (replace_output_folder).
 void write_run_outputs(const ModelRun& run, const std::filesystem::path& dir);
 
 }  // namespace saltus::model

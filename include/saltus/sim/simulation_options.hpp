@@ -67,8 +67,32 @@ struct SimulationOptions {
   // reporting). Runs on the simulating thread; keep it cheap (e.g. store into an atomic).
   std::function<void(double t)> on_progress;
 
-  // Empty when valid, else every problem found: field, value and the rule broken.
+  // Empty when valid, else every problem found: field, value and the rule broken (size limits
+  // included: size_limit_problems).
   std::string validate() const;
 };
+
+// Upper bounds of the size and count options. Beyond them a run exhausts memory or time before
+// it can report anything (guard_samples = 1e9 allocates gigabytes per guard; a count past
+// INT_MAX wraps negative), so they are refused up front (src/sim/options_validation.cpp).
+struct SimulationOptionLimits {
+  static constexpr int guard_samples = 1000;         // guard evaluations per step and guard
+  static constexpr long max_events = 1'000'000'000;  // events in one run
+  static constexpr int max_resets_per_instant = 1'000'000;
+  static constexpr int root_max_evaluations = 1'000'000;  // per located event
+  static constexpr int root_ulps = 1'000'000;
+  static constexpr int max_rejections = 1'000'000;  // consecutive rejected steps
+  static constexpr int newton_max_iterations = 10'000;
+  static constexpr int zeno_cycles = 1'000;  // also bounded by the Zeno history
+  static constexpr int zeno_max_cycle_length = 1'000;
+  static constexpr int zeno_min_gap_count = 1'000'000;
+  static constexpr long reserve = 100'000'000;  // reserve_events, reserve_samples
+  static constexpr long sample_times = 100'000'000;
+};
+
+// Every size option above its SimulationOptionLimits bound: "field = value exceeds the limit of
+// N; " per problem, empty when none. Part of SimulationOptions::validate(), which the Simulator
+// calls at construction (a saltus::Error there: configuration, not a run outcome).
+std::string size_limit_problems(const SimulationOptions& options);
 
 }  // namespace saltus

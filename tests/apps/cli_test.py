@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the `saltus` command: exit status, output files and their contents.
+
+Usage: cli_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR
+Each CASE is one CTest test (apps/CMakeLists.txt); it exits non-zero with a message when any
+expectation fails. A regex on the output cannot see the exit status; this driver checks both.
+"""
+import csv
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+class Cli:
+    def __init__(self, binary, source, work):
+        self.binary, self.source, self.work = binary, source, work
+        self.models = os.path.join(source, "models")
+
+    def model(self, name):
+        return os.path.join(self.models, name)
+
+    def run(self, *args, timeout=120, preexec_fn=None):
+        p = subprocess.run([self.binary, *args], capture_output=True, text=True, timeout=timeout,
+                           preexec_fn=preexec_fn)
+        return p.returncode, p.stdout, p.stderr
+
+
+def expect(condition, what, *context):
+    if not condition:
+        detail = "\n".join(str(c) for c in context)
+        raise AssertionError(what + ("\n" + detail if detail else ""))
+
+
+def expect_exit(code, wanted, out, err, what):
+    expect(code == wanted, f"{what}: exit status {code}, expected {wanted}", "stdout: " + out,
+           "stderr: " + err)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def read_summary(folder):
+    with open(os.path.join(folder, "summary.json")) as f:
+        return json.load(f)
+
+
+def folder_bytes(folder):
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+def leftovers_beside(folder):
+    parent = os.path.dirname(os.path.abspath(folder))
+    base = os.path.basename(os.path.abspath(folder))
+    return [n for n in os.listdir(parent) if n.startswith("." + base + ".saltus-new")]
+
+
+def failing_run_args(cli, out):
+    # Three events allowed, the ball bounces more often: the run ends with event-cap.
+    return ["run", cli.model("bouncing_ball.toml"), "--set", "max_events=3", "--out", out]
+
+
+@case
+def run_bouncing_ball(cli):
+    out = os.path.join(cli.work, "out")
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_ball.toml"), "--out", out)
+    expect_exit(code, 0, stdout, stderr, "run")
+    expect(re.search(r"flight/impact: [0-9]+", stdout), "no impact count in the report", stdout)
+    summary = read_summary(out)
+    expect(summary["succeeded"] is True, "summary.json: succeeded is not true", summary)
+    expect(summary["status"] == "end-time-reached", "summary.json status", summary["status"])
+    impacts = summary["events_per_guard"]["flight/impact"]
+    events = [r for r in read_csv(os.path.join(out, "events.csv")) if r["guard"] == "impact"]
+    expect(impacts > 10 and len(events) == impacts, "events.csv and summary.json disagree",
+           impacts, len(events))
+    trajectory = read_csv(os.path.join(out, "trajectory.csv"))
+    expect(float(trajectory[0]["t"]) == 0.0 and float(trajectory[-1]["t"]) == 5.0,
+           "trajectory.csv does not cover [0, 5]", trajectory[0], trajectory[-1])
+    expect(sorted(os.listdir(out)) == ["events.csv", "summary.json", "trajectory.csv"],
+           "unexpected files in the output folder", os.listdir(out))
+
+
+@case
+def check_every_model(cli):
+    models = sorted(f for f in os.listdir(cli.models) if f.endswith(".toml"))
+    expect(models, "no model files in " + cli.models)
+    code, stdout, stderr = cli.run("check", *[cli.model(m) for m in models])
+    expect_exit(code, 0, stdout, stderr, "check")
+    for m in models:
+        expect(cli.model(m) + ": ok" in stdout, m + " not reported ok", stdout)
+
+
+@case
+def check_malformed_fails(cli):
+    bad = os.path.join(cli.source, "tests", "model", "data", "unknown_symbol.toml")
+    code, stdout, stderr = cli.run("check", bad)
+    expect_exit(code, 1, stdout, stderr, "check of a malformed model")
+    expect(re.search(re.escape(bad) + r":[0-9]+:[0-9]+: error: ", stderr),
+           "the problem does not name file:line:column", stderr)
+
+
+@case
+def run_help_names_existing_files(cli):
+    code, stdout, stderr = cli.run("run", "--help")
+    expect_exit(code, 0, stdout, stderr, "run --help")
+    expect("Examples" in stdout, "no examples in run --help", stdout)
+    named = re.findall(r"models/[A-Za-z0-9_]+\.toml", stdout)
+    expect(named, "run --help names no model file", stdout)
+    for path in named:
+        expect(os.path.isfile(os.path.join(cli.source, path)), "run --help names missing " + path)
+
+
+@case
+def failed_run_writes_labelled_outputs(cli):
+    out = os.path.join(cli.work, "out")
+    code, stdout, stderr = cli.run(*failing_run_args(cli, out))
+    expect_exit(code, 2, stdout, stderr, "failed run")
+    expect("event-cap" in stderr, "stderr does not say why the run failed", stderr)
+    summary = read_summary(out)
+    expect(summary["status"] == "event-cap" and summary["succeeded"] is False,
+           "summary.json does not label the failure", summary)
+    expect(summary["message"], "summary.json has no message", summary)
+    events = read_csv(os.path.join(out, "events.csv"))
+    expect(len(events) == 3, "events.csv should hold the 3 events before the cap", len(events))
+    trajectory = read_csv(os.path.join(out, "trajectory.csv"))
+    expect(len(trajectory) > 1, "trajectory.csv is empty", len(trajectory))
+    last_t = float(trajectory[-1]["t"])
+    expect(last_t <= summary["t_final"] and last_t >= float(events[-1]["t"]) - 0.01,
+           "trajectory.csv does not reach the failure", last_t, summary["t_final"])
+
+
+@case
+def failed_run_replaces_old_summary(cli):
+    out = os.path.join(cli.work, "out")
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_ball.toml"), "--out", out)
+    expect_exit(code, 0, stdout, stderr, "first run")
+    with open(os.path.join(out, "states.png"), "wb") as f:  # a plot of the first run
+        f.write(b"old plot")
+    code, stdout, stderr = cli.run(*failing_run_args(cli, out))
+    expect_exit(code, 2, stdout, stderr, "failed second run")
+    expect(read_summary(out)["status"] == "event-cap", "old summary.json left in place",
+           read_summary(out))
+    expect(sorted(os.listdir(out)) == ["events.csv", "summary.json", "trajectory.csv"],
+           "files of the first run left beside the second's", os.listdir(out))
+    expect(not leftovers_beside(out), "temporary folder left behind", leftovers_beside(out))
+
+
+@case
+def write_failure_leaves_old_folder(cli):
+    out = os.path.join(cli.work, "out")
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_ball.toml"), "--out", out)
+    expect_exit(code, 0, stdout, stderr, "first run")
+    before = folder_bytes(out)
+    # The second run's trajectory.csv is small (one sample a second) and its events.csv large:
+    # with files limited to 8 KiB, the write fails midway, after trajectory.csv.
+    with open(cli.model("bouncing_ball.toml")) as f:
+        text = f.read()
+    expect("sample_interval = 0.005" in text, "bouncing_ball.toml changed its [output]")
+    sparse = os.path.join(cli.work, "sparse_ball.toml")
+    with open(sparse, "w") as f:
+        f.write(text.replace("sample_interval = 0.005", "sample_interval = 1.0"))
+
+    def small_file_limit():
+        # Writes past 8 KiB fail with EFBIG (SIGXFSZ ignored) instead of killing the process.
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    code, stdout, stderr = cli.run("run", sparse, "--out", out, preexec_fn=small_file_limit)
+    expect_exit(code, 3, stdout, stderr, "run whose events.csv cannot be written")
+    expect("events.csv" in stderr, "the error does not name the file", stderr)
+    expect(folder_bytes(out) == before, "the old output folder was changed (runs mixed)",
+           sorted(folder_bytes(out)))
+    expect(not leftovers_beside(out), "half-written folder left behind", leftovers_beside(out))
+
+
+@case
+def foreign_folder_not_replaced(cli):
+    out = os.path.join(cli.work, "mine")
+    os.makedirs(out)
+    with open(os.path.join(out, "notes.txt"), "w") as f:
+        f.write("not saltus output")
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_ball.toml"), "--out", out)
+    expect_exit(code, 3, stdout, stderr, "run into a folder with a foreign file")
+    expect("notes.txt" in stderr, "the error does not name the foreign file", stderr)
+    expect(os.listdir(out) == ["notes.txt"], "the folder was changed", os.listdir(out))
+
+
+@case
+def model_path_not_a_regular_file(cli):
+    fifo = os.path.join(cli.work, "model.fifo")
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero", cli.models):
+        for command in ("run", "check"):
+            try:
+                code, stdout, stderr = cli.run(command, path, timeout=20)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"{command} {path} did not return within 20 s")
+            expect_exit(code, 1, stdout, stderr, f"{command} {path}")
+            expect(path + ": error: the model file is" in stderr,
+                   "the refusal does not name the file", stderr)
+
+
+@case
+def check_refuses_what_run_fails_on_at_t0(cli):
+    for override, cause in (("g=1/0", "parameter 'g' = inf is not finite"),
+                            ("max_events=1e12", "exceeds the limit of 1000000000")):
+        code, stdout, stderr = cli.run("check", cli.model("bouncing_ball.toml"), "--set", override)
+        expect_exit(code, 1, stdout, stderr, "check --set " + override)
+        expect(cli.model("bouncing_ball.toml") + ": error: " in stderr and cause in stderr,
+               "the problem does not name the file and the cause", stderr)
+    code, stdout, stderr = cli.run("check", cli.model("bouncing_rod.toml"), "--set", "m=-1")
+    expect_exit(code, 1, stdout, stderr, "check of a rod with m = -1")
+    expect("positive definite" in stderr, "the mass matrix is not named", stderr)
+
+
+def main():
+    if len(sys.argv) != 5 or sys.argv[1] not in CASES:
+        sys.exit("usage: cli_test.py {" + "|".join(CASES) + "} SALTUS SOURCE_DIR WORK_DIR")
+    name, binary, source, work = sys.argv[1:]
+    work = os.path.join(work, name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    try:
+        CASES[name](Cli(binary, source, work))
+    except AssertionError as e:
+        print(f"FAILED {name}: {e}")
+        sys.exit(1)
+    print(f"passed {name}")
+
+
+if __name__ == "__main__":
+    main()
