@@ -22,10 +22,11 @@ double log1p_minus_x(double x) {
   return sum;
 }
 
-// F(a) - F(b) with F(v) = v/chi - ln(1 + chi v)/chi^2 (FORMULAS.md 3.3), accurate for b near a.
-double F_difference(double a, double b, double chi) {
-  if (chi == 0.0) return 0.5 * (a * a - b * b);
-  const double u = chi * (a - b) / (1.0 + chi * b);
+// F(a) - F(b) with F(v) = v/chi - ln(1 + chi v)/chi^2 (FORMULAS.md 3.3), accurate for b near a
+// when a - b is given exactly (recomputing it from a and b loses it to round-off of a).
+double F_difference(double a_minus_b, double b, double chi) {
+  if (chi == 0.0) return a_minus_b * (b + 0.5 * a_minus_b);
+  const double u = chi * a_minus_b / (1.0 + chi * b);
   return (u * chi * b - log1p_minus_x(u)) / (chi * chi);
 }
 
@@ -155,16 +156,21 @@ double hunt_crossley_contact_duration(double m, double k, double c, double n, do
   // [0, v0]: v = v0 - s^p, s in [0, v0^(1/p)]
   auto compression = [&](double s) {
     const double x = std::pow(s, p), v = v0 - x;
-    return g(v, F_difference(v0, v, chi)) * p * std::pow(s, p - 1.0);
+    return g(v, F_difference(x, v, chi)) * p * std::pow(s, p - 1.0);
   };
   // [-e v0, 0]: v = -e v0 + s^p; F(v0) = F(-e v0) by the definition of e
   auto restitution = [&](double s) {
     const double x = std::pow(s, p), v = -e * v0 + x;
-    return g(v, F_difference(-e * v0, v, chi)) * p * std::pow(s, p - 1.0);
+    return g(v, F_difference(-x, v, chi)) * p * std::pow(s, p - 1.0);
   };
   const double I1 = gauss_composite(compression, 0.0, std::pow(v0, 1.0 / p), 8);
   const double I2 = e > 0.0 ? gauss_composite(restitution, 0.0, std::pow(e * v0, 1.0 / p), 8) : 0.0;
   return (m / k) * (I1 + I2);
+}
+
+double compliant_contact_time_scale(double m, double k, double n, double v0) {
+  const double delta_max = std::pow((n + 1.0) * m * v0 * v0 / (2.0 * k), 1.0 / (n + 1.0));
+  return kPi * delta_max / v0;
 }
 
 double hunt_crossley_1975_restitution(double d) {

@@ -5,15 +5,10 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/core/hybrid_system.hpp"
+#include "saltus/mech/compliant_closed_forms.hpp"
 #include "saltus/sim/simulator.hpp"
 
 namespace saltus::mech {
-
-namespace {
-
-constexpr double kPi = 3.141592653589793238462643383279502884;
-
-}  // namespace
 
 CompliantImpactResult analyze_compliant_impact(const CompliantContactLaw& law, double m,
                                                double impact_speed,
@@ -27,7 +22,8 @@ CompliantImpactResult analyze_compliant_impact(const CompliantContactLaw& law, d
                         " must be > 0");
   }
   const double v0 = impact_speed, g = options.gravity;
-  const double t_scale = kPi * std::sqrt(m / law.k);  // linear-spring contact time
+  const double n = law.kind == CompliantLawKind::HuntCrossley ? law.n : 1.0;
+  const double t_scale = compliant_contact_time_scale(m, law.k, n, v0);
   const double t_lead = 0.02 * t_scale;
 
   // An observation guard whose reset keeps the mode would fire again as soon as it leaves its

@@ -225,3 +225,28 @@ TEST(CompliantContactBadInput, NamesLawAndValue) {
 
 }  // namespace
 }  // namespace saltus::mech
+
+namespace saltus::mech {
+namespace {
+
+// Was: analyze_compliant_impact took its horizon and atol from the linear-spring contact time
+// pi sqrt(m/k), which is not a time for n != 1 (issue 9); and hunt_crossley_contact_duration was
+// 1.3e-6 off for n = 2.5. Both against the 40-digit duration of the drop (mpmath, see
+// tests/mech/lagrangian_compliant_test.cpp) and against each other for other exponents.
+TEST(CompliantImpactAnalysis, HuntCrossleyImpactForAnyExponent) {
+  const double m = 1.0, k = 1e6, c = 2e5, v0 = 1.0;
+  EXPECT_NEAR(hunt_crossley_contact_duration(m, k, c, 2.5, v0), 0.062957444029890572,
+              1e-11 * 0.062957444029890572);
+  for (double n : {0.5, 1.0, 1.5, 2.5, 4.0}) {
+    const auto sim = analyze_compliant_impact(CompliantContactLaw::hunt_crossley(k, c, n), m, v0);
+    ASSERT_TRUE(sim.released) << n << ": " << sim.summary.message;
+    const double t = hunt_crossley_contact_duration(m, k, c, n, v0);
+    EXPECT_NEAR(sim.contact_duration, t, 1e-7 * t) << n;
+    EXPECT_NEAR(sim.max_penetration, hunt_crossley_max_penetration(m, k, c, n, v0),
+                1e-7 * sim.max_penetration)
+        << n;
+  }
+}
+
+}  // namespace
+}  // namespace saltus::mech

@@ -55,6 +55,11 @@ double hunt_crossley_max_penetration(double m, double k, double c, double n, dou
 // v0 - v = s^{n+1} (and v + e v0 = s^{n+1}), then Gauss-Legendre.
 double hunt_crossley_contact_duration(double m, double k, double c, double n, double v0);
 
+// The contact time scale pi delta_max / v0 of a force k delta^n (n = 1 for the linear laws),
+// delta_max the undamped penetration, k delta^(n+1) / (n+1) = m v0^2 / 2: pi sqrt(m/k) for
+// n = 1 (the linear-spring contact time), the same order for any Hunt-Crossley exponent.
+double compliant_contact_time_scale(double m, double k, double n, double v0);
+
 // Design approximations as e(d) (FORMULAS.md 3.3): each inverts its c(e) formula.
 double hunt_crossley_1975_restitution(double d);   // c = 3k(1-e)/(2 v0)     <=> e = 1 - 2d/3
 double lankarani_nikravesh_restitution(double d);  // c = 3k(1-e^2)/(4 v0)   <=> e = sqrt(1-4d/3)
