@@ -12,6 +12,21 @@ S inside(const EllipticTable& t, const S& px, const S& py) {
   return 1.0 - px * px / (t.A * t.A) - py * py / (t.B * t.B);
 }
 
+// Walls "front" and "back" for the two ends (x, y) +/- r (cos q[heading], sin q[heading]) of a
+// segment (the sleigh's blade and rear end, the disk's rim in its plane).
+void add_end_walls(mech::NonholonomicModel& model, const EllipticTable& t, double r, int heading,
+                   double restitution) {
+  for (const double side : {1.0, -1.0}) {
+    model.add_wall(
+        side > 0.0 ? "front" : "back",
+        [=](const auto& q) {
+          using std::cos, std::sin;
+          return inside(t, q[0] + side * r * cos(q[heading]), q[1] + side * r * sin(q[heading]));
+        },
+        restitution);
+  }
+}
+
 }  // namespace
 
 mech::NonholonomicModel chaplygin_sleigh(const ChaplyginSleigh& p,
@@ -38,23 +53,7 @@ mech::NonholonomicModel chaplygin_sleigh(const ChaplyginSleigh& p,
     row[0] = -sin(q[2]);
     row[1] = cos(q[2]);
   });
-  if (table) {
-    const EllipticTable t = *table;
-    model.add_wall(
-        "front",
-        [=](const auto& q) {
-          using std::cos, std::sin;
-          return inside(t, q[0] + L * cos(q[2]), q[1] + L * sin(q[2]));
-        },
-        restitution);
-    model.add_wall(
-        "back",
-        [=](const auto& q) {
-          using std::cos, std::sin;
-          return inside(t, q[0] - L * cos(q[2]), q[1] - L * sin(q[2]));
-        },
-        restitution);
-  }
+  if (table) add_end_walls(model, *table, L, 2, restitution);
   return model;
 }
 
@@ -119,23 +118,7 @@ mech::NonholonomicModel vertical_disk(const VerticalDisk& p, std::optional<Ellip
     row[1] = 1.0;
     row[2] = -R * sin(q[3]);
   });
-  if (table) {
-    const EllipticTable t = *table;
-    model.add_wall(
-        "front",
-        [=](const auto& q) {
-          using std::cos, std::sin;
-          return inside(t, q[0] + R * cos(q[3]), q[1] + R * sin(q[3]));
-        },
-        restitution);
-    model.add_wall(
-        "back",
-        [=](const auto& q) {
-          using std::cos, std::sin;
-          return inside(t, q[0] - R * cos(q[3]), q[1] - R * sin(q[3]));
-        },
-        restitution);
-  }
+  if (table) add_end_walls(model, *table, R, 3, restitution);
   return model;
 }
 
