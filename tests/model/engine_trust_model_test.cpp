@@ -90,3 +90,32 @@ TEST(EngineTrustModels, ImpactLawWithoutAnswerEndsTheRunWithItsMessage) {
 
 }  // namespace
 }  // namespace saltus::model
+
+namespace saltus::model {
+namespace {
+
+// Was: a penetration of -5.6e-17 at t0 (a gap from a formula that should give 0) was refused;
+// within the guard band it is touching, beyond it still an error naming the contact.
+TEST(EngineTrustModels, RoundOffPenetrationAtStartIsTouching) {
+  auto text = [](const std::string& y0) {
+    return "[model]\nname = \"touching\"\n[coordinates]\ny = { initial = " + y0 +
+           ", velocity = 0.0 }\n[mechanics]\nkinetic_energy = \"0.5*y'^2\"\n"
+           "potential_energy = \"9.81*y\"\n[[contacts]]\nname = \"floor\"\nbody = \"ball\"\n"
+           "gap = \"y - 0.1*3\"\nlaw = \"newton\"\ne = 0.5\n[solver]\nt_end = 1.0\n";
+  };
+  // 0.1*3 rounds to 0.30000000000000004: the gap at y = 0.3 is -5.55e-17.
+  const auto m = std::make_shared<const Model>(load_model_text(text("0.3"), "touching.toml"));
+  const ModelRun r = run_model(m);
+  EXPECT_TRUE(r.succeeded()) << r.result.summary.message;
+  try {
+    const auto bad = std::make_shared<const Model>(load_model_text(text("0.29"), "touching.toml"));
+    run_model(bad);
+    ADD_FAILURE() << "a penetration of 0.01 accepted";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("floor"), std::string::npos) << err.what();
+    EXPECT_NE(std::string(err.what()).find("penetrates"), std::string::npos) << err.what();
+  }
+}
+
+}  // namespace
+}  // namespace saltus::model
