@@ -58,4 +58,48 @@ double natural_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRef 
   return r / scale;
 }
 
+double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRef z, Vector& w) {
+  Vector row_magnitude(q.size());
+  return certified_residual(matrix, q, z, w, row_magnitude);
+}
+
+double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRef z, Vector& w,
+                          Vector& row_magnitude) {
+  const Eigen::Index n = q.size();
+  w.resize(n);
+  row_magnitude.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    w(i) = q(i);
+    row_magnitude(i) = std::abs(q(i));
+  }
+  for (Eigen::Index j = 0; j < n; ++j) {  // column order: M is column-major
+    const double zj = z(j);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      w(i) += matrix(i, j) * zj;
+      row_magnitude(i) += std::abs(matrix(i, j) * zj);
+    }
+  }
+  double residual = 0.0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double r = row_magnitude(j);
+    if (!std::isfinite(w(j)) || !std::isfinite(r)) return kInfinity;
+    const double omega = r > 0.0 ? w(j) / r : 0.0;
+    // c_j: the largest share z_j has in any row.
+    double weight = 0.0;
+    bool column_is_zero = true;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double mij = std::abs(matrix(i, j));
+      if (mij == 0.0) continue;
+      column_is_zero = false;
+      const double ri = row_magnitude(i);
+      if (ri > 0.0) weight = std::max(weight, std::min(1.0, mij * std::abs(z(j)) / ri));
+    }
+    if (column_is_zero && z(j) != 0.0) weight = 1.0;
+    residual = std::max(residual, std::max(0.0, -omega));
+    if (z(j) < 0.0) residual = std::max(residual, weight);
+    residual = std::max(residual, std::min(weight, std::abs(omega)));
+  }
+  return residual;
+}
+
 }  // namespace saltus::mech

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "saltus/core/error.hpp"
+#include "saltus/mech/lcp_scaling.hpp"
 
 namespace saltus::mech {
 namespace {
@@ -42,8 +43,17 @@ bool lu_solve_leading(Matrix& a, Eigen::Index k, Vector& b, std::vector<int>& pe
 
 class LemkeRun {
  public:
-  LemkeRun(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws, const LemkeOptions& o)
-      : m_(matrix), q_(q), ws_(ws), options_(o), n_(static_cast<int>(q.size())) {}
+  // `matrix`, `q`: the caller's data (certificate); `m`, `qs`: the data Lemke pivots on (the
+  // equilibrated copy, or the caller's data when LemkeOptions::equilibrate is off).
+  LemkeRun(ConstMatrixRef matrix, ConstVectorRef q, ConstMatrixRef m, ConstVectorRef qs,
+           LemkeWorkspace& ws, const LemkeOptions& o)
+      : data_m_(matrix),
+        data_q_(q),
+        m_(m),
+        q_(qs),
+        ws_(ws),
+        options_(o),
+        n_(static_cast<int>(q.size())) {}
 
   void run();
 
@@ -51,27 +61,51 @@ class LemkeRun {
   int z0() const { return 2 * n_; }
   int rhs_col() const { return 2 * n_ + 1; }
   // Row chosen by the ratio test for the entering tableau column `e`; `sign` = -1 for the
-  // first pivot (z0 enters with column -d), +1 afterwards. Returns -1 on a secondary ray.
+  // first pivot (z0 enters with column -d), +1 afterwards. Returns -1 on a secondary ray and
+  // records the column's largest entry and its rounding reference for the message.
   int ratio_test(int e, double sign);
+  // max |(B^-1)_ij| * max |original column of variable v|: the size rounding in the current
+  // column of v is measured against.
+  double column_reference(int v) const;
   void pivot(int r, int e);
+  // z from the final basis, mapped back to the caller's units, refined, certified.
+  void read_solution(bool complementary);
   void finish(LcpStatus status);
   std::string variable_name(int v) const;
 
+  ConstMatrixRef data_m_;
+  ConstVectorRef data_q_;
   ConstMatrixRef m_;
   ConstVectorRef q_;
   LemkeWorkspace& ws_;
   const LemkeOptions& options_;
   int n_;
-  double matrix_scale_ = 0.0;
   int cap_ = 0;
   int entering_ = 0;
+  double ray_column_max_ = 0.0;  // largest |entry| of the entering column at a ray
+  double ray_reference_ = 0.0;   // column_reference() at a ray
 };
+
+double LemkeRun::column_reference(int v) const {
+  const auto& t = ws_.tableau;
+  double binv = 0.0;
+  for (int j = 0; j < n_; ++j) {
+    for (int i = 0; i < n_; ++i) binv = std::max(binv, std::abs(t(i, j)));
+  }
+  double original = 1.0;  // w_i and z0 columns: unit entries
+  if (v >= n_ && v < 2 * n_) original = m_.col(v - n_).cwiseAbs().maxCoeff();
+  return binv * original;
+}
 
 int LemkeRun::ratio_test(int e, double sign) {
   auto& t = ws_.tableau;
   double colmax = 0.0;
   for (int i = 0; i < n_; ++i) colmax = std::max(colmax, std::abs(t(i, e)));
-  if (colmax <= options_.pivot_tolerance * (1.0 + matrix_scale_)) return -1;
+  // A column that is rounding noise relative to what produced it is zero: a ray.
+  const double reference = column_reference(e);
+  ray_column_max_ = colmax;
+  ray_reference_ = reference;
+  if (!(colmax > options_.pivot_tolerance * reference)) return -1;
   const double threshold = options_.pivot_tolerance * colmax;
   auto& cand = ws_.candidates;
   cand.clear();
@@ -122,7 +156,7 @@ void LemkeRun::pivot(int r, int e) {
   t(r, e) = 1.0;
 }
 
-void LemkeRun::finish(LcpStatus status) {
+void LemkeRun::read_solution(bool complementary) {
   LcpSolution& s = ws_.solution;
   auto& t = ws_.tableau;
   s.z.setZero();
@@ -131,39 +165,42 @@ void LemkeRun::finish(LcpStatus status) {
     const int v = ws_.basis[static_cast<std::size_t>(i)];
     if (v >= n_ && v < 2 * n_) s.z(v - n_) = std::max(0.0, t(i, rc));
   }
-  s.residual = natural_residual(m_, q_, s.z, s.w);
-  if (status == LcpStatus::Solved && options_.refine) {
-    // Re-solve M_aa z_a = -q_a on the final complementary basis from the original data.
-    Eigen::Index k = 0;
-    for (int i = 0; i < n_; ++i) {
-      const int v = ws_.basis[static_cast<std::size_t>(i)];
-      if (v >= n_ && v < 2 * n_) ws_.index[static_cast<std::size_t>(k++)] = v - n_;
-    }
-    for (Eigen::Index a = 0; a < k; ++a) {
-      const int ia = ws_.index[static_cast<std::size_t>(a)];
-      ws_.rhs(a) = -q_(ia);
-      for (Eigen::Index b = 0; b < k; ++b) {
-        ws_.lu(a, b) = m_(ia, ws_.index[static_cast<std::size_t>(b)]);
-      }
-    }
-    if (k > 0 && lu_solve_leading(ws_.lu, k, ws_.rhs, ws_.permutation)) {
-      ws_.z_refined.setZero();
-      bool finite = true;
-      for (Eigen::Index a = 0; a < k; ++a) {
-        finite = finite && std::isfinite(ws_.rhs(a));
-        ws_.z_refined(ws_.index[static_cast<std::size_t>(a)]) = std::max(0.0, ws_.rhs(a));
-      }
-      if (finite) {
-        // ws_.column is free scratch of size n here.
-        const double r = natural_residual(m_, q_, ws_.z_refined, ws_.column);
-        if (r <= s.residual) {
-          s.z = ws_.z_refined;
-          s.w = ws_.column;
-          s.residual = r;
-        }
-      }
+  if (options_.equilibrate) unscale_z(ws_.scaling, s.z);
+  s.residual = certified_residual(data_m_, data_q_, s.z, s.w, ws_.row_magnitude);
+  if (!complementary || !options_.refine) return;
+  // Re-solve M_aa z_a = -q_a on the final complementary basis (a = basic z) from the data
+  // Lemke pivoted on; keep it when its certificate is not worse.
+  Eigen::Index k = 0;
+  for (int i = 0; i < n_; ++i) {
+    const int v = ws_.basis[static_cast<std::size_t>(i)];
+    if (v >= n_ && v < 2 * n_) ws_.index[static_cast<std::size_t>(k++)] = v - n_;
+  }
+  for (Eigen::Index a = 0; a < k; ++a) {
+    const int ia = ws_.index[static_cast<std::size_t>(a)];
+    ws_.rhs(a) = -q_(ia);
+    for (Eigen::Index b = 0; b < k; ++b) {
+      ws_.lu(a, b) = m_(ia, ws_.index[static_cast<std::size_t>(b)]);
     }
   }
+  if (k == 0 || !lu_solve_leading(ws_.lu, k, ws_.rhs, ws_.permutation)) return;
+  ws_.z_refined.setZero();
+  for (Eigen::Index a = 0; a < k; ++a) {
+    if (!std::isfinite(ws_.rhs(a))) return;
+    ws_.z_refined(ws_.index[static_cast<std::size_t>(a)]) = std::max(0.0, ws_.rhs(a));
+  }
+  if (options_.equilibrate) unscale_z(ws_.scaling, ws_.z_refined);
+  // ws_.column is free scratch of size n here.
+  const double r = certified_residual(data_m_, data_q_, ws_.z_refined, ws_.column, ws_.rhs);
+  if (r <= s.residual) {
+    s.z = ws_.z_refined;
+    s.w = ws_.column;
+    s.residual = r;
+  }
+}
+
+void LemkeRun::finish(LcpStatus status) {
+  LcpSolution& s = ws_.solution;
+  read_solution(status == LcpStatus::Solved);
   if (status == LcpStatus::Solved && !(s.residual <= options_.residual_tolerance)) {
     status = LcpStatus::Inaccurate;
   }
@@ -174,20 +211,29 @@ void LemkeRun::finish(LcpStatus status) {
   msg << "Lemke (n = " << n_ << "): ";
   switch (status) {
     case LcpStatus::RayTermination:
-      msg << "secondary ray after " << s.pivots << " pivots (entering " << variable_name(entering_)
-          << " has no positive entry): no solution found; this proves that none exists only "
-             "when M is copositive-plus (see matrix_classes.hpp), otherwise use "
-             "enumerate_lcp_solutions for small n";
+      msg << "secondary ray after " << s.pivots << " pivots: the column of entering "
+          << variable_name(entering_) << " has no entry above pivot_tolerance "
+          << options_.pivot_tolerance << " times its largest |entry| " << ray_column_max_
+          << " (or that largest |entry| is <= pivot_tolerance times the rounding reference "
+             "max|B^-1| max|column| = "
+          << ray_reference_
+          << "); no solution found. This proves that none exists only when M is "
+             "copositive-plus for certain (classify_matrix(M).copositive_plus is "
+             "Decision::Yes); otherwise use enumerate_lcp_solutions for small n";
       break;
     case LcpStatus::PivotCap:
       msg << "pivot cap reached: " << s.pivots << " pivots of at most " << cap_
-          << " without reaching a complementary basis; raise LemkeOptions::max_pivots or keep "
-             "the lexicographic tie break";
+          << " without reaching a complementary basis (the lexicographic rule cannot cycle in "
+             "exact arithmetic, so rounding drives this: max|B^-1| = "
+          << column_reference(z0())
+          << " on the equilibrated data); the certified residual of the last basis is "
+          << s.residual << "; for n <= 12 enumerate_lcp_solutions decides the problem";
       break;
     case LcpStatus::Inaccurate:
       msg << "ended in a complementary basis after " << s.pivots
-          << " pivots but the natural residual " << s.residual << " exceeds residual_tolerance "
-          << options_.residual_tolerance << " (ill-conditioned basis); rescale the problem";
+          << " pivots but its certified residual " << s.residual << " exceeds residual_tolerance "
+          << options_.residual_tolerance
+          << " (ill-conditioned basis: the point is not returned as a solution)";
       break;
     default:
       break;
@@ -204,7 +250,7 @@ void LemkeRun::run() {
   LcpSolution& s = ws_.solution;
   s.message.clear();
   s.pivots = 0;
-  matrix_scale_ = n_ > 0 ? m_.cwiseAbs().maxCoeff() : 0.0;
+  entering_ = z0();
   cap_ = options_.max_pivots > 0 ? options_.max_pivots : 50 * (n_ + 1);
 
   // Tableau [I | -M | -d | q] for w - M z - d z0 = q.
@@ -220,7 +266,11 @@ void LemkeRun::run() {
     return;
   }
   int entering = z0();
-  int r = ratio_test(entering, -1.0);
+  int r = ratio_test(entering, -1.0);  // the row of the most negative q_i
+  if (r < 0) {  // cannot happen for finite q with a negative entry; kept as a checked exit
+    finish(LcpStatus::RayTermination);
+    return;
+  }
   while (true) {
     pivot(r, entering);
     ++s.pivots;
@@ -277,6 +327,11 @@ void LemkeWorkspace::resize(int n) {
   z_refined.resize(n);
   index.assign(static_cast<std::size_t>(n), 0);
   permutation.assign(static_cast<std::size_t>(n), 0);
+  scaled_matrix.resize(n, n);
+  scaled_q.resize(n);
+  row_magnitude.resize(n);
+  scaling.row.resize(n);
+  scaling.column.resize(n);
   solution = LcpSolution{};
   solution.z.resize(n);
   solution.w.resize(n);
@@ -291,7 +346,12 @@ const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWor
                         " but the problem has n = ", q.size(), "; call LemkeWorkspace::resize(",
                         q.size(), ") first");
   }
-  LemkeRun(matrix, q, ws, options).run();
+  if (options.equilibrate) {
+    equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
+    LemkeRun(matrix, q, ws.scaled_matrix, ws.scaled_q, ws, options).run();
+  } else {
+    LemkeRun(matrix, q, matrix, q, ws, options).run();
+  }
   return ws.solution;
 }
 
