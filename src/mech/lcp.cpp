@@ -64,40 +64,44 @@ double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRe
 }
 
 double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRef z, Vector& w,
-                          Vector& row_magnitude) {
+                          Vector& inverse_row_magnitude) {
   const Eigen::Index n = q.size();
   w.resize(n);
-  row_magnitude.resize(n);
+  Vector& inv_r = inverse_row_magnitude;
+  inv_r.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     w(i) = q(i);
-    row_magnitude(i) = std::abs(q(i));
+    inv_r(i) = std::abs(q(i));  // r_i for now
   }
   for (Eigen::Index j = 0; j < n; ++j) {  // column order: M is column-major
     const double zj = z(j);
+    if (zj == 0.0) continue;
     for (Eigen::Index i = 0; i < n; ++i) {
       w(i) += matrix(i, j) * zj;
-      row_magnitude(i) += std::abs(matrix(i, j) * zj);
+      inv_r(i) += std::abs(matrix(i, j) * zj);
     }
   }
   double residual = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!std::isfinite(w(i)) || !std::isfinite(inv_r(i))) return kInfinity;
+    inv_r(i) = inv_r(i) > 0.0 ? 1.0 / inv_r(i) : 0.0;
+    if (!std::isfinite(inv_r(i))) return kInfinity;   // r_i subnormal: cannot judge row i
+    residual = std::max(residual, -w(i) * inv_r(i));  // sign of w: max(0, -omega_i)
+  }
   for (Eigen::Index j = 0; j < n; ++j) {
-    const double r = row_magnitude(j);
-    if (!std::isfinite(w(j)) || !std::isfinite(r)) return kInfinity;
-    const double omega = r > 0.0 ? w(j) / r : 0.0;
-    // c_j: the largest share z_j has in any row.
+    const double zj = std::abs(z(j));
+    if (zj == 0.0) continue;  // c_j = 0: nothing to check beyond the sign of w_j
+    // c_j: the largest share z_j has in any row (a zero column of M: 1).
     double weight = 0.0;
     bool column_is_zero = true;
     for (Eigen::Index i = 0; i < n; ++i) {
       const double mij = std::abs(matrix(i, j));
-      if (mij == 0.0) continue;
-      column_is_zero = false;
-      const double ri = row_magnitude(i);
-      if (ri > 0.0) weight = std::max(weight, std::min(1.0, mij * std::abs(z(j)) / ri));
+      column_is_zero = column_is_zero && mij == 0.0;
+      weight = std::max(weight, mij * inv_r(i));
     }
-    if (column_is_zero && z(j) != 0.0) weight = 1.0;
-    residual = std::max(residual, std::max(0.0, -omega));
+    weight = column_is_zero ? 1.0 : std::min(1.0, weight * zj);
     if (z(j) < 0.0) residual = std::max(residual, weight);
-    residual = std::max(residual, std::min(weight, std::abs(omega)));
+    residual = std::max(residual, std::min(weight, std::abs(w(j)) * inv_r(j)));
   }
   return residual;
 }

@@ -188,7 +188,7 @@ LcpEnumerationResult enumerate_lcp_solutions(ConstMatrixRef matrix, ConstVectorR
   Vector z(n);  // scaled unknown z' of the current face
   Vector z_data(n);
   Vector w(n);
-  Vector row_magnitude(n);
+  Vector inverse_row_magnitude(n);
   std::vector<Vector> scaled_points;  // z' of every accepted solution, for duplicates
   std::vector<int> idx;
   idx.reserve(static_cast<std::size_t>(n));
@@ -206,10 +206,10 @@ LcpEnumerationResult enumerate_lcp_solutions(ConstMatrixRef matrix, ConstVectorR
     z = z.cwiseMax(0.0);
     z_data = z;
     unscale_z(scaling, z_data);
-    if (!(certified_residual(matrix, q, z_data, w, row_magnitude) <= ftol)) return false;
+    if (!(certified_residual(matrix, q, z_data, w, inverse_row_magnitude) <= ftol)) return false;
     for (int i = 0; i < n; ++i) {
       const bool basic = (mask >> i) & 1u;
-      if (!basic && std::abs(w(i)) <= ftol * row_magnitude(i)) degenerate = true;
+      if (!basic && std::abs(w(i)) * inverse_row_magnitude(i) <= ftol) degenerate = true;
     }
     for (const Vector& p : scaled_points) {
       const double size = std::max(p.cwiseAbs().maxCoeff(), z_max);

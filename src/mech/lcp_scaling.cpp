@@ -51,10 +51,12 @@ void to_relative_powers_of_two(Vector& f, const Eigen::Map<Vector>& norm) {
     f.setOnes();
     return;
   }
-  const double log_max = std::log2(f_max);
   for (Eigen::Index i = 0; i < f.size(); ++i) {
-    const double fi = norm(i) > 0.0 ? f(i) : f_max;
-    f(i) = std::ldexp(1.0, static_cast<int>(std::round(std::log2(fi) - log_max)));
+    // ratio = m 2^e with m in [1/2, 1): log2(ratio) rounds to e, or to e - 1 when m < 2^-1/2.
+    const double ratio = norm(i) > 0.0 ? f(i) / f_max : 1.0;
+    int e = 0;
+    const double m = std::frexp(ratio, &e);
+    f(i) = std::ldexp(1.0, m < M_SQRT1_2 ? e - 1 : e);
   }
 }
 

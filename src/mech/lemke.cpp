@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -84,17 +85,13 @@ class LemkeRun {
   int entering_ = 0;
   double ray_column_max_ = 0.0;  // largest |entry| of the entering column at a ray
   double ray_reference_ = 0.0;   // column_reference() at a ray
+  double binv_max_ = 1.0;        // max |(B^-1)_ij|, kept by pivot()
 };
 
 double LemkeRun::column_reference(int v) const {
-  const auto& t = ws_.tableau;
-  double binv = 0.0;
-  for (int j = 0; j < n_; ++j) {
-    for (int i = 0; i < n_; ++i) binv = std::max(binv, std::abs(t(i, j)));
-  }
   double original = 1.0;  // w_i and z0 columns: unit entries
-  if (v >= n_ && v < 2 * n_) original = m_.col(v - n_).cwiseAbs().maxCoeff();
-  return binv * original;
+  if (v >= n_ && v < 2 * n_) original = ws_.column_max(v - n_);
+  return binv_max_ * original;
 }
 
 int LemkeRun::ratio_test(int e, double sign) {
@@ -109,20 +106,22 @@ int LemkeRun::ratio_test(int e, double sign) {
   const double threshold = options_.pivot_tolerance * colmax;
   auto& cand = ws_.candidates;
   cand.clear();
-  for (int i = 0; i < n_; ++i) {
-    if (sign * t(i, e) > threshold) cand.push_back(i);
-  }
-  if (cand.empty()) return -1;
-
-  // Minimum ratio on the right-hand side, then the tie set.
+  // Minimum ratio on the right-hand side over the candidates, then the tie set.
   const int rc = rhs_col();
   double best = kInfinity;
-  for (int i : cand) best = std::min(best, t(i, rc) / (sign * t(i, e)));
+  for (int i = 0; i < n_; ++i) {
+    if (sign * t(i, e) > threshold) {
+      cand.push_back(i);
+      ws_.ratio(i) = t(i, rc) / (sign * t(i, e));
+      best = std::min(best, ws_.ratio(i));
+    }
+  }
+  if (cand.empty()) return -1;
   auto& ties = ws_.ties;
   ties.clear();
   const double tie = options_.tie_tolerance * (1.0 + std::abs(best));
   for (int i : cand) {
-    if (t(i, rc) / (sign * t(i, e)) <= best + tie) ties.push_back(i);
+    if (ws_.ratio(i) <= best + tie) ties.push_back(i);
   }
   if (ties.size() == 1) return ties.front();
   for (int i : ties) {
@@ -145,15 +144,30 @@ int LemkeRun::ratio_test(int e, double sign) {
 }
 
 void LemkeRun::pivot(int r, int e) {
+  // Column by column (column-major storage): divide the pivot row entry by p, subtract its
+  // multiple of the entering column from the other rows. Columns whose pivot-row entry is zero
+  // do not change (most of B^-1 early on), and their maxima are kept.
   auto& t = ws_.tableau;
   const double p = t(r, e);
-  t.row(r) /= p;
-  ws_.row = t.row(r).transpose();
-  ws_.column = t.col(e);
-  ws_.column(r) = 0.0;
-  t.noalias() -= ws_.column * ws_.row.transpose();
+  double* column = ws_.column.data();
+  for (int i = 0; i < n_; ++i) column[i] = t(i, e);
+  column[r] = 0.0;
+  const Eigen::Index rows = n_;
+  for (int c = 0; c <= rhs_col(); ++c) {
+    double* tc = &t.coeffRef(0, c);
+    if (tc[r] == 0.0) continue;
+    const double f = tc[r] / p;
+    for (Eigen::Index i = 0; i < rows; ++i) tc[i] -= column[i] * f;
+    tc[r] = f;
+    if (c < n_) {
+      double mx = 0.0;
+      for (Eigen::Index i = 0; i < rows; ++i) mx = std::max(mx, std::abs(tc[i]));
+      ws_.binv_column_max(c) = mx;
+    }
+  }
   t.col(e).setZero();
   t(r, e) = 1.0;
+  binv_max_ = ws_.binv_column_max.maxCoeff();
 }
 
 void LemkeRun::read_solution(bool complementary) {
@@ -167,7 +181,9 @@ void LemkeRun::read_solution(bool complementary) {
   }
   if (options_.equilibrate) unscale_z(ws_.scaling, s.z);
   s.residual = certified_residual(data_m_, data_q_, s.z, s.w, ws_.row_magnitude);
-  if (!complementary || !options_.refine) return;
+  // Nothing to gain below the rounding of M z + q itself (about n eps of each row).
+  const double rounding = n_ * std::numeric_limits<double>::epsilon();
+  if (!complementary || !options_.refine || s.residual <= rounding) return;
   // Re-solve M_aa z_a = -q_a on the final complementary basis (a = basic z) from the data
   // Lemke pivoted on; keep it when its certificate is not worse.
   Eigen::Index k = 0;
@@ -257,6 +273,9 @@ void LemkeRun::run() {
   auto& t = ws_.tableau;
   t.leftCols(n_).setIdentity();
   t.middleCols(n_, n_) = -m_;
+  for (int j = 0; j < n_; ++j) ws_.column_max(j) = m_.col(j).cwiseAbs().maxCoeff();
+  ws_.binv_column_max.setOnes();
+  binv_max_ = 1.0;
   t.col(z0()).setConstant(-1.0);
   t.col(rhs_col()) = q_;
   for (int i = 0; i < n_; ++i) ws_.basis[static_cast<std::size_t>(i)] = i;
@@ -329,6 +348,9 @@ void LemkeWorkspace::resize(int n) {
   permutation.assign(static_cast<std::size_t>(n), 0);
   scaled_matrix.resize(n, n);
   scaled_q.resize(n);
+  ratio.resize(n);
+  column_max.resize(n);
+  binv_column_max.resize(n);
   row_magnitude.resize(n);
   scaling.row.resize(n);
   scaling.column.resize(n);

@@ -62,9 +62,10 @@ Decision p_matrix_of_scaled(ConstMatrixRef m, const MatrixClassOptions& o) {
   const int n = static_cast<int>(m.rows());
   const Matrix sym = 0.5 * (m + m.transpose());
   const double scale = reference_scale(m);
+  if (n == 0) return Decision::Yes;  // no principal minors (Eigen refuses empty matrices)
   // Positive definite symmetric part: every principal minor of M is positive.
   Eigen::SelfAdjointEigenSolver<Matrix> eig(sym, Eigen::EigenvaluesOnly);
-  if (n == 0 || eig.eigenvalues().minCoeff() > o.tolerance * scale) return Decision::Yes;
+  if (eig.eigenvalues().minCoeff() > o.tolerance * scale) return Decision::Yes;
   if (n > o.max_size) return Decision::Undecided;
   bool undecided = false;
   std::vector<int> idx;
@@ -82,8 +83,9 @@ Decision copositive_of_scaled(ConstMatrixRef m, bool strict, const MatrixClassOp
   const int n = static_cast<int>(m.rows());
   const Matrix sym = 0.5 * (m + m.transpose());
   const double tol = o.tolerance * reference_scale(m);  // of M: S may be zero (skew M)
+  if (n == 0) return Decision::Yes;                     // vacuous (Eigen refuses empty matrices)
   Eigen::SelfAdjointEigenSolver<Matrix> all(sym, Eigen::EigenvaluesOnly);
-  if (n == 0 || all.eigenvalues().minCoeff() > tol) return Decision::Yes;     // PD: strictly
+  if (all.eigenvalues().minCoeff() > tol) return Decision::Yes;               // PD: strictly
   if (!strict && all.eigenvalues().minCoeff() >= -tol) return Decision::Yes;  // PSD
   if (n > o.max_size) return Decision::Undecided;
   bool undecided = false;

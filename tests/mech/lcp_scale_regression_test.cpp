@@ -87,6 +87,19 @@ TEST(LcpScaleRegression, PositiveDiagonalIsClassifiedAsTheIdentity) {
   EXPECT_EQ(n.positive_semidefinite, Decision::No);
 }
 
+TEST(LcpScaleRegression, EmptyProblemIsAnsweredWithoutTouchingAnEmptyMatrix) {
+  // Found by tests/mech/fuzz: classify_matrix ran an eigen-solver on the 0 x 0 matrix (an
+  // Eigen assertion; undefined behaviour with NDEBUG).
+  const Matrix m(0, 0);
+  const Vector q(0);
+  const MatrixClass c = classify_matrix(m);
+  EXPECT_EQ(c.p_matrix, Decision::Yes);
+  EXPECT_EQ(c.copositive_plus, Decision::Yes);
+  EXPECT_EQ(is_copositive(m, true), Decision::Yes);
+  EXPECT_EQ(solve_lemke(m, q).status, LcpStatus::Solved);
+  EXPECT_EQ(enumerate_lcp_solutions(m, q).solutions.size(), 1u);
+}
+
 TEST(LcpScaleRegression, EnumerationFindsTheTrueSolutionOnly) {
   // diag(1e13, 1), q = (-1, -1): enumeration returned only (1e-13, 0) with w = (0, -1).
   Matrix m = Matrix::Zero(2, 2);

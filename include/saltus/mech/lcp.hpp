@@ -74,9 +74,9 @@ double natural_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRef 
 // The certificate of the file comment; computes w = M z + q into `w` (resized if needed, so
 // no allocation for a sized w). Returns +infinity when M z + q overflows or is not finite.
 double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRef z, Vector& w);
-// Same, with the row magnitudes r written into `row_magnitude` (scratch; no allocation when
-// both vectors already have size n).
+// Same, with 1 / r_i (0 where r_i = 0) written into `inverse_row_magnitude` (no allocation
+// when both vectors already have size n).
 double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRef z, Vector& w,
-                          Vector& row_magnitude);
+                          Vector& inverse_row_magnitude);
 
 }  // namespace saltus::mech

@@ -90,7 +90,7 @@ struct LemkeWorkspace {
   Matrix tableau;                // n x (2n + 2): [w | z | z0 | rhs]
   std::vector<int> basis;        // n: variable basic in each row (w_i: i, z_i: n + i, z0: 2n)
   Vector column;                 // n: copy of the entering column
-  Vector row;                    // 2n + 2: copy of the pivot row
+  Vector row;                    // 2n + 2: unused since the pivot works column by column
   std::vector<int> candidates;   // rows that pass the ratio test (capacity n)
   std::vector<int> ties;         // scratch for tie breaking (capacity n)
   Matrix lu;                     // n x n: refinement LU of M_aa
@@ -102,6 +102,9 @@ struct LemkeWorkspace {
   Matrix scaled_matrix;          // n x n: D M D
   Vector scaled_q;               // n: D q / s
   Vector row_magnitude;          // n: certificate scratch
+  Vector ratio;                  // n: ratio-test quotients
+  Vector column_max;             // n: max |M'_ij| per column j
+  Vector binv_column_max;        // n: max |(B^-1)_ij| per column j
   LcpSolution solution;          // the result
 
  private:
