@@ -33,6 +33,7 @@ void check_lcp_input(ConstMatrixRef matrix, ConstVectorRef q, std::string_view w
     detail::throw_error(who, ": LCP vector q has size ", q.size(), " but M is ", matrix.rows(),
                         " x ", matrix.cols());
   }
+  if (matrix.allFinite() && q.allFinite()) return;  // the common case, vectorized
   for (Eigen::Index j = 0; j < matrix.cols(); ++j) {
     for (Eigen::Index i = 0; i < matrix.rows(); ++i) {
       if (!std::isfinite(matrix(i, j))) {

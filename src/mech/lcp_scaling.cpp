@@ -2,20 +2,59 @@
 #include "saltus/mech/lcp_scaling.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace saltus::mech {
 namespace {
 
 // Sweeps stop once the largest row/column max-norm is within this factor of the smallest
 // (a ratio, so the number of sweeps does not depend on the units), or after kMaxSweeps.
-constexpr double kBalancedRatio = 4.0;
+constexpr double kBalancedRatio = 16.0;
 constexpr int kMaxSweeps = 30;
 
+// Powers of two by their bits: std::frexp / ldexp / log2 are library calls, and at n = 2 they
+// cost more than the rest of the equilibration (bench/lcp_bench.cpp). Normal doubles only;
+// others go to the library.
+constexpr std::uint64_t kExponentMask = 0x7FF0000000000000ull;
+constexpr std::uint64_t kMantissaMask = 0x000FFFFFFFFFFFFFull;
+
+// 2^k.
+double power_of_two(int k) {
+  if (k < -1022 || k > 1023) return std::ldexp(1.0, k);
+  return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+}
+
+// round(log2(x)) for x > 0: the exponent of x, plus one when its mantissa is >= sqrt(2).
+int nearest_log2(double x) {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const auto biased = static_cast<int>((bits & kExponentMask) >> 52);
+  if (biased == 0 || biased == 0x7FF) return static_cast<int>(std::round(std::log2(x)));
+  const double mantissa = std::bit_cast<double>((bits & kMantissaMask) | 0x3FF0000000000000ull);
+  return biased - 1023 + (mantissa >= M_SQRT2 ? 1 : 0);
+}
+
+// floor(log2(x)) for x > 0.
+int floor_log2(double x) {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const auto biased = static_cast<int>((bits & kExponentMask) >> 52);
+  if (biased == 0 || biased == 0x7FF) return static_cast<int>(std::floor(std::log2(x)));
+  return biased - 1023;
+}
+
+// N > 0: the size known at compile time (n <= 8, loops the compiler unrolls); 0: any size.
+template <int N>
+Eigen::Index size_of(ConstMatrixRef m) {
+  if constexpr (N > 0) return N;
+  return m.rows();
+}
+
 // Max-norms of the rows and columns of R M C into row_norm, column_norm.
+template <int N>
 void norms(ConstMatrixRef m, const Vector& r, const Vector& c, Eigen::Map<Vector>& row_norm,
            Eigen::Map<Vector>& column_norm) {
-  const Eigen::Index n = m.rows();
+  const Eigen::Index n = size_of<N>(m);
   row_norm.setZero();
   for (Eigen::Index j = 0; j < n; ++j) {
     double col = 0.0;
@@ -52,36 +91,29 @@ void to_relative_powers_of_two(Vector& f, const Eigen::Map<Vector>& norm) {
     return;
   }
   for (Eigen::Index i = 0; i < f.size(); ++i) {
-    // ratio = m 2^e with m in [1/2, 1): log2(ratio) rounds to e, or to e - 1 when m < 2^-1/2.
-    const double ratio = norm(i) > 0.0 ? f(i) / f_max : 1.0;
-    int e = 0;
-    const double m = std::frexp(ratio, &e);
-    f(i) = std::ldexp(1.0, m < M_SQRT1_2 ? e - 1 : e);
+    f(i) = power_of_two(nearest_log2(norm(i) > 0.0 ? f(i) / f_max : 1.0));
   }
 }
 
-// Multiplies `f` by the power of two nearest 1 / sqrt(max |R M C|) (or its square for
-// `whole`), writes R M C into `scaled`.
+// Writes R M C into `scaled`, then multiplies it and the factors by the power of two that
+// brings max |R M C| near 1 (exact: a power of two); symmetric: R = C keeps a congruence.
+template <int N>
 void finish(ConstMatrixRef m, LcpScaling& s, Matrix& scaled, bool symmetric) {
-  const Eigen::Index n = m.rows();
+  const Eigen::Index n = size_of<N>(m);
   double mmax = 0.0;
   for (Eigen::Index j = 0; j < n; ++j) {
     for (Eigen::Index i = 0; i < n; ++i) {
-      mmax = std::max(mmax, std::abs(s.row(i) * m(i, j) * s.column(j)));
+      scaled(i, j) = s.row(i) * m(i, j) * s.column(j);
+      mmax = std::max(mmax, std::abs(scaled(i, j)));
     }
   }
-  if (mmax > 0.0 && std::isfinite(mmax)) {
-    if (symmetric) {
-      const int k = static_cast<int>(std::round(-0.5 * std::log2(mmax)));
-      for (Eigen::Index i = 0; i < n; ++i) s.row(i) = s.column(i) = std::ldexp(s.row(i), k);
-    } else {
-      const int k = static_cast<int>(std::round(-std::log2(mmax)));
-      for (Eigen::Index i = 0; i < n; ++i) s.row(i) = std::ldexp(s.row(i), k);
-    }
-  }
-  for (Eigen::Index j = 0; j < n; ++j) {
-    for (Eigen::Index i = 0; i < n; ++i) scaled(i, j) = s.row(i) * m(i, j) * s.column(j);
-  }
+  if (!(mmax > 0.0 && std::isfinite(mmax))) return;
+  const int k = symmetric ? -nearest_log2(std::sqrt(mmax)) : -nearest_log2(mmax);
+  if (k == 0) return;
+  const double p = power_of_two(k);
+  for (Eigen::Index i = 0; i < n; ++i) s.row(i) *= p;
+  if (symmetric) s.column = s.row;
+  scaled *= symmetric ? p * p : p;
 }
 
 void start(Eigen::Index n, LcpScaling& s, Matrix& scaled) {
@@ -104,7 +136,7 @@ void equilibrate_matrix(ConstMatrixRef m, LcpScaling& s, Matrix& scaled) {
   Eigen::Map<Vector> row_norm(scaled.data(), n);
   Eigen::Map<Vector> column_norm(scaled.data() + (n > 1 ? n : 0), n);
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    norms(m, s.row, s.column, row_norm, column_norm);
+    norms<0>(m, s.row, s.column, row_norm, column_norm);
     if (n > 1) row_norm = row_norm.cwiseMax(column_norm);  // symmetric: one factor per index
     if (spread(row_norm, row_norm) <= kBalancedRatio) break;
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -115,12 +147,15 @@ void equilibrate_matrix(ConstMatrixRef m, LcpScaling& s, Matrix& scaled) {
   }
   to_relative_powers_of_two(s.row, row_norm);
   s.column = s.row;
-  finish(m, s, scaled, true);
+  finish<0>(m, s, scaled, true);
 }
 
-void equilibrate_lcp(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
-                     Vector& scaled_q) {
-  const Eigen::Index n = m.rows();
+namespace {
+
+template <int N>
+void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
+                           Vector& scaled_q) {
+  const Eigen::Index n = size_of<N>(m);
   start(n, s, scaled_m);
   scaled_q.resize(n);
   if (n == 0) return;
@@ -128,7 +163,7 @@ void equilibrate_lcp(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& 
   Eigen::Map<Vector> row_norm(scaled_q.data(), n);
   Eigen::Map<Vector> column_norm(scaled_m.data(), n);
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    norms(m, s.row, s.column, row_norm, column_norm);
+    norms<N>(m, s.row, s.column, row_norm, column_norm);
     if (spread(row_norm, column_norm) <= kBalancedRatio) break;
     for (Eigen::Index i = 0; i < n; ++i) {
       if (row_norm(i) > 0.0) s.row(i) /= std::sqrt(row_norm(i));
@@ -138,17 +173,41 @@ void equilibrate_lcp(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& 
   }
   to_relative_powers_of_two(s.row, row_norm);
   to_relative_powers_of_two(s.column, column_norm);
-  finish(m, s, scaled_m, false);
+  finish<N>(m, s, scaled_m, false);
   double qmax = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
     scaled_q(i) = s.row(i) * q(i);
     qmax = std::max(qmax, std::abs(scaled_q(i)));
   }
   if (qmax > 0.0 && std::isfinite(qmax)) {
-    int e = 0;
-    std::frexp(qmax, &e);
-    s.q_scale = std::ldexp(1.0, e - 1);  // max |q'| in [1, 2)
+    s.q_scale = power_of_two(floor_log2(qmax));  // max |q'| in [1, 2)
     for (Eigen::Index i = 0; i < n; ++i) scaled_q(i) /= s.q_scale;
+  }
+}
+
+}  // namespace
+
+void equilibrate_lcp(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
+                     Vector& scaled_q) {
+  switch (m.rows()) {  // contact sets are small: unrolled code up to n = 8
+    case 1:
+      return equilibrate_two_sided<1>(m, q, s, scaled_m, scaled_q);
+    case 2:
+      return equilibrate_two_sided<2>(m, q, s, scaled_m, scaled_q);
+    case 3:
+      return equilibrate_two_sided<3>(m, q, s, scaled_m, scaled_q);
+    case 4:
+      return equilibrate_two_sided<4>(m, q, s, scaled_m, scaled_q);
+    case 5:
+      return equilibrate_two_sided<5>(m, q, s, scaled_m, scaled_q);
+    case 6:
+      return equilibrate_two_sided<6>(m, q, s, scaled_m, scaled_q);
+    case 7:
+      return equilibrate_two_sided<7>(m, q, s, scaled_m, scaled_q);
+    case 8:
+      return equilibrate_two_sided<8>(m, q, s, scaled_m, scaled_q);
+    default:
+      return equilibrate_two_sided<0>(m, q, s, scaled_m, scaled_q);
   }
 }
 

@@ -42,7 +42,13 @@ bool lu_solve_leading(Matrix& a, Eigen::Index k, Vector& b, std::vector<int>& pe
   return true;
 }
 
+// N > 0: the problem size known at compile time (n <= 8: loops the compiler unrolls, the
+// tableau mapped as a fixed-size matrix over the workspace); N = 0: any size.
+template <int N>
 class LemkeRun {
+  using Tableau =
+      Eigen::Matrix<double, N == 0 ? Eigen::Dynamic : N, N == 0 ? Eigen::Dynamic : 2 * N + 2>;
+
  public:
   // `matrix`, `q`: the caller's data (certificate); `m`, `qs`: the data Lemke pivots on (the
   // equilibrated copy, or the caller's data when LemkeOptions::equilibrate is off).
@@ -54,13 +60,18 @@ class LemkeRun {
         q_(qs),
         ws_(ws),
         options_(o),
-        n_(static_cast<int>(q.size())) {}
+        size_(static_cast<int>(q.size())),
+        t_(ws.tableau.data(), size_, 2 * size_ + 2) {}
 
   void run();
 
  private:
-  int z0() const { return 2 * n_; }
-  int rhs_col() const { return 2 * n_ + 1; }
+  int n() const {
+    if constexpr (N > 0) return N;
+    return size_;
+  }
+  int z0() const { return 2 * n(); }
+  int rhs_col() const { return 2 * n() + 1; }
   // Row chosen by the ratio test for the entering tableau column `e`; `sign` = -1 for the
   // first pivot (z0 enters with column -d), +1 afterwards. Returns -1 on a secondary ray and
   // records the column's largest entry and its rounding reference for the message.
@@ -80,7 +91,8 @@ class LemkeRun {
   ConstVectorRef q_;
   LemkeWorkspace& ws_;
   const LemkeOptions& options_;
-  int n_;
+  int size_;               // n (N when N > 0)
+  Eigen::Map<Tableau> t_;  // ws.tableau, with compile-time sizes when N > 0
   int cap_ = 0;
   int entering_ = 0;
   double ray_column_max_ = 0.0;  // largest |entry| of the entering column at a ray
@@ -88,16 +100,18 @@ class LemkeRun {
   double binv_max_ = 1.0;        // max |(B^-1)_ij|, kept by pivot()
 };
 
-double LemkeRun::column_reference(int v) const {
+template <int N>
+double LemkeRun<N>::column_reference(int v) const {
   double original = 1.0;  // w_i and z0 columns: unit entries
-  if (v >= n_ && v < 2 * n_) original = ws_.column_max(v - n_);
+  if (v >= n() && v < 2 * n()) original = ws_.column_max(v - n());
   return binv_max_ * original;
 }
 
-int LemkeRun::ratio_test(int e, double sign) {
-  auto& t = ws_.tableau;
+template <int N>
+int LemkeRun<N>::ratio_test(int e, double sign) {
+  auto& t = t_;
   double colmax = 0.0;
-  for (int i = 0; i < n_; ++i) colmax = std::max(colmax, std::abs(t(i, e)));
+  for (int i = 0; i < n(); ++i) colmax = std::max(colmax, std::abs(t(i, e)));
   // A column that is rounding noise relative to what produced it is zero: a ray.
   const double reference = column_reference(e);
   ray_column_max_ = colmax;
@@ -109,7 +123,7 @@ int LemkeRun::ratio_test(int e, double sign) {
   // Minimum ratio on the right-hand side over the candidates, then the tie set.
   const int rc = rhs_col();
   double best = kInfinity;
-  for (int i = 0; i < n_; ++i) {
+  for (int i = 0; i < n(); ++i) {
     if (sign * t(i, e) > threshold) {
       cand.push_back(i);
       ws_.ratio(i) = t(i, rc) / (sign * t(i, e));
@@ -130,7 +144,7 @@ int LemkeRun::ratio_test(int e, double sign) {
   if (options_.tie_break == LemkeTieBreak::FirstRow) return ties.front();
 
   // Lexicographic rule on the columns of B^-1 (tableau columns 0..n-1).
-  for (int c = 0; c < n_ && ties.size() > 1; ++c) {
+  for (int c = 0; c < n() && ties.size() > 1; ++c) {
     double lex_best = kInfinity;
     for (int i : ties) lex_best = std::min(lex_best, t(i, c) / (sign * t(i, e)));
     const double lex_tie = options_.tie_tolerance * (1.0 + std::abs(lex_best));
@@ -143,23 +157,24 @@ int LemkeRun::ratio_test(int e, double sign) {
   return ties.front();
 }
 
-void LemkeRun::pivot(int r, int e) {
+template <int N>
+void LemkeRun<N>::pivot(int r, int e) {
   // Column by column (column-major storage): divide the pivot row entry by p, subtract its
   // multiple of the entering column from the other rows. Columns whose pivot-row entry is zero
   // do not change (most of B^-1 early on), and their maxima are kept.
-  auto& t = ws_.tableau;
+  auto& t = t_;
   const double p = t(r, e);
   double* column = ws_.column.data();
-  for (int i = 0; i < n_; ++i) column[i] = t(i, e);
+  for (int i = 0; i < n(); ++i) column[i] = t(i, e);
   column[r] = 0.0;
-  const Eigen::Index rows = n_;
+  const Eigen::Index rows = n();
   for (int c = 0; c <= rhs_col(); ++c) {
     double* tc = &t.coeffRef(0, c);
     if (tc[r] == 0.0) continue;
     const double f = tc[r] / p;
     for (Eigen::Index i = 0; i < rows; ++i) tc[i] -= column[i] * f;
     tc[r] = f;
-    if (c < n_) {
+    if (c < n()) {
       double mx = 0.0;
       for (Eigen::Index i = 0; i < rows; ++i) mx = std::max(mx, std::abs(tc[i]));
       ws_.binv_column_max(c) = mx;
@@ -170,26 +185,27 @@ void LemkeRun::pivot(int r, int e) {
   binv_max_ = ws_.binv_column_max.maxCoeff();
 }
 
-void LemkeRun::read_solution(bool complementary) {
+template <int N>
+void LemkeRun<N>::read_solution(bool complementary) {
   LcpSolution& s = ws_.solution;
-  auto& t = ws_.tableau;
+  auto& t = t_;
   s.z.setZero();
   const int rc = rhs_col();
-  for (int i = 0; i < n_; ++i) {
+  for (int i = 0; i < n(); ++i) {
     const int v = ws_.basis[static_cast<std::size_t>(i)];
-    if (v >= n_ && v < 2 * n_) s.z(v - n_) = std::max(0.0, t(i, rc));
+    if (v >= n() && v < 2 * n()) s.z(v - n()) = std::max(0.0, t(i, rc));
   }
   if (options_.equilibrate) unscale_z(ws_.scaling, s.z);
   s.residual = certified_residual(data_m_, data_q_, s.z, s.w, ws_.row_magnitude);
   // Nothing to gain below the rounding of M z + q itself (about n eps of each row).
-  const double rounding = n_ * std::numeric_limits<double>::epsilon();
+  const double rounding = n() * std::numeric_limits<double>::epsilon();
   if (!complementary || !options_.refine || s.residual <= rounding) return;
   // Re-solve M_aa z_a = -q_a on the final complementary basis (a = basic z) from the data
   // Lemke pivoted on; keep it when its certificate is not worse.
   Eigen::Index k = 0;
-  for (int i = 0; i < n_; ++i) {
+  for (int i = 0; i < n(); ++i) {
     const int v = ws_.basis[static_cast<std::size_t>(i)];
-    if (v >= n_ && v < 2 * n_) ws_.index[static_cast<std::size_t>(k++)] = v - n_;
+    if (v >= n() && v < 2 * n()) ws_.index[static_cast<std::size_t>(k++)] = v - n();
   }
   for (Eigen::Index a = 0; a < k; ++a) {
     const int ia = ws_.index[static_cast<std::size_t>(a)];
@@ -214,7 +230,8 @@ void LemkeRun::read_solution(bool complementary) {
   }
 }
 
-void LemkeRun::finish(LcpStatus status) {
+template <int N>
+void LemkeRun<N>::finish(LcpStatus status) {
   LcpSolution& s = ws_.solution;
   read_solution(status == LcpStatus::Solved);
   if (status == LcpStatus::Solved && !(s.residual <= options_.residual_tolerance)) {
@@ -224,7 +241,7 @@ void LemkeRun::finish(LcpStatus status) {
   if (status == LcpStatus::Solved) return;
   std::ostringstream msg;
   msg.precision(6);
-  msg << "Lemke (n = " << n_ << "): ";
+  msg << "Lemke (n = " << n() << "): ";
   switch (status) {
     case LcpStatus::RayTermination:
       msg << "secondary ray after " << s.pivots << " pivots: the column of entering "
@@ -257,30 +274,32 @@ void LemkeRun::finish(LcpStatus status) {
   s.message = msg.str();
 }
 
-std::string LemkeRun::variable_name(int v) const {
+template <int N>
+std::string LemkeRun<N>::variable_name(int v) const {
   if (v == z0()) return "z0";
-  return (v < n_ ? "w_" : "z_") + std::to_string(v < n_ ? v : v - n_);
+  return (v < n() ? "w_" : "z_") + std::to_string(v < n() ? v : v - n());
 }
 
-void LemkeRun::run() {
+template <int N>
+void LemkeRun<N>::run() {
   LcpSolution& s = ws_.solution;
   s.message.clear();
   s.pivots = 0;
   entering_ = z0();
-  cap_ = options_.max_pivots > 0 ? options_.max_pivots : 50 * (n_ + 1);
+  cap_ = options_.max_pivots > 0 ? options_.max_pivots : 50 * (n() + 1);
 
   // Tableau [I | -M | -d | q] for w - M z - d z0 = q.
-  auto& t = ws_.tableau;
-  t.leftCols(n_).setIdentity();
-  t.middleCols(n_, n_) = -m_;
-  for (int j = 0; j < n_; ++j) ws_.column_max(j) = m_.col(j).cwiseAbs().maxCoeff();
+  auto& t = t_;
+  t.leftCols(n()).setIdentity();
+  t.middleCols(n(), n()) = -m_;
+  for (int j = 0; j < n(); ++j) ws_.column_max(j) = m_.col(j).cwiseAbs().maxCoeff();
   ws_.binv_column_max.setOnes();
   binv_max_ = 1.0;
   t.col(z0()).setConstant(-1.0);
   t.col(rhs_col()) = q_;
-  for (int i = 0; i < n_; ++i) ws_.basis[static_cast<std::size_t>(i)] = i;
+  for (int i = 0; i < n(); ++i) ws_.basis[static_cast<std::size_t>(i)] = i;
 
-  if (n_ == 0 || q_.minCoeff() >= 0.0) {  // z = 0 solves it
+  if (n() == 0 || q_.minCoeff() >= 0.0) {  // z = 0 solves it
     finish(LcpStatus::Solved);
     return;
   }
@@ -299,7 +318,7 @@ void LemkeRun::run() {
       finish(LcpStatus::Solved);
       return;
     }
-    entering = leaving < n_ ? leaving + n_ : leaving - n_;  // the complement
+    entering = leaving < n() ? leaving + n() : leaving - n();  // the complement
     entering_ = entering;
     if (s.pivots >= cap_) {
       finish(LcpStatus::PivotCap);
@@ -368,11 +387,37 @@ const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWor
                         " but the problem has n = ", q.size(), "; call LemkeWorkspace::resize(",
                         q.size(), ") first");
   }
-  if (options.equilibrate) {
-    equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
-    LemkeRun(matrix, q, ws.scaled_matrix, ws.scaled_q, ws, options).run();
-  } else {
-    LemkeRun(matrix, q, matrix, q, ws, options).run();
+  if (options.equilibrate) equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
+  const ConstMatrixRef m = options.equilibrate ? ConstMatrixRef(ws.scaled_matrix) : matrix;
+  const ConstVectorRef qs = options.equilibrate ? ConstVectorRef(ws.scaled_q) : q;
+  // Contact sets are small: sizes up to 8 get their own unrolled code (bench/lcp_bench.cpp).
+  switch (q.size()) {
+    case 1:
+      LemkeRun<1>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 2:
+      LemkeRun<2>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 3:
+      LemkeRun<3>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 4:
+      LemkeRun<4>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 5:
+      LemkeRun<5>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 6:
+      LemkeRun<6>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 7:
+      LemkeRun<7>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 8:
+      LemkeRun<8>(matrix, q, m, qs, ws, options).run();
+      break;
+    default:
+      LemkeRun<0>(matrix, q, m, qs, ws, options).run();
   }
   return ws.solution;
 }
