@@ -68,9 +68,10 @@ void run_lemke(benchmark::State& state, const saltus::mech::LemkeOptions& option
   const std::vector<Problem> problems = make_problems(n);
   saltus::mech::LemkeWorkspace ws(n);
   // Check once, outside the timing: all solved; record pivots and a checksum of z.
-  double pivots = 0.0, checksum = 0.0, residual = 0.0;
+  double pivots = 0.0, checksum = 0.0, residual = 0.0, sweeps = 0.0;
   for (const auto& p : problems) {
     const auto& s = saltus::mech::solve_lemke(p.m, p.q, ws, options);
+    sweeps += ws.scaling.iterations;
     if (!s.is_solution()) {
       state.SkipWithError("Lemke did not solve a benchmark problem");
       return;
@@ -89,6 +90,7 @@ void run_lemke(benchmark::State& state, const saltus::mech::LemkeOptions& option
   state.counters["pivots"] = pivots / kProblems;
   state.counters["z_checksum"] = checksum;
   state.counters["max_residual"] = residual;
+  state.counters["ruiz_sweeps"] = sweeps / kProblems;
 }
 
 // The default: equilibrated, refined, certified.

@@ -70,17 +70,18 @@ double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRe
   w.resize(n);
   Vector& inv_r = inverse_row_magnitude;
   inv_r.resize(n);
+  // Row by row with the sums in registers (w and the rows of M could alias as far as the
+  // compiler knows, so column order would store and reload w_i for every entry).
   for (Eigen::Index i = 0; i < n; ++i) {
-    w(i) = q(i);
-    inv_r(i) = std::abs(q(i));  // r_i for now
-  }
-  for (Eigen::Index j = 0; j < n; ++j) {  // column order: M is column-major
-    const double zj = z(j);
-    if (zj == 0.0) continue;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      w(i) += matrix(i, j) * zj;
-      inv_r(i) += std::abs(matrix(i, j) * zj);
+    double wi = q(i);
+    double ri = std::abs(q(i));
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const double t = matrix(i, j) * z(j);
+      wi += t;
+      ri += std::abs(t);
     }
+    w(i) = wi;
+    inv_r(i) = ri;  // r_i for now
   }
   double residual = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {

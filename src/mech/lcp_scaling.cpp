@@ -2,6 +2,7 @@
 #include "saltus/mech/lcp_scaling.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -50,20 +51,30 @@ Eigen::Index size_of(ConstMatrixRef m) {
   return m.rows();
 }
 
-// Max-norms of the rows and columns of R M C into row_norm, column_norm.
+// Max-norms of the rows and columns of R M C into row_norm, column_norm. For N > 0 the row
+// maxima live in registers (a store-reload chain through row_norm cost a quarter of the
+// equilibration at n = 2).
 template <int N>
 void norms(ConstMatrixRef m, const Vector& r, const Vector& c, Eigen::Map<Vector>& row_norm,
            Eigen::Map<Vector>& column_norm) {
   const Eigen::Index n = size_of<N>(m);
-  row_norm.setZero();
+  std::array<double, N> rows{};
+  if constexpr (N == 0) row_norm.setZero();
   for (Eigen::Index j = 0; j < n; ++j) {
     double col = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
       const double a = std::abs(r(i) * m(i, j) * c(j));
-      row_norm(i) = std::max(row_norm(i), a);
+      if constexpr (N > 0) {
+        rows[static_cast<std::size_t>(i)] = std::max(rows[static_cast<std::size_t>(i)], a);
+      } else {
+        row_norm(i) = std::max(row_norm(i), a);
+      }
       col = std::max(col, a);
     }
     column_norm(j) = col;
+  }
+  if constexpr (N > 0) {
+    for (Eigen::Index i = 0; i < n; ++i) row_norm(i) = rows[static_cast<std::size_t>(i)];
   }
 }
 
