@@ -427,4 +427,8 @@ LcpSolution solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, const LemkeOpti
   return solve_lemke(matrix, q, ws, options);
 }
 
+bool proves_no_solution(const LcpSolution& solution, const MatrixClass& classes) {
+  return solution.status == LcpStatus::RayTermination && classes.copositive_plus == Decision::Yes;
+}
+
 }  // namespace saltus::mech

@@ -60,6 +60,32 @@ TEST(LcpScaleRegression, BadlyScaledDiagonalHasItsUniqueSolution) {
   }
 }
 
+TEST(LcpScaleRegression, RayIsAProofOnlyWhenCopositivePlusIsCertain) {
+  // The false proof of issue 16: diag(1e11, 1e-2) ended in a ray on a matrix classified
+  // copositive-plus. Now it is solved, so nothing is "proved".
+  Matrix d = Matrix::Zero(2, 2);
+  d(0, 0) = 1e11;
+  d(1, 1) = 1e-2;
+  const Vector q = Eigen::Vector2d(-1e-2, -1.0);
+  EXPECT_FALSE(proves_no_solution(solve_lemke(d, q), classify_matrix(d)));
+  // M = 0 (PSD, copositive-plus for certain), q = (-1, 1): no solution, proved, at any scale.
+  for (double scale : {1e-12, 1.0, 1e12}) {
+    const Matrix zero = Matrix::Zero(2, 2);
+    const Vector qs = scale * Eigen::Vector2d(-1, 1);
+    EXPECT_TRUE(proves_no_solution(solve_lemke(zero, qs), classify_matrix(zero)));
+    EXPECT_FALSE(enumerate_lcp_solutions(zero, qs).has_solution());
+  }
+  // A ray on a matrix that is not copositive-plus proves nothing: M = [[-1]], q = [-1] has no
+  // solution, but Lemke's ray is not the proof (enumeration is).
+  const Matrix neg = Matrix::Constant(1, 1, -1.0);
+  const Vector qn = Vector::Constant(1, -1.0);
+  const LcpSolution s = solve_lemke(neg, qn);
+  EXPECT_EQ(s.status, LcpStatus::RayTermination) << s.message;
+  EXPECT_EQ(classify_matrix(neg).copositive_plus, Decision::No);
+  EXPECT_FALSE(proves_no_solution(s, classify_matrix(neg)));
+  EXPECT_FALSE(enumerate_lcp_solutions(neg, qn).has_solution());
+}
+
 TEST(LcpScaleRegression, PositiveDiagonalIsClassifiedAsTheIdentity) {
   // classify_matrix called diag(1e11, 1e-2) copositive-plus but not PD, not strictly copositive.
   Matrix m = Matrix::Zero(2, 2);

@@ -45,6 +45,7 @@
 #include "saltus/core/types.hpp"
 #include "saltus/mech/lcp.hpp"
 #include "saltus/mech/lcp_scaling.hpp"
+#include "saltus/mech/matrix_classes.hpp"
 
 namespace saltus::mech {
 
@@ -122,5 +123,11 @@ const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWor
 
 // Convenience overload with its own workspace (allocates).
 LcpSolution solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, const LemkeOptions& options = {});
+
+// True when `solution` (from solve_lemke on M) proves that LCP(M, q) has no solution: a
+// secondary ray on an M that classify_matrix found copositive-plus for certain (Decision::Yes,
+// decided on the equilibrated M; Undecided proves nothing). Cottle-Pang-Stone Sec. 4.4, for
+// any positive covering vector, so the equilibration does not weaken it.
+bool proves_no_solution(const LcpSolution& solution, const MatrixClass& classes);
 
 }  // namespace saltus::mech
