@@ -62,14 +62,16 @@ std::vector<Problem> make_problems(int n) {
   return out;
 }
 
-void BM_LemkeSaltus(benchmark::State& state) {
+// Lemke with the given options on the 64 problems of size state.range(0).
+void run_lemke(benchmark::State& state, const saltus::mech::LemkeOptions& options) {
   const int n = static_cast<int>(state.range(0));
   const std::vector<Problem> problems = make_problems(n);
   saltus::mech::LemkeWorkspace ws(n);
   // Check once, outside the timing: all solved; record pivots and a checksum of z.
-  double pivots = 0.0, checksum = 0.0, residual = 0.0;
+  double pivots = 0.0, checksum = 0.0, residual = 0.0, sweeps = 0.0;
   for (const auto& p : problems) {
-    const auto& s = saltus::mech::solve_lemke(p.m, p.q, ws);
+    const auto& s = saltus::mech::solve_lemke(p.m, p.q, ws, options);
+    sweeps += ws.scaling.iterations;
     if (!s.is_solution()) {
       state.SkipWithError("Lemke did not solve a benchmark problem");
       return;
@@ -81,15 +83,36 @@ void BM_LemkeSaltus(benchmark::State& state) {
   std::size_t k = 0;
   for (auto _ : state) {
     const auto& p = problems[k];
-    const auto& s = saltus::mech::solve_lemke(p.m, p.q, ws);
+    const auto& s = saltus::mech::solve_lemke(p.m, p.q, ws, options);
     benchmark::DoNotOptimize(s.z.data());
     k = (k + 1) % problems.size();
   }
   state.counters["pivots"] = pivots / kProblems;
   state.counters["z_checksum"] = checksum;
   state.counters["max_residual"] = residual;
+  state.counters["ruiz_sweeps"] = sweeps / kProblems;
+}
+
+// The default: equilibrated, refined, certified.
+void BM_LemkeSaltus(benchmark::State& state) {
+  run_lemke(state, {});
 }
 BENCHMARK(BM_LemkeSaltus)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Arg(32)->Unit(benchmark::kMicrosecond);
+
+// What the parts cost: without the equilibration, and without the final refinement.
+void BM_LemkeSaltusNoEquilibration(benchmark::State& state) {
+  saltus::mech::LemkeOptions o;
+  o.equilibrate = false;
+  run_lemke(state, o);
+}
+BENCHMARK(BM_LemkeSaltusNoEquilibration)->Arg(2)->Arg(4)->Arg(8)->Unit(benchmark::kMicrosecond);
+
+void BM_LemkeSaltusNoRefinement(benchmark::State& state) {
+  saltus::mech::LemkeOptions o;
+  o.refine = false;
+  run_lemke(state, o);
+}
+BENCHMARK(BM_LemkeSaltusNoRefinement)->Arg(2)->Arg(4)->Arg(8)->Unit(benchmark::kMicrosecond);
 
 void BM_EnumerationSaltus(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));

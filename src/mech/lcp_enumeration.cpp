@@ -7,6 +7,7 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lcp.hpp"
+#include "saltus/mech/lcp_scaling.hpp"
 
 namespace saltus::mech {
 namespace {
@@ -168,44 +169,56 @@ LcpEnumerationResult enumerate_lcp_solutions(ConstMatrixRef matrix, ConstVectorR
   }
   LcpEnumerationResult out;
   out.size = n;
-  const double m_max = n > 0 ? matrix.cwiseAbs().maxCoeff() : 0.0;
-  const double scale = options.matrix_scale > 0.0 ? options.matrix_scale : m_max;
-  const double q_max = n > 0 ? q.cwiseAbs().maxCoeff() : 0.0;
+  // Enumerate on the equilibrated problem (same solution set, z = s C z'); every candidate is
+  // certified on the caller's data.
+  LcpScaling scaling;
+  Matrix ms;
+  Vector qs;
+  equilibrate_lcp(matrix, q, scaling, ms, qs);
+  const double data_max = n > 0 ? matrix.cwiseAbs().maxCoeff() : 0.0;
+  const double m_max = n > 0 ? ms.cwiseAbs().maxCoeff() : 0.0;
+  const double q_max = n > 0 ? qs.cwiseAbs().maxCoeff() : 0.0;
+  // The caller's reference scale, carried over to the equilibrated matrix by the same ratio.
+  const double scale = options.matrix_scale > 0.0 && data_max > 0.0
+                           ? options.matrix_scale * (m_max / data_max)
+                           : m_max;
   const std::uint32_t n_faces = std::uint32_t{1} << n;
   out.faces_checked = static_cast<int>(n_faces);
 
-  Vector z(n);
+  Vector z(n);  // scaled unknown z' of the current face
+  Vector z_data(n);
   Vector w(n);
+  Vector inverse_row_magnitude(n);
+  std::vector<Vector> scaled_points;  // z' of every accepted solution, for duplicates
   std::vector<int> idx;
   idx.reserve(static_cast<std::size_t>(n));
+  const double ftol = options.feasibility_tolerance;
+  // Accepts z' when its basic entries are not clearly negative and the clamped point, in the
+  // caller's units, passes the certificate; false when rejected.
   const auto add_solution = [&](std::uint32_t mask, bool from_singular) {
-    const double ftol_z = options.feasibility_tolerance * (1.0 + z.cwiseAbs().maxCoeff());
-    w.noalias() = matrix * z;
-    w += q;
-    const double ftol_w = options.feasibility_tolerance *
-                          (1.0 + q_max + m_max * (n > 0 ? z.cwiseAbs().maxCoeff() : 0.0));
+    const double z_max = n > 0 ? z.cwiseAbs().maxCoeff() : 0.0;
     bool degenerate = false;
     for (int i = 0; i < n; ++i) {
-      const bool basic = (mask >> i) & 1u;
-      if (basic) {
-        if (z(i) < -ftol_z) return false;
-        if (z(i) <= ftol_z) degenerate = true;
-      } else if (w(i) < -ftol_w) {
-        return false;
-      } else if (w(i) <= ftol_w) {
-        degenerate = true;
-      }
+      if (!((mask >> i) & 1u)) continue;
+      if (z(i) < -ftol * z_max) return false;
+      if (z(i) <= ftol * z_max) degenerate = true;
     }
     z = z.cwiseMax(0.0);
-    w.noalias() = matrix * z;
-    w += q;
-    for (const auto& s : out.solutions) {
-      if ((s.z - z).cwiseAbs().maxCoeff() <=
-          options.duplicate_tolerance * (1.0 + s.z.cwiseAbs().maxCoeff())) {
+    z_data = z;
+    unscale_z(scaling, z_data);
+    if (!(certified_residual(matrix, q, z_data, w, inverse_row_magnitude) <= ftol)) return false;
+    for (int i = 0; i < n; ++i) {
+      const bool basic = (mask >> i) & 1u;
+      if (!basic && std::abs(w(i)) * inverse_row_magnitude(i) <= ftol) degenerate = true;
+    }
+    for (const Vector& p : scaled_points) {
+      const double size = std::max(p.cwiseAbs().maxCoeff(), z_max);
+      if ((p - z).cwiseAbs().maxCoeff() <= options.duplicate_tolerance * size) {
         return true;  // same point from another basis
       }
     }
-    out.solutions.push_back({z, w, mask, degenerate, from_singular});
+    scaled_points.push_back(z);
+    out.solutions.push_back({z_data, w, mask, degenerate, from_singular});
     return true;
   };
 
@@ -225,9 +238,9 @@ LcpEnumerationResult enumerate_lcp_solutions(ConstMatrixRef matrix, ConstVectorR
     maa.resize(k, k);
     qa.resize(k);
     for (int a = 0; a < k; ++a) {
-      qa(a) = -q(idx[static_cast<std::size_t>(a)]);
+      qa(a) = -qs(idx[static_cast<std::size_t>(a)]);
       for (int b = 0; b < k; ++b) {
-        maa(a, b) = matrix(idx[static_cast<std::size_t>(a)], idx[static_cast<std::size_t>(b)]);
+        maa(a, b) = ms(idx[static_cast<std::size_t>(a)], idx[static_cast<std::size_t>(b)]);
       }
     }
     Eigen::FullPivLU<SmallMatrix> lu(maa);
@@ -251,11 +264,12 @@ LcpEnumerationResult enumerate_lcp_solutions(ConstMatrixRef matrix, ConstVectorR
     int slack = k;
     for (int i = 0; i < n; ++i) {
       if ((mask >> i) & 1u) continue;
-      for (int b = 0; b < k; ++b) a_lp(row, b) = matrix(i, idx[static_cast<std::size_t>(b)]);
+      for (int b = 0; b < k; ++b) a_lp(row, b) = ms(i, idx[static_cast<std::size_t>(b)]);
       a_lp(row, slack++) = -1.0;
-      b_lp(row) = -q(i);
+      b_lp(row) = -qs(i);
       ++row;
     }
+    // Equilibrated data: max |M'|, max |q'| are near 1, so this is relative to the data.
     const double lp_tol = 1e-11 * (1.0 + std::max(m_max, q_max));
     DenseSimplex lp(a_lp, b_lp, lp_tol);
     if (!lp.phase_one()) continue;
@@ -267,14 +281,17 @@ LcpEnumerationResult enumerate_lcp_solutions(ConstMatrixRef matrix, ConstVectorR
                     std::max(maa.cwiseAbs().maxCoeff(), 1e-300));
     face.nullity = k - static_cast<int>(lu.rank());
     if (!add_solution(mask, true)) continue;  // LP vertex rejected by the LCP tolerance
-    face.vertex_z = z;
-    if (observable != nullptr) {
+    face.vertex_z = z_data;
+    if (observable != nullptr) {  // L z = L s C z': the LP's variables are z'_a
       const auto rows = observable->rows();
       face.observable_min.resize(rows);
       face.observable_max.resize(rows);
       Vector c = Vector::Zero(n);
       for (Eigen::Index r = 0; r < rows; ++r) {
-        for (int a = 0; a < k; ++a) c(a) = (*observable)(r, idx[static_cast<std::size_t>(a)]);
+        for (int a = 0; a < k; ++a) {
+          const int i = idx[static_cast<std::size_t>(a)];
+          c(a) = (*observable)(r, i) * scaling.q_scale * scaling.column(i);
+        }
         face.observable_min(r) = lp.minimize(c);
         face.observable_max(r) = -lp.minimize(-c);
       }

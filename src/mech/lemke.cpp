@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 
 #include "saltus/core/error.hpp"
+#include "saltus/mech/lcp_scaling.hpp"
 
 namespace saltus::mech {
 namespace {
@@ -40,55 +42,100 @@ bool lu_solve_leading(Matrix& a, Eigen::Index k, Vector& b, std::vector<int>& pe
   return true;
 }
 
+// N > 0: the problem size known at compile time (n <= 8: loops the compiler unrolls, the
+// tableau mapped as a fixed-size matrix over the workspace); N = 0: any size.
+template <int N>
 class LemkeRun {
+  using Tableau =
+      Eigen::Matrix<double, N == 0 ? Eigen::Dynamic : N, N == 0 ? Eigen::Dynamic : 2 * N + 2>;
+
  public:
-  LemkeRun(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws, const LemkeOptions& o)
-      : m_(matrix), q_(q), ws_(ws), options_(o), n_(static_cast<int>(q.size())) {}
+  // `matrix`, `q`: the caller's data (certificate); `m`, `qs`: the data Lemke pivots on (the
+  // equilibrated copy, or the caller's data when LemkeOptions::equilibrate is off).
+  LemkeRun(ConstMatrixRef matrix, ConstVectorRef q, ConstMatrixRef m, ConstVectorRef qs,
+           LemkeWorkspace& ws, const LemkeOptions& o)
+      : data_m_(matrix),
+        data_q_(q),
+        m_(m),
+        q_(qs),
+        ws_(ws),
+        options_(o),
+        size_(static_cast<int>(q.size())),
+        t_(ws.tableau.data(), size_, 2 * size_ + 2) {}
 
   void run();
 
  private:
-  int z0() const { return 2 * n_; }
-  int rhs_col() const { return 2 * n_ + 1; }
+  int n() const {
+    if constexpr (N > 0) return N;
+    return size_;
+  }
+  int z0() const { return 2 * n(); }
+  int rhs_col() const { return 2 * n() + 1; }
   // Row chosen by the ratio test for the entering tableau column `e`; `sign` = -1 for the
-  // first pivot (z0 enters with column -d), +1 afterwards. Returns -1 on a secondary ray.
+  // first pivot (z0 enters with column -d), +1 afterwards. Returns -1 on a secondary ray and
+  // records the column's largest entry and its rounding reference for the message.
   int ratio_test(int e, double sign);
+  // max |(B^-1)_ij| * max |original column of variable v|: the size rounding in the current
+  // column of v is measured against.
+  double column_reference(int v) const;
   void pivot(int r, int e);
+  // z from the final basis, mapped back to the caller's units, refined, certified.
+  void read_solution(bool complementary);
   void finish(LcpStatus status);
   std::string variable_name(int v) const;
 
+  ConstMatrixRef data_m_;
+  ConstVectorRef data_q_;
   ConstMatrixRef m_;
   ConstVectorRef q_;
   LemkeWorkspace& ws_;
   const LemkeOptions& options_;
-  int n_;
-  double matrix_scale_ = 0.0;
+  int size_;               // n (N when N > 0)
+  Eigen::Map<Tableau> t_;  // ws.tableau, with compile-time sizes when N > 0
   int cap_ = 0;
   int entering_ = 0;
+  double ray_column_max_ = 0.0;  // largest |entry| of the entering column at a ray
+  double ray_reference_ = 0.0;   // column_reference() at a ray
+  double binv_max_ = 1.0;        // max |(B^-1)_ij|, kept by pivot()
 };
 
-int LemkeRun::ratio_test(int e, double sign) {
-  auto& t = ws_.tableau;
+template <int N>
+double LemkeRun<N>::column_reference(int v) const {
+  double original = 1.0;  // w_i and z0 columns: unit entries
+  if (v >= n() && v < 2 * n()) original = ws_.column_max(v - n());
+  return binv_max_ * original;
+}
+
+template <int N>
+int LemkeRun<N>::ratio_test(int e, double sign) {
+  auto& t = t_;
   double colmax = 0.0;
-  for (int i = 0; i < n_; ++i) colmax = std::max(colmax, std::abs(t(i, e)));
-  if (colmax <= options_.pivot_tolerance * (1.0 + matrix_scale_)) return -1;
+  for (int i = 0; i < n(); ++i) colmax = std::max(colmax, std::abs(t(i, e)));
+  // A column that is rounding noise relative to what produced it is zero: a ray.
+  const double reference = column_reference(e);
+  ray_column_max_ = colmax;
+  ray_reference_ = reference;
+  if (!(colmax > options_.pivot_tolerance * reference)) return -1;
   const double threshold = options_.pivot_tolerance * colmax;
   auto& cand = ws_.candidates;
   cand.clear();
-  for (int i = 0; i < n_; ++i) {
-    if (sign * t(i, e) > threshold) cand.push_back(i);
-  }
-  if (cand.empty()) return -1;
-
-  // Minimum ratio on the right-hand side, then the tie set.
+  // Minimum ratio on the right-hand side over the candidates, then the tie set.
   const int rc = rhs_col();
   double best = kInfinity;
-  for (int i : cand) best = std::min(best, t(i, rc) / (sign * t(i, e)));
+  for (int i = 0; i < n(); ++i) {
+    if (sign * t(i, e) > threshold) {
+      cand.push_back(i);
+      ws_.ratio(i) = t(i, rc) / (sign * t(i, e));
+      best = std::min(best, ws_.ratio(i));
+    }
+  }
+  if (cand.empty()) return -1;
   auto& ties = ws_.ties;
   ties.clear();
   const double tie = options_.tie_tolerance * (1.0 + std::abs(best));
   for (int i : cand) {
-    if (t(i, rc) / (sign * t(i, e)) <= best + tie) ties.push_back(i);
+    if (ws_.ratio(i) <= best + tie) ties.push_back(i);
   }
   if (ties.size() == 1) return ties.front();
   for (int i : ties) {
@@ -97,7 +144,7 @@ int LemkeRun::ratio_test(int e, double sign) {
   if (options_.tie_break == LemkeTieBreak::FirstRow) return ties.front();
 
   // Lexicographic rule on the columns of B^-1 (tableau columns 0..n-1).
-  for (int c = 0; c < n_ && ties.size() > 1; ++c) {
+  for (int c = 0; c < n() && ties.size() > 1; ++c) {
     double lex_best = kInfinity;
     for (int i : ties) lex_best = std::min(lex_best, t(i, c) / (sign * t(i, e)));
     const double lex_tie = options_.tie_tolerance * (1.0 + std::abs(lex_best));
@@ -110,60 +157,83 @@ int LemkeRun::ratio_test(int e, double sign) {
   return ties.front();
 }
 
-void LemkeRun::pivot(int r, int e) {
-  auto& t = ws_.tableau;
+template <int N>
+void LemkeRun<N>::pivot(int r, int e) {
+  // Column by column (column-major storage): divide the pivot row entry by p, subtract its
+  // multiple of the entering column from the other rows. Columns whose pivot-row entry is zero
+  // do not change (most of B^-1 early on), and their maxima are kept.
+  auto& t = t_;
   const double p = t(r, e);
-  t.row(r) /= p;
-  ws_.row = t.row(r).transpose();
-  ws_.column = t.col(e);
-  ws_.column(r) = 0.0;
-  t.noalias() -= ws_.column * ws_.row.transpose();
+  double* column = ws_.column.data();
+  for (int i = 0; i < n(); ++i) column[i] = t(i, e);
+  column[r] = 0.0;
+  const Eigen::Index rows = n();
+  for (int c = 0; c <= rhs_col(); ++c) {
+    double* tc = &t.coeffRef(0, c);
+    if (tc[r] == 0.0) continue;
+    const double f = tc[r] / p;
+    for (Eigen::Index i = 0; i < rows; ++i) tc[i] -= column[i] * f;
+    tc[r] = f;
+    if (c < n()) {
+      double mx = 0.0;
+      for (Eigen::Index i = 0; i < rows; ++i) mx = std::max(mx, std::abs(tc[i]));
+      ws_.binv_column_max(c) = mx;
+    }
+  }
   t.col(e).setZero();
   t(r, e) = 1.0;
+  binv_max_ = ws_.binv_column_max.maxCoeff();
 }
 
-void LemkeRun::finish(LcpStatus status) {
+template <int N>
+void LemkeRun<N>::read_solution(bool complementary) {
   LcpSolution& s = ws_.solution;
-  auto& t = ws_.tableau;
+  auto& t = t_;
   s.z.setZero();
   const int rc = rhs_col();
-  for (int i = 0; i < n_; ++i) {
+  for (int i = 0; i < n(); ++i) {
     const int v = ws_.basis[static_cast<std::size_t>(i)];
-    if (v >= n_ && v < 2 * n_) s.z(v - n_) = std::max(0.0, t(i, rc));
+    if (v >= n() && v < 2 * n()) s.z(v - n()) = std::max(0.0, t(i, rc));
   }
-  s.residual = natural_residual(m_, q_, s.z, s.w);
-  if (status == LcpStatus::Solved && options_.refine) {
-    // Re-solve M_aa z_a = -q_a on the final complementary basis from the original data.
-    Eigen::Index k = 0;
-    for (int i = 0; i < n_; ++i) {
-      const int v = ws_.basis[static_cast<std::size_t>(i)];
-      if (v >= n_ && v < 2 * n_) ws_.index[static_cast<std::size_t>(k++)] = v - n_;
-    }
-    for (Eigen::Index a = 0; a < k; ++a) {
-      const int ia = ws_.index[static_cast<std::size_t>(a)];
-      ws_.rhs(a) = -q_(ia);
-      for (Eigen::Index b = 0; b < k; ++b) {
-        ws_.lu(a, b) = m_(ia, ws_.index[static_cast<std::size_t>(b)]);
-      }
-    }
-    if (k > 0 && lu_solve_leading(ws_.lu, k, ws_.rhs, ws_.permutation)) {
-      ws_.z_refined.setZero();
-      bool finite = true;
-      for (Eigen::Index a = 0; a < k; ++a) {
-        finite = finite && std::isfinite(ws_.rhs(a));
-        ws_.z_refined(ws_.index[static_cast<std::size_t>(a)]) = std::max(0.0, ws_.rhs(a));
-      }
-      if (finite) {
-        // ws_.column is free scratch of size n here.
-        const double r = natural_residual(m_, q_, ws_.z_refined, ws_.column);
-        if (r <= s.residual) {
-          s.z = ws_.z_refined;
-          s.w = ws_.column;
-          s.residual = r;
-        }
-      }
+  if (options_.equilibrate) unscale_z(ws_.scaling, s.z);
+  s.residual = certified_residual(data_m_, data_q_, s.z, s.w, ws_.row_magnitude);
+  // Nothing to gain below the rounding of M z + q itself (about n eps of each row).
+  const double rounding = n() * std::numeric_limits<double>::epsilon();
+  if (!complementary || !options_.refine || s.residual <= rounding) return;
+  // Re-solve M_aa z_a = -q_a on the final complementary basis (a = basic z) from the data
+  // Lemke pivoted on; keep it when its certificate is not worse.
+  Eigen::Index k = 0;
+  for (int i = 0; i < n(); ++i) {
+    const int v = ws_.basis[static_cast<std::size_t>(i)];
+    if (v >= n() && v < 2 * n()) ws_.index[static_cast<std::size_t>(k++)] = v - n();
+  }
+  for (Eigen::Index a = 0; a < k; ++a) {
+    const int ia = ws_.index[static_cast<std::size_t>(a)];
+    ws_.rhs(a) = -q_(ia);
+    for (Eigen::Index b = 0; b < k; ++b) {
+      ws_.lu(a, b) = m_(ia, ws_.index[static_cast<std::size_t>(b)]);
     }
   }
+  if (k == 0 || !lu_solve_leading(ws_.lu, k, ws_.rhs, ws_.permutation)) return;
+  ws_.z_refined.setZero();
+  for (Eigen::Index a = 0; a < k; ++a) {
+    if (!std::isfinite(ws_.rhs(a))) return;
+    ws_.z_refined(ws_.index[static_cast<std::size_t>(a)]) = std::max(0.0, ws_.rhs(a));
+  }
+  if (options_.equilibrate) unscale_z(ws_.scaling, ws_.z_refined);
+  // ws_.column is free scratch of size n here.
+  const double r = certified_residual(data_m_, data_q_, ws_.z_refined, ws_.column, ws_.rhs);
+  if (r <= s.residual) {
+    s.z = ws_.z_refined;
+    s.w = ws_.column;
+    s.residual = r;
+  }
+}
+
+template <int N>
+void LemkeRun<N>::finish(LcpStatus status) {
+  LcpSolution& s = ws_.solution;
+  read_solution(status == LcpStatus::Solved);
   if (status == LcpStatus::Solved && !(s.residual <= options_.residual_tolerance)) {
     status = LcpStatus::Inaccurate;
   }
@@ -171,23 +241,32 @@ void LemkeRun::finish(LcpStatus status) {
   if (status == LcpStatus::Solved) return;
   std::ostringstream msg;
   msg.precision(6);
-  msg << "Lemke (n = " << n_ << "): ";
+  msg << "Lemke (n = " << n() << "): ";
   switch (status) {
     case LcpStatus::RayTermination:
-      msg << "secondary ray after " << s.pivots << " pivots (entering " << variable_name(entering_)
-          << " has no positive entry): no solution found; this proves that none exists only "
-             "when M is copositive-plus (see matrix_classes.hpp), otherwise use "
-             "enumerate_lcp_solutions for small n";
+      msg << "secondary ray after " << s.pivots << " pivots: the column of entering "
+          << variable_name(entering_) << " has no entry above pivot_tolerance "
+          << options_.pivot_tolerance << " times its largest |entry| " << ray_column_max_
+          << " (or that largest |entry| is <= pivot_tolerance times the rounding reference "
+             "max|B^-1| max|column| = "
+          << ray_reference_
+          << "); no solution found. This proves that none exists only when M is "
+             "copositive-plus for certain (classify_matrix(M).copositive_plus is "
+             "Decision::Yes); otherwise use enumerate_lcp_solutions for small n";
       break;
     case LcpStatus::PivotCap:
       msg << "pivot cap reached: " << s.pivots << " pivots of at most " << cap_
-          << " without reaching a complementary basis; raise LemkeOptions::max_pivots or keep "
-             "the lexicographic tie break";
+          << " without reaching a complementary basis (the lexicographic rule cannot cycle in "
+             "exact arithmetic, so rounding drives this: max|B^-1| = "
+          << column_reference(z0())
+          << " on the equilibrated data); the certified residual of the last basis is "
+          << s.residual << "; for n <= 12 enumerate_lcp_solutions decides the problem";
       break;
     case LcpStatus::Inaccurate:
       msg << "ended in a complementary basis after " << s.pivots
-          << " pivots but the natural residual " << s.residual << " exceeds residual_tolerance "
-          << options_.residual_tolerance << " (ill-conditioned basis); rescale the problem";
+          << " pivots but its certified residual " << s.residual << " exceeds residual_tolerance "
+          << options_.residual_tolerance
+          << " (ill-conditioned basis: the point is not returned as a solution)";
       break;
     default:
       break;
@@ -195,32 +274,41 @@ void LemkeRun::finish(LcpStatus status) {
   s.message = msg.str();
 }
 
-std::string LemkeRun::variable_name(int v) const {
+template <int N>
+std::string LemkeRun<N>::variable_name(int v) const {
   if (v == z0()) return "z0";
-  return (v < n_ ? "w_" : "z_") + std::to_string(v < n_ ? v : v - n_);
+  return (v < n() ? "w_" : "z_") + std::to_string(v < n() ? v : v - n());
 }
 
-void LemkeRun::run() {
+template <int N>
+void LemkeRun<N>::run() {
   LcpSolution& s = ws_.solution;
   s.message.clear();
   s.pivots = 0;
-  matrix_scale_ = n_ > 0 ? m_.cwiseAbs().maxCoeff() : 0.0;
-  cap_ = options_.max_pivots > 0 ? options_.max_pivots : 50 * (n_ + 1);
+  entering_ = z0();
+  cap_ = options_.max_pivots > 0 ? options_.max_pivots : 50 * (n() + 1);
 
   // Tableau [I | -M | -d | q] for w - M z - d z0 = q.
-  auto& t = ws_.tableau;
-  t.leftCols(n_).setIdentity();
-  t.middleCols(n_, n_) = -m_;
+  auto& t = t_;
+  t.leftCols(n()).setIdentity();
+  t.middleCols(n(), n()) = -m_;
+  for (int j = 0; j < n(); ++j) ws_.column_max(j) = m_.col(j).cwiseAbs().maxCoeff();
+  ws_.binv_column_max.setOnes();
+  binv_max_ = 1.0;
   t.col(z0()).setConstant(-1.0);
   t.col(rhs_col()) = q_;
-  for (int i = 0; i < n_; ++i) ws_.basis[static_cast<std::size_t>(i)] = i;
+  for (int i = 0; i < n(); ++i) ws_.basis[static_cast<std::size_t>(i)] = i;
 
-  if (n_ == 0 || q_.minCoeff() >= 0.0) {  // z = 0 solves it
+  if (n() == 0 || q_.minCoeff() >= 0.0) {  // z = 0 solves it
     finish(LcpStatus::Solved);
     return;
   }
   int entering = z0();
-  int r = ratio_test(entering, -1.0);
+  int r = ratio_test(entering, -1.0);  // the row of the most negative q_i
+  if (r < 0) {  // cannot happen for finite q with a negative entry; kept as a checked exit
+    finish(LcpStatus::RayTermination);
+    return;
+  }
   while (true) {
     pivot(r, entering);
     ++s.pivots;
@@ -230,7 +318,7 @@ void LemkeRun::run() {
       finish(LcpStatus::Solved);
       return;
     }
-    entering = leaving < n_ ? leaving + n_ : leaving - n_;  // the complement
+    entering = leaving < n() ? leaving + n() : leaving - n();  // the complement
     entering_ = entering;
     if (s.pivots >= cap_) {
       finish(LcpStatus::PivotCap);
@@ -277,6 +365,14 @@ void LemkeWorkspace::resize(int n) {
   z_refined.resize(n);
   index.assign(static_cast<std::size_t>(n), 0);
   permutation.assign(static_cast<std::size_t>(n), 0);
+  scaled_matrix.resize(n, n);
+  scaled_q.resize(n);
+  ratio.resize(n);
+  column_max.resize(n);
+  binv_column_max.resize(n);
+  row_magnitude.resize(n);
+  scaling.row.resize(n);
+  scaling.column.resize(n);
   solution = LcpSolution{};
   solution.z.resize(n);
   solution.w.resize(n);
@@ -291,13 +387,48 @@ const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWor
                         " but the problem has n = ", q.size(), "; call LemkeWorkspace::resize(",
                         q.size(), ") first");
   }
-  LemkeRun(matrix, q, ws, options).run();
+  if (options.equilibrate) equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
+  const ConstMatrixRef m = options.equilibrate ? ConstMatrixRef(ws.scaled_matrix) : matrix;
+  const ConstVectorRef qs = options.equilibrate ? ConstVectorRef(ws.scaled_q) : q;
+  // Contact sets are small: sizes up to 8 get their own unrolled code (bench/lcp_bench.cpp).
+  switch (q.size()) {
+    case 1:
+      LemkeRun<1>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 2:
+      LemkeRun<2>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 3:
+      LemkeRun<3>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 4:
+      LemkeRun<4>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 5:
+      LemkeRun<5>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 6:
+      LemkeRun<6>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 7:
+      LemkeRun<7>(matrix, q, m, qs, ws, options).run();
+      break;
+    case 8:
+      LemkeRun<8>(matrix, q, m, qs, ws, options).run();
+      break;
+    default:
+      LemkeRun<0>(matrix, q, m, qs, ws, options).run();
+  }
   return ws.solution;
 }
 
 LcpSolution solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, const LemkeOptions& options) {
   LemkeWorkspace ws(static_cast<int>(q.size()));
   return solve_lemke(matrix, q, ws, options);
+}
+
+bool proves_no_solution(const LcpSolution& solution, const MatrixClass& classes) {
+  return solution.status == LcpStatus::RayTermination && classes.copositive_plus == Decision::Yes;
 }
 
 }  // namespace saltus::mech

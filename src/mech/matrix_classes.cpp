@@ -10,6 +10,7 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lcp.hpp"
+#include "saltus/mech/lcp_scaling.hpp"
 
 namespace saltus::mech {
 namespace {
@@ -43,28 +44,28 @@ double max_abs(ConstMatrixRef m) {
   return m.size() ? m.cwiseAbs().maxCoeff() : 0.0;
 }
 
-}  // namespace
-
-std::string_view to_string(Decision d) {
-  switch (d) {
-    case Decision::Yes:
-      return "yes";
-    case Decision::No:
-      return "no";
-    case Decision::Undecided:
-      return "undecided";
-  }
-  return "unknown";
+// Reference magnitude of an equilibrated matrix for the tolerances (1 for the zero matrix).
+double reference_scale(ConstMatrixRef scaled) {
+  const double s = max_abs(scaled);
+  return s > 0.0 ? s : 1.0;
 }
 
-Decision is_p_matrix(ConstMatrixRef m, const MatrixClassOptions& o) {
-  check_square(m, o);
+// D M D with D from lcp_scaling.hpp: every class decided here is invariant under it.
+Matrix equilibrated(ConstMatrixRef m) {
+  LcpScaling scaling;
+  Matrix scaled;
+  equilibrate_matrix(m, scaling, scaled);
+  return scaled;
+}
+
+Decision p_matrix_of_scaled(ConstMatrixRef m, const MatrixClassOptions& o) {
   const int n = static_cast<int>(m.rows());
   const Matrix sym = 0.5 * (m + m.transpose());
-  const double scale = std::max(1.0, max_abs(m));
+  const double scale = reference_scale(m);
+  if (n == 0) return Decision::Yes;  // no principal minors (Eigen refuses empty matrices)
   // Positive definite symmetric part: every principal minor of M is positive.
   Eigen::SelfAdjointEigenSolver<Matrix> eig(sym, Eigen::EigenvaluesOnly);
-  if (n == 0 || eig.eigenvalues().minCoeff() > o.tolerance * scale) return Decision::Yes;
+  if (eig.eigenvalues().minCoeff() > o.tolerance * scale) return Decision::Yes;
   if (n > o.max_size) return Decision::Undecided;
   bool undecided = false;
   std::vector<int> idx;
@@ -78,14 +79,13 @@ Decision is_p_matrix(ConstMatrixRef m, const MatrixClassOptions& o) {
   return undecided ? Decision::Undecided : Decision::Yes;
 }
 
-Decision is_copositive(ConstMatrixRef m, bool strict, const MatrixClassOptions& o) {
-  check_square(m, o);
+Decision copositive_of_scaled(ConstMatrixRef m, bool strict, const MatrixClassOptions& o) {
   const int n = static_cast<int>(m.rows());
   const Matrix sym = 0.5 * (m + m.transpose());
-  const double scale = std::max(1.0, max_abs(sym));
-  const double tol = o.tolerance * scale;
+  const double tol = o.tolerance * reference_scale(m);  // of M: S may be zero (skew M)
+  if (n == 0) return Decision::Yes;                     // vacuous (Eigen refuses empty matrices)
   Eigen::SelfAdjointEigenSolver<Matrix> all(sym, Eigen::EigenvaluesOnly);
-  if (n == 0 || all.eigenvalues().minCoeff() > tol) return Decision::Yes;     // PD: strictly
+  if (all.eigenvalues().minCoeff() > tol) return Decision::Yes;               // PD: strictly
   if (!strict && all.eigenvalues().minCoeff() >= -tol) return Decision::Yes;  // PSD
   if (n > o.max_size) return Decision::Undecided;
   bool undecided = false;
@@ -114,11 +114,38 @@ Decision is_copositive(ConstMatrixRef m, bool strict, const MatrixClassOptions& 
   return undecided ? Decision::Undecided : Decision::Yes;
 }
 
-MatrixClass classify_matrix(ConstMatrixRef m, const MatrixClassOptions& o) {
+}  // namespace
+
+std::string_view to_string(Decision d) {
+  switch (d) {
+    case Decision::Yes:
+      return "yes";
+    case Decision::No:
+      return "no";
+    case Decision::Undecided:
+      return "undecided";
+  }
+  return "unknown";
+}
+
+Decision is_p_matrix(ConstMatrixRef m, const MatrixClassOptions& o) {
   check_square(m, o);
+  return p_matrix_of_scaled(equilibrated(m), o);
+}
+
+Decision is_copositive(ConstMatrixRef m, bool strict, const MatrixClassOptions& o) {
+  check_square(m, o);
+  return copositive_of_scaled(equilibrated(m), strict, o);
+}
+
+MatrixClass classify_matrix(ConstMatrixRef data, const MatrixClassOptions& o) {
+  check_square(data, o);
+  // Scale first, then decide: D M D keeps every class below, and its entries are near 1, so the
+  // tolerances are relative to the data (diag(1e11, 1e-2) becomes the identity).
+  const Matrix m = equilibrated(data);
   MatrixClass c;
   const int n = static_cast<int>(m.rows());
-  const double scale = std::max(1.0, max_abs(m));
+  const double scale = reference_scale(m);
   const double tol = o.tolerance * scale;
   c.symmetric = max_abs(m - m.transpose()) <= tol;
   const Matrix sym = 0.5 * (m + m.transpose());
@@ -130,9 +157,9 @@ MatrixClass classify_matrix(ConstMatrixRef m, const MatrixClassOptions& o) {
   c.positive_definite = min_eig > tol ? Decision::Yes : Decision::No;
   c.positive_semidefinite = min_eig >= -tol ? Decision::Yes : Decision::No;
   if (n == 0) c.positive_definite = c.positive_semidefinite = Decision::Yes;
-  c.p_matrix = is_p_matrix(m, o);
-  c.copositive = is_copositive(m, false, o);
-  c.strictly_copositive = is_copositive(m, true, o);
+  c.p_matrix = p_matrix_of_scaled(m, o);
+  c.copositive = copositive_of_scaled(m, false, o);
+  c.strictly_copositive = copositive_of_scaled(m, true, o);
   if (c.positive_semidefinite == Decision::Yes || c.strictly_copositive == Decision::Yes) {
     c.copositive_plus = Decision::Yes;
   } else if (c.copositive == Decision::No) {

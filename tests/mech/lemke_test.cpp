@@ -111,18 +111,21 @@ TEST(Lemke, BadInputThrowsNamingTheProblem) {
 }
 
 TEST(Lemke, WorkspaceReuseGivesIdenticalResultsWithoutAllocating) {
-  const int n = 16;
-  Matrix a = Matrix::Random(n, n);
-  const Matrix m = a * a.transpose() + Matrix::Identity(n, n);
-  const Vector q = Vector::Random(n);
-  LemkeWorkspace ws(n);
-  const LcpSolution first = solve_lemke(m, q, ws);  // copy
-  ASSERT_EQ(first.status, LcpStatus::Solved);
-  const long before = saltus_malloc_calls();
-  for (int k = 0; k < 20; ++k) solve_lemke(m, q, ws);
-  EXPECT_EQ(saltus_malloc_calls() - before, 0) << "solve_lemke allocated on a reused workspace";
-  EXPECT_EQ(ws.solution.z, first.z);  // bitwise identical
-  EXPECT_EQ(ws.solution.pivots, first.pivots);
+  // n = 3 and 8 take the compile-time-size paths, 16 the general one.
+  for (const int n : {3, 8, 16}) {
+    Matrix a = Matrix::Random(n, n);
+    const Matrix m = a * a.transpose() + Matrix::Identity(n, n);
+    const Vector q = Vector::Random(n);
+    LemkeWorkspace ws(n);
+    const LcpSolution first = solve_lemke(m, q, ws);  // copy
+    ASSERT_EQ(first.status, LcpStatus::Solved);
+    const long before = saltus_malloc_calls();
+    for (int k = 0; k < 20; ++k) solve_lemke(m, q, ws);
+    EXPECT_EQ(saltus_malloc_calls() - before, 0)
+        << "solve_lemke allocated on a reused workspace, n = " << n;
+    EXPECT_EQ(ws.solution.z, first.z);  // bitwise identical
+    EXPECT_EQ(ws.solution.pivots, first.pivots);
+  }
 }
 
 // Degenerate problems (ties in q, integer M = B B^T + C - C^T, copositive-plus) on which the

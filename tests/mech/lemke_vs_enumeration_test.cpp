@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 
+#include "mech/lcp_test_problems.hpp"
 #include "saltus/mech/lcp_enumeration.hpp"
 #include "saltus/mech/lemke.hpp"
 #include "saltus/mech/matrix_classes.hpp"
@@ -22,45 +23,8 @@ namespace {
 
 constexpr int kProblemsPerClass = 10000;
 
-class Generator {
- public:
-  explicit Generator(std::uint64_t seed) : rng_(seed) {}
-  double uniform(double a, double b) {
-    return a + (b - a) * static_cast<double>(rng_() >> 11) * 0x1.0p-53;
-  }
-  int integer(int a, int b) {
-    return a + static_cast<int>(rng_() % static_cast<std::uint64_t>(b - a + 1));
-  }
-  Matrix matrix(int r, int c, double a, double b) {
-    Matrix m(r, c);
-    for (int j = 0; j < c; ++j) {
-      for (int i = 0; i < r; ++i) m(i, j) = uniform(a, b);
-    }
-    return m;
-  }
-
- private:
-  std::mt19937_64 rng_;
-};
-
-// P-matrix: D1 P T P^T D2 with T upper triangular, positive diagonal (all principal minors of
-// T are products of diagonal entries), P a permutation, D1, D2 positive diagonal; or a
-// nonsymmetric positive definite matrix. Alternates.
-Matrix p_matrix(Generator& g, int n, int k) {
-  if (k % 2 == 1) {
-    const Matrix a = g.matrix(n, n, -1, 1);
-    const Matrix s = g.matrix(n, n, -1, 1);
-    return a * a.transpose() + 0.05 * Matrix::Identity(n, n) + (s - s.transpose());
-  }
-  Matrix t = g.matrix(n, n, -3, 3).triangularView<Eigen::Upper>();
-  for (int i = 0; i < n; ++i) t(i, i) = g.uniform(0.2, 2.0);
-  Eigen::PermutationMatrix<Eigen::Dynamic> perm(n);
-  perm.setIdentity();
-  for (int i = n - 1; i > 0; --i) std::swap(perm.indices()(i), perm.indices()(g.integer(0, i)));
-  Vector d1(n), d2(n);
-  for (int i = 0; i < n; ++i) d1(i) = g.uniform(0.5, 2.0), d2(i) = g.uniform(0.5, 2.0);
-  return d1.asDiagonal() * (perm * t * perm.transpose()) * d2.asDiagonal();
-}
+using lcp_problems::Generator;
+using lcp_problems::p_matrix;
 
 struct Tally {
   int solved = 0;
@@ -129,8 +93,7 @@ TEST(LemkeVsEnumeration, PMatrices) {
 
 TEST(LemkeVsEnumeration, SymmetricPositiveDefinite) {
   const Tally t = cross_check("SPD", 2, true, [](Generator& g, int n, int, Matrix& m, Vector& q) {
-    const Matrix a = g.matrix(n, n, -1, 1);
-    m = a * a.transpose() + 0.1 * Matrix::Identity(n, n);
+    m = lcp_problems::symmetric_positive_definite(g, n);
     q = g.matrix(n, 1, -1, 1);
   });
   EXPECT_EQ(t.solved, kProblemsPerClass);
@@ -138,21 +101,7 @@ TEST(LemkeVsEnumeration, SymmetricPositiveDefinite) {
 
 TEST(LemkeVsEnumeration, CopositivePlus) {
   const auto make = [](Generator& g, int n, int k, Matrix& m, Vector& q) {
-    if (k % 3 == 2) {
-      // Skew-symmetric (x^T M x = 0 for all x): LP-duality-like, infeasible for some q.
-      const Matrix s = g.matrix(n, n, -1, 1);
-      m = s - s.transpose();
-    } else if (k % 3 == 0) {
-      // PSD symmetric part of rank < n plus a skew part.
-      const int r = std::max(1, n - 1 - k % 2);
-      const Matrix b = g.matrix(n, r, -1, 1);
-      const Matrix s = g.matrix(n, n, -1, 1);
-      m = b * b.transpose() + (s - s.transpose());
-    } else {
-      // Nonnegative with positive diagonal: strictly copositive (not P in general).
-      m = g.matrix(n, n, 0, 2);
-      for (int i = 0; i < n; ++i) m(i, i) = g.uniform(0.1, 1.0);
-    }
+    m = lcp_problems::copositive_plus(g, n, k);
     q = g.matrix(n, 1, -1, 1);
   };
   const Tally t = cross_check("copositive-plus", 3, false, make);
@@ -168,27 +117,8 @@ TEST(LemkeVsEnumeration, CopositivePlus) {
 TEST(LemkeVsEnumeration, DegenerateWithTiesInQ) {
   const Tally t =
       cross_check("degenerate", 4, true, [](Generator& g, int n, int k, Matrix& m, Vector& q) {
-        // Small-integer P-matrices (triangular with unit diagonal, permuted; or integer PD), and q
-        // with repeated values and zeros: many degenerate pivots and ratio ties.
-        if (k % 2 == 0) {
-          Matrix t = Matrix::Identity(n, n);
-          for (int i = 0; i < n; ++i) {
-            for (int j = i + 1; j < n; ++j) t(i, j) = g.integer(-2, 2);
-          }
-          Eigen::PermutationMatrix<Eigen::Dynamic> perm(n);
-          perm.setIdentity();
-          for (int i = n - 1; i > 0; --i)
-            std::swap(perm.indices()(i), perm.indices()(g.integer(0, i)));
-          m = perm * t * perm.transpose();
-        } else {
-          Matrix b(n, n), s(n, n);
-          for (int j = 0; j < n; ++j) {
-            for (int i = 0; i < n; ++i) b(i, j) = g.integer(-1, 1), s(i, j) = g.integer(-1, 1);
-          }
-          m = b * b.transpose() + Matrix::Identity(n, n) + (s - s.transpose());
-        }
-        q.resize(n);
-        for (int i = 0; i < n; ++i) q(i) = g.integer(-1, 1);
+        m = lcp_problems::small_integer_p_matrix(g, n, k);
+        q = lcp_problems::small_integer_q(g, n);
       });
   EXPECT_EQ(t.solved, kProblemsPerClass);
 }

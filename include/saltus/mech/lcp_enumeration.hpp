@@ -18,12 +18,15 @@
 // So the answer is complete: every non-empty face contributes at least one point, and a
 // continuum is flagged, never silently reduced to one of its points.
 //
-// Tolerances (documented, all relative):
-//   z_i >= -feasibility_tolerance * (1 + ||z||_inf),
-//   w_i >= -feasibility_tolerance * (1 + ||q||_inf + max|M_ij| ||z||_inf);
-//   accepted points are clamped to z >= 0 and w is recomputed as M z + q.
-// Two points are one solution when ||z1 - z2||_inf <= duplicate_tolerance * (1 + ||z1||_inf)
-// (a degenerate solution is found from several bases).
+// Scaling and tolerances (all relative, no absolute floors): the faces are solved on the
+// equilibrated problem D M D, D q / s (lcp_scaling.hpp; same solution set, z = s D z'). A
+// face's point is rejected when a basic z'_i < -feasibility_tolerance * ||z'||_inf; otherwise
+// it is clamped to z >= 0, mapped back, and accepted only when certified_residual (lcp.hpp:
+// w >= 0, w_i = 0 where z_i > 0, relative to each row's own magnitude) is <= feasibility_
+// tolerance on the caller's M and q. So every returned point is a certified solution.
+// Two points are one solution when ||z1' - z2'||_inf <= duplicate_tolerance *
+// max(||z1'||_inf, ||z2'||_inf) on the equilibrated unknowns (a degenerate solution is found
+// from several bases).
 //
 // Cost: 2^n faces, each an LU of size |a| <= n: O(2^n n^3) flops; n = 12 is 4096 LUs of at
 // most 12 x 12 (about 1 ms). Hard limit kMaxEnumerationSize = 16 (fixed-capacity matrices,
@@ -48,12 +51,14 @@ struct LcpEnumerationOptions {
   // Largest n accepted (2^n faces); above it enumerate_lcp_solutions throws. At most
   // kMaxEnumerationSize.
   int max_size = 12;
-  // Relative feasibility tolerance for z >= 0 and w >= 0 (see the file comment).
+  // Certificate tolerance for accepting a point (see the file comment).
   double feasibility_tolerance = 1e-10;
-  // M_aa counts as singular when its smallest full-pivoting LU pivot is
-  // <= singular_tolerance * matrix_scale.
+  // M'_aa (equilibrated) counts as singular when its smallest full-pivoting LU pivot is
+  // <= singular_tolerance * matrix_scale'.
   double singular_tolerance = 1e-13;
-  // Reference magnitude of M for the singularity test; 0: max |M_ij|. Contact problems pass
+  // Reference magnitude of M for the singularity test; 0: max |M_ij|. It is carried over to
+  // the equilibrated matrix as matrix_scale' = matrix_scale * max|M'_ij| / max|M_ij|, so only
+  // its ratio to max |M_ij| matters. Contact problems pass
   // the scale of their frictionless Delassus matrix so that a friction-induced near-zero
   // pivot (the Painleve boundary) is judged against the physics, not against itself.
   double matrix_scale = 0.0;
@@ -68,7 +73,7 @@ struct LcpEnumeratedSolution {
   Vector z;                         // n, >= 0
   Vector w;                         // n, M z + q
   std::uint32_t basis = 0;          // first face it was found on (bit i: z_i basic)
-  bool degenerate = false;          // some basic z_i or non-basic-face w_i is zero (tolerance)
+  bool degenerate = false;          // some basic z_i or non-basic w_i is zero (tolerance)
   bool from_singular_face = false;  // vertex of a singular face (see faces)
 };
 

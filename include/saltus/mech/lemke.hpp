@@ -6,6 +6,10 @@
 // (lexicographic degeneracy resolution). Used for the contact LCPs of [LB] (2.9)-(2.10) and
 // (2.17)-(2.18); FORMULAS.md sections 10.3-10.4.
 //
+// Scaling: the problem is first equilibrated (lcp_scaling.hpp) and every tolerance is relative
+// to the equilibrated data, so M = [[1e12]] and M = [[1]] take the same pivots. Every answer is
+// certified on the caller's data (certified_residual, lcp.hpp) before it is called Solved.
+//
 // Method: augment to w = M z + d z0 + q with d = (1, ..., 1). Start from the basis of all w,
 // bring z0 in at the row of the most negative q_i, then repeatedly bring in the complement of
 // the variable that just left, choosing the leaving row by the minimum-ratio test. Stop when
@@ -22,9 +26,12 @@
 // always ends in the unique solution; for a copositive-plus M a secondary ray proves that no
 // solution exists. For other M a ray proves nothing: use lcp_enumeration.hpp (small n).
 //
-// Cost: each pivot is a rank-one update of the n x (2n + 2) tableau, 2 n (2n + 2) flops;
-// typically O(n) pivots. The workspace is sized once; repeated solves of the same size do not
-// allocate (checked in tests/mech/lemke_test.cpp). Only a failure message allocates.
+// Cost: each pivot is a rank-one update of the n x (2n + 2) tableau, at most 2 n (2n + 2)
+// flops (columns whose pivot-row entry is zero are skipped); typically O(n) pivots. Sizes
+// n <= 8 (contact sets) run code compiled for their size. Equilibration and the certificate
+// add O(n^2) each (bench/run_lcp_bench.sh, docs/benchmarks_lcp.md). The workspace is sized
+// once; repeated solves of the same size do not allocate (tests/mech/lemke_test.cpp). Only a
+// failure message allocates.
 //
 // Symbol table (book -> code):
 //   M, q, z, w        -> matrix, q, solution.z, solution.w
@@ -37,6 +44,8 @@
 
 #include "saltus/core/types.hpp"
 #include "saltus/mech/lcp.hpp"
+#include "saltus/mech/lcp_scaling.hpp"
+#include "saltus/mech/matrix_classes.hpp"
 
 namespace saltus::mech {
 
@@ -51,17 +60,23 @@ struct LemkeOptions {
   // lexicographic rule terminates without a cap; the cap guards against rounding.
   int max_pivots = 0;
   // A tableau entry a_i of the entering column may be a pivot when
-  // a_i > pivot_tolerance * max_i |a_i|; a column with max_i |a_i| <= pivot_tolerance *
-  // (1 + max |M_ij|) counts as non-positive (secondary ray). Raise for badly scaled M.
+  // a_i > pivot_tolerance * max_i |a_i|; a column whose max_i |a_i| is <= pivot_tolerance *
+  // max|B^-1| * max|original column| (the size of its rounding) counts as zero (secondary
+  // ray). Both are relative: the units of M do not matter.
   double pivot_tolerance = 1e-12;
-  // Two ratios r1 <= r2 tie when r2 - r1 <= tie_tolerance * (1 + |r1|).
+  // Two ratios r1 <= r2 tie when r2 - r1 <= tie_tolerance * (1 + |r1|); on the equilibrated
+  // data max |q'_i| is in [1, 2), so the 1 is the size of q, not an absolute floor.
   double tie_tolerance = 1e-12;
-  // Final natural residual ||min(z, w)||_inf / (1 + ||q||_inf) above which the run ends
+  // certified_residual (lcp.hpp; scale-invariant) above which a complementary basis ends
   // LcpStatus::Inaccurate instead of Solved.
   double residual_tolerance = 1e-9;
-  // At the end, re-solve M_aa z_a = -q_a (a = basic z) from the original data by LU with
-  // partial pivoting and keep it if its residual is not worse: removes pivoting round-off.
+  // At the end, re-solve M_aa z_a = -q_a (a = basic z) by LU with partial pivoting and keep
+  // it if its certificate is not worse: removes pivoting round-off.
   bool refine = true;
+  // Pivot on the equilibrated problem D M D, D q / s (lcp_scaling.hpp; exact powers of two)
+  // and map z back. This is Lemke on (M, q) with the covering vector d = (s D)^-1 e > 0, for
+  // which the theorems quoted above hold as for d = e. Off: pivot on M, q as given.
+  bool equilibrate = true;
   LemkeTieBreak tie_break = LemkeTieBreak::Lexicographic;
 };
 
@@ -79,7 +94,7 @@ struct LemkeWorkspace {
   Matrix tableau;                // n x (2n + 2): [w | z | z0 | rhs]
   std::vector<int> basis;        // n: variable basic in each row (w_i: i, z_i: n + i, z0: 2n)
   Vector column;                 // n: copy of the entering column
-  Vector row;                    // 2n + 2: copy of the pivot row
+  Vector row;                    // 2n + 2: unused since the pivot works column by column
   std::vector<int> candidates;   // rows that pass the ratio test (capacity n)
   std::vector<int> ties;         // scratch for tie breaking (capacity n)
   Matrix lu;                     // n x n: refinement LU of M_aa
@@ -87,6 +102,13 @@ struct LemkeWorkspace {
   Vector z_refined;              // n: refined candidate
   std::vector<int> index;        // n: a (basic z indices)
   std::vector<int> permutation;  // n: LU row permutation
+  LcpScaling scaling;            // D and s of the equilibration
+  Matrix scaled_matrix;          // n x n: D M D
+  Vector scaled_q;               // n: D q / s
+  Vector row_magnitude;          // n: certificate scratch
+  Vector ratio;                  // n: ratio-test quotients
+  Vector column_max;             // n: max |M'_ij| per column j
+  Vector binv_column_max;        // n: max |(B^-1)_ij| per column j
   LcpSolution solution;          // the result
 
  private:
@@ -101,5 +123,11 @@ const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWor
 
 // Convenience overload with its own workspace (allocates).
 LcpSolution solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, const LemkeOptions& options = {});
+
+// True when `solution` (from solve_lemke on M) proves that LCP(M, q) has no solution: a
+// secondary ray on an M that classify_matrix found copositive-plus for certain (Decision::Yes,
+// decided on the equilibrated M; Undecided proves nothing). Cottle-Pang-Stone Sec. 4.4, for
+// any positive covering vector, so the equilibration does not weaken it.
+bool proves_no_solution(const LcpSolution& solution, const MatrixClass& classes);
 
 }  // namespace saltus::mech

@@ -14,11 +14,15 @@
 //   strictly copositive     : x^T M x > 0  for all x >= 0, x != 0
 //   copositive-plus         : copositive, and x >= 0, x^T M x = 0  =>  (M + M^T) x = 0
 //
+// Scale first, then decide: every test runs on the equilibrated D M D (lcp_scaling.hpp;
+// a congruence by a positive diagonal keeps all of the classes above), and its tolerances are
+// relative to max |(D M D)_ij| (near 1). So diag(1e11, 1e-2) is decided as the identity.
+//
 // Decisions and their cost (n = size; all exponential tests refuse n > max_size):
 //   positive_(semi)definite : Cholesky / eigenvalues of S, O(n^3).
 //   p_matrix                : all 2^n - 1 principal minors by LU, O(2^n n^3). Yes at once when
 //                             S is PD (then every principal minor is positive). A minor within
-//                             tolerance * max(1, max|M_ij|)^k of zero gives Undecided.
+//                             tolerance * max|M'_ij|^k of zero gives Undecided.
 //                             (Tsatsomeros-Li's recursive Schur test is O(2^n); not needed at
 //                             the sizes of contact problems.)
 //   copositive, strictly    : Kaplan's test: S is copositive iff no principal submatrix has an
@@ -53,7 +57,7 @@ struct MatrixClassOptions {
 };
 
 struct MatrixClass {
-  bool symmetric = false;                                // max |M - M^T| <= tol max|M|
+  bool symmetric = false;                                // max |M' - M'^T| <= tol max|M'|
   Decision positive_definite = Decision::Undecided;      // S PD
   Decision positive_semidefinite = Decision::Undecided;  // S PSD
   Decision p_matrix = Decision::Undecided;

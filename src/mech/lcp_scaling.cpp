@@ -1,0 +1,229 @@
+// Ruiz equilibration of LCPs; see include/saltus/mech/lcp_scaling.hpp.
+#include "saltus/mech/lcp_scaling.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace saltus::mech {
+namespace {
+
+// Sweeps stop once the largest row/column max-norm is within this factor of the smallest
+// (a ratio, so the number of sweeps does not depend on the units), or after kMaxSweeps.
+constexpr double kBalancedRatio = 16.0;
+constexpr int kMaxSweeps = 30;
+
+// Powers of two by their bits: std::frexp / ldexp / log2 are library calls, and at n = 2 they
+// cost more than the rest of the equilibration (bench/lcp_bench.cpp). Normal doubles only;
+// others go to the library.
+constexpr std::uint64_t kExponentMask = 0x7FF0000000000000ull;
+constexpr std::uint64_t kMantissaMask = 0x000FFFFFFFFFFFFFull;
+
+// 2^k.
+double power_of_two(int k) {
+  if (k < -1022 || k > 1023) return std::ldexp(1.0, k);
+  return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+}
+
+// round(log2(x)) for x > 0: the exponent of x, plus one when its mantissa is >= sqrt(2).
+int nearest_log2(double x) {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const auto biased = static_cast<int>((bits & kExponentMask) >> 52);
+  if (biased == 0 || biased == 0x7FF) return static_cast<int>(std::round(std::log2(x)));
+  const double mantissa = std::bit_cast<double>((bits & kMantissaMask) | 0x3FF0000000000000ull);
+  return biased - 1023 + (mantissa >= M_SQRT2 ? 1 : 0);
+}
+
+// floor(log2(x)) for x > 0.
+int floor_log2(double x) {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const auto biased = static_cast<int>((bits & kExponentMask) >> 52);
+  if (biased == 0 || biased == 0x7FF) return static_cast<int>(std::floor(std::log2(x)));
+  return biased - 1023;
+}
+
+// N > 0: the size known at compile time (n <= 8, loops the compiler unrolls); 0: any size.
+template <int N>
+Eigen::Index size_of(ConstMatrixRef m) {
+  if constexpr (N > 0) return N;
+  return m.rows();
+}
+
+// Max-norms of the rows and columns of R M C into row_norm, column_norm. For N > 0 the row
+// maxima live in registers (a store-reload chain through row_norm cost a quarter of the
+// equilibration at n = 2).
+template <int N>
+void norms(ConstMatrixRef m, const Vector& r, const Vector& c, Eigen::Map<Vector>& row_norm,
+           Eigen::Map<Vector>& column_norm) {
+  const Eigen::Index n = size_of<N>(m);
+  std::array<double, N> rows{};
+  if constexpr (N == 0) row_norm.setZero();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    double col = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double a = std::abs(r(i) * m(i, j) * c(j));
+      if constexpr (N > 0) {
+        rows[static_cast<std::size_t>(i)] = std::max(rows[static_cast<std::size_t>(i)], a);
+      } else {
+        row_norm(i) = std::max(row_norm(i), a);
+      }
+      col = std::max(col, a);
+    }
+    column_norm(j) = col;
+  }
+  if constexpr (N > 0) {
+    for (Eigen::Index i = 0; i < n; ++i) row_norm(i) = rows[static_cast<std::size_t>(i)];
+  }
+}
+
+// Ratio of the largest to the smallest non-zero entry of a and b (1 when all are zero).
+double spread(const Eigen::Map<Vector>& a, const Eigen::Map<Vector>& b) {
+  double lo = kInfinity;
+  double hi = 0.0;
+  for (const auto* v : {&a, &b}) {
+    for (Eigen::Index i = 0; i < v->size(); ++i) {
+      if ((*v)(i) > 0.0) lo = std::min(lo, (*v)(i)), hi = std::max(hi, (*v)(i));
+    }
+  }
+  return hi > 0.0 ? hi / lo : 1.0;
+}
+
+// Entries whose row (column) of M is zero take the largest factor, so no factor is fixed in
+// absolute terms; then every factor becomes 2^round(log2(f / max f)) (unit-independent).
+void to_relative_powers_of_two(Vector& f, const Eigen::Map<Vector>& norm) {
+  double f_max = 0.0;
+  for (Eigen::Index i = 0; i < f.size(); ++i) {
+    if (norm(i) > 0.0) f_max = std::max(f_max, f(i));
+  }
+  if (f_max == 0.0) {
+    f.setOnes();
+    return;
+  }
+  for (Eigen::Index i = 0; i < f.size(); ++i) {
+    f(i) = power_of_two(nearest_log2(norm(i) > 0.0 ? f(i) / f_max : 1.0));
+  }
+}
+
+// Writes R M C into `scaled`, then multiplies it and the factors by the power of two that
+// brings max |R M C| near 1 (exact: a power of two); symmetric: R = C keeps a congruence.
+template <int N>
+void finish(ConstMatrixRef m, LcpScaling& s, Matrix& scaled, bool symmetric) {
+  const Eigen::Index n = size_of<N>(m);
+  double mmax = 0.0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      scaled(i, j) = s.row(i) * m(i, j) * s.column(j);
+      mmax = std::max(mmax, std::abs(scaled(i, j)));
+    }
+  }
+  if (!(mmax > 0.0 && std::isfinite(mmax))) return;
+  const int k = symmetric ? -nearest_log2(std::sqrt(mmax)) : -nearest_log2(mmax);
+  if (k == 0) return;
+  const double p = power_of_two(k);
+  for (Eigen::Index i = 0; i < n; ++i) s.row(i) *= p;
+  if (symmetric) s.column = s.row;
+  scaled *= symmetric ? p * p : p;
+}
+
+void start(Eigen::Index n, LcpScaling& s, Matrix& scaled) {
+  s.row.resize(n);
+  s.column.resize(n);
+  s.row.setOnes();
+  s.column.setOnes();
+  s.q_scale = 1.0;
+  s.iterations = 0;
+  scaled.resize(n, n);
+}
+
+}  // namespace
+
+void equilibrate_matrix(ConstMatrixRef m, LcpScaling& s, Matrix& scaled) {
+  const Eigen::Index n = m.rows();
+  start(n, s, scaled);
+  if (n == 0) return;
+  // `scaled` is free until the end: its first two columns hold the norms.
+  Eigen::Map<Vector> row_norm(scaled.data(), n);
+  Eigen::Map<Vector> column_norm(scaled.data() + (n > 1 ? n : 0), n);
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    norms<0>(m, s.row, s.column, row_norm, column_norm);
+    if (n > 1) row_norm = row_norm.cwiseMax(column_norm);  // symmetric: one factor per index
+    if (spread(row_norm, row_norm) <= kBalancedRatio) break;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (row_norm(i) > 0.0) s.row(i) /= std::sqrt(row_norm(i));
+    }
+    s.column = s.row;
+    s.iterations = sweep + 1;
+  }
+  to_relative_powers_of_two(s.row, row_norm);
+  s.column = s.row;
+  finish<0>(m, s, scaled, true);
+}
+
+namespace {
+
+template <int N>
+void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
+                           Vector& scaled_q) {
+  const Eigen::Index n = size_of<N>(m);
+  start(n, s, scaled_m);
+  scaled_q.resize(n);
+  if (n == 0) return;
+  // scaled_q and the first column of scaled_m hold the norms until the end.
+  Eigen::Map<Vector> row_norm(scaled_q.data(), n);
+  Eigen::Map<Vector> column_norm(scaled_m.data(), n);
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    norms<N>(m, s.row, s.column, row_norm, column_norm);
+    if (spread(row_norm, column_norm) <= kBalancedRatio) break;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (row_norm(i) > 0.0) s.row(i) /= std::sqrt(row_norm(i));
+      if (column_norm(i) > 0.0) s.column(i) /= std::sqrt(column_norm(i));
+    }
+    s.iterations = sweep + 1;
+  }
+  to_relative_powers_of_two(s.row, row_norm);
+  to_relative_powers_of_two(s.column, column_norm);
+  finish<N>(m, s, scaled_m, false);
+  double qmax = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    scaled_q(i) = s.row(i) * q(i);
+    qmax = std::max(qmax, std::abs(scaled_q(i)));
+  }
+  if (qmax > 0.0 && std::isfinite(qmax)) {
+    s.q_scale = power_of_two(floor_log2(qmax));  // max |q'| in [1, 2)
+    for (Eigen::Index i = 0; i < n; ++i) scaled_q(i) /= s.q_scale;
+  }
+}
+
+}  // namespace
+
+void equilibrate_lcp(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
+                     Vector& scaled_q) {
+  switch (m.rows()) {  // contact sets are small: unrolled code up to n = 8
+    case 1:
+      return equilibrate_two_sided<1>(m, q, s, scaled_m, scaled_q);
+    case 2:
+      return equilibrate_two_sided<2>(m, q, s, scaled_m, scaled_q);
+    case 3:
+      return equilibrate_two_sided<3>(m, q, s, scaled_m, scaled_q);
+    case 4:
+      return equilibrate_two_sided<4>(m, q, s, scaled_m, scaled_q);
+    case 5:
+      return equilibrate_two_sided<5>(m, q, s, scaled_m, scaled_q);
+    case 6:
+      return equilibrate_two_sided<6>(m, q, s, scaled_m, scaled_q);
+    case 7:
+      return equilibrate_two_sided<7>(m, q, s, scaled_m, scaled_q);
+    case 8:
+      return equilibrate_two_sided<8>(m, q, s, scaled_m, scaled_q);
+    default:
+      return equilibrate_two_sided<0>(m, q, s, scaled_m, scaled_q);
+  }
+}
+
+void unscale_z(const LcpScaling& s, VectorRef z) {
+  for (Eigen::Index i = 0; i < z.size(); ++i) z(i) *= s.q_scale * s.column(i);
+}
+
+}  // namespace saltus::mech
