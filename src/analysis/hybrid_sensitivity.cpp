@@ -38,6 +38,13 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
   }
   const bool stops_at_event = termination == Termination::TerminalEvent;
   const EventLog& log = out.run.events;
+  for (long i = 0; i < log.size(); ++i) {
+    // The impacts before a hand-over approach grazing; the hand-over itself is not differentiable.
+    if (log[i].guard == kZenoHandoverGuard) {
+      const Saltation s = event_saltation(system, log, i, false, saltation);
+      return fail(out, s.status, s.message);
+    }
+  }
   ArcTransition arcs(system, options);
   Matrix jacobian = Matrix::Identity(x0.size(), x0.size()), phi;
   ModeId m = mode;

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "saltus/sim/simulator.hpp"
@@ -55,6 +56,14 @@ inline Matrix flow_map_by_differences(const HybridSystem& system, ModeId mode, d
 // |a - b|_max / max(1, |b|_max): the measure every Jacobian check uses.
 inline double relative_difference(const Matrix& a, const Matrix& b) {
   return (a - b).lpNorm<Eigen::Infinity>() / std::max(1.0, b.lpNorm<Eigen::Infinity>());
+}
+
+// A measured number for RecordProperty (read back with --gtest_output=json).
+inline std::string measured(double v) {
+  std::ostringstream os;
+  os.precision(3);
+  os << v;
+  return os.str();
 }
 
 }  // namespace saltus::testing

@@ -34,10 +34,11 @@ FlowMapSensitivity expect_matches_differences(const HybridSystem& sys, ModeId mo
   if (!s.ok()) return s;
   EXPECT_EQ(static_cast<long>(s.events.size()), expected_events) << s.run.summary.message;
   const Matrix fd = flow_map_by_differences(sys, mode, 0.0, x0, t_end, options);
-  EXPECT_LE(relative_difference(s.flow_map_jacobian, fd), kDifferenceTolerance)
-      << "analysis\n"
-      << s.flow_map_jacobian << "\ndifferences\n"
-      << fd;
+  const double difference = relative_difference(s.flow_map_jacobian, fd);
+  ::testing::Test::RecordProperty("relative_difference", saltus::testing::measured(difference));
+  EXPECT_LE(difference, kDifferenceTolerance) << "analysis\n"
+                                              << s.flow_map_jacobian << "\ndifferences\n"
+                                              << fd;
   // The variational arcs follow the run's trajectory to its accuracy.
   EXPECT_LE(s.arc_state_mismatch, 1e-9);
   return s;
@@ -147,6 +148,29 @@ std::shared_ptr<const model::Model> load(const std::string& file,
                                          const std::vector<std::string>& set = {}) {
   return std::make_shared<const model::Model>(
       model::load_model_file(saltus::testing::models_dir() / file, set));
+}
+
+TEST(FlowMapJacobian, ModelFileBallUsesItsSymbolicResetJacobian) {
+  // v = -e*v in models/bouncing_ball.toml: DR from the expression graph, det S = e^2.
+  const double e = 0.7;
+  const auto m =
+      load("bouncing_ball.toml", {"e=" + saltus::testing::num(e), "rtol=1e-12", "atol=1e-14"});
+  const HybridSystem sys = model::build_hybrid_system(m);
+  const FlowMapSensitivity s =
+      expect_matches_differences(sys, m->initial_mode, m->initial_state(), 1.0, m->options, 1);
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s.events[0].numerical_reset_jacobian);
+  EXPECT_NEAR(s.events[0].hybrid_jacobian, e * e, 1e-12);
+}
+
+TEST(FlowMapJacobian, ZenoHandoverIsAStatus) {
+  systems::BouncingBall ball;  // with the rest mode: flight -> rest at t_inf ~ 4.06
+  const HybridSystem sys = ball.build();
+  const FlowMapSensitivity s = flow_map_sensitivity(
+      sys, ball.flight, 0.0, (Vector(2) << 1.0, 0.0).finished(), 6.0, differentiation_options());
+  EXPECT_EQ(s.status, SensitivityStatus::ZenoPoint) << s.message;
+  EXPECT_NE(s.message.find("Zeno"), std::string::npos) << s.message;
+  EXPECT_EQ(s.flow_map_jacobian.size(), 0);
 }
 
 TEST(FlowMapJacobian, DaeModeSwitchMatchesDifferencesAndClosedForm) {
