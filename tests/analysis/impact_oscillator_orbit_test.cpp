@@ -82,6 +82,13 @@ TEST(ImpactOscillatorOrbit, ShootingFindsTheClosedFormPeriodOneOrbit) {
   // The fixed point to the shooting tolerance (1e-9, well above the runs' rtol 1e-12).
   EXPECT_LE((orbit.x - exact.state_at_zero).lpNorm<Eigen::Infinity>(), 1e-8)
       << orbit.x.transpose() << " vs " << exact.state_at_zero.transpose();
+  RecordProperty(
+      "fixed_point_error",
+      saltus::testing::measured((orbit.x - exact.state_at_zero).lpNorm<Eigen::Infinity>()));
+  RecordProperty("newton_iterations", orbit.iterations);
+  RecordProperty("multiplier_moduli",
+                 saltus::testing::measured(std::abs(orbit.multipliers[0])) + " " +
+                     saltus::testing::measured(std::abs(orbit.multipliers[1])));
   EXPECT_EQ(orbit.events_per_period, 1);
   EXPECT_LE(orbit.iterations, 8);
   // The impact of the orbit: phase and speed.

@@ -34,6 +34,7 @@ void expect_kind(const std::vector<nlohmann::json>& cases, ZenoKind kind,
     const SimulationResult r = run(c["parameters"]);
     const ZenoClassification z = classify_zeno(r.events, options);
     EXPECT_EQ(z.kind, kind) << c["id"] << ": " << to_string(z.kind) << ", " << z.evidence;
+    ::testing::Test::RecordProperty(c["id"].get<std::string>(), z.evidence);
     if (kind == ZenoKind::Spasmodic) {
       EXPECT_GE(z.growth, 1.1) << z.evidence;
     } else {
