@@ -14,6 +14,7 @@
 
 #include "flow_map_differences.hpp"
 #include "saltus/analysis/periodic_orbit.hpp"
+#include "saltus/analysis/poincare_section.hpp"
 
 namespace saltus::analysis {
 namespace {
@@ -21,7 +22,7 @@ namespace {
 struct ImpactOscillator {
   double A = 1.0, w = 2.5, sigma = 0.0, e = 0.8;
 
-  HybridSystem build() const {
+  HybridSystem build(const Guard* section = nullptr) const {
     HybridSystem sys;
     const double a = A, om = w, s = sigma, r = e;
     const ModeId m =
@@ -37,6 +38,7 @@ struct ImpactOscillator {
                            xp[0] = x[0];
                            xp[1] = -r * x[1];
                          })));
+    if (section) sys.add_guard(m, *section);
     return sys;
   }
   double period() const { return 2.0 * std::numbers::pi / w; }
@@ -46,6 +48,15 @@ struct ImpactOscillator {
   struct Orbit {
     double phase = kNaN, speed = kNaN;
     Vector state_at_zero;
+    double c1 = kNaN, c2 = kNaN, P = kNaN, w = kNaN;
+    // The orbit at time t: s = t - tau (mod T) after the last impact, w s + phi = w t (mod 2 pi).
+    Vector state_at(double t) const {
+      const double T = 2.0 * std::numbers::pi / w;
+      const double s = std::fmod(std::fmod(t - phase / w, T) + T, T);
+      return (Vector(2) << c1 * std::cos(s) + c2 * std::sin(s) + P * std::cos(w * t),
+              -c1 * std::sin(s) + c2 * std::cos(s) - P * w * std::sin(w * t))
+          .finished();
+    }
   };
   Orbit closed_form() const {
     const double P = A / (1.0 - w * w), t2 = std::tan(period() / 2.0);
@@ -60,6 +71,10 @@ struct ImpactOscillator {
       if (!(o.speed > 0.0)) continue;
       // Free motion from the impact: x(s) = c1 cos s + c2 sin s + P cos(w s + phi).
       const double c1 = sigma - P * C, c2 = P * w * S - e * o.speed;
+      o.c1 = c1;
+      o.c2 = c2;
+      o.P = P;
+      o.w = w;
       const double s = period() - o.phase / w;  // t = 0 is s = T - tau after the impact
       o.state_at_zero = Vector(2);
       o.state_at_zero << c1 * std::cos(s) + c2 * std::sin(s) + P,
@@ -127,6 +142,37 @@ TEST(ImpactOscillatorOrbit, NewtonThatCannotConvergeReportsItsResidual) {
   EXPECT_EQ(orbit.status, ShootingStatus::NotConverged);
   EXPECT_GT(orbit.residual, shooting.tolerance);
   EXPECT_NE(orbit.message.find("residual"), std::string::npos) << orbit.message;
+}
+
+TEST(ImpactOscillatorOrbit, StroboscopicSectionConvergesToTheClosedFormOrbit) {
+  // Brute force: the time-only observer sin(w (t - T/4)) rising samples the run once per period
+  // at T/4 + k T; from 0.3 off the orbit the points approach it by |multiplier| = 0.8 per period.
+  const ImpactOscillator io;
+  const double t_s = io.period() / 4.0;
+  const Guard section = stroboscopic_section("strobe", io.period(), t_s);
+  const HybridSystem sys = io.build(&section);
+  const ImpactOscillator::Orbit exact = io.closed_form();
+  const Vector start = exact.state_at_zero + Vector::Constant(2, 0.3);
+  const int periods = 150;
+  SimulationOptions options = saltus::testing::differentiation_options();
+  options.output.reserve_events = 2 * periods + 8;
+  const SimulationResult r = simulate(sys, 0, 0.0, start, periods * io.period(), options);
+  ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+  const SectionPoints points = section_points(r.events, 0, 1);
+  ASSERT_EQ(static_cast<int>(points.t.size()), periods) << "one crossing per period";
+  for (size_t k = 0; k < points.t.size(); ++k) {
+    EXPECT_NEAR(points.t[k], t_s + static_cast<double>(k) * io.period(), 1e-12 * periods);
+  }
+  // 0.8^150 ~ 3e-15: the last point is the orbit's state at T/4 to the runs' accuracy.
+  const Eigen::Index last = points.x.rows() - 1;
+  const Vector expected = exact.state_at(points.t.back());
+  EXPECT_LE((points.x.row(last).transpose() - expected).lpNorm<Eigen::Infinity>(), 1e-9)
+      << points.x.row(last) << " vs " << expected.transpose();
+  // And the shooting from t = T/4 lands on the same point.
+  const PeriodicOrbit orbit =
+      shoot_stroboscopic(io.build(), 0, t_s, io.period(), points.x.row(10).transpose(), options);
+  ASSERT_TRUE(orbit.converged()) << orbit.message;
+  EXPECT_LE((orbit.x - exact.state_at(t_s)).lpNorm<Eigen::Infinity>(), 1e-8);
 }
 
 }  // namespace
