@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "flow_map_differences.hpp"
 #include "saltus/analysis/hybrid_sensitivity.hpp"
@@ -119,6 +121,54 @@ TEST(SaltationOracles, Example5SlabHybridJacobianIsAlphaSquaredBeta) {
     // The flight keeps volume: det D phi = J^3 to the integration's accuracy (rtol 1e-12).
     const double j = c["expected"]["hybrid_jacobian"];
     EXPECT_NEAR(s.volume_factor, std::pow(j, 3), 1e-9);
+  }
+}
+
+std::shared_ptr<const model::Model> load(const std::string& file,
+                                         const std::vector<std::string>& set) {
+  return std::make_shared<const model::Model>(
+      model::load_model_file(saltus::testing::models_dir() / file, set));
+}
+
+TEST(SaltationOracles, Examples1And5FromModelFiles) {
+  using saltus::testing::num;
+  // Example 1 is models/bouncing_ball.toml with e = c, h0 = x0 (m = 1: p = v), at rest at t = 0.
+  const auto ball_cases = oracle_cases("zeno.hybrid_jacobian.bouncing_ball");
+  ASSERT_FALSE(ball_cases.empty());
+  for (const auto& c : ball_cases) {
+    const auto& p = c["parameters"];
+    ASSERT_EQ(p["m"].get<double>(), 1.0);
+    ASSERT_EQ(p["p0"].get<double>(), 0.0);
+    const auto m =
+        load("bouncing_ball.toml", {"g=" + num(p["g"]), "e=" + num(p["c"]), "h0=" + num(p["x0"]),
+                                    "t_end=" + num(p["T"]), "rtol=1e-12", "atol=1e-14"});
+    const HybridSystem sys = model::build_hybrid_system(m);
+    const FlowMapSensitivity s = flow_map_sensitivity(sys, m->initial_mode, m->t_start,
+                                                      m->initial_state(), m->t_end, m->options);
+    ASSERT_TRUE(s.ok()) << s.message;
+    ASSERT_EQ(s.events.size(), 1u);
+    EXPECT_FALSE(s.events[0].numerical_reset_jacobian);  // symbolic
+    EXPECT_TRUE(oracle_near("det S", s.events[0].hybrid_jacobian, c["expected"]["hybrid_jacobian"],
+                            oracle_tolerance(c)));
+    EXPECT_TRUE(oracle_near("det D phi_T", s.volume_factor, c["expected"]["det_flow_map_over_T"],
+                            oracle_tolerance(c)));
+  }
+  // Example 5 is models/volume_preserving_slab.toml: every impact before t_end = 1.4 (three).
+  const auto slab_cases = oracle_cases("zeno.hybrid_jacobian.slab");
+  ASSERT_FALSE(slab_cases.empty());
+  for (const auto& c : slab_cases) {
+    const auto& p = c["parameters"];
+    const auto m =
+        load("volume_preserving_slab.toml", {"alpha=" + num(p["alpha"]), "beta=" + num(p["beta"])});
+    const HybridSystem sys = model::build_hybrid_system(m);
+    const FlowMapSensitivity s = flow_map_sensitivity(sys, m->initial_mode, m->t_start,
+                                                      m->initial_state(), m->t_end, m->options);
+    ASSERT_TRUE(s.ok()) << s.message;
+    ASSERT_GE(s.events.size(), 2u);
+    for (const EventSensitivity& e : s.events) {
+      EXPECT_TRUE(oracle_near("det S", e.hybrid_jacobian, c["expected"]["hybrid_jacobian"],
+                              oracle_tolerance(c)));
+    }
   }
 }
 
