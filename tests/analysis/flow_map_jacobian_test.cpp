@@ -163,6 +163,48 @@ TEST(FlowMapJacobian, ModelFileBallUsesItsSymbolicResetJacobian) {
   EXPECT_NEAR(s.events[0].hybrid_jacobian, e * e, 1e-12);
 }
 
+TEST(FlowMapJacobian, LiftOffGuardOnTheAlgebraicStateMatchesDifferences) {
+  // Resting ball (DAE: contact force lambda = m g - k t) lifts off when lambda reaches 0: the
+  // guard -lambda depends on z only, its rate is p_z dz/dt (FlowEvaluator-side g_t), then flight.
+  systems::BouncingBall ball;
+  ball.lift_rate = 20.0;  // lift-off at m g / k = 0.49
+  const HybridSystem sys = ball.build();
+  Vector x0(2);
+  x0 << 0.3, 0.1;  // the rest mode keeps any state: a clean test of the z-only guard
+  const FlowMapSensitivity s = expect_matches_differences(
+      sys, ball.rest, x0, 0.6, differentiation_options(Integrator::Radau5), 1);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s.events[0].mode_before, ball.rest);
+}
+
+// Parameter sensitivities by appending the parameter to the state with zero rate: here the
+// restitution e of a ball, so dx(t)/de is the last column of the flow-map Jacobian.
+TEST(FlowMapJacobian, ParameterAsStateGivesItsSensitivity) {
+  HybridSystem sys;
+  const ModeId fly = sys.add_mode("flight", ode_flow(3, [](const auto&, const auto& x, auto& xd) {
+                                    xd[0] = x[1];
+                                    xd[1] = -9.81;
+                                    xd[2] = 0.0;
+                                  }));
+  sys.add_guard(fly, make_guard(
+                         "impact", Direction::Rising,
+                         [](const auto&, const auto& x, const auto&) { return -x[0]; },
+                         Reset::to_ad(fly, [](const auto&, const auto& x, const auto&, auto& xp) {
+                           xp[0] = x[0];
+                           xp[1] = -x[2] * x[1];
+                           xp[2] = x[2];
+                         })));
+  Vector x0(3);
+  x0 << 1.0, 0.0, 0.8;
+  const FlowMapSensitivity s =
+      expect_matches_differences(sys, fly, x0, 0.7, differentiation_options(), 1);
+  ASSERT_TRUE(s.ok());
+  // After the impact at t1 = sqrt(2/g) with speed u = g t1: v = e u - g (t - t1), so dv/de = u.
+  const double t1 = std::sqrt(2.0 / 9.81);
+  EXPECT_NEAR(s.flow_map_jacobian(1, 2), 9.81 * t1, 1e-9);
+  EXPECT_NEAR(s.flow_map_jacobian(0, 2), 9.81 * t1 * (0.7 - t1), 1e-9);
+}
+
 TEST(FlowMapJacobian, ZenoHandoverIsAStatus) {
   systems::BouncingBall ball;  // with the rest mode: flight -> rest at t_inf ~ 4.06
   const HybridSystem sys = ball.build();
