@@ -28,14 +28,15 @@ using saltus::testing::relative_difference;
 FlowMapSensitivity expect_matches_differences(const HybridSystem& sys, ModeId mode,
                                               const Vector& x0, double t_end,
                                               const SimulationOptions& options,
-                                              long expected_events) {
+                                              long expected_events,
+                                              const std::string& label = "relative_difference") {
   const FlowMapSensitivity s = flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options);
   EXPECT_TRUE(s.ok()) << s.message;
   if (!s.ok()) return s;
   EXPECT_EQ(static_cast<long>(s.events.size()), expected_events) << s.run.summary.message;
   const Matrix fd = flow_map_by_differences(sys, mode, 0.0, x0, t_end, options);
   const double difference = relative_difference(s.flow_map_jacobian, fd);
-  ::testing::Test::RecordProperty("relative_difference", saltus::testing::measured(difference));
+  ::testing::Test::RecordProperty(label, saltus::testing::measured(difference));
   EXPECT_LE(difference, kDifferenceTolerance) << "analysis\n"
                                               << s.flow_map_jacobian << "\ndifferences\n"
                                               << fd;
@@ -129,16 +130,18 @@ TEST(FlowMapJacobian, ResetIntoModeOfAnotherDimensionMatchesDifferences) {
 }
 
 TEST(FlowMapJacobian, RodUnderImpactLawsMatchesDifferences) {
-  for (const mech::ImpactLawKind kind :
-       {mech::ImpactLawKind::NewtonFrictionless, mech::ImpactLawKind::ChatterjeeRuina}) {
+  using mech::ImpactLawKind;
+  for (const ImpactLawKind kind :
+       {ImpactLawKind::NewtonFrictionless, ImpactLawKind::Naive, ImpactLawKind::ChatterjeeRuina,
+        ImpactLawKind::RouthNewton, ImpactLawKind::RouthPoisson, ImpactLawKind::RouthStronge}) {
     mech::BouncingRodParameters p;
     p.law = mech::ContactImpactLaw{kind, 0.8, 0.0, 0.3};
     const auto rod = mech::bouncing_rod_model(p).compile();
     Vector x0(6);
     x0 << 0.0, 0.2, 0.7, 0.3, -1.0, 2.0;
     SCOPED_TRACE(mech::to_string(kind));
-    const FlowMapSensitivity s =
-        expect_matches_differences(rod.system, rod.free, x0, 0.25, differentiation_options(), 1);
+    const FlowMapSensitivity s = expect_matches_differences(
+        rod.system, rod.free, x0, 0.25, differentiation_options(), 1, mech::to_string(kind));
     ASSERT_TRUE(s.ok());
     EXPECT_TRUE(s.events[0].numerical_reset_jacobian);
   }
