@@ -20,10 +20,8 @@ struct SectionPoints {
 // Crossings of observer guard `guard` of mode `mode` in `events`, in order.
 SectionPoints section_points(const EventLog& events, ModeId mode, GuardId guard);
 
-// Observer firing at t_s + k T. Like any guard it must start on its non-trigger side: a run
-// starting at t0 with sin(2 pi (t0 - t_s) / T) > 0 ends at once with InvalidInput, so start in
-// (t_s - T/2, t_s) modulo T (e.g. t_s = t0 + T/4); a start exactly at t_s is logged as a crossing
-// at t0 (engine behaviour at the time of writing).
+// Observer firing at t_s + k T. Like any guard it must start on its non-trigger side (value
+// < 0): start the run at t0 in (t_s - T/2, t_s) modulo T, e.g. with t_s = t0 + T/4.
 Guard stroboscopic_section(std::string name, double period, double t_s);
 
 }  // namespace saltus::analysis
