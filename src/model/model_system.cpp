@@ -67,6 +67,9 @@ struct CompiledGuard {
   Tape value;
   Tape gradient;  // slots: dp/dx (nx), dp/dz (nz), dp/dt
   Tape reset;     // slot = the state assigned
+  // d(assigned values)/d(x, z, t), slots as in jacobian_tape; row i is state reset_states[i].
+  Tape reset_jacobian;
+  std::vector<int> reset_states;
 };
 
 struct CompiledMode {
@@ -90,6 +93,29 @@ Reset::Map reset_map(std::shared_ptr<const CompiledMode> keep, const Tape* tape)
         xp = x;
         run(*tape, t, x, x, z, [&xp](int k, double v) { xp[k] = v; });
       };
+}
+
+// dx+/d(x-, z-, t) of a reset that assigns some states (the others keep their value).
+Reset::Jacobian reset_jacobian(std::shared_ptr<const CompiledMode> keep, const CompiledGuard* c) {
+  return [keep = std::move(keep), c](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef d_dx,
+                                     MatrixRef d_dz, VectorRef d_dt) {
+    d_dx.setIdentity();
+    d_dz.setZero();
+    d_dt.setZero();
+    for (int s : c->reset_states) d_dx.row(s).setZero();
+    const int rows = static_cast<int>(c->reset_states.size());
+    const int nx = static_cast<int>(x.size()), nz = static_cast<int>(z.size());
+    run(c->reset_jacobian, t, x, x, z, [&](int k, double v) {
+      const int row = c->reset_states[static_cast<size_t>(k % rows)], col = k / rows;
+      if (col < nx) {
+        d_dx(row, col) = v;
+      } else if (col < nx + nz) {
+        d_dz(row, col - nx) = v;
+      } else {
+        d_dt[row] = v;
+      }
+    });
+  };
 }
 
 Flow make_flow(const std::shared_ptr<const CompiledMode>& m, FlowKind kind) {
@@ -170,6 +196,7 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
     return dpdt;
   };
   guard.reset = Reset::to(g.target, reset_map(m, &c->reset));
+  if (!c->reset.empty()) guard.reset.jacobian = reset_jacobian(m, c);
   return guard;
 }
 
@@ -206,6 +233,12 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
       gradient.push_back(g.derivative(guard.value, {OpCode::Time, 0}));
       cg.gradient = value_tape(g, gradient);
       cg.reset = reset_tape(g, guard.reset);
+      std::vector<NodeId> assigned;
+      for (const Assignment& a : guard.reset) {
+        assigned.push_back(a.value);
+        cg.reset_states.push_back(a.state);
+      }
+      cg.reset_jacobian = jacobian_tape(g, assigned, {dx, dz, {{OpCode::Time, 0}}});
       c->guards.push_back(std::move(cg));
     }
     if (mode.zeno) c->zeno_reset = reset_tape(g, mode.zeno->reset);

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "saltus/core/autodiff.hpp"
 #include "saltus/core/types.hpp"
 
 namespace saltus {
@@ -41,12 +42,19 @@ struct Reset {
   // allocate on success (it runs at every event).
   using Apply =
       std::function<bool(double t, ConstVectorRef x_minus, ConstVectorRef z_minus, Jump& jump)>;
+  // Derivatives of the map into the target: dx+/dx- (nx+ by nx-), dx+/dz- (nx+ by nz-) and
+  // dx+/dt (nx+), sized by the caller. Read by the analysis layer (saltation matrices) only,
+  // never at events, so it may allocate.
+  using Jacobian = std::function<void(double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
+                                      MatrixRef d_dx, MatrixRef d_dz, VectorRef d_dt)>;
 
   ModeId target = kNoMode;      // the target (when the apply may choose another: a default)
   bool chooses_target = false;  // apply may continue in a mode other than `target`
   bool identity = true;         // x+ = x- (no map): target and source must have the same nx
   Apply apply;                  // empty: identity into `target`
   std::vector<std::string> output_names;  // names of Jump::outputs; empty: no outputs
+  // Optional; empty on a non-identity reset: analysis differentiates `apply` numerically.
+  Jacobian jacobian;
 
   // Continue in `target` after x+ = map(t, x-, z-) (empty map: identity).
   static Reset to(ModeId target, Map map = {}) {
@@ -59,6 +67,42 @@ struct Reset {
         return true;
       };
     }
+    return r;
+  }
+  // Continue in `target` after x+ = map(t, x-, z-), with `map(t, x, z, xp)` generic in its scalar
+  // type (auto parameters, writing every entry of xp): its Jacobian is derived by AD.
+  template <class M>
+  static Reset to_ad(ModeId target, M map) {
+    Reset r;
+    r.target = target;
+    r.identity = false;
+    r.apply = [map](double t, ConstVectorRef x, ConstVectorRef z, Jump& j) {
+      VectorRef xp = j.state_after();
+      map(t, x, z, xp);
+      return true;
+    };
+    r.jacobian = [map](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef d_dx, MatrixRef d_dz,
+                       VectorRef d_dt) {
+      using DualX = Eigen::Matrix<Dual, Eigen::Dynamic, 1>;
+      DualX xd = x.cast<Dual>(), zd = z.cast<Dual>(), out(d_dx.rows());
+      // One forward pass per seeded input: column k of d_dx, of d_dz, then d_dt.
+      const auto pass = [&](const Dual& td, auto&& store) {
+        out.setConstant(Dual(0.0));
+        map(td, xd, zd, out);
+        for (Eigen::Index i = 0; i < out.size(); ++i) store(i, out[i].derivative());
+      };
+      for (Eigen::Index k = 0; k < x.size(); ++k) {
+        xd[k].v[0] = 1.0;
+        pass(Dual(t), [&](Eigen::Index i, double v) { d_dx(i, k) = v; });
+        xd[k].v[0] = 0.0;
+      }
+      for (Eigen::Index k = 0; k < z.size(); ++k) {
+        zd[k].v[0] = 1.0;
+        pass(Dual(t), [&](Eigen::Index i, double v) { d_dz(i, k) = v; });
+        zd[k].v[0] = 0.0;
+      }
+      pass(Dual(t, 1.0), [&](Eigen::Index i, double v) { d_dt[i] = v; });
+    };
     return r;
   }
   // Continue in the mode `choose(t, x-, z-)` after x+ = map(t, x-, z-).
@@ -101,6 +145,14 @@ struct Reset {
       outputs(t, x, z, j.state_after(), j.outputs);
       return true;
     };
+    if (identity && !jacobian) {  // x+ = x- still: keep its derivative exact
+      jacobian = [](double, ConstVectorRef, ConstVectorRef, MatrixRef d_dx, MatrixRef d_dz,
+                    VectorRef d_dt) {
+        d_dx.setIdentity();
+        d_dz.setZero();
+        d_dt.setZero();
+      };
+    }
     identity = false;
     return *this;
   }

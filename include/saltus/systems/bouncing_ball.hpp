@@ -24,9 +24,9 @@ struct BouncingBall {
 
   ModeId flight = kNoMode, rest = kNoMode;
 
-  // v+ = -e v-, with the impulse and the kinetic-energy change as reset outputs.
+  // v+ = -e v- (Jacobian by AD), with the impulse and the kinetic-energy change as reset outputs.
   static Reset impact_reset(ModeId flight_mode, double e, double m) {
-    Reset r = Reset::to(flight_mode, [e](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+    Reset r = Reset::to_ad(flight_mode, [e](const auto&, const auto& x, const auto&, auto& xp) {
       xp[0] = x[0];
       xp[1] = -e * x[1];
     });

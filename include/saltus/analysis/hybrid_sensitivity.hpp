@@ -1,0 +1,54 @@
+// The Jacobian of the hybrid flow map x0 -> x(t_end) of a whole run, with no derivative written
+// by the user: the product of the arcs' state-transition matrices (arc_transition.hpp) and the
+// events' saltation matrices (saltation.hpp) in the order of the run,
+//   D phi = Phi_K S_K Phi_{K-1} ... S_1 Phi_0.
+// Observations (observer guards) leave it unchanged. A run ending at a terminal event gives the
+// derivative of the state at that (state-dependent) time: the map to a Poincare section.
+// Differentiability needs transversal crossings, one guard at a time: simultaneous crossings of
+// two guards (a corner) are not detected and give one of the one-sided derivatives.
+//
+// The hybrid Jacobian of each event (Clark-Bloch Def. 9) is det S; the phase-volume factor of
+// the run is det D phi (= product of the events' det S times exp(integral of div f) on the arcs).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "saltus/analysis/saltation.hpp"
+#include "saltus/sim/simulator.hpp"
+
+namespace saltus::analysis {
+
+struct EventSensitivity {
+  long event = 0;  // index in the run's event log
+  double t = kNaN;
+  ModeId mode_before = kNoMode, mode_after = kNoMode;
+  GuardId guard = kZenoHandoverGuard;
+  Matrix saltation;               // nx+ by nx-
+  double hybrid_jacobian = kNaN;  // det S (NaN when nx+ != nx-)
+  bool numerical_reset_jacobian = false;
+};
+
+struct FlowMapSensitivity {
+  SensitivityStatus status = SensitivityStatus::SimulationFailed;
+  std::string message;  // why the Jacobian is missing, naming the event, time and values
+  SimulationResult run;
+  Matrix flow_map_jacobian;              // dx(t_final)/dx0: nx of the final mode by nx of the first
+  std::vector<EventSensitivity> events;  // every reset, in order (observations left out)
+  double volume_factor = kNaN;           // det of flow_map_jacobian (when square)
+  double impact_volume_factor = 1.0;     // product of the events' hybrid Jacobians
+  // Largest |x_arc(t_event) - x_log(t_event)| / (1 + |x|) over the arcs: how far the variational
+  // integration's state drifted from the run's (a few tolerances when all is well).
+  double arc_state_mismatch = 0.0;
+  bool ok() const { return status == SensitivityStatus::Ok; }
+};
+
+// Runs `system` from (t0, x0) in `mode` to t_end (events are recorded whatever `options` says)
+// and differentiates the run. z0: guess for the algebraic state (may be empty).
+FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode, double t0,
+                                        ConstVectorRef x0, double t_end,
+                                        const SimulationOptions& options = {},
+                                        ConstVectorRef z0 = Vector(),
+                                        const SaltationOptions& saltation = {});
+
+}  // namespace saltus::analysis

@@ -1,0 +1,55 @@
+// Periodic orbits of a hybrid system forced with period T, by Newton shooting on the
+// stroboscopic (time-T) map P(x) = x(t0 + T; t0, x): solve P(x) - x = 0 with the Jacobian
+// DP - I, where DP is the flow-map Jacobian of hybrid_sensitivity.hpp (arcs and saltation
+// matrices, no derivative written by the user). At the fixed point DP is the monodromy matrix;
+// its eigenvalues are the Floquet multipliers (|lambda| < 1 for all: asymptotically stable;
+// their product is det DP, the phase-volume factor of one period).
+//
+// A fixed point of P^k (period-k orbits): period = k T. Autonomous systems (sections crossed
+// by the flow, the period unknown) are not handled here.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+
+#include "saltus/analysis/hybrid_sensitivity.hpp"
+
+namespace saltus::analysis {
+
+enum class ShootingStatus {
+  Converged,       // |P(x) - x| <= tolerance (1 + |x|)
+  NotConverged,    // max_iterations reached; the message gives the last residual
+  SingularNewton,  // DP - I is singular (a multiplier at 1: a fold)
+  MapFailed,       // P or DP is undefined at an iterate (grazing, failed run); its message
+};
+
+const char* to_string(ShootingStatus status);
+
+struct ShootingOptions {
+  int max_iterations = 30;
+  // Converged when max|P(x) - x| <= tolerance (1 + max|x|); keep it above the run's accuracy
+  // (about 100 x rtol) or the residual cannot reach it.
+  double tolerance = 1e-9;
+  // Newton steps are scaled down so that no component moves by more than this (a step that
+  // jumps across a guard changes the event sequence and the map's branch).
+  double max_step = kInfinity;
+};
+
+struct PeriodicOrbit {
+  ShootingStatus status = ShootingStatus::NotConverged;
+  std::string message;
+  Vector x;                // the fixed point (state at t0)
+  double residual = kNaN;  // max|P(x) - x| at x
+  int iterations = 0;
+  Matrix monodromy;              // DP at x
+  Eigen::VectorXcd multipliers;  // eigenvalues of the monodromy, by decreasing modulus
+  long events_per_period = 0;    // resets in one period
+  bool converged() const { return status == ShootingStatus::Converged; }
+};
+
+// Fixed point of the time-`period` map of `mode` from t0, Newton from `guess`.
+PeriodicOrbit shoot_stroboscopic(const HybridSystem& system, ModeId mode, double t0, double period,
+                                 const Vector& guess, const SimulationOptions& options = {},
+                                 const ShootingOptions& shooting = {});
+
+}  // namespace saltus::analysis

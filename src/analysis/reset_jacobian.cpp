@@ -1,0 +1,89 @@
+#include "saltus/analysis/reset_jacobian.hpp"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace saltus::analysis {
+namespace {
+
+// Runs the reset's apply at (t, x, z); x+ (the target's nx entries) into `x_plus`.
+struct ApplyProbe {
+  const HybridSystem& system;
+  const Reset& reset;
+  std::vector<int> nx_of_mode;
+  Vector buffer, outputs;
+  std::string failure;
+
+  ApplyProbe(const HybridSystem& s, const Reset& r)
+      : system(s), reset(r), buffer(s.max_nx()), outputs(r.output_names.size()) {
+    for (const Mode& m : s.modes()) nx_of_mode.push_back(m.flow.nx);
+  }
+  bool operator()(double t, ConstVectorRef x, ConstVectorRef z, ModeId target, VectorRef x_plus) {
+    Jump jump{reset.target, buffer, outputs, failure, nx_of_mode.data()};
+    bool ok = false;
+    try {
+      ok = reset.apply(t, x, z, jump);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    if (!ok) return false;
+    if (jump.target != target) {
+      failure = "the reset chose mode '" + system.mode(jump.target).name + "' instead of '" +
+                system.mode(target).name + "'";
+      return false;
+    }
+    x_plus = buffer.head(x_plus.size());
+    return true;
+  }
+};
+
+}  // namespace
+
+bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, ModeId target,
+                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus, ResetJacobian& out,
+                    std::string& failure) {
+  const Reset& reset = system.mode(source).guards[static_cast<size_t>(guard)].reset;
+  const int n_plus = system.mode(target).flow.nx;
+  const auto n_x = x_minus.size(), n_z = z_minus.size();
+  out.d_dx.setZero(n_plus, n_x);
+  out.d_dz.setZero(n_plus, n_z);
+  out.d_dt.setZero(n_plus);
+  out.numerical = false;
+  if (reset.jacobian) {
+    reset.jacobian(t, x_minus, z_minus, out.d_dx, out.d_dz, out.d_dt);
+    return true;
+  }
+  if (reset.identity || !reset.apply) {
+    out.d_dx.setIdentity();
+    return true;
+  }
+  out.numerical = true;
+  ApplyProbe apply(system, reset);
+  const double root = std::cbrt(std::numeric_limits<double>::epsilon());
+  Vector xs = x_minus, zs = z_minus, up(n_plus), down(n_plus);
+  double ts = t;
+  // Central difference in the input `v` (an entry of xs, zs or ts) into `column`.
+  const auto differentiate = [&](double& v, auto column) {
+    const double h = root * std::max(1.0, std::abs(v)), v0 = v;
+    v = v0 + h;
+    const bool ok_up = apply(ts, xs, zs, target, up);
+    v = v0 - h;
+    const bool ok_down = ok_up && apply(ts, xs, zs, target, down);
+    v = v0;
+    if (!ok_down) return false;
+    column = (up - down) / (2.0 * h);
+    return true;
+  };
+  bool ok = true;
+  for (Eigen::Index k = 0; ok && k < n_x; ++k) ok = differentiate(xs[k], out.d_dx.col(k));
+  for (Eigen::Index k = 0; ok && k < n_z; ++k) ok = differentiate(zs[k], out.d_dz.col(k));
+  if (ok) ok = differentiate(ts, out.d_dt.col(0));
+  if (!ok) {
+    failure = "the reset is not differentiable here (central differences, perturbed apply: " +
+              apply.failure + ")";
+  }
+  return ok;
+}
+
+}  // namespace saltus::analysis

@@ -1,0 +1,125 @@
+#include "saltus/analysis/saltation.hpp"
+
+#include <Eigen/LU>
+#include <sstream>
+
+#include "mode_linearization.hpp"
+#include "saltus/analysis/reset_jacobian.hpp"
+
+namespace saltus::analysis {
+
+const char* to_string(SensitivityStatus status) {
+  switch (status) {
+    case SensitivityStatus::Ok:
+      return "ok";
+    case SensitivityStatus::Grazing:
+      return "grazing";
+    case SensitivityStatus::ZenoPoint:
+      return "zeno point";
+    case SensitivityStatus::NotDifferentiable:
+      return "not differentiable";
+    case SensitivityStatus::SimulationFailed:
+      return "simulation failed";
+    case SensitivityStatus::IntegrationFailed:
+      return "integration failed";
+  }
+  return "unknown";
+}
+
+namespace {
+
+Saltation failed(SensitivityStatus status, std::string message) {
+  Saltation s;
+  s.status = status;
+  s.message = std::move(message);
+  return s;
+}
+
+std::string where(const HybridSystem& system, const EventRecord& r) {
+  std::ostringstream os;
+  os.precision(17);
+  os << "guard '" << system.mode(r.mode_before).guards[static_cast<size_t>(r.guard)].name
+     << "' of mode '" << system.mode(r.mode_before).name << "' at t = " << r.t << " (j = " << r.j
+     << ")";
+  return os.str();
+}
+
+}  // namespace
+
+Saltation event_saltation(const HybridSystem& system, const EventLog& events, long i,
+                          bool run_stops_here, const SaltationOptions& options) {
+  const EventRecord& r = events[i];
+  if (r.guard == kZenoHandoverGuard) {
+    std::ostringstream os;
+    os.precision(17);
+    os << "the Zeno hand-over at t = " << r.t << " (j = " << r.j
+       << ") maps a whole neighbourhood to the limit state: no saltation matrix";
+    return failed(SensitivityStatus::ZenoPoint, os.str());
+  }
+  const Mode& before = system.mode(r.mode_before);
+  const Mode& after = system.mode(r.mode_after);
+  const Guard& guard = before.guards[static_cast<size_t>(r.guard)];
+  const double t = r.t;
+  if (r.observation && !run_stops_here) {  // no jump: the flow goes on unchanged
+    Saltation s;
+    s.matrix = Matrix::Identity(r.nx_before, r.nx_before);
+    s.hybrid_jacobian = 1.0;
+    return s;
+  }
+  std::string failure;
+  detail::ModeLinearization minus, plus;
+  if (!detail::linearize_mode(before.flow, t, events.x_before(i), events.z_before(i), minus,
+                              failure)) {
+    return failed(SensitivityStatus::NotDifferentiable,
+                  where(system, r) + ": before the event, " + failure);
+  }
+  Eigen::RowVectorXd p_x;
+  const double p_t =
+      detail::guard_total_gradient(guard, t, events.x_before(i), minus.z, minus, p_x);
+  const double rate = p_t + p_x.dot(minus.xdot);
+  const double scale = std::abs(p_t) + p_x.norm() * minus.xdot.norm();
+  if (!(std::abs(rate) > options.grazing_tolerance * scale)) {
+    std::ostringstream os;
+    os.precision(6);
+    os << where(system, r) << ": grazing, dp/dt along the flow = " << rate << " against " << scale
+       << " (|P_t| + |P_x| |f-|; grazing_tolerance " << options.grazing_tolerance
+       << "): the saltation matrix is undefined";
+    Saltation s = failed(SensitivityStatus::Grazing, os.str());
+    s.crossing_rate = rate;
+    return s;
+  }
+  Saltation s;
+  s.crossing_rate = rate;
+  if (r.observation) {
+    // No jump, and the run ends here: the derivative of the state at the stopping time.
+    s.matrix = Matrix::Identity(r.nx_before, r.nx_before) - minus.xdot * p_x / rate;
+    s.hybrid_jacobian = s.matrix.determinant();
+    return s;
+  }
+  ResetJacobian dr;
+  if (!reset_jacobian(system, r.mode_before, r.guard, r.mode_after, t, events.x_before(i), minus.z,
+                      dr, failure)) {
+    return failed(SensitivityStatus::NotDifferentiable, where(system, r) + ": " + failure);
+  }
+  Vector f_plus = Vector::Zero(r.nx_after);
+  if (!run_stops_here) {
+    if (!detail::linearize_mode(after.flow, t, events.x_after(i), events.z_after(i), plus,
+                                failure)) {
+      return failed(SensitivityStatus::NotDifferentiable,
+                    where(system, r) + ": after the event, " + failure);
+    }
+    f_plus = plus.xdot;
+  }
+  const Matrix dr_x = dr.d_dx + dr.d_dz * minus.dzdx;
+  const Vector dr_t = dr.d_dt + dr.d_dz * minus.dzdt;
+  s.matrix = dr_x + (f_plus - dr_x * minus.xdot - dr_t) * p_x / rate;
+  s.numerical_reset_jacobian = dr.numerical;
+  if (s.matrix.rows() == s.matrix.cols()) s.hybrid_jacobian = s.matrix.determinant();
+  if (!s.matrix.allFinite()) {
+    return failed(SensitivityStatus::NotDifferentiable,
+                  where(system, r) + ": the saltation matrix is not finite");
+  }
+  return s;
+}
+
+}  // namespace saltus::analysis

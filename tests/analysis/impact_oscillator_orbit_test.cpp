@@ -1,0 +1,179 @@
+// Newton shooting on the stroboscopic map of an impact oscillator: x'' + x = A cos(w t) below a
+// stop at x = sigma, v -> -e v at the stop. Its period-1 orbit (one impact per forcing period
+// T = 2 pi / w) in closed form [derived]: with P = A / (1 - w^2), impact phase phi = w tau and
+// impact speed V, the free motion from (sigma, -e V) at tau must return to (sigma, V) after T:
+//   (sigma - P cos phi) tan(T/2) = P w sin phi - e V                     (position)
+//   (1 - e) tan(T/2) (sigma - P cos phi) = (1 + e) P w sin phi            (velocity, with the
+//   first)
+// The second is R cos(phi - delta) = (1 - e) tan(T/2) sigma, R = P |((1-e) tan(T/2), (1+e) w)|.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <numbers>
+
+#include "flow_map_differences.hpp"
+#include "saltus/analysis/periodic_orbit.hpp"
+#include "saltus/analysis/poincare_section.hpp"
+
+namespace saltus::analysis {
+namespace {
+
+struct ImpactOscillator {
+  double A = 1.0, w = 2.5, sigma = 0.0, e = 0.8;
+
+  HybridSystem build(const Guard* section = nullptr) const {
+    HybridSystem sys;
+    const double a = A, om = w, s = sigma, r = e;
+    const ModeId m =
+        sys.add_mode("free", ode_flow(2, [a, om](const auto& t, const auto& x, auto& xd) {
+                       using std::cos;
+                       xd[0] = x[1];
+                       xd[1] = -x[0] + a * cos(om * t);
+                     }));
+    sys.add_guard(m, make_guard(
+                         "stop", Direction::Rising,
+                         [s](const auto&, const auto& x, const auto&) { return x[0] - s; },
+                         Reset::to_ad(m, [r](const auto&, const auto& x, const auto&, auto& xp) {
+                           xp[0] = x[0];
+                           xp[1] = -r * x[1];
+                         })));
+    if (section) sys.add_guard(m, *section);
+    return sys;
+  }
+  double period() const { return 2.0 * std::numbers::pi / w; }
+
+  // The admissible period-1 orbit: impact phase in [0, 2 pi), impact speed V > 0, and the state
+  // at t = 0 (the stroboscopic fixed point).
+  struct Orbit {
+    double phase = kNaN, speed = kNaN;
+    Vector state_at_zero;
+    double c1 = kNaN, c2 = kNaN, P = kNaN, w = kNaN;
+    // The orbit at time t: s = t - tau (mod T) after the last impact, w s + phi = w t (mod 2 pi).
+    Vector state_at(double t) const {
+      const double T = 2.0 * std::numbers::pi / w;
+      const double s = std::fmod(std::fmod(t - phase / w, T) + T, T);
+      return (Vector(2) << c1 * std::cos(s) + c2 * std::sin(s) + P * std::cos(w * t),
+              -c1 * std::sin(s) + c2 * std::cos(s) - P * w * std::sin(w * t))
+          .finished();
+    }
+  };
+  Orbit closed_form() const {
+    const double P = A / (1.0 - w * w), t2 = std::tan(period() / 2.0);
+    const double a = (1.0 - e) * t2 * P, b = (1.0 + e) * P * w;
+    const double delta = std::atan2(b, a), c = (1.0 - e) * t2 * sigma / std::hypot(a, b);
+    for (const double sign : {1.0, -1.0}) {
+      Orbit o;
+      o.phase =
+          std::fmod(delta + sign * std::acos(c) + 4.0 * std::numbers::pi, 2.0 * std::numbers::pi);
+      const double C = std::cos(o.phase), S = std::sin(o.phase);
+      o.speed = (P * w * S - (sigma - P * C) * t2) / e;
+      if (!(o.speed > 0.0)) continue;
+      // Free motion from the impact: x(s) = c1 cos s + c2 sin s + P cos(w s + phi).
+      const double c1 = sigma - P * C, c2 = P * w * S - e * o.speed;
+      o.c1 = c1;
+      o.c2 = c2;
+      o.P = P;
+      o.w = w;
+      const double s = period() - o.phase / w;  // t = 0 is s = T - tau after the impact
+      o.state_at_zero = Vector(2);
+      o.state_at_zero << c1 * std::cos(s) + c2 * std::sin(s) + P,
+          -c1 * std::sin(s) + c2 * std::cos(s);  // w s + phi = 2 pi at t = 0
+      return o;
+    }
+    return {};
+  }
+};
+
+TEST(ImpactOscillatorOrbit, ShootingFindsTheClosedFormPeriodOneOrbit) {
+  const ImpactOscillator io;
+  const HybridSystem sys = io.build();
+  const ImpactOscillator::Orbit exact = io.closed_form();
+  ASSERT_EQ(exact.state_at_zero.size(), 2);
+  const SimulationOptions options = saltus::testing::differentiation_options();
+  const Vector guess = exact.state_at_zero + Vector::Constant(2, 0.02);
+  const PeriodicOrbit orbit = shoot_stroboscopic(sys, 0, 0.0, io.period(), guess, options);
+  ASSERT_TRUE(orbit.converged()) << orbit.message;
+  // The fixed point to the shooting tolerance (1e-9, well above the runs' rtol 1e-12).
+  EXPECT_LE((orbit.x - exact.state_at_zero).lpNorm<Eigen::Infinity>(), 1e-8)
+      << orbit.x.transpose() << " vs " << exact.state_at_zero.transpose();
+  RecordProperty(
+      "fixed_point_error",
+      saltus::testing::measured((orbit.x - exact.state_at_zero).lpNorm<Eigen::Infinity>()));
+  RecordProperty("newton_iterations", orbit.iterations);
+  RecordProperty("multiplier_moduli",
+                 saltus::testing::measured(std::abs(orbit.multipliers[0])) + " " +
+                     saltus::testing::measured(std::abs(orbit.multipliers[1])));
+  EXPECT_EQ(orbit.events_per_period, 1);
+  EXPECT_LE(orbit.iterations, 8);
+  // The impact of the orbit: phase and speed.
+  const FlowMapSensitivity s = flow_map_sensitivity(sys, 0, 0.0, orbit.x, io.period(), options);
+  ASSERT_TRUE(s.ok()) << s.message;
+  ASSERT_EQ(s.run.events.size(), 1);
+  EXPECT_NEAR(io.w * s.run.events[0].t, exact.phase, 1e-8);
+  EXPECT_NEAR(s.run.events.x_before(0)[1], exact.speed, 1e-8);
+  // Floquet multipliers: the flow keeps volume and det S = e^2, so their product is e^2; and
+  // they are the eigenvalues of the time-T map's Jacobian by central differences.
+  const std::complex<double> product = orbit.multipliers.prod();
+  EXPECT_NEAR(product.real(), io.e * io.e, 1e-9);
+  EXPECT_NEAR(product.imag(), 0.0, 1e-9);
+  const Matrix fd =
+      saltus::testing::flow_map_by_differences(sys, 0, 0.0, orbit.x, io.period(), options);
+  EXPECT_LE(saltus::testing::relative_difference(orbit.monodromy, fd),
+            saltus::testing::kDifferenceTolerance);
+  Eigen::VectorXcd fd_values = Eigen::EigenSolver<Matrix>(fd, false).eigenvalues();
+  for (Eigen::Index i = 0; i < orbit.multipliers.size(); ++i) {
+    double nearest = kInfinity;
+    for (Eigen::Index k = 0; k < fd_values.size(); ++k) {
+      nearest = std::min(nearest, std::abs(orbit.multipliers[i] - fd_values[k]));
+    }
+    EXPECT_LE(nearest, 1e-6) << "multiplier " << orbit.multipliers[i];
+  }
+}
+
+TEST(ImpactOscillatorOrbit, NewtonThatCannotConvergeReportsItsResidual) {
+  const ImpactOscillator io;
+  const HybridSystem sys = io.build();
+  ShootingOptions shooting;
+  shooting.max_iterations = 1;
+  const Vector guess = io.closed_form().state_at_zero + Vector::Constant(2, 0.05);
+  const PeriodicOrbit orbit = shoot_stroboscopic(
+      sys, 0, 0.0, io.period(), guess, saltus::testing::differentiation_options(), shooting);
+  EXPECT_EQ(orbit.status, ShootingStatus::NotConverged);
+  EXPECT_GT(orbit.residual, shooting.tolerance);
+  EXPECT_NE(orbit.message.find("residual"), std::string::npos) << orbit.message;
+}
+
+TEST(ImpactOscillatorOrbit, StroboscopicSectionConvergesToTheClosedFormOrbit) {
+  // Brute force: the time-only observer sin(w (t - T/4)) rising samples the run once per period
+  // at T/4 + k T; from 0.3 off the orbit the points approach it by |multiplier| = 0.8 per period.
+  const ImpactOscillator io;
+  const double t_s = io.period() / 4.0;
+  const Guard section = stroboscopic_section("strobe", io.period(), t_s);
+  const HybridSystem sys = io.build(&section);
+  const ImpactOscillator::Orbit exact = io.closed_form();
+  const Vector start = exact.state_at_zero + Vector::Constant(2, 0.3);
+  const int periods = 150;
+  SimulationOptions options = saltus::testing::differentiation_options();
+  options.output.reserve_events = 2 * periods + 8;
+  const SimulationResult r = simulate(sys, 0, 0.0, start, periods * io.period(), options);
+  ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+  const SectionPoints points = section_points(r.events, 0, 1);
+  ASSERT_EQ(static_cast<int>(points.t.size()), periods) << "one crossing per period";
+  for (size_t k = 0; k < points.t.size(); ++k) {
+    EXPECT_NEAR(points.t[k], t_s + static_cast<double>(k) * io.period(), 1e-12 * periods);
+  }
+  // 0.8^150 ~ 3e-15: the last point is the orbit's state at T/4 to the runs' accuracy.
+  const Eigen::Index last = points.x.rows() - 1;
+  const Vector expected = exact.state_at(points.t.back());
+  EXPECT_LE((points.x.row(last).transpose() - expected).lpNorm<Eigen::Infinity>(), 1e-9)
+      << points.x.row(last) << " vs " << expected.transpose();
+  // And the shooting from t = T/4 lands on the same point.
+  const PeriodicOrbit orbit =
+      shoot_stroboscopic(io.build(), 0, t_s, io.period(), points.x.row(10).transpose(), options);
+  ASSERT_TRUE(orbit.converged()) << orbit.message;
+  EXPECT_LE((orbit.x - exact.state_at(t_s)).lpNorm<Eigen::Infinity>(), 1e-8);
+}
+
+}  // namespace
+}  // namespace saltus::analysis

@@ -1,0 +1,172 @@
+// Steady vs spasmodic Zeno (Clark-Bloch Def. 12) on every zeno.* system of oracles.json, each
+// built from its case's parameters: the ball, Example 2's wedge and Proposition 8 are steady;
+// Examples 4, 5 and 6 are spasmodic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "saltus/analysis/zeno_classification.hpp"
+#include "saltus/sim/simulator.hpp"
+#include "saltus/systems/bouncing_ball.hpp"
+#include "support/oracles.hpp"
+#include "support/vectors.hpp"
+
+namespace saltus::analysis {
+namespace {
+
+using saltus::testing::oracle_cases;
+using saltus::testing::vec;
+
+SimulationOptions tight() {
+  SimulationOptions o;
+  o.stepper.rtol = 1e-12;
+  o.stepper.atol = 1e-14;
+  return o;
+}
+
+// Classifies the run and checks the verdict; `cases` must not be empty.
+void expect_kind(const std::vector<nlohmann::json>& cases, ZenoKind kind,
+                 const std::function<SimulationResult(const nlohmann::json&)>& run,
+                 const ZenoClassificationOptions& options = {}) {
+  ASSERT_FALSE(cases.empty());
+  for (const auto& c : cases) {
+    const SimulationResult r = run(c["parameters"]);
+    const ZenoClassification z = classify_zeno(r.events, options);
+    EXPECT_EQ(z.kind, kind) << c["id"] << ": " << to_string(z.kind) << ", " << z.evidence;
+    ::testing::Test::RecordProperty(c["id"].get<std::string>(), z.evidence);
+    if (kind == ZenoKind::Spasmodic) {
+      EXPECT_GE(z.growth, 1.1) << z.evidence;
+    } else {
+      EXPECT_LE(z.last_size, 2.0 * z.first_size) << z.evidence;
+    }
+  }
+}
+
+Reset flip(ModeId m, int component, double factor) {
+  return Reset::to(m, [component, factor](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+    xp = x;
+    xp[component] = factor * x[component];
+  });
+}
+
+Flow free_particle(double gravity) {
+  return ode_flow(4, [gravity](const auto&, const auto& x, auto& xd) {
+    xd[0] = x[2];
+    xd[1] = x[3];
+    xd[2] = 0.0;
+    xd[3] = -gravity;
+  });
+}
+
+TEST(ZenoClassification, BouncingBallIsSteady) {
+  expect_kind(oracle_cases("zeno.bouncing_ball"), ZenoKind::Steady, [](const nlohmann::json& p) {
+    systems::BouncingBall ball;
+    ball.g = p["g"];
+    ball.e = p["e"];
+    ball.with_rest_mode = false;
+    const HybridSystem sys = ball.build();
+    return simulate(sys, ball.flight, 0.0, vec({p["h0"], p["ydot0"]}), 100.0, tight());
+  });
+}
+
+TEST(ZenoClassification, CrossReflectionIsSteady) {
+  expect_kind(oracle_cases("zeno.cross_reflection"), ZenoKind::Steady, [](const nlohmann::json& p) {
+    HybridSystem sys;
+    const ModeId m = sys.add_mode("free", free_particle(0.0));
+    sys.add_guard(m, make_guard(
+                         "upper", Direction::Rising,
+                         [](const auto&, const auto& x, const auto&) { return x[1] - x[0]; },
+                         flip(m, 3, -1.0)));
+    sys.add_guard(m, make_guard(
+                         "lower", Direction::Rising,
+                         [](const auto&, const auto& x, const auto&) { return -x[1] - x[0]; },
+                         flip(m, 3, -1.0)));
+    return simulate(sys, m, 0.0, vec({p["x0"], p["y0"], p["xdot0"], p["ydot0"]}), 100.0, tight());
+  });
+}
+
+TEST(ZenoClassification, Proposition8IsSteady) {
+  expect_kind(
+      oracle_cases("zeno.steady_elastic"), ZenoKind::Steady,
+      [](const nlohmann::json& p) {
+        const double a2 = std::pow(p["alpha"].get<double>(), 2), v0 = p["v0"];
+        HybridSystem sys;
+        const ModeId m = sys.add_mode("free", free_particle(p["g"]));
+        sys.add_guard(m, make_guard(
+                             "table", Direction::Rising,
+                             [a2, v0](const auto&, const auto& x, const auto&) {
+                               return a2 * x[0] * (std::sqrt(2.0) * v0 - a2 * x[0]) - x[1];
+                             },
+                             flip(m, 3, -1.0)));
+        SimulationOptions o = tight();  // as in tests/validation/zeno_oracles_test.cpp
+        o.zeno.handover_tolerance = 1e-5;
+        o.zeno.cycles = 3;
+        return simulate(sys, m, 0.0, vec({p["x0"], p["y0"], p["xdot0"], p["ydot0"]}), 10.0, o);
+      },
+      {.window = 4});  // gaps shrink by 0.05 per impact: the hand-over comes after 4 impacts
+}
+
+// Examples 4 and 5: walls at 0 and 1 in the first coordinate multiply its speed by -alpha.
+SimulationResult slab_run(double alpha, double beta, const Vector& x0) {
+  HybridSystem sys;
+  const ModeId m = sys.add_mode("free", free_particle(0.0));
+  const auto bounce =
+      Reset::to(m, [alpha, beta](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+        xp = x;
+        xp[2] = -alpha * x[2];
+        xp[3] = beta * x[3];
+      });
+  sys.add_guard(m, make_guard(
+                       "left", Direction::Rising,
+                       [](const auto&, const auto& x, const auto&) { return -x[0]; }, bounce));
+  sys.add_guard(m, make_guard(
+                       "right", Direction::Rising,
+                       [](const auto&, const auto& x, const auto&) { return x[0] - 1.0; }, bounce));
+  return simulate(sys, m, 0.0, x0, 100.0, tight());
+}
+
+TEST(ZenoClassification, SuperelasticIntervalIsSpasmodic) {
+  expect_kind(oracle_cases("zeno.superelastic_interval"), ZenoKind::Spasmodic,
+              [](const nlohmann::json& p) {
+                return slab_run(p["alpha"], 1.0, vec({p["q0"], 0.0, p["qdot0"], 0.0}));
+              });
+}
+
+TEST(ZenoClassification, VolumePreservingSlabIsSpasmodic) {
+  expect_kind(oracle_cases("zeno.hybrid_jacobian.slab"), ZenoKind::Spasmodic,
+              [](const nlohmann::json& p) {
+                return slab_run(p["alpha"], p["beta"], vec({0.5, 0.0, 1.0, 1.0}));
+              });
+}
+
+TEST(ZenoClassification, ElasticHamiltonianExample6IsSpasmodic) {
+  expect_kind(
+      oracle_cases("zeno.elastic_spasmodic"), ZenoKind::Spasmodic, [](const nlohmann::json& p) {
+        HybridSystem sys;
+        // State (x, y, p_x, p_y); H = p_x (1 + x^2) + p_y^2 x / 2.
+        const ModeId m = sys.add_mode("free", ode_flow(4, [](const auto&, const auto& s, auto& d) {
+                                        d[0] = 1.0 + s[0] * s[0];
+                                        d[1] = s[3] * s[0];
+                                        d[2] = -(2.0 * s[2] * s[0] + 0.5 * s[3] * s[3]);
+                                        d[3] = 0.0;
+                                      }));
+        sys.add_guard(m, make_guard(
+                             "bottom", Direction::Rising,
+                             [](const auto&, const auto& s, const auto&) { return -s[1]; },
+                             flip(m, 3, -1.0)));
+        sys.add_guard(m, make_guard(
+                             "top", Direction::Rising,
+                             [](const auto&, const auto& s, const auto&) { return s[1] - 1.0; },
+                             flip(m, 3, -1.0)));
+        return simulate(sys, m, 0.0, vec({p["x0"], p["y0"], p["px0"], p["py0"]}), 1.5707, tight());
+      });
+}
+
+TEST(ZenoClassification, TooFewResetsIsUndetermined) {
+  EventLog log;
+  EXPECT_EQ(classify_zeno(log).kind, ZenoKind::Undetermined);
+}
+
+}  // namespace
+}  // namespace saltus::analysis
