@@ -49,6 +49,7 @@ class HybridLoop {
         applied_(max_guards_),
         fired_retrigger_(max_guards_),
         trigger_side_(max_guards_),
+        at_rest_(max_guards_),
         post_event_x_(max_nx_, events::ZenoMonitor::kHistory) {
     fired_.reserve(max_guards_);
     next_fired_.reserve(max_guards_);
@@ -157,6 +158,10 @@ class HybridLoop {
       }
       const double s = oriented(g.direction, p);
       const double tol = band();
+      if (g.direction != Direction::Either && s > tol && g.observe_only) {
+        guards_.arming[k] = Arming::AwayPending;  // an observer waits for its other side
+        continue;
+      }
       if (g.direction != Direction::Either && s > tol) {
         stop(Termination::InvalidInput,
              message("the initial state is on the trigger side of guard '", g.name, "' in mode '",
@@ -400,7 +405,9 @@ class HybridLoop {
       return false;
     }
     if (!reinitialise(tm, target, nx_t, nz_t, &g)) return false;
-    const bool fixed_point = retrigger && target == mode_ &&
+    // A re-trigger of a guard at rest on its surface (no rate: a ball placed on the floor) whose
+    // reset changes nothing; a guard with a rate fires once and then waits (firing rule).
+    const bool fixed_point = retrigger && at_rest_[k] && target == mode_ &&
                              (x_plus_.head(nx_t) - x_.head(nx_)).lpNorm<Eigen::Infinity>() <=
                                  8 * std::numeric_limits<double>::epsilon() *
                                      (1.0 + x_.head(nx_).lpNorm<Eigen::Infinity>());
@@ -673,10 +680,12 @@ class HybridLoop {
   // leave the band.
   Departure arm_on_surface(int k, const Guard& g, double s) {
     guards_.arming[k] = Arming::AtZero;
+    at_rest_[k] = 1;  // until a rate says otherwise
     double rate = 0.0;
     if (!g.gradient || !guard_rate(g, x_.head(nx_), rate)) return Departure::Unknown;
     surface_rate_ = rate;
-    if (!(std::abs(rate) > band())) return Departure::Unknown;
+    at_rest_[k] = !(std::abs(rate) > band());
+    if (at_rest_[k]) return Departure::Unknown;
     const double sign = orientation(g.direction);
     if (g.direction != Direction::Either && sign * rate > 0.0) {
       if (s >= 0.0) return Departure::IntoTrigger;
@@ -1022,6 +1031,7 @@ class HybridLoop {
   GuardStates guards_;  // arming and start values of the current mode's guards
   std::vector<char> applied_, fired_retrigger_;
   std::vector<char> trigger_side_;  // the guard sits on its trigger side (see note_trigger_sides)
+  std::vector<char> at_rest_;       // arm_on_surface found no rate (AtZero for want of one)
   int last_reset_ = -1;             // guard whose reset changed the state last in this set
   double surface_rate_ = 0.0;       // the rate arm_on_surface() found
   double rate_before_ = 0.0;        // the rate reset_kept_rate() found before the reset

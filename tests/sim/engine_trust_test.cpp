@@ -130,6 +130,36 @@ TEST(EngineTrust, TimeOnlyGuardWithACounterResetFiresOncePerPeriod) {
   }
 }
 
+// A time-only guard p = sin(t) from t0 = 0, on its surface and rising: with an identity reset it
+// fires at 0 and 2 pi (was: Zeno at t = 0, its unchanged state taken for an accumulation); as an
+// observer started at t0 = 1 on its trigger side it waits for its other side (was: invalid
+// input) and reports 2 pi only.
+TEST(EngineTrust, TimeOnlyGuardStartingOnItsSurfaceOrTriggerSide) {
+  auto build = [](bool observer) {
+    HybridSystem sys;
+    const ModeId m =
+        sys.add_mode("clock", ode_flow(1, [](const auto&, const auto&, auto& xd) { xd[0] = 0.0; }));
+    auto p = [](const auto& t, const auto&, const auto&) {
+      using std::sin;
+      return sin(t);
+    };
+    sys.add_guard(m, observer ? make_observer("strobe", Direction::Rising, p)
+                              : make_guard("strobe", Direction::Rising, p, Reset::to(m)));
+    return sys;
+  };
+  SimulationOptions o = tight();
+  o.stepper.h_max = 0.25;
+  const SimulationResult reset = simulate(build(false), 0, 0.0, vec({0.0}), 7.0, o);
+  ASSERT_EQ(reset.termination(), Termination::EndTimeReached) << reset.summary.message;
+  ASSERT_EQ(reset.events.size(), 2);
+  EXPECT_EQ(reset.events[0].t, 0.0);
+  EXPECT_NEAR(reset.events[1].t, 2 * M_PI, 1e-12);
+  const SimulationResult late = simulate(build(true), 0, 1.0, vec({0.0}), 7.0, o);
+  ASSERT_EQ(late.termination(), Termination::EndTimeReached) << late.summary.message;
+  ASSERT_EQ(late.events.size(), 1);
+  EXPECT_NEAR(late.events[0].t, 2 * M_PI, 1e-12);
+}
+
 // Same rule for an identity reset: an ordinary event, the ball passes the marker.
 TEST(EngineTrust, IdentityResetIsAnOrdinaryEvent) {
   HybridSystem sys;

@@ -20,8 +20,9 @@ struct SectionPoints {
 // Crossings of observer guard `guard` of mode `mode` in `events`, in order.
 SectionPoints section_points(const EventLog& events, ModeId mode, GuardId guard);
 
-// Observer firing at t_s + k T. Like any guard it must start on its non-trigger side (value
-// < 0): start the run at t0 in (t_s - T/2, t_s) modulo T, e.g. with t_s = t0 + T/4.
+// Observer firing at t_s + k T. Started on its trigger side it waits for its other side (an
+// observer may start anywhere), so its first point is the first t_s + k T at least half a
+// period after t0 in that case; start at t0 in (t_s - T/2, t_s] modulo T to see the first one.
 Guard stroboscopic_section(std::string name, double period, double t_s);
 
 }  // namespace saltus::analysis
