@@ -1,6 +1,12 @@
 // The simulator loop for one integrator type (private to src/sim; see simulator.hpp for the
 // semantics it implements). Everything it writes during a run lives in members sized in the
 // constructor, so integrating, locating and resetting do not allocate.
+//
+// Why ~1000 lines: the discrete update (event sets, resets, the firing rule of
+// docs/ARCHITECTURE.md), the Zeno hand-over and the recording still share the loop's state
+// (t, x, z, mode, stepper, guard states). Event location (event_locator.hpp), the post-event
+// history (post_event_states.hpp) and the messages (run_messages.hpp) are their own types; the
+// split of the rest into types with narrow interfaces is issue 10.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +18,8 @@
 
 #include "event_locator.hpp"
 #include "guard_arming.hpp"
+#include "post_event_states.hpp"
+#include "run_messages.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/events/predictive_step.hpp"
@@ -50,7 +58,7 @@ class HybridLoop {
         fired_retrigger_(max_guards_),
         trigger_side_(max_guards_),
         at_rest_(max_guards_),
-        post_event_x_(max_nx_, events::ZenoMonitor::kHistory) {
+        post_event_states_(max_nx_) {
     fired_.reserve(max_guards_);
     next_fired_.reserve(max_guards_);
     for (ModeId i = 0; i < system.mode_count(); ++i) nx_of_mode_[i] = system.mode(i).flow.nx;
@@ -117,7 +125,7 @@ class HybridLoop {
     root_evaluations_base_ = locator_.root_evaluations();
     zeno_.reset();
     pattern_ = events::ZenoPrediction{};
-    post_event_slot_count_ = 0;
+    post_event_states_.clear();
     previous_event_t_ = -kInfinity;
     finished_ = false;
     mode_ = mode;
@@ -447,7 +455,7 @@ class HybridLoop {
       return !finished_;
     }
     const events::ZenoPrediction z = zeno_.notify(t_, from, k);
-    remember_post_event_state();
+    post_event_states_.remember(x_.head(nx_));
     // The standing prediction is kept while the events keep to it (accumulating()): recognised
     // early, on long cycles, it is the most accurate one; later ratios carry the round-off of
     // short cycles. A prediction the events no longer follow is replaced.
@@ -777,30 +785,6 @@ class HybridLoop {
   }
 
   // ------------------------------------------------------------------ Zeno
-  void remember_post_event_state() {
-    post_event_x_.col(post_event_slot_count_ & (events::ZenoMonitor::kHistory - 1)).head(nx_) =
-        x_.head(nx_);
-    ++post_event_slot_count_;
-  }
-  // Post-event state of the i-th latest event (0 = latest) recorded by the monitor.
-  auto post_event_state(int i) {
-    const int slot = (post_event_slot_count_ - 1 - i) & (events::ZenoMonitor::kHistory - 1);
-    return post_event_x_.col(slot).head(nx_);
-  }
-
-  // Limit state by Aitken's delta-squared on post-event states one cycle apart.
-  void extrapolate_limit_state(int period, VectorRef x_inf) {
-    x_inf = x_.head(nx_);
-    if (post_event_slot_count_ < 2 * period + 1) return;
-    for (int i = 0; i < nx_; ++i) {
-      const double a0 = post_event_state(0)[i], a1 = post_event_state(period)[i],
-                   a2 = post_event_state(2 * period)[i];
-      const double d1 = a0 - a1, d2 = a1 - a2;
-      const double denom = d1 - d2;
-      if (denom != 0.0 && std::abs(d1) < std::abs(d2)) x_inf[i] = a0 - d1 * d1 / denom;
-    }
-  }
-
   void handle_zeno(const events::ZenoPrediction& z, ModeId mode, int guard, bool instantaneous) {
     SimulationSummary& s = out_->summary;
     const Mode& m = system_.mode(mode);
@@ -827,7 +811,7 @@ class HybridLoop {
     const ZenoHandover& h = *m.zeno_handover;
     const Mode& tm = system_.mode(h.target);
     Vector& x_inf = xdot_;  // scratch of size max_nx
-    extrapolate_limit_state(std::max(1, z.period), x_inf.head(nx_));
+    post_event_states_.extrapolate_limit(std::max(1, z.period), x_.head(nx_), x_inf.head(nx_));
     // Between the last event and t_inf the state is within the accumulation's reach of x_inf.
     const double t_inf = std::max(z.t_inf, t_);
     const double t_stop = std::min(t_inf, t_end_);
@@ -883,7 +867,7 @@ class HybridLoop {
     if (!go_on) return;
     zeno_.reset();
     pattern_ = events::ZenoPrediction{};
-    post_event_slot_count_ = 0;
+    post_event_states_.clear();
     std::fill(applied_.begin(), applied_.end(), 0);
   }
 
@@ -970,37 +954,8 @@ class HybridLoop {
   static std::string message(const Parts&... parts) {
     return text(parts...);
   }
-  static std::string vector_text(ConstVectorRef v) {
-    std::ostringstream out;
-    out.precision(17);
-    out << "[";
-    for (Eigen::Index i = 0; i < v.size(); ++i) out << (i ? ", " : "") << v[i];
-    out << "]";
-    return out.str();
-  }
-  // What the Zeno monitor sees when a cap ends the run: the events may accumulate.
-  std::string prediction_text() const {
-    if (!pattern_.detected) return "";
-    return message("; the events accumulate at t_inf = ", pattern_.t_inf, " (duration ratio ",
-                   pattern_.ratio, ", remaining ", pattern_.t_inf - t_,
-                   " s): raise events.max_events, or zeno.handover_tolerance to hand over "
-                   "earlier");
-  }
-  std::string last_events_text() const {
-    const EventLog& log = out_->events;
-    if (log.empty()) return "";
-    std::ostringstream out;
-    out.precision(17);
-    out << "; last events:";
-    for (long i = std::max(0L, log.size() - 3); i < log.size(); ++i) {
-      const EventRecord& r = log[i];
-      out << " (t = " << r.t << ", j = " << r.j << ", "
-          << (r.guard == kZenoHandoverGuard ? std::string("zeno hand-over")
-                                            : system_.mode(r.mode_before).guards[r.guard].name)
-          << ")";
-    }
-    return out.str();
-  }
+  std::string prediction_text() const { return detail::prediction_text(pattern_, t_); }
+  std::string last_events_text() const { return detail::last_events_text(out_->events, system_); }
 
   // ------------------------------------------------------------------ members
   const HybridSystem& system_;
@@ -1040,8 +995,7 @@ class HybridLoop {
   int pattern_guard_ = -1;
   bool accumulation_reached_ = false;
   std::vector<int> fired_, next_fired_;
-  Matrix post_event_x_;
-  int post_event_slot_count_ = 0;
+  PostEventStates post_event_states_;
 };
 
 }  // namespace saltus::detail
