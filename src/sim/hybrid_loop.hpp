@@ -195,6 +195,13 @@ class HybridLoop {
   void finish(std::chrono::steady_clock::time_point wall_start) {
     SimulationResult& out = *out_;
     SimulationSummary& s = out.summary;
+    // A run that ended before t_end closes its sampled trajectory with the state where it
+    // stopped, so the output reaches the failure (or the terminal event, or the Zeno stop).
+    const Trajectory& tr = out.trajectory;
+    if (s.termination != Termination::EndTimeReached && !options_.output.sample_times.empty() &&
+        (tr.size() == 0 || tr.t(tr.size() - 1) < t_) && nx_ > 0 && x_.head(nx_).allFinite()) {
+      add_sample(t_, x_.head(nx_), z_.head(nz_));
+    }
     s.t_final = t_;
     s.jumps = j_;
     s.final_mode = mode_;

@@ -193,11 +193,17 @@ TEST(EngineTrust, ResetLeavingItsGuardApproachingIsAStatus) {
                          xp[0] = x[0];
                          xp[1] = 0.5 * x[1];
                        })));
-  const SimulationResult r = simulate(sys, m, 0.0, vec({1.0, 0.0}), 2.0, tight());
+  SimulationOptions o = tight();
+  for (int i = 0; i <= 20; ++i) o.output.sample_times.push_back(0.1 * i);
+  const SimulationResult r = simulate(sys, m, 0.0, vec({1.0, 0.0}), 2.0, o);
   ASSERT_EQ(r.termination(), Termination::ResetFailed) << r.summary.message;
   EXPECT_NE(r.summary.message.find("guard 'floor'"), std::string::npos) << r.summary.message;
   EXPECT_NE(r.summary.message.find("does not separate"), std::string::npos);
   EXPECT_NEAR(r.t_final, std::sqrt(2.0 / 9.81), 1e-12);
+  // The sampled trajectory reaches the failure: its samples up to t_final, then t_final itself.
+  ASSERT_EQ(r.trajectory.size(), 6);  // 0, 0.1, ..., 0.4 and t_final = 0.4515
+  EXPECT_EQ(r.trajectory.t(5), r.t_final);
+  EXPECT_EQ(r.trajectory.x(5)[1], r.x_final[1]);
 }
 
 // Was: guard rates ignored dz/dt, so a guard on an algebraic state was blind to grazing (and
