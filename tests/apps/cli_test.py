@@ -230,6 +230,75 @@ def check_refuses_what_run_fails_on_at_t0(cli):
     expect("positive definite" in stderr, "the mass matrix is not named", stderr)
 
 
+def has_matplotlib():
+    return subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"],
+                          capture_output=True).returncode == 0
+
+
+@case
+def sweep_writes_table_and_plots(cli):
+    out = os.path.join(cli.work, "sweep")
+    code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
+                                   "e=0.2:0.8:4", "--vary", "h0=1:2:2", "--collect",
+                                   "zeno_time,events.count,final.x", "--threads", "2",
+                                   "--set", "t_end=20", "--out", out)
+    plotted = has_matplotlib()
+    expect_exit(code, 0 if plotted else 3, stdout, stderr, "sweep")
+    rows = read_csv(os.path.join(out, "sweep.csv"))
+    expect(list(rows[0].keys()) == ["e", "h0", "status", "succeeded", "zeno_time",
+                                    "events.count", "final.x"], "sweep.csv header", rows[0])
+    expect(len(rows) == 8, "sweep.csv does not hold 8 points", rows)
+    for r in rows:
+        e, h0 = float(r["e"]), float(r["h0"])
+        t_inf = (2 * h0 / 9.81) ** 0.5 * (1 + e) / (1 - e)
+        expect(r["status"] == "end-time-reached" and r["succeeded"] == "1", "status", r)
+        expect(abs(float(r["zeno_time"]) - t_inf) < 1e-6 * t_inf, "Zeno time off", r, t_inf)
+    pngs = sorted(n for n in os.listdir(out) if n.endswith(".png"))
+    wanted = ["sweep_events.count.png", "sweep_final.x.png", "sweep_zeno_time.png"]
+    expect(pngs == (wanted if plotted else []), "plots in the sweep folder", pngs)
+    # The folder is saltus's own: a second sweep replaces it as a whole.
+    code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
+                                   "e=0.5:0.5:1", "--collect", "t_final", "--no-plot", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "second sweep into the same folder")
+    expect(os.listdir(out) == ["sweep.csv"] and len(read_csv(os.path.join(out, "sweep.csv"))) == 1,
+           "the second sweep did not replace the folder", os.listdir(out))
+
+
+@case
+def sweep_failed_points_are_rows(cli):
+    out = os.path.join(cli.work, "sweep")
+    code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
+                                   "h0=-1:1:3", "--collect", "zeno_time", "--no-plot", "--out", out)
+    expect_exit(code, 2, stdout, stderr, "sweep with a failing point")
+    expect("1 of 3 points failed" in stderr and "h0=-1: invalid-input" in stderr,
+           "the failed point is not reported", stderr)
+    rows = read_csv(os.path.join(out, "sweep.csv"))
+    expect([r["status"] for r in rows][0] == "invalid-input" and rows[0]["zeno_time"] == "nan",
+           "the failed point's row", rows)
+    expect(all(r["succeeded"] == "1" for r in rows[1:]), "the other points", rows)
+
+
+@case
+def sweep_bad_input_is_refused(cli):
+    ball = cli.model("bouncing_ball.toml")
+    out = os.path.join(cli.work, "never")
+    for args, cause in [
+        (["--vary", "e=0.9:0.1:5", "--collect", "zeno_time"], "the range is empty"),
+        (["--vary", "e=0.1:0.9", "--collect", "zeno_time"], "expected three fields"),
+        (["--vary", "e=0.1:0.9:0", "--collect", "zeno_time"], "N must be a whole number"),
+        (["--vary", "ee=0.1:0.9:3", "--collect", "zeno_time"],
+         "'ee' is not a parameter or state"),
+        (["--vary", "e=0.1:0.9:3", "--collect", "zeno_time,bounces"],
+         "unknown quantity 'bounces'"),
+        (["--vary", "e=0.1:0.9:3", "--collect", "final.q"], "'final.q' names no state"),
+    ]:
+        code, stdout, stderr = cli.run("sweep", ball, *args, "--out", out)
+        expect_exit(code, 1, stdout, stderr, "sweep " + " ".join(args))
+        expect(cause in stderr and "nothing was run" in stderr, "the cause is not named", cause,
+               stderr)
+        expect(not os.path.exists(out), "a refused sweep wrote " + out)
+
+
 def main():
     if len(sys.argv) != 5 or sys.argv[1] not in CASES:
         sys.exit("usage: cli_test.py {" + "|".join(CASES) + "} SALTUS SOURCE_DIR WORK_DIR")
