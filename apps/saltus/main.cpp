@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
       "rows in sweep.csv give the status), 3 output error.");
 
   CLI11_PARSE(app, argc, argv);
+  sweep.random = random_opt->count() > 0;
   if (*sweep_cmd) return saltus::cli::sweep_command(sweep);
   run.has_t_end = run_cmd->count("--t-end") > 0;
   if (*run_cmd) return saltus::cli::run_command(run);

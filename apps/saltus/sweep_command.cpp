@@ -36,7 +36,7 @@ int sweep_command(const SweepArguments& args) {
   spec.model_file = args.model;
   spec.overrides = args.set;
   spec.collect = args.collect;
-  spec.random = args.random_count > 0;
+  spec.random = args.random;
   spec.random_count = args.random_count;
   spec.seed = args.seed;
   try {

@@ -16,7 +16,8 @@ struct SweepArguments {
   std::vector<std::string> set;
   std::vector<std::string> collect;
   bool grid = false;
-  long random_count = 0;  // > 0: --random N
+  bool random = false;  // --random N given
+  long random_count = 0;
   std::uint64_t seed = 0;
   std::string out_dir = "sweep";
   int threads = 0;  // 0: every core

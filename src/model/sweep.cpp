@@ -22,6 +22,8 @@ namespace saltus::model {
 namespace {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+// Every point is a row held in memory until the table is written.
+constexpr double kMaxPoints = 1e7;
 
 enum class QuantityKind { ZenoTime, ZenoEvents, EventCount, FinalTime, FinalState };
 
@@ -106,6 +108,15 @@ std::vector<CollectedQuantity> checked_quantities(const SweepSpec& spec, const M
   if (spec.random && spec.random_count < 1) {
     detail::throw_error("--random: the number of points must be at least 1, got ",
                         spec.random_count);
+  }
+  double points = static_cast<double>(spec.random_count);
+  if (!spec.random) {
+    points = 1.0;
+    for (const SweepAxis& a : spec.axes) points *= static_cast<double>(a.count);
+  }
+  if (points > kMaxPoints) {
+    detail::throw_error("the sweep has ", points, " points; at most ", kMaxPoints,
+                        " fit in one table");
   }
   if (spec.collect.empty()) detail::throw_error("--collect: name at least one quantity");
   std::vector<CollectedQuantity> out;

@@ -291,12 +291,34 @@ def sweep_bad_input_is_refused(cli):
         (["--vary", "e=0.1:0.9:3", "--collect", "zeno_time,bounces"],
          "unknown quantity 'bounces'"),
         (["--vary", "e=0.1:0.9:3", "--collect", "final.q"], "'final.q' names no state"),
+        (["--vary", "e=0.1:0.9:3", "--random", "0", "--collect", "zeno_time"],
+         "the number of points must be at least 1"),
     ]:
         code, stdout, stderr = cli.run("sweep", ball, *args, "--out", out)
         expect_exit(code, 1, stdout, stderr, "sweep " + " ".join(args))
         expect(cause in stderr and "nothing was run" in stderr, "the cause is not named", cause,
                stderr)
         expect(not os.path.exists(out), "a refused sweep wrote " + out)
+
+
+@case
+def sweep_random_points_repeat_with_seed(cli):
+    tables = []
+    for seed, name in [("3", "a"), ("3", "b"), ("4", "c")]:
+        out = os.path.join(cli.work, name)
+        code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
+                                       "e=0.2:0.6:1", "--vary", "h0=1:2:1", "--random", "6",
+                                       "--seed", seed, "--collect", "zeno_time", "--no-plot",
+                                       "--out", out)
+        expect_exit(code, 0, stdout, stderr, "random sweep, seed " + seed)
+        with open(os.path.join(out, "sweep.csv")) as f:
+            tables.append(f.read())
+        rows = read_csv(os.path.join(out, "sweep.csv"))
+        expect(len(rows) == 6, "not 6 random points", rows)
+        expect(all(0.2 <= float(r["e"]) < 0.6 and 1 <= float(r["h0"]) < 2 for r in rows),
+               "a random point outside its range", rows)
+    expect(tables[0] == tables[1], "the same seed gave different tables", *tables[:2])
+    expect(tables[0] != tables[2], "seeds 3 and 4 gave the same table")
 
 
 def main():

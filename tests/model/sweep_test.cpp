@@ -165,6 +165,10 @@ TEST(Sweep, UnknownParameterAndQuantityAreRefusedNamingWhatExists) {
   e = error_of(ball_sweep("e=0.1:0.9:3", {"final.y"}));
   EXPECT_NE(e.find("'final.y' names no state"), std::string::npos) << e;
   EXPECT_EQ(error_of(ball_sweep("x=0.5:1:2", {"final.v", "zeno_events"})), "");
+  SweepSpec huge = ball_sweep("e=0.1:0.9:100000", {"zeno_time"});
+  huge.axes.push_back(saltus::model::parse_sweep_axis("h0=1:2:1000"));
+  e = error_of(huge);
+  EXPECT_NE(e.find("the sweep has 100000000 points; at most 10000000"), std::string::npos) << e;
   SweepSpec bad_file = ball_sweep("e=0.1:0.9:3", {"zeno_time"});
   bad_file.overrides = {"nosuch=1"};
   EXPECT_THROW(saltus::model::check_sweep(bad_file), saltus::model::ModelError);
