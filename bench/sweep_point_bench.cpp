@@ -60,9 +60,10 @@ void SweepHundredValues(benchmark::State& state) {
   spec.model_file = kBall;
   spec.axes = {saltus::model::parse_sweep_axis("e=0.05:0.95:100")};
   spec.collect = {"zeno_time"};
-  for (auto _ : state) benchmark::DoNotOptimize(saltus::model::run_sweep(spec, 2));
+  const int threads = static_cast<int>(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(saltus::model::run_sweep(spec, threads));
 }
-BENCHMARK(SweepHundredValues)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(SweepHundredValues)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void HandWrittenLoopHundredValues(benchmark::State& state) {
   const std::vector<double> e = e_values();
