@@ -118,13 +118,15 @@ def check_malformed_fails(cli):
 
 @case
 def run_help_names_existing_files(cli):
-    code, stdout, stderr = cli.run("run", "--help")
-    expect_exit(code, 0, stdout, stderr, "run --help")
-    expect("Examples" in stdout, "no examples in run --help", stdout)
-    named = re.findall(r"models/[A-Za-z0-9_]+\.toml", stdout)
-    expect(named, "run --help names no model file", stdout)
-    for path in named:
-        expect(os.path.isfile(os.path.join(cli.source, path)), "run --help names missing " + path)
+    for command in ("run", "sweep"):
+        code, stdout, stderr = cli.run(command, "--help")
+        expect_exit(code, 0, stdout, stderr, command + " --help")
+        expect("Examples" in stdout, f"no examples in {command} --help", stdout)
+        named = re.findall(r"models/[A-Za-z0-9_]+\.toml", stdout)
+        expect(named, f"{command} --help names no model file", stdout)
+        for path in named:
+            expect(os.path.isfile(os.path.join(cli.source, path)),
+                   f"{command} --help names missing " + path)
 
 
 @case
