@@ -1,11 +1,7 @@
 #include "commands.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <iostream>
@@ -13,10 +9,9 @@
 #include <sstream>
 
 #include "progress_indicator.hpp"
+#include "python_script.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
-
-extern char** environ;
 
 namespace saltus::cli {
 namespace {
@@ -97,32 +92,12 @@ int check_command(const std::vector<std::string>& models, const std::vector<std:
 }
 
 int plot_command(const std::string& dir) {
-  const char* script_env = std::getenv("SALTUS_PLOT_SCRIPT");
-  const std::string script = script_env != nullptr ? script_env : SALTUS_DEFAULT_PLOT_SCRIPT;
-  const char* python_env = std::getenv("SALTUS_PYTHON");
-  const std::string python = python_env != nullptr ? python_env : "/usr/bin/python3";
   if (!std::filesystem::exists(std::filesystem::path(dir) / "trajectory.csv")) {
     std::cerr << "error: " << dir << " holds no trajectory.csv; expected the --out folder of "
               << "`saltus run`\n";
     return 3;
   }
-  std::cout.flush();
-  std::vector<std::string> argv_text = {python, script, dir};
-  std::vector<char*> argv;
-  for (std::string& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
-    std::cerr << "error: cannot start " << python << " (needed for plots: apt install "
-              << "python3-matplotlib)\n";
-    return 3;
-  }
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::cerr << "error: " << script << " failed on " << dir << "\n";
-    return 3;
-  }
-  return 0;
+  return run_plot_script("SALTUS_PLOT_SCRIPT", SALTUS_DEFAULT_PLOT_SCRIPT, dir);
 }
 
 }  // namespace saltus::cli

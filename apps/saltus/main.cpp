@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "sweep_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"saltus: simulate hybrid dynamical systems described in TOML model files"};
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
       "  saltus run models/bouncing_ball.toml --out out --plot\n"
       "  saltus check models/*.toml\n"
       "  saltus plot out\n"
+      "  saltus sweep models/bouncing_ball.toml --vary e=0.05:0.95:100 --collect zeno_time\n"
       "Run `saltus <command> --help` for the options of each command.");
 
   saltus::cli::RunArguments run;
@@ -54,7 +56,41 @@ int main(int argc, char** argv) {
       "  saltus plot out\n"
       "Writes DIR/states.png, DIR/phase.png and DIR/hybrid_time.png (needs python3-matplotlib).");
 
+  saltus::cli::SweepArguments sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "Run a model over a grid or random set of parameter values; write sweep.csv");
+  sweep_cmd->add_option("model", sweep.model, "Model file (TOML)")->required();
+  sweep_cmd->add_option("--vary", sweep.vary, "NAME=LO:HI:N: N values of a parameter or state")
+      ->required();
+  sweep_cmd
+      ->add_option("--collect", sweep.collect,
+                   "Quantities per point, comma-separated: zeno_time, zeno_events, "
+                   "events.count, t_final, final.<state>")
+      ->delimiter(',')
+      ->required();
+  sweep_cmd->add_flag("--grid", sweep.grid, "Every combination of the --vary values (default)");
+  CLI::Option* random_opt = sweep_cmd->add_option("--random", sweep.random_count,
+                                                  "N points drawn uniformly in the --vary ranges");
+  sweep_cmd->add_option("--seed", sweep.seed, "Seed of --random")->needs(random_opt);
+  random_opt->excludes("--grid");
+  sweep_cmd->add_option("--set,-s", sweep.set, "Override for every point: name=value");
+  sweep_cmd->add_option("--out,-o", sweep.out_dir, "Output folder (created, or replaced)")
+      ->capture_default_str();
+  sweep_cmd->add_option("--threads,-j", sweep.threads, "Threads (default: every core)");
+  sweep_cmd->add_flag("!--no-plot", sweep.plot, "Do not write sweep_<quantity>.png");
+  sweep_cmd->footer(
+      "Examples:\n"
+      "  saltus sweep models/bouncing_ball.toml --vary e=0.05:0.95:100 --collect zeno_time\n"
+      "  saltus sweep models/bouncing_ball.toml --vary e=0.1:0.9:5 --vary h0=0.5:2:4 \\\n"
+      "      --collect zeno_time,events.count --out out/sweep\n"
+      "  saltus sweep models/bouncing_ball.toml --vary e=0.1:0.9:1 --random 200 --seed 3 \\\n"
+      "      --collect zeno_time\n"
+      "Exit status: 0 every point ok, 1 bad input (nothing run), 2 some points failed (their\n"
+      "rows in sweep.csv give the status), 3 output error.");
+
   CLI11_PARSE(app, argc, argv);
+  sweep.random = random_opt->count() > 0;
+  if (*sweep_cmd) return saltus::cli::sweep_command(sweep);
   run.has_t_end = run_cmd->count("--t-end") > 0;
   if (*run_cmd) return saltus::cli::run_command(run);
   if (*check_cmd) return saltus::cli::check_command(check_models, check_set);

@@ -7,8 +7,10 @@
 
 namespace saltus::cli {
 
-ProgressIndicator::ProgressIndicator(std::string what)
-    : what_(std::move(what)), start_(std::chrono::steady_clock::now()) {
+ProgressIndicator::ProgressIndicator(std::string what, bool show_time_left)
+    : what_(std::move(what)),
+      start_(std::chrono::steady_clock::now()),
+      show_time_left_(show_time_left) {
   enabled_ = isatty(STDERR_FILENO) == 1;
 }
 
@@ -25,6 +27,9 @@ void ProgressIndicator::tick(double fraction) {
   const double percent = 100.0 * std::clamp(fraction, 0.0, 1.0);
   std::fprintf(stderr, "\r%s %s  %5.1f %%  %.1f s", kFrames[frame_++ % 4], what_.c_str(), percent,
                elapsed);
+  if (show_time_left_ && fraction > 0.0) {
+    std::fprintf(stderr, ", about %.0f s left\033[K", elapsed * (1.0 - fraction) / fraction);
+  }
   std::fflush(stderr);
   drawn_ = true;
 }

@@ -2,7 +2,8 @@
 // stderr is a terminal (never in logs or pipes).
 //
 // The run goes on in a worker thread that publishes the simulated time (SimulationOptions::
-// on_progress); the line shows the fraction of [t0, t_end] done and the elapsed wall time.
+// on_progress); the line shows the fraction of [t0, t_end] done and the elapsed wall time. A
+// sweep (its points take comparable times) also shows the time left, extrapolated linearly.
 #pragma once
 
 #include <chrono>
@@ -12,7 +13,7 @@ namespace saltus::cli {
 
 class ProgressIndicator {
  public:
-  explicit ProgressIndicator(std::string what);
+  explicit ProgressIndicator(std::string what, bool show_time_left = false);
   ~ProgressIndicator();
   // Called periodically from the waiting thread with the fraction of the run done (0..1); draws
   // once the run has taken over a second.
@@ -23,6 +24,7 @@ class ProgressIndicator {
  private:
   std::string what_;
   std::chrono::steady_clock::time_point start_;
+  bool show_time_left_ = false;
   bool enabled_ = false;
   bool drawn_ = false;
   int frame_ = 0;

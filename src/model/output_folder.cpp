@@ -33,6 +33,13 @@ fs::path normalized_target(const fs::path& dir) {
 }
 
 bool written_by_saltus(const std::string& name) {
+  // `saltus sweep`: sweep.csv and one sweep_<quantity>.png per collected quantity.
+  const auto ends_with = [&name](const std::string& tail) {
+    return name.size() >= tail.size() &&
+           name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (name == "sweep.csv" || name == "sweep.csv.tmp") return true;
+  if (name.rfind("sweep_", 0) == 0 && ends_with(".png")) return true;
   for (const std::string& known : output_folder_names()) {
     // Also the temporaries of an interrupted atomic write (csv_writer, plot_run.py).
     if (name == known || name == known + ".tmp") return true;

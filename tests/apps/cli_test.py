@@ -118,13 +118,15 @@ def check_malformed_fails(cli):
 
 @case
 def run_help_names_existing_files(cli):
-    code, stdout, stderr = cli.run("run", "--help")
-    expect_exit(code, 0, stdout, stderr, "run --help")
-    expect("Examples" in stdout, "no examples in run --help", stdout)
-    named = re.findall(r"models/[A-Za-z0-9_]+\.toml", stdout)
-    expect(named, "run --help names no model file", stdout)
-    for path in named:
-        expect(os.path.isfile(os.path.join(cli.source, path)), "run --help names missing " + path)
+    for command in ("run", "sweep"):
+        code, stdout, stderr = cli.run(command, "--help")
+        expect_exit(code, 0, stdout, stderr, command + " --help")
+        expect("Examples" in stdout, f"no examples in {command} --help", stdout)
+        named = re.findall(r"models/[A-Za-z0-9_]+\.toml", stdout)
+        expect(named, f"{command} --help names no model file", stdout)
+        for path in named:
+            expect(os.path.isfile(os.path.join(cli.source, path)),
+                   f"{command} --help names missing " + path)
 
 
 @case
@@ -228,6 +230,97 @@ def check_refuses_what_run_fails_on_at_t0(cli):
     code, stdout, stderr = cli.run("check", cli.model("bouncing_rod.toml"), "--set", "m=-1")
     expect_exit(code, 1, stdout, stderr, "check of a rod with m = -1")
     expect("positive definite" in stderr, "the mass matrix is not named", stderr)
+
+
+def has_matplotlib():
+    return subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"],
+                          capture_output=True).returncode == 0
+
+
+@case
+def sweep_writes_table_and_plots(cli):
+    out = os.path.join(cli.work, "sweep")
+    code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
+                                   "e=0.2:0.8:4", "--vary", "h0=1:2:2", "--collect",
+                                   "zeno_time,events.count,final.x", "--threads", "2",
+                                   "--set", "t_end=20", "--out", out)
+    plotted = has_matplotlib()
+    expect_exit(code, 0 if plotted else 3, stdout, stderr, "sweep")
+    rows = read_csv(os.path.join(out, "sweep.csv"))
+    expect(list(rows[0].keys()) == ["e", "h0", "status", "succeeded", "zeno_time",
+                                    "events.count", "final.x"], "sweep.csv header", rows[0])
+    expect(len(rows) == 8, "sweep.csv does not hold 8 points", rows)
+    for r in rows:
+        e, h0 = float(r["e"]), float(r["h0"])
+        t_inf = (2 * h0 / 9.81) ** 0.5 * (1 + e) / (1 - e)
+        expect(r["status"] == "end-time-reached" and r["succeeded"] == "1", "status", r)
+        expect(abs(float(r["zeno_time"]) - t_inf) < 1e-6 * t_inf, "Zeno time off", r, t_inf)
+    pngs = sorted(n for n in os.listdir(out) if n.endswith(".png"))
+    wanted = ["sweep_events.count.png", "sweep_final.x.png", "sweep_zeno_time.png"]
+    expect(pngs == (wanted if plotted else []), "plots in the sweep folder", pngs)
+    # The folder is saltus's own: a second sweep replaces it as a whole.
+    code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
+                                   "e=0.5:0.5:1", "--collect", "t_final", "--no-plot", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "second sweep into the same folder")
+    expect(os.listdir(out) == ["sweep.csv"] and len(read_csv(os.path.join(out, "sweep.csv"))) == 1,
+           "the second sweep did not replace the folder", os.listdir(out))
+
+
+@case
+def sweep_failed_points_are_rows(cli):
+    out = os.path.join(cli.work, "sweep")
+    code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
+                                   "h0=-1:1:3", "--collect", "zeno_time", "--no-plot", "--out", out)
+    expect_exit(code, 2, stdout, stderr, "sweep with a failing point")
+    expect("1 of 3 points failed" in stderr and "h0=-1: invalid-input" in stderr,
+           "the failed point is not reported", stderr)
+    rows = read_csv(os.path.join(out, "sweep.csv"))
+    expect([r["status"] for r in rows][0] == "invalid-input" and rows[0]["zeno_time"] == "nan",
+           "the failed point's row", rows)
+    expect(all(r["succeeded"] == "1" for r in rows[1:]), "the other points", rows)
+
+
+@case
+def sweep_bad_input_is_refused(cli):
+    ball = cli.model("bouncing_ball.toml")
+    out = os.path.join(cli.work, "never")
+    for args, cause in [
+        (["--vary", "e=0.9:0.1:5", "--collect", "zeno_time"], "the range is empty"),
+        (["--vary", "e=0.1:0.9", "--collect", "zeno_time"], "expected three fields"),
+        (["--vary", "e=0.1:0.9:0", "--collect", "zeno_time"], "N must be a whole number"),
+        (["--vary", "ee=0.1:0.9:3", "--collect", "zeno_time"],
+         "'ee' is not a parameter or state"),
+        (["--vary", "e=0.1:0.9:3", "--collect", "zeno_time,bounces"],
+         "unknown quantity 'bounces'"),
+        (["--vary", "e=0.1:0.9:3", "--collect", "final.q"], "'final.q' names no state"),
+        (["--vary", "e=0.1:0.9:3", "--random", "0", "--collect", "zeno_time"],
+         "the number of points must be at least 1"),
+    ]:
+        code, stdout, stderr = cli.run("sweep", ball, *args, "--out", out)
+        expect_exit(code, 1, stdout, stderr, "sweep " + " ".join(args))
+        expect(cause in stderr and "nothing was run" in stderr, "the cause is not named", cause,
+               stderr)
+        expect(not os.path.exists(out), "a refused sweep wrote " + out)
+
+
+@case
+def sweep_random_points_repeat_with_seed(cli):
+    tables = []
+    for seed, name in [("3", "a"), ("3", "b"), ("4", "c")]:
+        out = os.path.join(cli.work, name)
+        code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
+                                       "e=0.2:0.6:1", "--vary", "h0=1:2:1", "--random", "6",
+                                       "--seed", seed, "--collect", "zeno_time", "--no-plot",
+                                       "--out", out)
+        expect_exit(code, 0, stdout, stderr, "random sweep, seed " + seed)
+        with open(os.path.join(out, "sweep.csv")) as f:
+            tables.append(f.read())
+        rows = read_csv(os.path.join(out, "sweep.csv"))
+        expect(len(rows) == 6, "not 6 random points", rows)
+        expect(all(0.2 <= float(r["e"]) < 0.6 and 1 <= float(r["h0"]) < 2 for r in rows),
+               "a random point outside its range", rows)
+    expect(tables[0] == tables[1], "the same seed gave different tables", *tables[:2])
+    expect(tables[0] != tables[2], "seeds 3 and 4 gave the same table")
 
 
 def main():

@@ -18,6 +18,7 @@ using OutputFile = std::pair<std::string, std::string>;
 
 // Names a saltus run or plot writes into its output folder. A folder holding anything else is
 // not replaced (it may be the user's own), so `--out ~` cannot delete a home folder.
+// (`saltus sweep` writes sweep.csv and sweep_<quantity>.png; those are accepted too.)
 const std::vector<std::string>& output_folder_names();
 
 // Replaces folder `dir` (created with its parents if absent) by a folder holding exactly

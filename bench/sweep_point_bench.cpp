@@ -1,0 +1,91 @@
+// Issue 14: where a sweep point's time goes for models/bouncing_ball.toml: loading the model
+// from its text (done once per point, parameters folded) or from its file, and running it.
+// Decides whether reading the file once per sweep matters and what run-time parameters
+// (issue 14 item 1) would save. Also the 100-value e sweep through run_sweep() against the
+// hand-written C++ loop the issue compares with (2 threads, each loading and running its half).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+#include "saltus/model/sweep.hpp"
+
+namespace {
+
+const std::filesystem::path kBall =
+    std::filesystem::path(__FILE__).parent_path().parent_path() / "models" / "bouncing_ball.toml";
+
+std::string ball_text() {
+  std::ifstream in(kBall);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void LoadFromText(benchmark::State& state) {
+  const std::string text = ball_text();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(saltus::model::load_model_text(text, kBall.string(), {"e=0.5"}));
+  }
+}
+BENCHMARK(LoadFromText);
+
+void LoadFromFile(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(saltus::model::load_model_file(kBall, {"e=0.5"}));
+}
+BENCHMARK(LoadFromFile);
+
+void RunLoadedModel(benchmark::State& state) {
+  auto m = std::make_shared<const saltus::model::Model>(
+      saltus::model::load_model_file(kBall, {"e=0.5"}));
+  for (auto _ : state) benchmark::DoNotOptimize(saltus::model::run_model(m));
+}
+BENCHMARK(RunLoadedModel);
+
+std::vector<double> e_values() {
+  std::vector<double> e;
+  for (int k = 0; k < 100; ++k) e.push_back(k == 99 ? 0.95 : 0.05 + 0.9 * k / 99);
+  return e;
+}
+
+void SweepHundredValues(benchmark::State& state) {
+  saltus::model::SweepSpec spec;
+  spec.model_file = kBall;
+  spec.axes = {saltus::model::parse_sweep_axis("e=0.05:0.95:100")};
+  spec.collect = {"zeno_time"};
+  const int threads = static_cast<int>(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(saltus::model::run_sweep(spec, threads));
+}
+BENCHMARK(SweepHundredValues)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void HandWrittenLoopHundredValues(benchmark::State& state) {
+  const std::vector<double> e = e_values();
+  for (auto _ : state) {
+    std::vector<double> zeno(e.size());
+    auto half = [&](size_t first) {
+      for (size_t i = first; i < e.size(); i += 2) {
+        char value[40];
+        std::snprintf(value, sizeof value, "e=%.17g", e[i]);
+        auto m = std::make_shared<const saltus::model::Model>(
+            saltus::model::load_model_file(kBall, {value}));
+        zeno[i] = saltus::model::run_model(m).result.summary.zeno_time;
+      }
+    };
+    std::thread other(half, 1);
+    half(0);
+    other.join();
+    benchmark::DoNotOptimize(zeno);
+  }
+}
+BENCHMARK(HandWrittenLoopHundredValues)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

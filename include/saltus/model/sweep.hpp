@@ -1,0 +1,76 @@
+// Parameter sweeps of a model file: the library engine behind `saltus sweep` (docs/SWEEPS.md).
+//
+// A sweep varies parameters (or initial states) over ranges, runs every point as its own model
+// (the file text is read once; each point loads it with its values as overrides, so the point
+// is exactly `saltus run --set name=value`), and collects a few numbers per point. Points run
+// on `threads` std::threads that take the next point from one atomic counter, because a point's
+// cost varies a lot (near Zeno). A point that fails is a row with its status, never an error.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace saltus::model {
+
+// One varied quantity: `count` values evenly spaced from `low` to `high` (both included; one
+// value is `low`). With random sampling, the range a value is drawn from.
+struct SweepAxis {
+  std::string name;
+  double low = 0.0;
+  double high = 0.0;
+  long count = 0;
+};
+
+struct SweepSpec {
+  std::filesystem::path model_file;
+  std::vector<std::string> overrides;  // applied to every point, before the varied values
+  std::vector<SweepAxis> axes;
+  bool random = false;     // false: the full grid of the axes; true: `random_count` points
+  long random_count = 0;   // drawn uniformly in the axes' ranges from `seed`
+  std::uint64_t seed = 0;  //
+  // zeno_time, zeno_events, events.count, t_final, final.<state> (docs/SWEEPS.md)
+  std::vector<std::string> collect;
+};
+
+struct SweepPoint {
+  std::vector<double> values;     // one per axis
+  std::string status;             // to_string(Termination), or "model-error" when it did not load
+  bool succeeded = false;         // as ModelRun::succeeded()
+  std::string message;            // why it failed ("" when it succeeded)
+  std::vector<double> collected;  // one per collected quantity; NaN when the point has none
+};
+
+struct SweepResult {
+  std::vector<std::string> axis_names;
+  std::vector<std::string> quantity_names;
+  std::vector<SweepPoint> points;  // in point order (the grid's or the random draw's)
+  long failed_count() const;
+};
+
+// "NAME=LO:HI:N" -> SweepAxis. Throws saltus::Error naming the text and what is wrong (no '=',
+// not three numbers, N < 1, a non-finite bound, LO > HI).
+SweepAxis parse_sweep_axis(std::string_view text);
+
+// The points' values, one row per point: the grid (last axis fastest) or the random draw.
+std::vector<std::vector<double>> sweep_points(const SweepSpec& spec);
+
+// Checks the spec against the model file before anything runs: the file loads with the base
+// overrides, every axis names a parameter or state, every collected quantity exists. Throws
+// ModelError (the file's own problems) or saltus::Error naming what is unknown and what exists.
+void check_sweep(const SweepSpec& spec);
+
+// Runs every point on `threads` threads (1: in the calling thread). `points_done`, when given,
+// counts finished points (for a progress bar). Calls check_sweep() first.
+SweepResult run_sweep(const SweepSpec& spec, int threads, std::atomic<long>* points_done = nullptr);
+
+// sweep.csv: the axes, status, succeeded (1/0), then the collected quantities (%.17g, "nan").
+std::string sweep_csv(const SweepResult& result);
+
+// Replaces `dir` by a folder holding sweep.csv (model/output_folder.hpp: never half-written).
+void write_sweep_outputs(const SweepResult& result, const std::filesystem::path& dir);
+
+}  // namespace saltus::model

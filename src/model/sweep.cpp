@@ -1,0 +1,304 @@
+// GCC 12 reports a false -Wrestrict inside std::string's operator+ at -O2 (GCC bug 105329).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+#include "saltus/model/sweep.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "saltus/core/error.hpp"
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+#include "saltus/model/output_folder.hpp"
+
+namespace saltus::model {
+namespace {
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+// Every point is a row held in memory until the table is written.
+constexpr double kMaxPoints = 1e7;
+
+enum class QuantityKind { ZenoTime, ZenoEvents, EventCount, FinalTime, FinalState };
+
+struct CollectedQuantity {
+  QuantityKind kind = QuantityKind::ZenoTime;
+  Eigen::Index state = 0;  // FinalState only
+};
+
+// %.17g round-trips a double exactly, so an override or a table cell is the point's own value.
+std::string exact_text(double v) {
+  if (std::isnan(v)) return "nan";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) detail::throw_error("cannot read model file '", path.string(), "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string joined_names(const std::vector<Quantity>& quantities) {
+  std::string out;
+  for (const Quantity& q : quantities) out += (out.empty() ? "" : ", ") + q.name;
+  return out.empty() ? "none" : out;
+}
+
+CollectedQuantity parse_quantity(const std::string& name, const Model& m) {
+  if (name == "zeno_time") return {QuantityKind::ZenoTime, 0};
+  if (name == "zeno_events") return {QuantityKind::ZenoEvents, 0};
+  if (name == "events.count") return {QuantityKind::EventCount, 0};
+  if (name == "t_final") return {QuantityKind::FinalTime, 0};
+  const std::string prefix = "final.";
+  if (name.rfind(prefix, 0) == 0) {
+    const int state = m.state_index(name.substr(prefix.size()));
+    if (state >= 0) return {QuantityKind::FinalState, state};
+    detail::throw_error("--collect: '", name, "' names no state of ", m.file,
+                        " (states: ", joined_names(m.states), ")");
+  }
+  detail::throw_error("--collect: unknown quantity '", name,
+                      "' (known: zeno_time, zeno_events, events.count, t_final, final.<state>)");
+}
+
+double collected_value(const CollectedQuantity& q, const ModelRun& run) {
+  const SimulationSummary& s = run.result.summary;
+  switch (q.kind) {
+    case QuantityKind::ZenoTime:
+      return s.zeno_time;
+    case QuantityKind::ZenoEvents:
+      return std::isnan(s.zeno_time) ? kMissing : static_cast<double>(s.events_before_zeno);
+    case QuantityKind::EventCount:
+      return static_cast<double>(s.jumps);
+    case QuantityKind::FinalTime:
+      return s.t_final;
+    case QuantityKind::FinalState:
+      return q.state < run.result.x_final.size() ? run.result.x_final[q.state] : kMissing;
+  }
+  return kMissing;
+}
+
+// The quantities `spec` collects, checked against the model loaded with the base overrides.
+std::vector<CollectedQuantity> checked_quantities(const SweepSpec& spec, const Model& m) {
+  for (size_t i = 0; i < spec.axes.size(); ++i) {
+    const SweepAxis& axis = spec.axes[i];
+    bool known = m.state_index(axis.name) >= 0;
+    for (const Quantity& p : m.parameters) known = known || p.name == axis.name;
+    if (!known) {
+      detail::throw_error("--vary: '", axis.name, "' is not a parameter or state of ", m.file,
+                          " (parameters: ", joined_names(m.parameters),
+                          "; states: ", joined_names(m.states), ")");
+    }
+    for (size_t k = 0; k < i; ++k) {
+      if (spec.axes[k].name == axis.name) {
+        detail::throw_error("--vary: '", axis.name, "' is varied twice");
+      }
+    }
+  }
+  if (spec.axes.empty()) detail::throw_error("a sweep needs at least one --vary NAME=LO:HI:N");
+  if (spec.random && spec.random_count < 1) {
+    detail::throw_error("--random: the number of points must be at least 1, got ",
+                        spec.random_count);
+  }
+  double points = static_cast<double>(spec.random_count);
+  if (!spec.random) {
+    points = 1.0;
+    for (const SweepAxis& a : spec.axes) points *= static_cast<double>(a.count);
+  }
+  if (points > kMaxPoints) {
+    detail::throw_error("the sweep has ", points, " points; at most ", kMaxPoints,
+                        " fit in one table");
+  }
+  if (spec.collect.empty()) detail::throw_error("--collect: name at least one quantity");
+  std::vector<CollectedQuantity> out;
+  for (const std::string& name : spec.collect) out.push_back(parse_quantity(name, m));
+  return out;
+}
+
+SweepPoint run_point(const std::string& text, const SweepSpec& spec,
+                     const std::vector<CollectedQuantity>& quantities, std::vector<double> values) {
+  SweepPoint point;
+  point.collected.assign(quantities.size(), kMissing);
+  std::vector<std::string> overrides = spec.overrides;
+  for (size_t i = 0; i < values.size(); ++i) {
+    overrides.push_back(spec.axes[i].name + "=" + exact_text(values[i]));
+  }
+  point.values = std::move(values);
+  try {
+    auto m =
+        std::make_shared<const Model>(load_model_text(text, spec.model_file.string(), overrides));
+    const ModelRun run = run_model(m);
+    point.status = run.status();
+    point.succeeded = run.succeeded();
+    if (!point.succeeded) {
+      point.message = run.message();
+      return point;
+    }
+    for (size_t q = 0; q < quantities.size(); ++q) {
+      point.collected[q] = collected_value(quantities[q], run);
+    }
+  } catch (const Error& e) {
+    // The point's values make the model invalid (ModelError) or unbuildable.
+    point.status = "model-error";
+    point.message = e.what();
+  } catch (const std::exception& e) {
+    point.status = "error";
+    point.message = e.what();
+  }
+  return point;
+}
+
+double parse_bound(std::string_view field, std::string_view text, const char* what) {
+  const std::string s(field);
+  size_t used = 0;
+  double v = 0.0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (s.empty() || used != s.size() || !std::isfinite(v)) {
+    detail::throw_error("--vary '", text, "': ", what, " '", s,
+                        "' is not a finite number (expected NAME=LO:HI:N)");
+  }
+  return v;
+}
+
+}  // namespace
+
+long SweepResult::failed_count() const {
+  long failed = 0;
+  for (const SweepPoint& p : points) failed += p.succeeded ? 0 : 1;
+  return failed;
+}
+
+SweepAxis parse_sweep_axis(std::string_view text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    detail::throw_error("--vary '", text, "': expected NAME=LO:HI:N (e.g. e=0.05:0.95:100)");
+  }
+  std::vector<std::string_view> fields;
+  std::string_view rest = text.substr(eq + 1);
+  for (size_t colon; (colon = rest.find(':')) != std::string_view::npos;) {
+    fields.push_back(rest.substr(0, colon));
+    rest.remove_prefix(colon + 1);
+  }
+  fields.push_back(rest);
+  if (fields.size() != 3) {
+    detail::throw_error("--vary '", text, "': expected three fields LO:HI:N after '=', got ",
+                        fields.size());
+  }
+  SweepAxis axis;
+  axis.name = std::string(text.substr(0, eq));
+  axis.low = parse_bound(fields[0], text, "LO");
+  axis.high = parse_bound(fields[1], text, "HI");
+  const double count = parse_bound(fields[2], text, "N");
+  if (count < 1 || count != std::floor(count) || count > 1e9) {
+    detail::throw_error("--vary '", text, "': N must be a whole number of points >= 1, got '",
+                        fields[2], "'");
+  }
+  axis.count = static_cast<long>(count);
+  if (axis.low > axis.high) {
+    detail::throw_error("--vary '", text, "': the range is empty (LO > HI)");
+  }
+  return axis;
+}
+
+std::vector<std::vector<double>> sweep_points(const SweepSpec& spec) {
+  std::vector<std::vector<double>> points;
+  if (spec.axes.empty()) return points;
+  if (spec.random) {
+    std::mt19937_64 draw(spec.seed);
+    for (long i = 0; i < spec.random_count; ++i) {
+      std::vector<double> values;
+      for (const SweepAxis& a : spec.axes) {
+        // 53 random bits in [0, 1): the same values on every platform (unlike std's
+        // distributions, whose algorithms are left to the implementation).
+        const double u = static_cast<double>(draw() >> 11) * 0x1.0p-53;
+        values.push_back(a.low + (a.high - a.low) * u);
+      }
+      points.push_back(std::move(values));
+    }
+    return points;
+  }
+  std::vector<long> index(spec.axes.size(), 0);
+  for (;;) {
+    std::vector<double> values;
+    for (size_t i = 0; i < spec.axes.size(); ++i) {
+      const SweepAxis& a = spec.axes[i];
+      const long k = index[i];
+      values.push_back(k == a.count - 1 && a.count > 1
+                           ? a.high
+                           : a.low + (a.high - a.low) * static_cast<double>(k) /
+                                         static_cast<double>(std::max<long>(a.count - 1, 1)));
+    }
+    points.push_back(std::move(values));
+    size_t axis = spec.axes.size();
+    while (axis > 0 && ++index[axis - 1] == spec.axes[axis - 1].count) index[--axis] = 0;
+    if (axis == 0) return points;
+  }
+}
+
+void check_sweep(const SweepSpec& spec) {
+  const Model m = load_model_file(spec.model_file, spec.overrides);
+  checked_quantities(spec, m);
+}
+
+SweepResult run_sweep(const SweepSpec& spec, int threads, std::atomic<long>* points_done) {
+  const std::string text = read_text(spec.model_file);
+  const Model base = load_model_text(text, spec.model_file.string(), spec.overrides);
+  const std::vector<CollectedQuantity> quantities = checked_quantities(spec, base);
+  SweepResult result;
+  for (const SweepAxis& a : spec.axes) result.axis_names.push_back(a.name);
+  result.quantity_names = spec.collect;
+  std::vector<std::vector<double>> values = sweep_points(spec);
+  result.points.resize(values.size());
+  // Dynamic distribution: each thread takes the next unclaimed point, so a few slow points
+  // near Zeno do not leave the other threads idle. Each point writes only its own row.
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < values.size();) {
+      result.points[i] = run_point(text, spec, quantities, std::move(values[i]));
+      if (points_done != nullptr) points_done->fetch_add(1);
+    }
+  };
+  const size_t workers = std::min(static_cast<size_t>(std::max(threads, 1)), values.size());
+  if (workers <= 1) {
+    work();
+    return result;
+  }
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < workers; ++t) pool.emplace_back(work);
+  for (std::thread& t : pool) t.join();
+  return result;
+}
+
+std::string sweep_csv(const SweepResult& result) {
+  std::string out;
+  for (const std::string& n : result.axis_names) out += n + ",";
+  out += "status,succeeded";
+  for (const std::string& n : result.quantity_names) out += "," + n;
+  out += "\n";
+  for (const SweepPoint& p : result.points) {
+    for (double v : p.values) out += exact_text(v) + ",";
+    out += p.status + (p.succeeded ? ",1" : ",0");
+    for (double v : p.collected) out += "," + exact_text(v);
+    out += "\n";
+  }
+  return out;
+}
+
+void write_sweep_outputs(const SweepResult& result, const std::filesystem::path& dir) {
+  replace_output_folder(dir, {{"sweep.csv", sweep_csv(result)}});
+}
+
+}  // namespace saltus::model
