@@ -10,6 +10,7 @@
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 #include "support/oracles.hpp"
+#include "support/solver_options.hpp"
 #include "support/vectors.hpp"
 
 namespace saltus::analysis {
@@ -19,10 +20,7 @@ using saltus::testing::oracle_cases;
 using saltus::testing::vec;
 
 SimulationOptions tight() {
-  SimulationOptions o;
-  o.stepper.rtol = 1e-12;
-  o.stepper.atol = 1e-14;
-  return o;
+  return saltus::testing::solver_options(1e-12, 1e-14);
 }
 
 // Classifies the run and checks the verdict; `cases` must not be empty.

@@ -14,6 +14,7 @@
 #include "lagrangian_test_models.hpp"
 #include "saltus/mech/bouncing_rod.hpp"
 #include "saltus/sim/simulator.hpp"
+#include "support/central_difference.hpp"
 
 namespace saltus::mech {
 namespace {
@@ -35,20 +36,7 @@ LagrangianModel rod_with_compliant_top() {
   return rod;
 }
 
-// d f / d x_k by the sixth-order central difference of f along e_k.
-template <class F>
-Vector central_difference(const F& f, const Vector& x, int k, int n_out) {
-  const double h = 1e-3 * (1.0 + std::abs(x[k]));
-  const double w[3] = {3.0 / 4.0, -3.0 / 20.0, 1.0 / 60.0};
-  Vector d = Vector::Zero(n_out);
-  for (int j = 1; j <= 3; ++j) {
-    Vector xp = x, xm = x;
-    xp[k] += j * h;
-    xm[k] -= j * h;
-    d += w[j - 1] * (f(xp) - f(xm)) / h;
-  }
-  return d;
-}
+using saltus::testing::central_difference;
 
 void check_mode(const HybridSystem& sys, ModeId id, const Vector& x, double t) {
   const Mode& mode = sys.mode(id);

@@ -15,6 +15,7 @@
 #include "saltus/mech/planar_rigid_body.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "support/oracles.hpp"
+#include "support/solver_options.hpp"
 
 namespace saltus::mech {
 namespace {
@@ -24,11 +25,7 @@ using saltus::testing::oracle_near;
 using saltus::testing::oracle_tolerance;
 
 SimulationOptions tight() {
-  SimulationOptions o;
-  o.integrator = Integrator::Dop853;
-  o.stepper.rtol = 1e-12;
-  o.stepper.atol = 1e-14;
-  return o;
+  return saltus::testing::solver_options(1e-12, 1e-14, Integrator::Dop853);
 }
 
 const std::string& guard_name(const HybridSystem& sys, const EventRecord& ev) {

@@ -13,6 +13,7 @@
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/nonholonomic_billiards.hpp"
 #include "support/oracles.hpp"
+#include "support/solver_options.hpp"
 
 namespace saltus {
 namespace {
@@ -27,11 +28,7 @@ using saltus::testing::oracle_tolerance;
 // amplifies earlier errors: measured on the disk case, the 6th impact's y moves by 7e-10 at
 // DOP853 rtol 1e-13 and by < 1e-10 at 1e-14 (its tolerance is 3.4e-10), so we run at 1e-14.
 SimulationOptions tight() {
-  SimulationOptions o;
-  o.integrator = Integrator::Dop853;
-  o.stepper.rtol = 1e-14;
-  o.stepper.atol = 1e-16;
-  return o;
+  return saltus::testing::solver_options(1e-14, 1e-16, Integrator::Dop853);
 }
 
 // Runs a billiard to half an impact gap past the case's last impact and checks every listed

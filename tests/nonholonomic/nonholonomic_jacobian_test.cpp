@@ -12,23 +12,12 @@
 
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/nonholonomic_billiards.hpp"
+#include "support/central_difference.hpp"
 
 namespace saltus {
 namespace {
 
-template <class F>
-Vector central_difference(const F& f, const Vector& x, int k, int n_out) {
-  const double h = 1e-3 * (1.0 + std::abs(x[k]));
-  const double w[3] = {3.0 / 4.0, -3.0 / 20.0, 1.0 / 60.0};
-  Vector d = Vector::Zero(n_out);
-  for (int j = 1; j <= 3; ++j) {
-    Vector xp = x, xm = x;
-    xp[k] += j * h;
-    xm[k] -= j * h;
-    d += w[j - 1] * (f(xp) - f(xm)) / h;
-  }
-  return d;
-}
+using saltus::testing::central_difference;
 
 void check_flow_and_guards(const mech::NonholonomicModel& model, const Vector& x) {
   const auto compiled = model.compile();

@@ -8,6 +8,7 @@
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 #include "support/ball_ensemble.hpp"
+#include "support/solver_options.hpp"
 #include "support/vectors.hpp"
 
 namespace saltus {
@@ -18,10 +19,7 @@ using testing::check_ball;
 using testing::vec;
 
 SimulationOptions tight() {
-  SimulationOptions o;
-  o.stepper.rtol = 1e-10;
-  o.stepper.atol = 1e-10;
-  return o;
+  return saltus::testing::solver_options(1e-10, 1e-10);
 }
 
 double relative(double a, double b) {

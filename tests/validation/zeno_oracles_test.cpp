@@ -9,6 +9,7 @@
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 #include "support/oracles.hpp"
+#include "support/solver_options.hpp"
 #include "support/vectors.hpp"
 
 namespace saltus {
@@ -19,10 +20,7 @@ using saltus::testing::oracle_near;
 using saltus::testing::oracle_tolerance;
 
 SimulationOptions tight() {
-  SimulationOptions o;
-  o.stepper.rtol = 1e-12;
-  o.stepper.atol = 1e-14;
-  return o;
+  return saltus::testing::solver_options(1e-12, 1e-14);
 }
 
 using saltus::testing::vec;
