@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "saltus/core/error.hpp"
+#include "saltus/mech/impact_problem.hpp"
 #include "saltus/mech/lcp_enumeration.hpp"
 
 namespace saltus::mech::detail {
@@ -48,6 +49,70 @@ std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, in
   return set;
 }
 
+namespace {
+
+// T+ - T- and the contacts of I_S left with gdot_N(t+) = 0 (to 1e-12 of the largest approach).
+void finish(const Matrix& M, const Matrix& W_N, const Vector& gdot_minus, ConstVectorRef qdot_minus,
+            SimultaneousImpact& out) {
+  out.rate_N = W_N.transpose() * out.qdot_plus;
+  out.energy_change =
+      0.5 * out.qdot_plus.dot(M * out.qdot_plus) - 0.5 * qdot_minus.dot(M * qdot_minus);
+  const double rate_tol = 1e-12 * (1.0 + gdot_minus.lpNorm<Eigen::Infinity>());
+  for (Eigen::Index j = 0; j < out.rate_N.size(); ++j) {
+    if (std::abs(out.rate_N[j]) <= rate_tol) out.closed_after.push_back(out.contacts[j]);
+  }
+}
+
+// With Coulomb friction: the impact LCP (2.17)-(2.18) of impact_problem.hpp, posed with
+// gdot_N(t-) scaled by (1 + e_i) so that its normal complementarity reads Moreau's
+// gdot_N(t+) + e_i gdot_N(t-) >= 0 perp Lambda_N (e_T = 0: sticking means gdot_T(t+) = 0);
+// qdot+ = qdot- + M^-1 (W_N Lambda_N + W_T Lambda_T) does not depend on that scaling.
+// Frictionless members take part with mu = 0.
+SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vector<int>& contacts,
+                                      const std::string& where, double t, ConstVectorRef q,
+                                      ConstVectorRef qdot_minus) {
+  SimultaneousImpact out;
+  out.contacts = contacts;
+  const int n = m.dof(), k = static_cast<int>(contacts.size());
+  ImpactProblem p;
+  p.mass = m.mass_matrix(q);
+  p.qdot_minus = qdot_minus;
+  p.time = t;
+  PlanarContacts& c = p.contacts;
+  c.W_N.resize(n, k);
+  c.W_T = Matrix::Zero(n, k);
+  c.g_N = c.w_hat_N = c.w_hat_T = c.mu = Vector::Zero(k);
+  c.gdot_N.resize(k);
+  Vector gdot_minus(k);
+  for (int j = 0; j < k; ++j) {
+    const LagrangianContact& contact = m.contact(contacts[j]);
+    c.W_N.col(j) = m.gap_gradient(contacts[j], q);
+    if (contact.frictional()) {
+      c.W_T.col(j) = m.tangent_gradient(contacts[j], q);
+      c.mu[j] = contact.law.mu;
+    }
+    gdot_minus[j] = c.W_N.col(j).dot(qdot_minus);
+    c.gdot_N[j] = (1.0 + contact.law.e) * std::min(gdot_minus[j], 0.0);
+    p.sets.I_S.push_back(j);
+  }
+  c.gdot_T = c.W_T.transpose() * qdot_minus;
+  const ContactOutcome outcome = solve_impact(p);
+  out.verdict = outcome.verdict;
+  if (!outcome.can_continue()) {
+    out.message =
+        saltus::detail::text(where, " (Moreau's law with Coulomb friction): ", outcome.message);
+    if (out.verdict == Verdict::Unique) out.verdict = Verdict::NotRun;
+    return out;
+  }
+  const ContactSolution& sol = *outcome.selected_solution();
+  out.impulse_N = sol.lambda_N;
+  out.qdot_plus = sol.motion;
+  finish(p.mass, c.W_N, gdot_minus, qdot_minus, out);
+  return out;
+}
+
+}  // namespace
+
 SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
                                                const std::vector<int>& contacts, double t,
                                                ConstVectorRef q, ConstVectorRef qdot_minus) {
@@ -55,17 +120,9 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
   out.contacts = contacts;
   const std::string where = saltus::detail::text("model '", m.name(), "': simultaneous impact of ",
                                                  contact_names(m, contacts), " at t = ", t);
-  for (int i : contacts) {
-    if (m.contact(i).frictional()) {
-      out.verdict = Verdict::NotRun;
-      out.message = saltus::detail::text(
-          where, ": contact '", m.contact(i).name, "' is frictional (law ",
-          to_string(m.contact(i).law.kind), ", mu = ", m.contact(i).law.mu,
-          "); simultaneous impacts with friction are not supported yet (frictionless contacts "
-          "only: Moreau's Newton law per contact)");
-      return out;
-    }
-  }
+  const bool frictional = std::any_of(contacts.begin(), contacts.end(),
+                                      [&m](int i) { return m.contact(i).frictional(); });
+  if (frictional) return resolve_frictional(m, contacts, where, t, q, qdot_minus);
   const int n = m.dof();
   const int k = static_cast<int>(contacts.size());
   const Matrix M = m.mass_matrix(q);
@@ -112,13 +169,7 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
   out.verdict = Verdict::Unique;
   out.impulse_N = lcp.solutions[0].z;
   out.qdot_plus = qdot_minus + motion_map * out.impulse_N;
-  out.rate_N = W.transpose() * out.qdot_plus;
-  out.energy_change =
-      0.5 * out.qdot_plus.dot(M * out.qdot_plus) - 0.5 * qdot_minus.dot(M * qdot_minus);
-  const double rate_tol = 1e-12 * (1.0 + gdot_minus.lpNorm<Eigen::Infinity>());
-  for (int j = 0; j < k; ++j) {
-    if (std::abs(out.rate_N[j]) <= rate_tol) out.closed_after.push_back(contacts[j]);
-  }
+  finish(M, W, gdot_minus, qdot_minus, out);
   return out;
 }
 

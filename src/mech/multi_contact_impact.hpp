@@ -10,10 +10,12 @@
 // solutions move the system alike; the verdict still comes from the enumeration (none / several
 // distinct motions / unique) and never assumes it.
 //
-// Which laws extend to several contacts: a frictionless contact (law NewtonFrictionless, or any
-// kind with mu = 0 or no tangential coordinate) takes part with its e read as Moreau's e_i (for a
-// frictionless single impact Newton, Poisson and Stronge coincide). A FRICTIONAL contact in a
-// simultaneous impact is not supported yet: the impact fails with a status naming it.
+// Which laws extend to several contacts: every contact takes part with its e read as Moreau's
+// e_i (for a frictionless single impact Newton, Poisson and Stronge coincide). A FRICTIONAL
+// contact (law kind other than NewtonFrictionless, mu > 0, a tangential coordinate) adds Coulomb
+// friction with e_T = 0 through the impact LCP (2.17)-(2.18) of impact_problem.hpp, its gdot_N(t-)
+// scaled by (1 + e_i); its own law (Poisson, Stronge, Chatterjee-Ruina, ...) is used only when
+// it impacts alone.
 //
 // The impact set I_S: the contact whose guard fired, every other rigid contact not held closed
 // whose gap is within kImpactGapBand of zero and that approaches (gdot_N = w_N^T qdot < 0), and
@@ -59,7 +61,7 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
 
 // The impact as a jump: x+ = (q, qdot+), outputs (impulse_t = 0, impulse_n of the fired contact
 // set[0], energy change); `close` = the one contact left closed (-1: none). False with
-// jump.failure when the LCP has no unique answer, a contact is frictional, or two or more
+// jump.failure when the LCP has no unique answer, or two or more
 // contacts are left closed (no mode holds them yet).
 bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
                               ConstVectorRef x, Jump& jump, int& close);

@@ -5,6 +5,7 @@
 // impulses are exact LCP solutions, only round-off changes T).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -77,6 +78,50 @@ TEST(SimultaneousImpact, RodLandingFlatReboundsWithoutSpin) {
   std::printf("flat rod: |t - t1| = %.2e, |v+ - e v|/v = %.2e, |omega+| = %.2e, apex error %.2e\n",
               std::abs(r.events[0].t - t1), std::abs(xp[4] - e * v) / v, std::abs(xp[5]),
               std::abs(r.x_final[1] - e * e * h));
+}
+
+// Flat landing with friction (mu) and horizontal speed u: the tangential directions of both ends
+// are (1, 0, 0) (no lever arm), so the set acts as a point: Lambda_N = m (1 + e) v in all,
+// u+ = u - mu (1 + e) v while that is positive (sliding through the impact), else u+ = 0
+// (sticking, the split between the ends statically indeterminate); no spin either way.
+TEST(SimultaneousImpact, FrictionalFlatLandingSlidesOrSticks) {
+  const double m = 1.0, l = 0.5, e = 0.5, h = 1.0, u = 3.0;
+  const double t1 = std::sqrt(2.0 * h / kG), v = kG * t1;
+  for (const double mu : {0.2, 0.8}) {
+    LagrangianModel model("rough_rod", 3);
+    set_planar_body_dynamics(model, m, m * l * l / 3.0, kG);
+    const ContactImpactLaw law{ImpactLawKind::RouthPoisson, e, 0.0, mu};
+    for (const double side : {-1.0, 1.0}) {
+      model.add_contact(
+          side < 0 ? "left" : "right", "rod",
+          [l, side](const auto& q) {
+            using std::sin;
+            return q[1] + side * l * sin(q[2]);
+          },
+          [l, side](const auto& q) {
+            using std::cos;
+            return q[0] + side * l * cos(q[2]);
+          },
+          law);
+    }
+    const auto c = model.compile();
+    Vector x0(6);
+    x0 << 0.0, h, 0.0, u, 0.0, 0.0;
+    const SimulationResult r =
+        simulate(c.system, c.free, 0.0, x0, t1 + 0.5 * e * v / kG, testing::tight_options());
+    ASSERT_EQ(r.termination(), Termination::EndTimeReached) << "mu " << mu << r.summary.message;
+    const auto xa = r.events.x_after(0);
+    const double u_plus = std::max(u - mu * (1 + e) * v, 0.0);
+    EXPECT_NEAR(xa[3], u_plus, 1e-9 * v) << "mu " << mu;
+    EXPECT_NEAR(xa[4], e * v, 1e-9 * v) << "mu " << mu;
+    EXPECT_LE(std::abs(xa[5]), 1e-9 * v / l) << "mu " << mu;
+    EXPECT_LT(r.events.outputs(0)[2], 0.0);
+    std::printf("rough flat rod mu = %.1f: u+ error %.2e, rebound error %.2e, |omega+| %.2e\n", mu,
+                std::abs(xa[3] - u_plus) / v, std::abs(xa[4] - e * v) / v, std::abs(xa[5]));
+    for (long i = 1; i < r.events.size(); ++i) {
+      EXPECT_EQ((r.events.x_after(i) - r.events.x_before(i)).norm(), 0.0);
+    }
+  }
 }
 
 // e = 0: both ends stay closed, which no mode can hold yet: the run ends with a status saying so.

@@ -51,8 +51,8 @@
 //                  rigid contacts touch (gap within 1e-10 max(1, |q|_inf)) and approach, or the
 //                  mode holds one closed, all of them form I_S and are solved together by the
 //                  impact LCP with Moreau's Newton law per contact (src/mech/
-//                  multi_contact_impact.hpp: frictionless contacts only; a frictional one, an
-//                  LCP with no or several solutions, or two contacts left closed end the run
+//                  multi_contact_impact.hpp; frictional contacts add Coulomb friction, e_T = 0;
+//                  an LCP with no or several motions, or two contacts left closed end the run
 //                  with ResetFailed naming the contacts); impulse_n is then d's share. d already
 //                  separating (resolved with another contact's guard): no jump.
 //   "lift-off:<c>" p = -lambda_N rising (closed, slip, stick) -> no closed contact
