@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "contact_dynamics.hpp"
+#include "multi_contact_impact.hpp"
 #include "painleve_report.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
@@ -86,17 +87,49 @@ Flow mode_flow(const Context& ctx, const LagrangianMode& mode) {
   });
 }
 
-// The impact of contact d as one jump: the law is solved once; q unchanged, qdot+ and the
-// impulse (P_t, P_n) and kinetic-energy change as outputs (event log, on_event, events.csv). A
-// law with no answer (a jam, Painleve in the impulse plane) fails the reset with its own
-// message. From free flight the contact closes when the impact leaves gdot_N = 0.
+// A simultaneous impact as one jump (multi_contact_impact.hpp); closes the one contact left
+// closed, if any, by close_contact().
+bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& set, unsigned mask,
+                       double t, ConstVectorRef x, Jump& jump) {
+  const int n = ctx.n;
+  int close = -1;
+  if (!detail::simultaneous_impact_jump(ctx.model, set, t, x, jump, close)) return false;
+  jump.target = ctx.open(mask);
+  if (close < 0) return true;
+  try {
+    jump.target =
+        ctx.find(ctx.model.close_contact(close, t, x.head(n), jump.x_plus.segment(n, n), mask));
+  } catch (const Error& e) {
+    jump.failure = e.what();  // Painleve as the contact closes
+    return false;
+  }
+  return true;
+}
+
+// The impact of contact d as one jump: q unchanged, qdot+ and the impulse (P_t, P_n) and
+// kinetic-energy change as outputs (event log, on_event, events.csv). Alone in I_S, d's own law
+// is solved once; with other contacts in I_S (multi_contact_impact.hpp) all are solved together.
+// A law or LCP with no answer fails the reset with its own message. d already separating (a
+// simultaneous impact resolved it with another contact's guard): nothing happens.
 Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
   const unsigned mask = from.compliant_mask;
   const bool may_close = from.kind == ClosedKind::None;
   Reset reset = Reset::custom(
-      ctx->open(mask), may_close,
-      [ctx, d, mask, may_close](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+      ctx->open(mask), true,
+      [ctx, d, mask, may_close, from](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
         const int n = ctx->n;
+        DofVector<double> w_N;
+        detail::gradient(ctx->model.contact(d).gap, load<double>(x, 0, n), w_N);
+        const double before = w_N.dot(x.tail(n));
+        if (before > 0.0) {
+          jump.target = ctx->find(from);
+          jump.x_plus.head(2 * n) = x;
+          jump.outputs.setZero();
+          return true;
+        }
+        const std::vector<int> set = detail::simultaneous_impact_set(
+            ctx->model, d, from.closed_contact, x.head(n), x.tail(n));
+        if (set.size() > 1) return simultaneous_jump(*ctx, set, mask, t, x, jump);
         const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
         if (!imp.planar.resolved()) {
           jump.failure = saltus::detail::text(ctx->model.describe_contact(d), ": impact at t = ", t,
@@ -110,9 +143,7 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
         jump.outputs[2] = imp.planar.dT;
         jump.target = ctx->open(mask);
         if (!may_close) return true;
-        DofVector<double> w_N;
-        detail::gradient(ctx->model.contact(d).gap, load<double>(x, 0, n), w_N);
-        const double before = w_N.dot(x.tail(n)), after = w_N.dot(imp.qdot_plus);
+        const double after = w_N.dot(imp.qdot_plus);
         if (std::abs(after) <= 1e-12 * (1.0 + std::abs(before))) {
           try {
             jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask));
@@ -384,15 +415,24 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
     if (penetrating && pushing) mask |= 1u << j;
   }
   const double tol = 1e-12 * (1.0 + x.lpNorm<Eigen::Infinity>());
+  ModeId first = context->open(mask);
+  std::vector<int> closing;  // rigid contacts that would each stay closed
   for (int i = 0; i < m.contact_count(); ++i) {
     const LagrangianContact& c = m.contact(i);
     if (!c.rigid()) continue;
     const SecondOrderJet g = detail::along(c.gap, q, qd);
     if (std::abs(g.v) > tol || std::abs(g.d1) > tol) continue;
     const LagrangianMode mode = m.close_contact(i, t, q, qd, mask);
-    if (mode.kind != ClosedKind::None) return find(mode);
+    if (mode.kind == ClosedKind::None) continue;
+    if (closing.empty()) first = find(mode);
+    closing.push_back(i);
   }
-  return context->open(mask);
+  if (closing.size() > 1) {  // no mode holds two: say so instead of closing only the first
+    saltus::detail::throw_error("model '", m.name(), "': two contacts closed (",
+                                detail::contact_names(m, closing), ") at t0 = ", t,
+                                ": multi-contact persistent contact is not supported yet");
+  }
+  return first;
 }
 
 }  // namespace saltus::mech

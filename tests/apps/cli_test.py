@@ -323,6 +323,30 @@ def sweep_random_points_repeat_with_seed(cli):
     expect(tables[0] != tables[2], "seeds 3 and 4 gave the same table")
 
 
+
+@case
+def rod_landing_flat(cli):
+    # Both ends land at once: one impact set, rebound e v without spin (v = sqrt(2 g h)).
+    model = cli.model("rod_landing_flat.toml")
+    out = os.path.join(cli.work, "out")
+    code, stdout, stderr = cli.run("run", model, "--out", out)
+    expect_exit(code, 0, stdout, stderr, "run")
+    first = read_csv(os.path.join(out, "events.csv"))[0]
+    v = (2 * 9.81 * 1.0) ** 0.5
+    expect(abs(float(first["t"]) - (2 * 1.0 / 9.81) ** 0.5) <= 1e-9, "landing time", first)
+    expect(abs(float(first["y'_after"]) - 0.6 * v) <= 1e-9 * v, "rebound speed", first)
+    expect(float(first["theta'_after"]) == 0.0, "spin after a flat landing", first)
+    # e = 0: both ends stay closed, which no mode holds: a failed run naming the cause.
+    code, stdout, stderr = cli.run("run", model, "--set", "e=0", "--out", out + "_plastic")
+    expect_exit(code, 2, stdout, stderr, "run with e = 0")
+    summary = read_summary(out + "_plastic")
+    expect(summary["status"] == "reset-failed" and
+           "two contacts closed ('left', 'right')" in summary["message"], "status", summary)
+    # Resting flat at t0: check refuses it.
+    code, stdout, stderr = cli.run("check", model, "--set", "h=0")
+    expect_exit(code, 1, stdout, stderr, "check of a rod resting flat")
+    expect("multi-contact persistent contact is not supported yet" in stderr, "cause", stderr)
+
 def main():
     if len(sys.argv) != 5 or sys.argv[1] not in CASES:
         sys.exit("usage: cli_test.py {" + "|".join(CASES) + "} SALTUS SOURCE_DIR WORK_DIR")

@@ -47,7 +47,14 @@
 //                  impact law (ContactImpactLaw) and reports impulse_t, impulse_n,
 //                  energy_change. From a mode without a closed contact it continues in d's closed
 //                  mode when the impact leaves gdot_N = 0 and the closed contact holds (below),
-//                  else in the mode without a closed contact.
+//                  else in the mode without a closed contact. Simultaneous impacts: when other
+//                  rigid contacts touch (gap within 1e-10 max(1, |q|_inf)) and approach, or the
+//                  mode holds one closed, all of them form I_S and are solved together by the
+//                  impact LCP with Moreau's Newton law per contact (src/mech/
+//                  multi_contact_impact.hpp; frictional contacts add Coulomb friction, e_T = 0;
+//                  an LCP with no or several motions, or two contacts left closed end the run
+//                  with ResetFailed naming the contacts); impulse_n is then d's share. d already
+//                  separating (resolved with another contact's guard): no jump.
 //   "lift-off:<c>" p = -lambda_N rising (closed, slip, stick) -> no closed contact
 //   "stick:<c>"    p = -s gdot_T rising (slip s: the sliding speed reaches zero) -> stick if the
 //                  stick forces lie in the cone |lambda_T| <= mu lambda_N, else slip reversal
@@ -350,7 +357,8 @@ struct LagrangianModel::Compiled {
   ModeId find(const LagrangianMode& mode) const;
   // A mode consistent with the state x = (q, qdot) at t: compliant contacts with g_N < 0 (and,
   // for force release, f > 0) active; the first rigid contact with |g_N| and |gdot_N| below
-  // 1e-12 (1 + |x|) closed by close_contact(); else no closed contact.
+  // 1e-12 (1 + |x|) closed by close_contact(); else no closed contact. Throws saltus::Error
+  // when two or more rigid contacts would close (no mode holds them yet).
   ModeId initial_mode(double t, ConstVectorRef x) const;
 };
 

@@ -1,0 +1,200 @@
+// Simultaneous impacts over I_S; see src/mech/multi_contact_impact.hpp.
+#include "multi_contact_impact.hpp"
+
+#include "contact_dynamics.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+
+#include "saltus/core/error.hpp"
+#include "saltus/mech/impact_problem.hpp"
+#include "saltus/mech/lcp_enumeration.hpp"
+
+namespace saltus::mech::detail {
+
+std::string contact_names(const LagrangianModel& m, const std::vector<int>& contacts) {
+  std::string out;
+  for (size_t k = 0; k < contacts.size(); ++k) {
+    out += (k ? ", '" : "'") + m.contact(contacts[k]).name + "'";
+  }
+  return out;
+}
+
+// Whether rigid contact i joins I_S of an impact at (q, qdot); no allocation (fixed-capacity
+// vectors), so the single-contact path stays allocation-free.
+static bool joins_impact(const LagrangianModel& m, int i, int fired, int closed,
+                         const DofVector<double>& q, const DofVector<double>& qdot, double band) {
+  if (i == fired || !m.contact(i).rigid()) return false;
+  if (i == closed) return true;
+  if (m.contact(i).gap(q) > band) return false;
+  DofVector<double> w;
+  gradient(m.contact(i).gap, q, w);
+  return w.dot(qdot) < 0.0;  // approaching
+}
+
+std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, int closed,
+                                         ConstVectorRef q, ConstVectorRef qdot) {
+  const int n = m.dof();
+  const DofVector<double> qv = load<double>(q, 0, n), qdv = load<double>(qdot, 0, n);
+  const double band = kImpactGapBand * std::max(1.0, q.lpNorm<Eigen::Infinity>());
+  int others = 0;
+  for (int i = 0; i < m.contact_count(); ++i)
+    others += joins_impact(m, i, fired, closed, qv, qdv, band);
+  if (others == 0) return {};  // d alone: no allocation
+  std::vector<int> set{fired};
+  for (int i = 0; i < m.contact_count(); ++i) {
+    if (joins_impact(m, i, fired, closed, qv, qdv, band)) set.push_back(i);
+  }
+  return set;
+}
+
+namespace {
+
+// T+ - T- and the contacts of I_S left with gdot_N(t+) = 0 (to 1e-12 of the largest approach).
+void finish(const Matrix& M, const Matrix& W_N, const Vector& gdot_minus, ConstVectorRef qdot_minus,
+            SimultaneousImpact& out) {
+  out.rate_N = W_N.transpose() * out.qdot_plus;
+  out.energy_change =
+      0.5 * out.qdot_plus.dot(M * out.qdot_plus) - 0.5 * qdot_minus.dot(M * qdot_minus);
+  const double rate_tol = 1e-12 * (1.0 + gdot_minus.lpNorm<Eigen::Infinity>());
+  for (Eigen::Index j = 0; j < out.rate_N.size(); ++j) {
+    if (std::abs(out.rate_N[j]) <= rate_tol) out.closed_after.push_back(out.contacts[j]);
+  }
+}
+
+// With Coulomb friction: the impact LCP (2.17)-(2.18) of impact_problem.hpp, posed with
+// gdot_N(t-) scaled by (1 + e_i) so that its normal complementarity reads Moreau's
+// gdot_N(t+) + e_i gdot_N(t-) >= 0 perp Lambda_N (e_T = 0: sticking means gdot_T(t+) = 0);
+// qdot+ = qdot- + M^-1 (W_N Lambda_N + W_T Lambda_T) does not depend on that scaling.
+// Frictionless members take part with mu = 0.
+SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vector<int>& contacts,
+                                      const std::string& where, double t, ConstVectorRef q,
+                                      ConstVectorRef qdot_minus) {
+  SimultaneousImpact out;
+  out.contacts = contacts;
+  const int n = m.dof(), k = static_cast<int>(contacts.size());
+  ImpactProblem p;
+  p.mass = m.mass_matrix(q);
+  p.qdot_minus = qdot_minus;
+  p.time = t;
+  PlanarContacts& c = p.contacts;
+  c.W_N.resize(n, k);
+  c.W_T = Matrix::Zero(n, k);
+  c.g_N = c.w_hat_N = c.w_hat_T = c.mu = Vector::Zero(k);
+  c.gdot_N.resize(k);
+  Vector gdot_minus(k);
+  for (int j = 0; j < k; ++j) {
+    const LagrangianContact& contact = m.contact(contacts[j]);
+    c.W_N.col(j) = m.gap_gradient(contacts[j], q);
+    if (contact.frictional()) {
+      c.W_T.col(j) = m.tangent_gradient(contacts[j], q);
+      c.mu[j] = contact.law.mu;
+    }
+    gdot_minus[j] = c.W_N.col(j).dot(qdot_minus);
+    c.gdot_N[j] = (1.0 + contact.law.e) * std::min(gdot_minus[j], 0.0);
+    p.sets.I_S.push_back(j);
+  }
+  c.gdot_T = c.W_T.transpose() * qdot_minus;
+  const ContactOutcome outcome = solve_impact(p);
+  out.verdict = outcome.verdict;
+  if (!outcome.can_continue()) {
+    out.message =
+        saltus::detail::text(where, " (Moreau's law with Coulomb friction): ", outcome.message);
+    if (out.verdict == Verdict::Unique) out.verdict = Verdict::NotRun;
+    return out;
+  }
+  const ContactSolution& sol = *outcome.selected_solution();
+  out.impulse_N = sol.lambda_N;
+  out.qdot_plus = sol.motion;
+  finish(p.mass, c.W_N, gdot_minus, qdot_minus, out);
+  return out;
+}
+
+}  // namespace
+
+SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
+                                               const std::vector<int>& contacts, double t,
+                                               ConstVectorRef q, ConstVectorRef qdot_minus) {
+  SimultaneousImpact out;
+  out.contacts = contacts;
+  const std::string where = saltus::detail::text("model '", m.name(), "': simultaneous impact of ",
+                                                 contact_names(m, contacts), " at t = ", t);
+  const bool frictional = std::any_of(contacts.begin(), contacts.end(),
+                                      [&m](int i) { return m.contact(i).frictional(); });
+  if (frictional) return resolve_frictional(m, contacts, where, t, q, qdot_minus);
+  const int n = m.dof();
+  const int k = static_cast<int>(contacts.size());
+  const Matrix M = m.mass_matrix(q);
+  const Eigen::LLT<Matrix> llt(M);
+  Matrix W(n, k);
+  Vector gdot_minus(k), q_lcp(k);
+  for (int j = 0; j < k; ++j) {
+    W.col(j) = m.gap_gradient(contacts[j], q);
+    gdot_minus[j] = W.col(j).dot(qdot_minus);
+    q_lcp[j] = (1.0 + m.contact(contacts[j]).law.e) * std::min(gdot_minus[j], 0.0);
+  }
+  const Matrix motion_map = llt.solve(W);  // M^-1 W_N: qdot+ - qdot- per unit impulse
+  const Matrix G = W.transpose() * motion_map;
+  LcpEnumerationOptions options;
+  options.max_size = std::max(options.max_size, k);
+  const LcpEnumerationResult lcp = enumerate_lcp_solutions(G, q_lcp, options, &motion_map);
+
+  const double scale = 1.0 + qdot_minus.lpNorm<Eigen::Infinity>();
+  const double motion_tol = 1e-9 * scale;  // ContactSolveOptions::motion_tolerance
+  bool several = false;
+  for (const LcpFace& face : lcp.singular_faces) {
+    if ((face.observable_max - face.observable_min).lpNorm<Eigen::Infinity>() > motion_tol) {
+      several = true;
+    }
+  }
+  for (size_t s = 1; s < lcp.solutions.size(); ++s) {
+    const Vector diff = motion_map * (lcp.solutions[s].z - lcp.solutions[0].z);
+    if (diff.lpNorm<Eigen::Infinity>() > motion_tol) several = true;
+  }
+  if (!lcp.has_solution()) {
+    out.verdict = Verdict::None;
+    out.message = saltus::detail::text(where, ": the impact LCP has no solution (verdict ",
+                                       to_string(out.verdict), ")");
+    return out;
+  }
+  if (several) {
+    out.verdict = Verdict::Several;
+    out.message =
+        saltus::detail::text(where, ": the impact LCP has ", lcp.solutions.size(),
+                             " solutions moving the system differently (verdict ",
+                             to_string(out.verdict), "); no impulse distribution is chosen");
+    return out;
+  }
+  out.verdict = Verdict::Unique;
+  out.impulse_N = lcp.solutions[0].z;
+  out.qdot_plus = qdot_minus + motion_map * out.impulse_N;
+  finish(M, W, gdot_minus, qdot_minus, out);
+  return out;
+}
+
+bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
+                              ConstVectorRef x, Jump& jump, int& close) {
+  const int n = m.dof();
+  close = -1;
+  const SimultaneousImpact imp = resolve_simultaneous_impact(m, set, t, x.head(n), x.tail(n));
+  if (!imp.resolved()) {
+    jump.failure = imp.message;
+    return false;
+  }
+  if (imp.closed_after.size() > 1) {
+    jump.failure = saltus::detail::text(
+        "model '", m.name(), "': two contacts closed (", contact_names(m, imp.closed_after),
+        ") after the impact at t = ", t, ": multi-contact persistent contact is not supported yet");
+    return false;
+  }
+  jump.x_plus.head(n) = x.head(n);
+  jump.x_plus.segment(n, n) = imp.qdot_plus;
+  jump.outputs[0] = 0.0;
+  jump.outputs[1] = imp.impulse_N[0];
+  jump.outputs[2] = imp.energy_change;
+  if (!imp.closed_after.empty()) close = imp.closed_after[0];
+  return true;
+}
+
+}  // namespace saltus::mech::detail

@@ -1,0 +1,72 @@
+// Simultaneous impacts of several rigid contacts of a LagrangianModel, solved together as one
+// LCP (internal to src/mech; used by the impact resets of lagrangian_compile.cpp).
+//
+// Sources: [LB] (2.12)-(2.18) (seed 001: impact equation over I_S, complementarity of impulses
+// and post-impact velocities); FORMULAS.md 10.4. Restitution: Moreau's velocity-level Newton law
+// per contact, gdot_N,i(t+) + e_i gdot_N,i(t-) >= 0 complementary to Lambda_N,i >= 0; e_i = 0 is
+// the completely inelastic law of [LB] (2.14). With G = W_N^T M^-1 W_N over I_S:
+//   w = G Lambda + (1 + E) gdot_N(t-),  0 <= w  perp  Lambda >= 0,  qdot+ = qdot- + M^-1 W_N Lambda
+// solved by certified enumeration (lcp_enumeration.hpp). G is positive semidefinite, so all
+// solutions move the system alike; the verdict still comes from the enumeration (none / several
+// distinct motions / unique) and never assumes it.
+//
+// Which laws extend to several contacts: every contact takes part with its e read as Moreau's
+// e_i (for a frictionless single impact Newton, Poisson and Stronge coincide). A FRICTIONAL
+// contact (law kind other than NewtonFrictionless, mu > 0, a tangential coordinate) adds Coulomb
+// friction with e_T = 0 through the impact LCP (2.17)-(2.18) of impact_problem.hpp, its gdot_N(t-)
+// scaled by (1 + e_i); its own law (Poisson, Stronge, Chatterjee-Ruina, ...) is used only when
+// it impacts alone.
+//
+// The impact set I_S: the contact whose guard fired, every other rigid contact not held closed
+// whose gap is within kImpactGapBand of zero and that approaches (gdot_N = w_N^T qdot < 0), and
+// the contact held closed by the mode (gdot_N = 0: it is touching and not separating, so it may
+// receive impulse). A contact separating at the impact receives none.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "saltus/core/reset.hpp"
+#include "saltus/core/types.hpp"
+#include "saltus/mech/contact_verdict.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+
+namespace saltus::mech::detail {
+
+// A gap counts as touching at an impact when g_N <= kImpactGapBand max(1, |q|_inf): well below
+// the penetration the tests accept (1e-9) and above the 2-ulp location of a guard.
+inline constexpr double kImpactGapBand = 1e-10;
+
+struct SimultaneousImpact {
+  Verdict verdict = Verdict::NotRun;
+  std::vector<int> contacts;  // I_S, model contact indices (the fired contact first)
+  Vector impulse_N;           // Lambda_N per entry of `contacts`
+  Vector rate_N;              // gdot_N(t+) per entry of `contacts`
+  Vector qdot_plus;
+  double energy_change = kNaN;    // T+ - T-
+  std::vector<int> closed_after;  // contacts of I_S left with gdot_N(t+) = 0 (to 1e-12)
+  std::string message;            // why there is no post-impact state (empty when resolved)
+  bool resolved() const { return verdict == Verdict::Unique; }
+};
+
+// I_S of an impact of contact `fired` at (q, qdot) in a mode holding `closed` (-1: none): the
+// fired contact first; EMPTY (no allocation) when no other contact joins.
+std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, int closed,
+                                         ConstVectorRef q, ConstVectorRef qdot);
+
+// Solves the Moreau-Newton impact LCP over `contacts` at (q, qdot-); t for messages.
+SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
+                                               const std::vector<int>& contacts, double t,
+                                               ConstVectorRef q, ConstVectorRef qdot_minus);
+
+// The impact as a jump: x+ = (q, qdot+), outputs (impulse_t = 0, impulse_n of the fired contact
+// set[0], energy change); `close` = the one contact left closed (-1: none). False with
+// jump.failure when the LCP has no unique answer, or two or more
+// contacts are left closed (no mode holds them yet).
+bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
+                              ConstVectorRef x, Jump& jump, int& close);
+
+// "'a', 'b'" for messages.
+std::string contact_names(const LagrangianModel& m, const std::vector<int>& contacts);
+
+}  // namespace saltus::mech::detail
