@@ -1,6 +1,6 @@
 // frictional.*, rigid.*, and lcp.impact.single_contact_e0 cases of oracles.json reproduced by the
 // impact laws of saltus::mech (tolerances from the file), plus unit checks of the laws'
-// documented properties and bad input.
+// documented properties and bad input. (Just over 450 lines: one oracle family per section.)
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
