@@ -72,7 +72,10 @@ int run_command(const RunArguments& args) {
               << " cover the run up to the failure\n";
     return 2;
   }
-  if (args.plot) return plot_command(args.out_dir);
+  if (args.plot) {
+    if (const int plotted = plot_command(args.out_dir); plotted != 0) return plotted;
+  }
+  if (args.animate) return animate_command({args.out_dir});
   return 0;
 }
 
@@ -98,6 +101,23 @@ int plot_command(const std::string& dir) {
     return 3;
   }
   return run_plot_script("SALTUS_PLOT_SCRIPT", SALTUS_DEFAULT_PLOT_SCRIPT, dir);
+}
+
+int animate_command(const AnimateArguments& args) {
+  const std::filesystem::path dir(args.dir);
+  if (!std::filesystem::exists(dir / "trajectory.csv")) {
+    std::cerr << "error: " << args.dir << " holds no trajectory.csv; expected the --out folder of "
+              << "`saltus run`\n";
+    return 3;
+  }
+  if (!std::filesystem::exists(dir / "drawing.json")) {
+    std::cerr << "error: " << args.dir << " holds no drawing.json: its model has no [drawing] "
+              << "section (docs/MODEL_FORMAT.md \"Drawing\"); nothing to animate\n";
+    return 3;
+  }
+  return run_plot_script(
+      "SALTUS_ANIMATE_SCRIPT", SALTUS_DEFAULT_ANIMATE_SCRIPT, args.dir,
+      {"--frames", std::to_string(args.frames), "--fps", std::to_string(args.fps)});
 }
 
 }  // namespace saltus::cli

@@ -18,10 +18,18 @@ struct RunArguments {
   double t_end = 0.0;
   bool has_t_end = false;
   bool plot = false;
+  bool animate = false;
+};
+
+struct AnimateArguments {
+  std::string dir;
+  int frames = 200;
+  int fps = 25;
 };
 
 int run_command(const RunArguments& args);
 int check_command(const std::vector<std::string>& models, const std::vector<std::string>& set);
 int plot_command(const std::string& dir);
+int animate_command(const AnimateArguments& args);
 
 }  // namespace saltus::cli

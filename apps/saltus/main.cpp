@@ -1,4 +1,4 @@
-// saltus: run, check and plot hybrid-system model files (docs/MODEL_FORMAT.md).
+// saltus: run, check, plot and animate hybrid-system model files (docs/MODEL_FORMAT.md).
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
       "  saltus run models/bouncing_ball.toml --out out --plot\n"
       "  saltus check models/*.toml\n"
       "  saltus plot out\n"
+      "  saltus run models/bouncing_rod.toml --out out/rod --animate\n"
       "  saltus sweep models/bouncing_ball.toml --vary e=0.05:0.95:100 --collect zeno_time\n"
       "Run `saltus <command> --help` for the options of each command.");
 
@@ -27,6 +28,8 @@ int main(int argc, char** argv) {
                       "(repeatable; e.g. e=0.5, x=2, rtol=1e-8, solver.integrator=radau5)");
   run_cmd->add_option("--t-end", run.t_end, "End time (overrides [solver] t_end)");
   run_cmd->add_flag("--plot", run.plot, "Also write PNG plots into the output folder");
+  run_cmd->add_flag("--animate", run.animate,
+                    "Also write animation.gif from the model's [drawing] (see `animate`)");
   run_cmd->footer(
       "Examples:\n"
       "  saltus run models/bouncing_ball.toml\n"
@@ -55,6 +58,23 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  saltus plot out\n"
       "Writes DIR/states.png, DIR/phase.png and DIR/hybrid_time.png (needs python3-matplotlib).");
+
+  saltus::cli::AnimateArguments animate;
+  CLI::App* animate_cmd = app.add_subcommand(
+      "animate", "Animate a run of a model with a [drawing] section: DIR/animation.gif");
+  animate_cmd->add_option("dir", animate.dir, "Output folder of `saltus run`")->required();
+  animate_cmd->add_option("--frames", animate.frames, "Most frames (samples are thinned to it)")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 5000));
+  animate_cmd->add_option("--fps", animate.fps, "Frames per second of the GIF")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  animate_cmd->footer(
+      "Examples:\n"
+      "  saltus run models/bouncing_rod.toml --out out/rod && saltus animate out/rod\n"
+      "Draws the shapes of drawing.csv / drawing.json (written by `run` for a model with a\n"
+      "[drawing] section, docs/MODEL_FORMAT.md) frame by frame, marks the point shapes named by\n"
+      "each event's guard, and writes DIR/animation.gif (needs python3-matplotlib, python3-pil).");
 
   saltus::cli::SweepArguments sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
@@ -95,5 +115,6 @@ int main(int argc, char** argv) {
   if (*run_cmd) return saltus::cli::run_command(run);
   if (*check_cmd) return saltus::cli::check_command(check_models, check_set);
   if (*plot_cmd) return saltus::cli::plot_command(plot_dir);
+  if (*animate_cmd) return saltus::cli::animate_command(animate);
   return 1;
 }

@@ -25,6 +25,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "drawing_section.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
 #include "saltus/model/expression_compiler.hpp"
@@ -202,7 +203,7 @@ class Loader {
     apply_overrides(doc, overrides);
     check_keys(doc, "the top level",
                {"model", "parameters", "states", "initial", "modes", "coordinates", "mechanics",
-                "contacts", "solver", "output"});
+                "contacts", "solver", "output", "drawing"});
     read_model_section(doc);
     read_parameters(doc);
     if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts")) {
@@ -224,6 +225,7 @@ class Loader {
     read_initial(doc);
     read_solver(doc);
     read_output(doc);
+    if (const toml::node* d = doc.get("drawing")) read_drawing(*d);
     return model_;
   }
 
@@ -543,6 +545,15 @@ class Loader {
     s.algebraic = algebraic;
     s.velocity_of = velocity_of_;
     return s;
+  }
+
+  // [drawing] (drawing_section.cpp): expressions of t, the parameters and the states.
+  void read_drawing(const toml::node& d) {
+    const SymbolTable s = symbols({});
+    model_.drawing = read_drawing_section(
+        d, {*graph_,
+            [&](const toml::node& n, const std::string& what) { return expression(n, what, s); },
+            [&](const toml::node& n, const std::string& message) { add(n, message); }});
   }
 
   // ------------------------------------------------------------------ mechanical models

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "saltus/model/drawing_table.hpp"
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
 #include "saltus/model/output_folder.hpp"
@@ -251,9 +252,14 @@ std::string model_events_csv(const ModelRun& run) {
 
 void write_run_outputs(const ModelRun& run, const std::filesystem::path& dir) {
   // Rendered first, then swapped in as one folder: a failure anywhere leaves the old folder.
-  replace_output_folder(dir, {{"trajectory.csv", model_trajectory_csv(run)},
-                              {"events.csv", model_events_csv(run)},
-                              {"summary.json", summary_json(run)}});
+  std::vector<OutputFile> files = {{"trajectory.csv", model_trajectory_csv(run)},
+                                   {"events.csv", model_events_csv(run)},
+                                   {"summary.json", summary_json(run)}};
+  if (run.model->drawing) {
+    files.push_back({"drawing.csv", drawing_csv(run)});
+    files.push_back({"drawing.json", drawing_json(run)});
+  }
+  replace_output_folder(dir, files);
 }
 
 }  // namespace saltus::model

@@ -347,6 +347,67 @@ def rod_landing_flat(cli):
     expect_exit(code, 1, stdout, stderr, "check of a rod resting flat")
     expect("multi-contact persistent contact is not supported yet" in stderr, "cause", stderr)
 
+def gif_frames(path):
+    """Frames of a GIF, counted by Debian's Pillow (the python3 running this may lack it)."""
+    p = subprocess.run(["/usr/bin/python3", "-c", "import sys; from PIL import Image; "
+                        "im = Image.open(sys.argv[1]); print(im.format, im.n_frames)", path],
+                       capture_output=True, text=True)
+    expect(p.returncode == 0, "Pillow cannot read " + path, p.stderr)
+    fmt, n = p.stdout.split()
+    expect(fmt == "GIF", path + " is not a GIF", fmt)
+    return int(n)
+
+
+@case
+def animate_rod(cli):
+    # A model with [drawing]: run writes drawing.csv (one row per trajectory sample) and
+    # drawing.json; animate draws them into animation.gif with the requested number of frames.
+    out = os.path.join(cli.work, "rod")
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_rod.toml"), "--out", out)
+    expect_exit(code, 0, stdout, stderr, "run")
+    expect(sorted(os.listdir(out)) == ["drawing.csv", "drawing.json", "events.csv", "summary.json",
+                                       "trajectory.csv"], "files of a run with a drawing",
+           os.listdir(out))
+    drawing = read_csv(os.path.join(out, "drawing.csv"))
+    trajectory = read_csv(os.path.join(out, "trajectory.csv"))
+    expect(len(drawing) == len(trajectory) and drawing[-1]["t"] and
+           abs(float(drawing[-1]["t"]) - float(trajectory[-1]["t"])) < 1e-9,
+           "drawing.csv does not follow the trajectory", len(drawing), len(trajectory))
+    code, stdout, stderr = cli.run("animate", out, "--frames", "12", "--fps", "5")
+    plotted = has_matplotlib()
+    expect_exit(code, 0 if plotted else 3, stdout, stderr, "animate")
+    if plotted:
+        expect(gif_frames(os.path.join(out, "animation.gif")) == 12, "frames of animation.gif")
+    # The folder, animation included, is saltus's own: a second run replaces it.
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_rod.toml"), "--out", out, "--animate")
+    expect_exit(code, 0 if plotted else 3, stdout, stderr, "run --animate into the same folder")
+    if plotted:
+        expect(gif_frames(os.path.join(out, "animation.gif")) == 200, "default frame count")
+
+
+@case
+def animate_refuses_folder_without_drawing(cli):
+    out = os.path.join(cli.work, "ball")
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_ball.toml"), "--out", out)
+    expect_exit(code, 0, stdout, stderr, "run")
+    code, stdout, stderr = cli.run("animate", out)
+    expect_exit(code, 3, stdout, stderr, "animate without a drawing")
+    expect("no [drawing] section" in stderr, "the cause is not named", stderr)
+    expect("animation.gif" not in os.listdir(out), "an animation was written")
+
+
+@case
+def check_drawing_unknown_symbol(cli):
+    bad = os.path.join(cli.source, "tests", "model", "data", "drawing_unknown_symbol.toml")
+    code, stdout, stderr = cli.run("check", bad)
+    expect_exit(code, 1, stdout, stderr, "check of a drawing with an unknown symbol")
+    expect(re.search(re.escape(bad) + r":20:35: error: .*unknown symbol 'angle'", stderr),
+           "the problem does not name file:line:column and the symbol", stderr)
+    code, stdout, stderr = cli.run("run", bad, "--out", os.path.join(cli.work, "out"))
+    expect_exit(code, 1, stdout, stderr, "run of a drawing with an unknown symbol")
+    expect(not os.path.exists(os.path.join(cli.work, "out")), "a refused run wrote files")
+
+
 def main():
     if len(sys.argv) != 5 or sys.argv[1] not in CASES:
         sys.exit("usage: cli_test.py {" + "|".join(CASES) + "} SALTUS SOURCE_DIR WORK_DIR")

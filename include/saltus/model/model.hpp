@@ -16,6 +16,7 @@
 #include "saltus/core/types.hpp"
 #include "saltus/mech/compliant_contact_law.hpp"
 #include "saltus/mech/impact_law.hpp"
+#include "saltus/model/drawing.hpp"
 #include "saltus/model/expression_graph.hpp"
 #include "saltus/sim/simulation_options.hpp"
 
@@ -99,6 +100,7 @@ struct Model {
   double t_end = 1.0;
   SimulationOptions options;
   std::vector<std::string> output_variables;  // state / algebraic names; empty: all
+  std::optional<ModelDrawing> drawing;        // [drawing]: how `saltus animate` draws a run
 
   int state_index(const std::string& state) const;  // -1 if none
   Vector initial_state() const;                     // x0: the states' initial values
