@@ -122,8 +122,15 @@ def main():
         fig.legend(handles=[new_marks, old_marks], loc="lower center", ncol=2, fontsize=8,
                    frameon=False)
         fig.subplots_adjust(bottom=0.14)
-    title = ax.set_title("")
+    title = ax.text(0.5, 1.02, "", transform=ax.transAxes, ha="center", va="bottom")
     unit = drawing.get("time_unit", "")
+    # Blitting: the static parts (axes, grid, legend) are drawn once; each frame restores them
+    # and draws only the moving artists (several times faster than redrawing the figure).
+    moving = artists + [old_marks, new_marks, title]
+    for a in moving:
+        a.set_animated(True)
+    fig.canvas.draw()
+    background = fig.canvas.copy_from_bbox(fig.bbox)
 
     frames = []
     frame_times = [float(rows[i]["t"]) for i in indices]
@@ -148,7 +155,9 @@ def main():
             marks.set_data([p[0] for p in pos], [p[1] for p in pos])
         title.set_text(f"{drawing.get('model', '')}   t = {t:.3f} {unit}   j = {row['j']}   "
                        f"mode {row['mode']}")
-        fig.canvas.draw()
+        fig.canvas.restore_region(background)
+        for a in moving:
+            ax.draw_artist(a)
         rgba = np.asarray(fig.canvas.buffer_rgba())
         frames.append(Image.fromarray(rgba[..., :3]).convert("P", palette=Image.ADAPTIVE))
     plt.close(fig)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "saltus/model/drawing_table.hpp"
@@ -198,6 +199,58 @@ radius = "0.1 + t"
     EXPECT_NEAR(row.at("ball.r"), 0.1 + t, 1e-11) << t;
   }
   EXPECT_NEAR(rows.back().at("t"), 3.0, 1e-12);
+}
+
+// Seeded random bodies: a polygon of 3 to 7 random body points and a pose moving and turning
+// at random rates. A pose is a rigid motion, so at every sample every distance between two
+// vertices equals its body distance and the first vertex is (x, y) + R(theta) p0 with the
+// state read from the trajectory.
+TEST(Drawing, RandomPosesAreRigidMotions) {
+  std::mt19937_64 rng(20261123);
+  std::uniform_real_distribution<double> u(-2.0, 2.0);
+  for (int trial = 0; trial < 25; ++trial) {
+    const int n = 3 + trial % 5;
+    std::vector<std::array<double, 2>> body;
+    std::string points;
+    for (int i = 0; i < n; ++i) {
+      body.push_back({u(rng), u(rng)});
+      points += (i ? ", [" : "[") + saltus::testing::num(body.back()[0]) + ", " +
+                saltus::testing::num(body.back()[1]) + "]";
+    }
+    const std::string text = "[states]\nx = { initial = " + saltus::testing::num(u(rng)) +
+                             " }\ny = { initial = " + saltus::testing::num(u(rng)) +
+                             " }\nth = { initial = " + saltus::testing::num(u(rng)) +
+                             " }\n[modes.m]\nflow = [\"x' = " + saltus::testing::num(u(rng)) +
+                             "\", \"y' = " + saltus::testing::num(u(rng)) +
+                             "\", \"th' = " + saltus::testing::num(4 * u(rng)) +
+                             "\"]\n[solver]\nt_end = 2.0\n[output]\nsamples = 21\n"
+                             "[drawing]\n[[drawing.shapes]]\nname = \"body\"\nkind = "
+                             "\"polygon\"\npose = [\"x\", \"y\", \"th\"]\npoints = [" +
+                             points + "]\n";
+    const ModelRun r =
+        run_model(std::make_shared<const Model>(load_model_text(text, "random.toml")));
+    ASSERT_TRUE(r.succeeded()) << r.message() << "\n" << text;
+    const auto rows = parse_csv(drawing_csv(r));
+    ASSERT_EQ(rows.size(), 21u);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const auto& row = rows[k];
+      const auto at = [&row](int i) {
+        return std::array<double, 2>{row.at("body.x" + std::to_string(i)),
+                                     row.at("body.y" + std::to_string(i))};
+      };
+      for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+          const double world = std::hypot(at(i)[0] - at(j)[0], at(i)[1] - at(j)[1]);
+          const double local = std::hypot(body[i][0] - body[j][0], body[i][1] - body[j][1]);
+          EXPECT_NEAR(world, local, 1e-10) << "trial " << trial << " sample " << k;
+        }
+      }
+      const auto s = r.result.trajectory.x(static_cast<long>(k));
+      const double c = std::cos(s[2]), sn = std::sin(s[2]);
+      EXPECT_NEAR(at(0)[0], s[0] + c * body[0][0] - sn * body[0][1], 1e-10);
+      EXPECT_NEAR(at(0)[1], s[1] + sn * body[0][0] + c * body[0][1], 1e-10);
+    }
+  }
 }
 
 TEST(Drawing, ModelWithoutDrawingWritesNoDrawingFiles) {
