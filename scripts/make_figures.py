@@ -133,6 +133,12 @@ def phase_volume(base, displaced, states, eps):
     return volume
 
 
+def check(condition, message):
+    """A figure showing the wrong physics fails the script (and the CTest test that runs it)."""
+    if not condition:
+        sys.exit("make_figures: " + message)
+
+
 def shoelace(points):
     x, y = points[:, 0], points[:, 1]
     return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
@@ -192,6 +198,14 @@ def cb_fig1(s, out, quick, dpi):
     a.quiver(X, P, P, -np.ones_like(P), color="tab:blue", alpha=0.5, width=0.003)
     a.plot(ball["x"], ball["v"], "k--", lw=0.8, label="trajectory")
     area0 = shoelace(regions["black"][0])
+    # The flow keeps area; the impact multiplies it by c^2 (J = c^2, FORMULAS.md 5.3). The red
+    # polygon's edges are curved (measured: area ratio off by 1.3e-6 with 8 points per edge).
+    check(abs(shoelace(regions["blue"][0]) / area0 - 1) < 1e-9, "flow changed the region's area")
+    check(abs(shoelace(regions["red"][0]) / area0 - 0.5625) < 1e-4,
+          "region after one impact is not c^2 = 0.5625 of the initial area")
+    steps = [v for v in volume if v == v]
+    check(abs(min(v for v in steps if v > 0.5) - 0.5625) < 1e-5,
+          "phase volume after the first impact is not c^2")
     for color, (poly, t_end) in regions.items():
         area = shoelace(poly)
         a.fill(poly[:, 0], poly[:, 1], color=color, alpha=0.8,
@@ -234,6 +248,7 @@ def cb_fig2(s, out, dpi):
     start = {"x": 2.0, "y": 0.0, "xdot": -0.5, "ydot": 1.5}
     disp = [s.run("cross_reflection.toml", sets + [f"{k}={start[k] + eps!r}"]) for k in states]
     volume = phase_volume(base, disp, states, eps)
+    check(abs(base.summary["zeno_time"] - 4.0) < 1e-9, "Example 2's Zeno time is not x0/u = 4")
     fig, ax = plt.subplots(1, 2, figsize=(10, 4.2))
     a = ax[0]
     r = np.linspace(0, 2.2, 2)
@@ -297,6 +312,8 @@ def cb_fig6(s, out, dpi):
     ax.plot(run["x"], run["y"], lw=1, label="trajectory")
     ax.plot(run.event_values("x"), run.event_values("y"), "r.", ms=5, label="impacts")
     t_z = run.summary["zeno_time"]
+    check(abs(t_z - v0 / (math.sqrt(2) * a2)) < 1e-6 * t_z, "Prop. 8's Zeno time is not "
+          "v0/(sqrt2 alpha^2)")
     # x = t (xdot = 1): the Zeno point is (t_Z, v0^2/2) (FORMULAS.md 5.8).
     ax.plot([t_z], [v0 ** 2 / 2], "k*", ms=8, label=f"Zeno point (t = {t_z:.6g})")
     ax.set_xlabel("x")
