@@ -25,6 +25,7 @@ def main():
     print(done.stdout)
     if done.returncode != 0:
         sys.exit(f"make_figures.py exited with {done.returncode}")
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     sys.path.insert(0, os.path.join(root, "scripts"))
     import make_figures  # noqa: E402  (the list of figures it promises)
 
