@@ -135,8 +135,10 @@ fs::path swap_in(const fs::path& fresh, const fs::path& target) {
 }  // namespace
 
 const std::vector<std::string>& output_folder_names() {
-  static const std::vector<std::string> names = {"trajectory.csv", "events.csv", "summary.json",
-                                                 "states.png",     "phase.png",  "hybrid_time.png"};
+  // The last three: `saltus density`.
+  static const std::vector<std::string> names = {"trajectory.csv", "events.csv",  "summary.json",
+                                                 "states.png",     "phase.png",   "hybrid_time.png",
+                                                 "density.csv",    "density.npy", "density.png"};
   return names;
 }
 
