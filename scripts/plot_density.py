@@ -11,6 +11,7 @@ import os
 import sys
 
 import matplotlib
+import matplotlib.colors
 import numpy as np
 
 matplotlib.use("Agg")
@@ -27,9 +28,15 @@ def main():
     fraction = counts / max(1.0, counts.sum())
     (x0, x1), (y0, y1) = s["x_range"], s["y_range"]
     fig, ax = plt.subplots(figsize=(7, 7 * (y1 - y0) / (x1 - x0) + 0.8))
+    occupied = fraction[fraction > 0.0]
+    # A few boxes far above the rest (a trajectory circling in place) would hide everything else
+    # on a linear scale: switch to a logarithmic one then.
+    log = occupied.size > 0 and occupied.max() > 50.0 * np.median(occupied)
+    norm = matplotlib.colors.LogNorm(vmin=occupied.min(), vmax=occupied.max()) if log else None
     image = ax.imshow(np.ma.masked_equal(fraction, 0.0), origin="lower", extent=(x0, x1, y0, y1),
-                      cmap="viridis", interpolation="nearest", aspect="equal")
-    fig.colorbar(image, ax=ax, shrink=0.8, label="fraction of maps per box")
+                      cmap="viridis", interpolation="nearest", aspect="equal", norm=norm)
+    fig.colorbar(image, ax=ax, shrink=0.8,
+                 label="fraction of maps per box" + (" (log scale)" if log else ""))
     vx, vy = s["vars"]
     if (vx, vy) == ("x", "y"):
         t = np.linspace(0.0, 2.0 * np.pi, 400)
