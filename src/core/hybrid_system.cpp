@@ -143,6 +143,12 @@ void HybridSystem::validate() const {
       detail::throw_error("mode '", m.name, "': invariant projection needs count >= 1 (has ",
                           m.projection->count, "), values and project");
     }
+    if (m.projection && m.flow.nz > 0) {
+      // The projection moves x only; z would no longer solve 0 = g(t, x, z).
+      detail::throw_error("mode '", m.name,
+                          "': invariant projection is for ODE modes (this one has ", m.flow.nz,
+                          " algebraic states)");
+    }
     if (m.zeno_handover) {
       check_target(m, "Zeno hand-over", m.zeno_handover->target,
                    static_cast<bool>(m.zeno_handover->map));
