@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "density_command.hpp"
 #include "sweep_command.hpp"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
       "  saltus plot out\n"
       "  saltus run models/bouncing_rod.toml --out out/rod --animate\n"
       "  saltus sweep models/bouncing_ball.toml --vary e=0.05:0.95:100 --collect zeno_time\n"
+      "  saltus density --system sleigh --maps 100000 --out out/sleigh\n"
       "Run `saltus <command> --help` for the options of each command.");
 
   saltus::cli::RunArguments run;
@@ -108,7 +110,55 @@ int main(int argc, char** argv) {
       "Exit status: 0 every point ok, 1 bad input (nothing run), 2 some points failed (their\n"
       "rows in sweep.csv give the status), 3 output error.");
 
+  saltus::cli::DensityArguments density;
+  CLI::App* density_cmd = app.add_subcommand(
+      "density",
+      "Histogram of a billiard's time-1 maps (Clark & Bloch Fig. 7, 8); write density.csv");
+  density_cmd
+      ->add_option("--system", density.system,
+                   "Built-in billiard in an ellipse: sleigh, ball or disk (model files cannot "
+                   "state nonholonomic constraints yet)")
+      ->required();
+  density_cmd
+      ->add_option("--set,-s", density.set,
+                   "Parameter name=value, repeatable or comma-separated (A, B, e, T; "
+                   "sleigh m, I, a, L; ball k2, r; disk m, R, I, J)")
+      ->delimiter(',');
+  density_cmd->add_option("--maps", density.maps, "Binned time-1 maps, all trajectories together")
+      ->capture_default_str();
+  density_cmd
+      ->add_option("--discard", density.discard, "Maps not binned at each trajectory's start")
+      ->capture_default_str();
+  density_cmd->add_option("--grid", density.grid, "Boxes NX NY")
+      ->expected(2)
+      ->capture_default_str();
+  density_cmd->add_option("--vars", density.vars, "Two coordinates X,Y (x, y, theta, ...)")
+      ->delimiter(',')
+      ->expected(2)
+      ->capture_default_str();
+  density_cmd
+      ->add_option("--trajectories", density.trajectories,
+                   "Independent trajectories (the result does not depend on --threads)")
+      ->capture_default_str();
+  density_cmd->add_option("--threads,-j", density.threads, "Threads (default: every core)");
+  density_cmd->add_option("--seed", density.seed, "Seed of the initial states")
+      ->capture_default_str();
+  density_cmd->add_option("--rtol", density.rtol, "DOP853 relative tolerance")
+      ->capture_default_str();
+  density_cmd->add_option("--out,-o", density.out_dir, "Output folder (created, or replaced)")
+      ->capture_default_str();
+  density_cmd->add_flag("!--no-plot", density.plot, "Do not write density.png");
+  density_cmd->footer(
+      "Examples:\n"
+      "  saltus density --system sleigh --maps 1000000 --discard 1000 --grid 100 100 --out fig7\n"
+      "  saltus density --system disk --set B=1.2,R=0.3 --grid 200 200 --vars x,y --out fig8\n"
+      "Initial states: random (--seed), configuration uniform over the table, kinetic energy T.\n"
+      "Energy and constraints are kept by projection after every step (DOP853, --rtol).\n"
+      "Exit status: 0 ok, 1 bad input (nothing run), 2 a trajectory stopped early, 3 output "
+      "error.");
+
   CLI11_PARSE(app, argc, argv);
+  if (*density_cmd) return saltus::cli::density_command(density);
   sweep.random = random_opt->count() > 0;
   if (*sweep_cmd) return saltus::cli::sweep_command(sweep);
   run.has_t_end = run_cmd->count("--t-end") > 0;

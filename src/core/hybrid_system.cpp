@@ -34,7 +34,7 @@ ModeId HybridSystem::add_mode(std::string name, Flow flow) {
     if (m.name == name) detail::throw_error("add_mode: a mode named '", name, "' already exists");
   }
   flow.check("mode '" + name + "'");
-  modes_.push_back(Mode{std::move(name), std::move(flow), {}, std::nullopt});
+  modes_.push_back(Mode{std::move(name), std::move(flow), {}, std::nullopt, std::nullopt});
   return static_cast<ModeId>(modes_.size() - 1);
 }
 
@@ -47,6 +47,13 @@ GuardId HybridSystem::add_guard(ModeId mode_id, Guard guard) {
   if (!guard.value) detail::throw_error("mode '", m.name, "', guard '", guard.name, "': no value");
   m.guards.push_back(std::move(guard));
   return static_cast<GuardId>(m.guards.size() - 1);
+}
+
+void HybridSystem::set_projection(ModeId mode_id, InvariantProjection projection) {
+  if (mode_id < 0 || mode_id >= mode_count()) {
+    detail::throw_error("set_projection: unknown mode id ", mode_id);
+  }
+  modes_[mode_id].projection = std::move(projection);
 }
 
 void HybridSystem::set_zeno_handover(ModeId mode_id, ZenoHandover handover) {
@@ -92,6 +99,14 @@ int HybridSystem::max_reset_outputs() const {
   return static_cast<int>(n);
 }
 
+int HybridSystem::max_invariants() const {
+  int n = 0;
+  for (const Mode& m : modes_) {
+    if (m.projection) n = std::max(n, m.projection->count);
+  }
+  return n;
+}
+
 int HybridSystem::max_guards() const {
   int n = 0;
   for (const Mode& m : modes_) n = std::max(n, static_cast<int>(m.guards.size()));
@@ -122,6 +137,17 @@ void HybridSystem::validate() const {
       if (!g.observe_only && !g.reset.chooses_target) {
         check_target(m, "guard '" + g.name + "'", g.reset.target, !g.reset.identity);
       }
+    }
+    if (m.projection &&
+        (m.projection->count < 1 || !m.projection->values || !m.projection->project)) {
+      detail::throw_error("mode '", m.name, "': invariant projection needs count >= 1 (has ",
+                          m.projection->count, "), values and project");
+    }
+    if (m.projection && m.flow.nz > 0) {
+      // The projection moves x only; z would no longer solve 0 = g(t, x, z).
+      detail::throw_error("mode '", m.name,
+                          "': invariant projection is for ODE modes (this one has ", m.flow.nz,
+                          " algebraic states)");
     }
     if (m.zeno_handover) {
       check_target(m, "Zeno hand-over", m.zeno_handover->target,

@@ -1,6 +1,7 @@
 // NonholonomicModel::compile(): one mode whose flow is the Lagrange-d'Alembert equations with the
 // multipliers eliminated (nonholonomic_dynamics.hpp), one guard per wall whose reset is the wall's
 // impact map (nonholonomic_impact.hpp).
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -77,14 +78,75 @@ Guard wall_guard(const Context& ctx, ModeId mode, int w) {
       std::move(reset));
 }
 
+// The kinetic energy T kept by projection (CompileOptions::project_invariants): qdot is moved
+// M-orthogonally onto the constraint distribution {eta(q) qdot = 0} (the constraints' values are
+// 0 by definition, not read from the start) and scaled to T = target; q is left alone. The
+// projection moves qdot by the integrator's local error only, so the scaling of the nearest
+// admissible velocity is the kinetic-metric projection up to second order in that error.
+InvariantProjection energy_projection(const Context& ctx) {
+  InvariantProjection p;
+  p.count = 1;
+  p.values = [ctx](ConstVectorRef x, VectorRef c) {
+    const int n = ctx->n;
+    DofMatrix<double> M = DofMatrix<double>::Zero(n, n);
+    ctx->model.unconstrained().eval_mass(load<double>(x, 0, n), M);
+    const DofVector<double> qd = load<double>(x, n, n);
+    c[0] = 0.5 * qd.dot(M * qd);
+  };
+  p.project = [ctx](ConstVectorRef target, VectorRef x) {
+    const NonholonomicModel& m = ctx->model;
+    const int n = ctx->n, k = m.constraint_count();
+    const DofVector<double> q = load<double>(x, 0, n);
+    DofVector<double> qd = load<double>(x, n, n);
+    DofMatrix<double> M = DofMatrix<double>::Zero(n, n);
+    m.unconstrained().eval_mass(q, M);
+    if (k > 0) {
+      detail::SpdFactor<double> chol;
+      if (!chol.compute(M)) return false;
+      DofMatrix<double> W(n, k), m_up(k, k);
+      DofVector<double> row, col(n), violation(k);
+      DofMatrix<double> eta(k, n);
+      for (int a = 0; a < k; ++a) {
+        m.constraint(a).row(q, row);
+        eta.row(a) = row.transpose();
+        col = row;
+        chol.solve_in_place(col);
+        W.col(a) = col;
+        violation[a] = row.dot(qd);
+      }
+      m_up.noalias() = eta * W;
+      detail::SpdFactor<double> G;
+      if (!G.compute(m_up)) return false;
+      qd.noalias() -= W * G.solve(violation);
+    }
+    const double T = 0.5 * qd.dot(M * qd);
+    if (target[0] == 0.0) {
+      qd.setZero();
+    } else {
+      if (!(T > 0.0) || !(target[0] > 0.0)) return false;
+      qd *= std::sqrt(target[0] / T);
+    }
+    for (int i = 0; i < n; ++i) x[n + i] = qd[i];
+    return true;
+  };
+  return p;
+}
+
 }  // namespace
 
 NonholonomicModel::Compiled NonholonomicModel::compile() const {
+  return compile(CompileOptions{});
+}
+
+NonholonomicModel::Compiled NonholonomicModel::compile(const CompileOptions& options) const {
   validate();
   const auto ctx = std::make_shared<detail::CompiledNonholonomic>(*this);
   Compiled out;
   out.context = ctx;
   out.mode = out.system.add_mode("constrained", constrained_flow(ctx));
+  if (options.project_invariants) {
+    out.system.set_projection(out.mode, energy_projection(ctx));
+  }
   for (int w = 0; w < wall_count(); ++w)
     out.system.add_guard(out.mode, wall_guard(ctx, out.mode, w));
   return out;

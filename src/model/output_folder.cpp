@@ -135,10 +135,12 @@ fs::path swap_in(const fs::path& fresh, const fs::path& target) {
 }  // namespace
 
 const std::vector<std::string>& output_folder_names() {
-  // drawing.csv, drawing.json: models with a [drawing]; animation.gif: `saltus animate`.
+  // drawing.csv, drawing.json: models with a [drawing]; animation.gif: `saltus animate`;
+  // density.*: `saltus density`.
   static const std::vector<std::string> names = {
-      "trajectory.csv",  "events.csv",  "summary.json", "states.png",   "phase.png",
-      "hybrid_time.png", "drawing.csv", "drawing.json", "animation.gif"};
+      "trajectory.csv", "events.csv",      "summary.json", "states.png",
+      "phase.png",      "hybrid_time.png", "drawing.csv",  "drawing.json",
+      "animation.gif",  "density.csv",     "density.npy",  "density.png"};
   return names;
 }
 

@@ -51,6 +51,7 @@ class HybridLoop {
         zdot_(max_nz_),
         outputs_(system.max_reset_outputs()),
         x_minus_(max_nx_),
+        invariant_target_(std::max(1, system.max_invariants())),
         nx_of_mode_(system.mode_count()),
         locator_(options.events, max_nx_, max_nz_, max_guards_),
         guards_(max_guards_),
@@ -183,6 +184,7 @@ class HybridLoop {
         guards_.arming[k] = Arming::AtZero;  // fires at t0 on the first step (see EventLocator)
       }
     }
+    read_invariants();
     const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), false);
     if (st != ode::StepStatus::Accepted) {
       stop_on_step(st);
@@ -249,6 +251,7 @@ class HybridLoop {
         record_samples_until(t_);
         if (options_.output.record_steps) add_sample(t_, x_.head(nx_), z_.head(nz_));
         if (options_.on_progress) options_.on_progress(t_);
+        if (m.projection) project_after_step(m);
         continue;
       }
       if (scan != EventLocator<S>::Scan::Event) {
@@ -295,6 +298,9 @@ class HybridLoop {
       stepper_.interpolate(t, x_plus_.head(nx_));
     }
     x_.head(nx_) = x_plus_.head(nx_);
+    // The reset sees the state on the invariant manifold: an elastic impact then keeps the
+    // invariants to its round-off instead of passing on the last partial step's error.
+    if (system_.mode(mode_).projection && !project_onto_invariants(system_.mode(mode_))) return;
     if (nz_ > 0 && !stepper_.evaluator().solve_algebraic(t, x_.head(nx_), z_.head(nz_))) {
       stop(Termination::NewtonFailure,
            message("mode '", system_.mode(mode_).name,
@@ -775,6 +781,7 @@ class HybridLoop {
   }
 
   void restart_stepper(bool keep_step_size) {
+    read_invariants();  // a reset may change them (restitution < 1) or the mode
     const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), keep_step_size);
     if (st != ode::StepStatus::Accepted) {
       stop_on_step(st);
@@ -789,6 +796,39 @@ class HybridLoop {
       stepper_.limit_next_step(2.0 * (t_ - previous_event_t_));
     }
     previous_event_t_ = t_;
+  }
+
+  // ------------------------------------------------------------------ invariant projection
+  void read_invariants() {
+    const Mode& m = system_.mode(mode_);
+    if (!m.projection) return;
+    m.projection->values(x_.head(nx_), invariant_target_.head(m.projection->count));
+  }
+
+  bool project_onto_invariants(const Mode& m) {
+    if (m.projection->project(invariant_target_.head(m.projection->count), x_.head(nx_)) &&
+        x_.head(nx_).allFinite()) {
+      return true;
+    }
+    stop(Termination::ModelError,
+         message("mode '", m.name, "': the invariant projection found no state with c(x) = ",
+                 vector_text(invariant_target_.head(m.projection->count)),
+                 " near x = ", vector_text(x_.head(nx_)), " at t = ", t_));
+    return false;
+  }
+
+  // After an accepted step without event: project the step's end state, restart the stepper
+  // there (its derivative changes; the step size is kept) and re-read the guards at it.
+  void project_after_step(const Mode& m) {
+    if (!project_onto_invariants(m)) return;
+    const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), true);
+    if (st != ode::StepStatus::Accepted) {
+      stop_on_step(st);
+      return;
+    }
+    for (size_t k = 0; k < m.guards.size(); ++k) {
+      guards_.p_start[k] = m.guards[k].value(t_, x_.head(nx_), z_.head(nz_));
+    }
   }
 
   // ------------------------------------------------------------------ Zeno
@@ -984,8 +1024,9 @@ class HybridLoop {
   long guard_evaluations_base_ = 0, root_evaluations_base_ = 0;
 
   Vector x_, z_, x_plus_, z_plus_, xdot_, dpdx_, dpdz_, zdot_;
-  Vector outputs_;               // the current reset's outputs (Reset::output_names)
-  Vector x_minus_;               // the state before the latest reset
+  Vector outputs_;           // the current reset's outputs (Reset::output_names)
+  Vector x_minus_;           // the state before the latest reset
+  Vector invariant_target_;  // c(x) the current mode's projection keeps (invariant_projection.hpp)
   std::string reset_failure_;    // a reset's reason for having no post-event state
   std::vector<int> nx_of_mode_;  // Jump::nx_of_mode
   int n_outputs_ = 0;

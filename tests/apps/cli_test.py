@@ -325,6 +325,51 @@ def sweep_random_points_repeat_with_seed(cli):
 
 
 @case
+def density_writes_histogram_and_repeats_with_seed(cli):
+    out, again = os.path.join(cli.work, "density"), os.path.join(cli.work, "density_again")
+    args = ["density", "--system", "disk", "--set", "B=1.2,R=0.3", "--maps", "2000",
+            "--discard", "10", "--grid", "20", "10", "--trajectories", "4", "--seed", "7"]
+    code, stdout, stderr = cli.run(*args, "--threads", "2", "--out", out)
+    plotted = has_matplotlib()
+    expect_exit(code, 0 if plotted else 3, stdout, stderr, "density")
+    rows = read_csv(os.path.join(out, "density.csv"))
+    expect(len(rows) == 200 and list(rows[0].keys()) ==
+           ["ix", "iy", "x_centre", "y_centre", "count", "fraction"], "density.csv", rows[:1])
+    s = read_summary(out)
+    expect(s["binned"] == 2000 and s["maps_done"] == 4 * (500 + 10) and s["outside_grid"] == 0,
+           "summary counts", s)
+    expect(s["parameters"]["B"] == 1.2 and s["parameters"]["R"] == 0.3, "parameters", s)
+    expect(sum(int(r["count"]) for r in rows) == 2000, "counts do not add up to the maps")
+    # The disk keeps its energy (projection after every step, elastic impacts).
+    expect(s["max_relative_energy_error"] < 1e-9, "energy error", s)
+    with open(os.path.join(out, "density.npy"), "rb") as f:
+        expect(f.read(6) == b"\x93NUMPY", "density.npy is not a NumPy file")
+    expect(os.path.exists(os.path.join(out, "density.png")) == plotted, "density.png")
+    # Same seed and trajectories on one thread: the same histogram.
+    code, stdout, stderr = cli.run(*args, "--threads", "1", "--no-plot", "--out", again)
+    expect_exit(code, 0, stdout, stderr, "density again")
+    expect(read_csv(os.path.join(again, "density.csv")) == rows, "not repeatable with the seed")
+
+
+@case
+def density_bad_input_is_refused(cli):
+    out = os.path.join(cli.work, "never")
+    for args, cause in [
+        (["--system", "pendulum"], "unknown system 'pendulum'"),
+        (["--system", "sleigh", "--set", "radius=1"], "has no parameter 'radius'"),
+        (["--system", "sleigh", "--set", "L=1.5"], "does not fit in the table"),
+        (["--system", "disk", "--set", "e=2"], "must be in [0, 1]"),
+        (["--system", "disk", "--vars", "x,psi"], "has no coordinate 'psi'"),
+        (["--system", "disk", "--maps", "3", "--trajectories", "4"], "must be >= --trajectories"),
+    ]:
+        code, stdout, stderr = cli.run("density", *args, "--out", out)
+        expect_exit(code, 1, stdout, stderr, "density " + " ".join(args))
+        expect(cause in stderr and "nothing was run" in stderr, "the cause is not named", cause,
+               stderr)
+        expect(not os.path.exists(out), "a refused density run wrote " + out)
+
+
+@case
 def rod_landing_flat(cli):
     # Both ends land at once: one impact set, rebound e v without spin (v = sqrt(2 g h)).
     model = cli.model("rod_landing_flat.toml")

@@ -11,6 +11,7 @@
 
 #include "saltus/core/flow.hpp"
 #include "saltus/core/guard.hpp"
+#include "saltus/core/invariant_projection.hpp"
 #include "saltus/core/reset.hpp"
 #include "saltus/core/types.hpp"
 
@@ -29,6 +30,8 @@ struct Mode {
   Flow flow;
   std::vector<Guard> guards;
   std::optional<ZenoHandover> zeno_handover;
+  // Invariants of the flow kept by projection after every step (invariant_projection.hpp).
+  std::optional<InvariantProjection> projection;
 };
 
 class HybridSystem {
@@ -38,6 +41,7 @@ class HybridSystem {
   // Adds a guard to `mode`; returns its id within the mode (declaration order).
   GuardId add_guard(ModeId mode, Guard guard);
   void set_zeno_handover(ModeId mode, ZenoHandover handover);
+  void set_projection(ModeId mode, InvariantProjection projection);
 
   int mode_count() const { return static_cast<int>(modes_.size()); }
   const Mode& mode(ModeId id) const;
@@ -49,6 +53,7 @@ class HybridSystem {
   int max_nz() const;
   int max_guards() const;
   int max_reset_outputs() const;  // largest Reset::output_names over all guards
+  int max_invariants() const;     // largest InvariantProjection::count over all modes
 
   // Throws saltus::Error on a description that cannot run: a flow without its callables, a reset
   // to an unknown mode, an identity reset between modes of different size, a guard without value.

@@ -158,7 +158,15 @@ class NonholonomicModel {
   void check_state(ConstVectorRef q, ConstVectorRef qdot) const;
 
   struct Compiled;
+  struct CompileOptions {
+    // Keep the kinetic energy and the constraints by projecting qdot after every step and before
+    // every impact (core/invariant_projection.hpp): for long runs (time-1 maps of billiards),
+    // where the integrator's drift would otherwise accumulate. Only for models whose T is a
+    // first integral (no potential or applied forces doing work, as in the three billiards).
+    bool project_invariants = false;
+  };
   Compiled compile() const;
+  Compiled compile(const CompileOptions& options) const;
 
   // "model 'm', constraint 'c'" / "model 'm', wall 'w'" for messages.
   std::string describe_constraint(int a) const;

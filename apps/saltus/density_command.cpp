@@ -1,0 +1,194 @@
+#include "density_command.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "python_script.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/model/output_folder.hpp"
+#include "saltus/systems/billiard_catalogue.hpp"
+
+namespace saltus::cli {
+namespace {
+
+// The shortest of %.15g and %.17g that reads back as v.
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.15g", v);
+  if (std::strtod(text, nullptr) != v) std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+std::string json_text(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += (c == '\n' ? ' ' : c);
+  }
+  return out + "\"";
+}
+
+// ix,iy,x,y,count,fraction (box centres; fraction = count / every map of every trajectory).
+std::string density_csv(const analysis::DensityResult& r, const analysis::DensityOptions& o) {
+  const auto& h = r.histogram;
+  std::ostringstream out;
+  out << "ix,iy,"
+      << "x_centre,y_centre,count,fraction\n";
+  for (int iy = 0; iy < h.ny; ++iy) {
+    for (int ix = 0; ix < h.nx; ++ix) {
+      const double x = o.x_axis.lo + (ix + 0.5) * (o.x_axis.hi - o.x_axis.lo) / h.nx;
+      const double y = o.y_axis.lo + (iy + 0.5) * (o.y_axis.hi - o.y_axis.lo) / h.ny;
+      out << ix << ',' << iy << ',' << number(x) << ',' << number(y) << ',' << h.count(ix, iy)
+          << ',' << number(h.fraction(ix, iy)) << '\n';
+    }
+  }
+  return out.str();
+}
+
+// The counts as a NumPy .npy file (format 1.0): little-endian int64, shape (ny, nx), row iy.
+std::string density_npy(const analysis::DensityHistogram& h) {
+  std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" +
+                       std::to_string(h.ny) + ", " + std::to_string(h.nx) + "), }";
+  const size_t unpadded = 10 + header.size() + 1;  // magic + version + length, header, newline
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>((header.size() >> 8) & 0xff);
+  out += header;
+  for (const long c : h.counts) {
+    const std::int64_t v = c;
+    char bytes[8];
+    std::memcpy(bytes, &v, 8);  // x86-64 and aarch64 are little-endian
+    out.append(bytes, 8);
+  }
+  return out;
+}
+
+}  // namespace
+
+int density_command(const DensityArguments& args) {
+  std::optional<systems::Billiard> billiard;
+  analysis::DensityOptions o;
+  std::vector<Vector> starts;
+  try {
+    billiard.emplace(systems::make_billiard(args.system, args.set));
+    if (args.grid.size() != 2 || args.grid[0] < 1 || args.grid[1] < 1) {
+      saltus::detail::throw_error("--grid takes two box counts >= 1 (NX NY)");
+    }
+    if (args.vars.size() != 2) saltus::detail::throw_error("--vars takes two coordinates: X,Y");
+    if (args.trajectories < 1) {
+      saltus::detail::throw_error("--trajectories = ", args.trajectories, " must be >= 1");
+    }
+    if (args.maps < args.trajectories) {
+      saltus::detail::throw_error("--maps = ", args.maps,
+                                  " must be >= --trajectories = ", args.trajectories);
+    }
+    if (args.discard < 0) saltus::detail::throw_error("--discard = ", args.discard, " < 0");
+    if (!(args.rtol > 0.0 && args.rtol < 1e-3)) {
+      saltus::detail::throw_error("--rtol = ", args.rtol, " must be in (0, 1e-3)");
+    }
+    o.x_axis = systems::billiard_axis(*billiard, args.vars[0], args.grid[0]);
+    o.y_axis = systems::billiard_axis(*billiard, args.vars[1], args.grid[1]);
+    o.observable = systems::billiard_observable(*billiard, o.x_axis.variable, o.y_axis.variable);
+    // Every trajectory bins ceil(maps / trajectories) maps after its own `discard`.
+    o.maps = (args.maps + args.trajectories - 1) / args.trajectories + args.discard;
+    o.discard = args.discard;
+    o.threads = args.threads;
+    o.simulation.integrator = Integrator::Dop853;
+    o.simulation.stepper.rtol = args.rtol;
+    o.simulation.stepper.atol = 1e-2 * args.rtol;
+    starts = systems::billiard_initial_states(*billiard, args.trajectories, args.seed);
+    const std::string problems = o.validate();
+    if (!problems.empty()) saltus::detail::throw_error(problems);
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\nnothing was run\n";
+    return 1;
+  }
+  mech::NonholonomicModel::CompileOptions compile_options;
+  compile_options.project_invariants = true;
+  const auto compiled = billiard->model.compile(compile_options);
+  const auto start = std::chrono::steady_clock::now();
+  analysis::DensityResult r;
+  try {
+    r = analysis::invariant_density(compiled.system, compiled.mode, starts, o);
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  double worst_energy = 0.0;
+  long maps_done = 0;
+  std::string stopped;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const analysis::DensityTrajectory& t = r.trajectories[k];
+    maps_done += t.maps_done;
+    const double T0 = systems::billiard_energy(*billiard, starts[k]);
+    const double T1 = systems::billiard_energy(*billiard, t.x_final);
+    if (billiard->params.at("e") == 1.0)
+      worst_energy = std::max(worst_energy, std::abs(T1 - T0) / T0);
+    if (t.termination != Termination::EndTimeReached && stopped.empty()) {
+      stopped = "trajectory " + std::to_string(k) + " stopped after " +
+                std::to_string(t.maps_done) + " maps: " + t.message;
+    }
+  }
+  std::ostringstream json;
+  json << "{\n  \"system\": " << json_text(args.system) << ",\n  \"parameters\": {";
+  bool first = true;
+  for (const auto& [name, value] : billiard->params) {
+    json << (first ? "" : ", ") << json_text(name) << ": " << number(value);
+    first = false;
+  }
+  json << "},\n  \"vars\": [" << json_text(args.vars[0]) << ", " << json_text(args.vars[1])
+       << "],\n  \"grid\": [" << o.x_axis.bins << ", " << o.y_axis.bins << "],\n  \"x_range\": ["
+       << number(o.x_axis.lo) << ", " << number(o.x_axis.hi) << "],\n  \"y_range\": ["
+       << number(o.y_axis.lo) << ", " << number(o.y_axis.hi)
+       << "],\n  \"trajectories\": " << args.trajectories
+       << ",\n  \"maps_per_trajectory\": " << o.maps
+       << ",\n  \"discard_per_trajectory\": " << o.discard << ",\n  \"maps_done\": " << maps_done
+       << ",\n  \"binned\": " << r.histogram.binned
+       << ",\n  \"outside_grid\": " << r.histogram.outside << ",\n  \"seed\": " << args.seed
+       << ",\n  \"integrator\": \"dop853\",\n  \"rtol\": " << number(args.rtol)
+       << ",\n  \"atol\": " << number(o.simulation.stepper.atol)
+       << ",\n  \"invariant_projection\": true,\n  \"threads\": " << r.threads_used
+       << ",\n  \"wall_seconds\": " << number(seconds)
+       << ",\n  \"max_relative_energy_error\": " << number(worst_energy)
+       << ",\n  \"status\": " << json_text(stopped.empty() ? "ok" : "stopped")
+       << ",\n  \"message\": " << json_text(stopped) << "\n}\n";
+  try {
+    model::replace_output_folder(args.out_dir, {{"density.csv", density_csv(r, o)},
+                                                {"density.npy", density_npy(r.histogram)},
+                                                {"summary.json", json.str()}});
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 3;
+  }
+  std::cout << "system     " << args.system << " (" << args.trajectories << " trajectories, "
+            << maps_done << " maps, " << r.histogram.binned << " binned) on " << r.threads_used
+            << " thread(s) in " << seconds << " s\n"
+            << "energy     max relative error " << worst_energy << "\n"
+            << "wrote      " << args.out_dir << "/density.csv, density.npy, summary.json\n";
+  if (args.plot) {
+    const int plotted = run_plot_script("SALTUS_DENSITY_PLOT_SCRIPT",
+                                        SALTUS_DEFAULT_DENSITY_PLOT_SCRIPT, args.out_dir);
+    if (plotted != 0) return plotted;
+  }
+  if (!stopped.empty()) {
+    std::cerr << "error: " << stopped << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace saltus::cli

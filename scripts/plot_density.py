@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""Plots the output folder of `saltus density` (called by it unless --no-plot).
+
+Writes DIR/density.png: the fraction of binned time-1 maps in each box of DIR/density.npy (rows
+iy, columns ix) as an image over the ranges of DIR/summary.json, like Clark & Bloch Fig. 7 and 8,
+with the ellipse of the table drawn when both axes are x and y. Written atomically (temp + rename).
+Usage: plot_density.py DIR [TITLE]
+"""
+import json
+import os
+import sys
+
+import matplotlib
+import matplotlib.colors
+import numpy as np
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: plot_density.py DIR [TITLE]")
+    out = sys.argv[1]
+    with open(os.path.join(out, "summary.json")) as f:
+        s = json.load(f)
+    counts = np.load(os.path.join(out, "density.npy")).astype(float)
+    fraction = counts / max(1.0, counts.sum())
+    (x0, x1), (y0, y1) = s["x_range"], s["y_range"]
+    fig, ax = plt.subplots(figsize=(7, 7 * (y1 - y0) / (x1 - x0) + 0.8))
+    occupied = fraction[fraction > 0.0]
+    # A few boxes far above the rest (a trajectory circling in place) would hide everything else
+    # on a linear scale: switch to a logarithmic one then.
+    log = occupied.size > 0 and occupied.max() > 50.0 * np.median(occupied)
+    norm = matplotlib.colors.LogNorm(vmin=occupied.min(), vmax=occupied.max()) if log else None
+    image = ax.imshow(np.ma.masked_equal(fraction, 0.0), origin="lower", extent=(x0, x1, y0, y1),
+                      cmap="viridis", interpolation="nearest", aspect="equal", norm=norm)
+    fig.colorbar(image, ax=ax, shrink=0.8,
+                 label="fraction of maps per box" + (" (log scale)" if log else ""))
+    vx, vy = s["vars"]
+    if (vx, vy) == ("x", "y"):
+        t = np.linspace(0.0, 2.0 * np.pi, 400)
+        p = s["parameters"]
+        ax.plot(p["A"] * np.cos(t), p["B"] * np.sin(t), "k-", linewidth=0.8)
+    ax.set_xlabel(vx)
+    ax.set_ylabel(vy)
+    shown = {k: v for k, v in s["parameters"].items() if k not in ("T",)}
+    title = sys.argv[2] if len(sys.argv) == 3 else (
+        s["system"] + ": " + ", ".join(f"{k}={v:g}" for k, v in sorted(shown.items())))
+    ax.set_title(f"{title}\n{s['binned']:,} maps binned, {s['grid'][0]}x{s['grid'][1]} boxes",
+                 fontsize=9)
+    tmp = os.path.join(out, "density.tmp.png")
+    fig.savefig(tmp, dpi=110, bbox_inches="tight")
+    os.replace(tmp, os.path.join(out, "density.png"))
+
+
+if __name__ == "__main__":
+    main()
