@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "sensitivity_command.hpp"
 #include "sweep_command.hpp"
 
 int main(int argc, char** argv) {
@@ -88,7 +89,31 @@ int main(int argc, char** argv) {
       "Exit status: 0 every point ok, 1 bad input (nothing run), 2 some points failed (their\n"
       "rows in sweep.csv give the status), 3 output error.");
 
+  saltus::cli::SensitivityArguments sens;
+  CLI::App* sens_cmd = app.add_subcommand(
+      "sensitivity",
+      "Run a model and write the Jacobian of its hybrid flow map x(t_start) -> x(t_end) with every "
+      "event's saltation matrix and hybrid Jacobian det S (sensitivity.json)");
+  sens_cmd->add_option("model", sens.model, "Model file (TOML)")->required();
+  sens_cmd->add_option("--out,-o", sens.out_dir, "Output folder (created, or replaced as a whole)")
+      ->capture_default_str();
+  sens_cmd->add_option("--set,-s", sens.set, "Override: name=value (repeatable)");
+  sens_cmd->add_option("--t-end", sens.t_end, "End time (overrides [solver] t_end)");
+  sens_cmd->add_flag("--numerical-resets", sens.numerical_resets,
+                     "Allow central differences for resets without an exact derivative (impact "
+                     "laws of [mechanics] models); flagged per event in sensitivity.json");
+  sens_cmd->footer(
+      "Examples:\n"
+      "  saltus sensitivity models/bouncing_ball.toml --out out/ball --t-end 1.5\n"
+      "  saltus sensitivity models/filippov_crossing.toml --out out/filippov\n"
+      "Writes DIR/sensitivity.json (key flow_map_jacobian; docs/ANALYSIS.md) beside\n"
+      "trajectory.csv, events.csv and summary.json.\n"
+      "Exit status: 0 ok, 1 model problems, 2 failed run or no derivative (grazing, Zeno point,\n"
+      "a reset without derivative: sensitivity.json says which event and why), 3 output error.");
+
   CLI11_PARSE(app, argc, argv);
+  sens.has_t_end = sens_cmd->count("--t-end") > 0;
+  if (*sens_cmd) return saltus::cli::sensitivity_command(sens);
   sweep.random = random_opt->count() > 0;
   if (*sweep_cmd) return saltus::cli::sweep_command(sweep);
   run.has_t_end = run_cmd->count("--t-end") > 0;

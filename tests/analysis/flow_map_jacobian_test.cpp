@@ -1,8 +1,9 @@
 // Every saltation matrix and flow-map Jacobian of the analysis layer against central differences
 // of the whole hybrid flow map (flow_map_differences.hpp): a ball (AD reset), a ball on a moving
 // floor (time-dependent guard and reset), a reset into a mode of another dimension, the rod under
-// impact laws (reset differentiated numerically), a DAE mode switch and a Filippov crossing
-// (model files: symbolic reset Jacobians), and a map to a terminal Poincare section.
+// impact laws (refused without an exact reset derivative; central differences when allowed), a DAE
+// mode switch and a Filippov crossing (model files: symbolic reset Jacobians), and a map to a
+// terminal Poincare section.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,8 +30,10 @@ FlowMapSensitivity expect_matches_differences(const HybridSystem& sys, ModeId mo
                                               const Vector& x0, double t_end,
                                               const SimulationOptions& options,
                                               long expected_events,
-                                              const std::string& label = "relative_difference") {
-  const FlowMapSensitivity s = flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options);
+                                              const std::string& label = "relative_difference",
+                                              const SaltationOptions& saltation = {}) {
+  const FlowMapSensitivity s =
+      flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options, Vector(), saltation);
   EXPECT_TRUE(s.ok()) << s.message;
   if (!s.ok()) return s;
   EXPECT_EQ(static_cast<long>(s.events.size()), expected_events) << s.run.summary.message;
@@ -140,8 +143,19 @@ TEST(FlowMapJacobian, RodUnderImpactLawsMatchesDifferences) {
     Vector x0(6);
     x0 << 0.0, 0.2, 0.7, 0.3, -1.0, 2.0;
     SCOPED_TRACE(mech::to_string(kind));
-    const FlowMapSensitivity s = expect_matches_differences(
-        rod.system, rod.free, x0, 0.25, differentiation_options(), 1, mech::to_string(kind));
+    // The impact laws have no exact derivative: refused by default, naming the guard and why.
+    const FlowMapSensitivity refused =
+        flow_map_sensitivity(rod.system, rod.free, 0.0, x0, 0.25, differentiation_options());
+    EXPECT_EQ(refused.status, SensitivityStatus::NotDifferentiable);
+    EXPECT_NE(refused.message.find("no derivative"), std::string::npos) << refused.message;
+    EXPECT_NE(refused.message.find("guard '"), std::string::npos) << refused.message;
+    EXPECT_EQ(refused.flow_map_jacobian.size(), 0);
+    // The documented fallback (central differences of the law's apply), when allowed.
+    SaltationOptions allowed;
+    allowed.allow_numerical_derivatives = true;
+    const FlowMapSensitivity s =
+        expect_matches_differences(rod.system, rod.free, x0, 0.25, differentiation_options(), 1,
+                                   mech::to_string(kind), allowed);
     ASSERT_TRUE(s.ok());
     EXPECT_TRUE(s.events[0].numerical_reset_jacobian);
   }
