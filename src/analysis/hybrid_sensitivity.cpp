@@ -64,7 +64,7 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
     jacobian = s.matrix * (phi * jacobian);
     if (!r.observation) {
       out.events.push_back({i, r.t, r.mode_before, r.mode_after, r.guard, s.matrix,
-                            s.hybrid_jacobian, s.numerical_reset_jacobian});
+                            s.hybrid_jacobian, s.crossing_rate, s.numerical_reset_jacobian});
       out.impact_volume_factor *= s.hybrid_jacobian;
     }
     m = r.mode_after;

@@ -21,47 +21,39 @@ const char* to_string(ShootingStatus status) {
   return "unknown";
 }
 
-namespace {
-
-Eigen::VectorXcd sorted_eigenvalues(const Matrix& m) {
-  Eigen::VectorXcd values = Eigen::EigenSolver<Matrix>(m, false).eigenvalues();
+Eigen::VectorXcd floquet_multipliers(const Matrix& monodromy) {
+  Eigen::VectorXcd values = Eigen::EigenSolver<Matrix>(monodromy, false).eigenvalues();
   std::sort(values.data(), values.data() + values.size(),
             [](const auto& a, const auto& b) { return std::abs(a) > std::abs(b); });
   return values;
 }
 
-}  // namespace
-
-PeriodicOrbit shoot_stroboscopic(const HybridSystem& system, ModeId mode, double t0, double period,
-                                 const Vector& guess, const SimulationOptions& options,
-                                 const ShootingOptions& shooting) {
+PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
+                               const ShootingOptions& shooting) {
   PeriodicOrbit out;
   out.x = guess;
   std::ostringstream os;
   os.precision(6);
   for (out.iterations = 0;; ++out.iterations) {
-    const FlowMapSensitivity s =
-        flow_map_sensitivity(system, mode, t0, out.x, t0 + period, options);
-    if (!s.ok()) {
-      os << "the time-T map at iteration " << out.iterations << " is undefined: " << s.message;
+    const MapValue p = map(out.x);
+    if (!p.ok()) {
+      os << "the return map at iteration " << out.iterations << " is undefined ("
+         << to_string(p.status) << "): " << p.message;
+      if (out.residual == out.residual) os << "; last residual " << out.residual;
       out.status = ShootingStatus::MapFailed;
       out.message = os.str();
       return out;
     }
-    if (s.run.final_mode != mode || s.flow_map_jacobian.rows() != out.x.size()) {
-      os << "the run from iteration " << out.iterations << " ends in mode '"
-         << system.mode(s.run.final_mode).name << "', not in '" << system.mode(mode).name << "'";
-      out.status = ShootingStatus::MapFailed;
-      out.message = os.str();
-      return out;
-    }
-    const Vector r = s.run.x_final - out.x;
+    const Vector r = p.x - out.x;
     out.residual = r.lpNorm<Eigen::Infinity>();
-    out.monodromy = s.flow_map_jacobian;
-    out.events_per_period = static_cast<long>(s.events.size());
+    out.monodromy = p.jacobian;
+    out.events_per_period = p.resets;
+    out.period = p.return_time;
+    out.min_crossing_rate = p.min_crossing_rate;
+    out.closest_approach = p.closest_approach;
     if (out.residual <= shooting.tolerance * (1.0 + out.x.lpNorm<Eigen::Infinity>())) {
       out.status = ShootingStatus::Converged;
-      out.multipliers = sorted_eigenvalues(out.monodromy);
+      out.multipliers = floquet_multipliers(out.monodromy);
       os << "converged in " << out.iterations << " Newton steps, residual " << out.residual;
       out.message = os.str();
       return out;
@@ -76,7 +68,8 @@ PeriodicOrbit shoot_stroboscopic(const HybridSystem& system, ModeId mode, double
     const Matrix newton = out.monodromy - Matrix::Identity(out.x.size(), out.x.size());
     const Eigen::FullPivLU<Matrix> lu(newton);
     if (!lu.isInvertible()) {
-      os << "DP - I is singular at iteration " << out.iterations << " (a Floquet multiplier at 1)";
+      os << "DP - I is singular at iteration " << out.iterations
+         << " (a Floquet multiplier at 1), residual " << out.residual;
       out.status = ShootingStatus::SingularNewton;
       out.message = os.str();
       return out;
@@ -86,6 +79,20 @@ PeriodicOrbit shoot_stroboscopic(const HybridSystem& system, ModeId mode, double
     if (largest > shooting.max_step) step *= shooting.max_step / largest;
     out.x += step;
   }
+}
+
+PeriodicOrbit shoot_stroboscopic(const HybridSystem& system, ModeId mode, double t0, double period,
+                                 const Vector& guess, const SimulationOptions& options,
+                                 const ShootingOptions& shooting) {
+  return find_fixed_point(stroboscopic_map(system, mode, t0, period, options), guess, shooting);
+}
+
+PeriodicOrbit shoot_on_section(const HybridSystem& system, ModeId mode, double t0,
+                               const Guard& section, double min_time, double horizon,
+                               const Vector& guess, const SimulationOptions& options,
+                               const ShootingOptions& shooting) {
+  return find_fixed_point(section_map(system, mode, t0, section, min_time, horizon, options), guess,
+                          shooting);
 }
 
 }  // namespace saltus::analysis

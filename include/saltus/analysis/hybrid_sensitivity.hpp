@@ -26,6 +26,7 @@ struct EventSensitivity {
   GuardId guard = kZenoHandoverGuard;
   Matrix saltation;               // nx+ by nx-
   double hybrid_jacobian = kNaN;  // det S (NaN when nx+ != nx-)
+  double crossing_rate = kNaN;    // P_t + P_x f-: how fast the guard was crossed
   bool numerical_reset_jacobian = false;
 };
 

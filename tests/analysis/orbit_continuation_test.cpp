@@ -1,0 +1,150 @@
+// Continuation of the impact oscillator's period-1 orbit in the stop position sigma
+// (impact_oscillator.hpp; sigma a state of zero derivative): every branch point against the
+// closed-form orbit, the period doubling where the closed-form monodromy trace is -(1 + e^2),
+// the grazing at sigma = |A / (1 - w^2)|, and a brute-force diagram that agrees with the branch.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "flow_map_differences.hpp"
+#include "impact_oscillator.hpp"
+#include "saltus/analysis/bifurcation_diagram.hpp"
+#include "saltus/analysis/orbit_continuation.hpp"
+#include "saltus/analysis/poincare_section.hpp"
+
+namespace saltus::analysis {
+namespace {
+
+using saltus::testing::ImpactOscillator;
+
+// sigma where the closed-form trace crosses -(1 + e^2), by bisection on [lo, hi].
+double closed_form_doubling(ImpactOscillator io, double lo, double hi) {
+  const double target = -(1.0 + io.e * io.e);
+  io.sigma = lo;
+  const double f_lo = io.monodromy_trace() - target;
+  for (int k = 0; k < 200; ++k) {
+    io.sigma = 0.5 * (lo + hi);
+    const double f = io.monodromy_trace() - target;
+    ((f > 0.0) == (f_lo > 0.0) ? lo : hi) = io.sigma;
+  }
+  return 0.5 * (lo + hi);
+}
+
+Vector with_sigma(const Vector& x, double sigma) {
+  Vector out(3);
+  out << x[0], x[1], sigma;
+  return out;
+}
+
+TEST(OrbitContinuation, ImpactOscillatorDoublingAndGrazingInTheStopPosition) {
+  ImpactOscillator io;
+  const HybridSystem sys = io.build(nullptr, true);
+  const SimulationOptions options = saltus::testing::differentiation_options();
+  const ReturnMap map = stroboscopic_map(sys, 0, 0.0, io.period(), options);
+  ContinuationOptions c;
+  c.parameter = 2;
+  c.p_min = -0.5;
+  c.p_max = 1.0;
+  const Branch branch =
+      continue_orbit(map, with_sigma(io.closed_form().state_at_zero, io.sigma), c);
+  ASSERT_TRUE(branch.ok) << branch.stop_reason;
+  ASSERT_GE(branch.points.size(), 10u) << branch.stop_reason;
+  RecordProperty("branch_points", static_cast<int>(branch.points.size()));
+  // Every point is the closed-form orbit at its sigma, with det M = e^2.
+  double worst = 0.0;
+  for (const BranchPoint& p : branch.points) {
+    ImpactOscillator at = io;
+    at.sigma = p.parameter;
+    const ImpactOscillator::Orbit exact = at.closed_form();
+    ASSERT_EQ(exact.state_at_zero.size(), 2) << "no closed-form orbit at sigma " << p.parameter;
+    worst = std::max(worst, (p.x.head(2) - exact.state_at_zero).lpNorm<Eigen::Infinity>());
+    EXPECT_NEAR(p.x[2], p.parameter, 0.0);
+    // det M = e^2; its rounding grows with |M|^2 (|M| ~ 1/V near grazing).
+    const double size = std::max(1.0, std::abs(p.multipliers[0]));
+    EXPECT_NEAR(std::abs(p.multipliers.prod()), io.e * io.e, 1e-8 * size * size)
+        << "sigma " << p.parameter << ", largest multiplier " << p.multipliers[0];
+    EXPECT_EQ(p.resets, 1);
+  }
+  RecordProperty("worst_point_error", saltus::testing::measured(worst));
+  EXPECT_LE(worst, 1e-8);
+  // Period doubling where the closed-form trace is -(1 + e^2), then grazing at |A / (1 - w^2)|.
+  const double sigma_g = io.grazing_sigma();
+  ASSERT_EQ(branch.bifurcations.size(), 2u) << branch.stop_reason;
+  const BifurcationPoint& pd = branch.bifurcations[0];
+  EXPECT_EQ(pd.kind, BifurcationKind::PeriodDoubling) << pd.message;
+  const double sigma_pd = closed_form_doubling(io, io.sigma, sigma_g * (1.0 - 1e-9));
+  RecordProperty("period_doubling", saltus::testing::measured(pd.parameter) + " vs " +
+                                        saltus::testing::measured(sigma_pd));
+  EXPECT_NEAR(pd.parameter, sigma_pd, 1e-7) << pd.message;
+  double nearest_to_minus_one = kInfinity;
+  for (Eigen::Index k = 0; k < pd.multipliers.size(); ++k) {
+    nearest_to_minus_one = std::min(nearest_to_minus_one, std::abs(pd.multipliers[k] + 1.0));
+  }
+  EXPECT_LE(nearest_to_minus_one, 1e-6);
+  const BifurcationPoint& graze = branch.bifurcations[1];
+  EXPECT_EQ(graze.kind, BifurcationKind::Grazing) << graze.message;
+  RecordProperty("grazing", saltus::testing::measured(graze.parameter) + " vs " +
+                                saltus::testing::measured(sigma_g));
+  EXPECT_NEAR(graze.parameter, sigma_g, 1e-5) << graze.message;
+  // Stable before the doubling, unstable after it.
+  for (const BranchPoint& p : branch.points) {
+    if (p.parameter < sigma_pd - 1e-6) {
+      EXPECT_TRUE(p.stable) << p.parameter;
+    } else if (p.parameter > sigma_pd + 1e-6) {
+      EXPECT_FALSE(p.stable) << p.parameter;
+    }
+  }
+}
+
+TEST(OrbitContinuation, BruteForceDiagramAgreesWithTheBranch) {
+  ImpactOscillator io;
+  const double t_s = io.period() / 4.0;
+  const Guard strobe = stroboscopic_section("strobe", io.period(), t_s);
+  const HybridSystem sys = io.build(&strobe, true);
+  const double sigma_g = io.grazing_sigma();
+  const double sigma_pd = closed_form_doubling(io, io.sigma, sigma_g * (1.0 - 1e-9));
+  DiagramOptions d;
+  d.parameter = 2;
+  d.discard = 300;
+  d.keep = 8;
+  d.horizon = 1000.0 * io.period();
+  d.simulation = saltus::testing::differentiation_options();
+  d.values = {0.0, 0.5 * sigma_pd, 0.9 * sigma_pd};
+  const std::vector<DiagramColumn> columns =
+      bifurcation_diagram(sys, 0, 1, with_sigma(io.closed_form().state_at_zero, 0.0), d);
+  ASSERT_EQ(columns.size(), d.values.size());
+  for (const DiagramColumn& col : columns) {
+    ASSERT_EQ(col.points.rows(), d.keep) << col.message;
+    ImpactOscillator at = io;
+    at.sigma = col.parameter;
+    const Vector expected = at.closed_form().state_at(t_s);
+    for (Eigen::Index k = 0; k < col.points.rows(); ++k) {
+      EXPECT_LE((col.points.row(k).head(2).transpose() - expected).lpNorm<Eigen::Infinity>(), 1e-7)
+          << "sigma " << col.parameter << " point " << k;
+    }
+  }
+  // Just past the doubling the attractor is a period-2 orbit: two points alternating, each a
+  // stable fixed point of the time-2T map with two impacts (shot from the diagram's point).
+  d.values = {1.02 * sigma_pd, 1.1 * sigma_pd};
+  const std::vector<DiagramColumn> doubled =
+      bifurcation_diagram(sys, 0, 1, with_sigma(io.closed_form().state_at_zero, 0.0), d);
+  for (const DiagramColumn& col : doubled) {
+    ASSERT_EQ(col.points.rows(), d.keep) << col.message;
+    for (Eigen::Index k = 0; k + 2 < col.points.rows(); ++k) {
+      EXPECT_LE((col.points.row(k) - col.points.row(k + 2)).lpNorm<Eigen::Infinity>(), 1e-7);
+      EXPECT_GE((col.points.row(k) - col.points.row(k + 1)).lpNorm<Eigen::Infinity>(), 1e-2);
+    }
+    ImpactOscillator at = io;
+    at.sigma = col.parameter;
+    const Vector start = col.points.row(0).head(2).transpose();
+    const PeriodicOrbit two = shoot_stroboscopic(at.build(), 0, t_s, 2.0 * io.period(), start,
+                                                 saltus::testing::differentiation_options());
+    ASSERT_TRUE(two.converged()) << two.message;
+    EXPECT_LE((two.x - start).lpNorm<Eigen::Infinity>(), 1e-8);
+    EXPECT_EQ(two.events_per_period, 2);
+    EXPECT_LT(std::abs(two.multipliers[0]), 1.0);
+  }
+}
+
+}  // namespace
+}  // namespace saltus::analysis
