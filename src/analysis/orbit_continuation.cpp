@@ -138,6 +138,19 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
     return branch;
   }
   Continuation c(map, n, o);
+  {
+    // The parameter must be a constant of the flow and the resets (a state of rate 0).
+    const MapValue first = map(guess);
+    const double p0 = guess[o.parameter];
+    if (first.ok() && !(std::abs(first.x[o.parameter] - p0) <= 1e-12 * (1.0 + std::abs(p0)))) {
+      std::ostringstream os;
+      os.precision(17);
+      os << "state " << o.parameter << " (the parameter) is not constant along the orbit: " << p0
+         << " -> " << first.x[o.parameter] << "; give it rate 0 in every mode and no reset";
+      branch.stop_reason = os.str();
+      return branch;
+    }
+  }
   Vector u = permutation(n, o.parameter) * guess;
   // The first point with the parameter fixed: the arclength row is e_p, h = 0.
   Vector e_p = Vector::Zero(n);

@@ -135,9 +135,10 @@ fs::path swap_in(const fs::path& fresh, const fs::path& target) {
 }  // namespace
 
 const std::vector<std::string>& output_folder_names() {
-  static const std::vector<std::string> names = {"trajectory.csv",  "events.csv", "summary.json",
-                                                 "states.png",      "phase.png",  "hybrid_time.png",
-                                                 "sensitivity.json"};
+  static const std::vector<std::string> names = {
+      "trajectory.csv",  "events.csv",       "summary.json",   "states.png", "phase.png",
+      "hybrid_time.png", "sensitivity.json", "orbit.json",     "branch.csv", "floquet.png",
+      "branch.png",      "bifurcation.csv",  "bifurcation.png"};
   return names;
 }
 

@@ -5,11 +5,12 @@ Usage: cli_analysis_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest te
 apps/CMakeLists.txt); the helpers are those of cli_test.py.
 """
 import json
+import math
 import os
 import shutil
 import sys
 
-from cli_test import Cli, expect, expect_exit, read_csv
+from cli_test import Cli, expect, expect_exit, has_matplotlib, read_csv
 
 CASES = {}
 
@@ -96,6 +97,129 @@ def sensitivity_without_derivative_is_a_status(cli):
     s = read_json(out, "sensitivity.json")
     expect(s["status"] == "ok" and len(s["events"]) > 0, "status", s)
     expect(all(ev["numerical_derivatives"] for ev in s["events"]), "flags", s["events"])
+
+
+# The impact oscillator of models/impact_oscillator.toml (A = 1, w = 2.5, e = 0.8): its period-1
+# orbit in closed form [derived in tests/analysis/impact_oscillator.hpp], written again here.
+A, W, E = 1.0, 2.5, 0.8
+T = 2 * math.pi / W
+
+
+def closed_form(sigma):
+    """(x, v) at t = 0 on the period-1 orbit, the impact phase and speed."""
+    p = A / (1 - W * W)
+    t2 = math.tan(T / 2)
+    a, b = (1 - E) * t2 * p, (1 + E) * p * W
+    delta, c = math.atan2(b, a), (1 - E) * t2 * sigma / math.hypot(a, b)
+    for sign in (1, -1):
+        phase = math.fmod(delta + sign * math.acos(c) + 4 * math.pi, 2 * math.pi)
+        speed = (p * W * math.sin(phase) - (sigma - p * math.cos(phase)) * t2) / E
+        if speed <= 0:
+            continue
+        c1, c2 = sigma - p * math.cos(phase), p * W * math.sin(phase) - E * speed
+        s = T - phase / W
+        return (c1 * math.cos(s) + c2 * math.sin(s) + p,
+                -c1 * math.sin(s) + c2 * math.cos(s)), phase, speed
+    return None
+
+
+def doubling_sigma():
+    """sigma where tr M = -2 e cos T + k sin T equals -(1 + e^2), k = (1+e)(A cos phi - sigma)/V."""
+    def f(sigma):
+        _, phase, speed = closed_form(sigma)
+        k = (1 + E) * (A * math.cos(phase) - sigma) / speed
+        return -2 * E * math.cos(T) + k * math.sin(T) + (1 + E * E)
+    lo, hi = 0.0, abs(A / (1 - W * W)) * (1 - 1e-9)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if (f(mid) > 0) == (f(lo) > 0):
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+@case
+def orbit_finds_and_continues_the_impact_oscillator(cli):
+    out = os.path.join(cli.work, "orbit")
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--set", "x=-0.7", "--set", "v=0.1", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "orbit")
+    o = read_json(out, "orbit.json")
+    (x, v), _, _ = closed_form(0.0)
+    expect(o["status"] == "converged", "status", o)
+    expect(abs(o["state"]["x"] - x) < 1e-8 and abs(o["state"]["v"] - v) < 1e-8, "orbit", o, x, v)
+    expect(o["constant_states"] == ["sigma"], "sigma is constant", o["constant_states"])
+    # A complex pair of modulus e (det M = e^2, the flow keeps volume).
+    moduli = [m["abs"] for m in o["multipliers"]]
+    expect(len(moduli) == 2 and all(abs(m - E) < 1e-7 for m in moduli), "multipliers", moduli)
+    expect(o["stable"] is True and o["resets_per_period"] == 1, "stable, one impact", o)
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "floquet.png")), "floquet.png")
+    out = os.path.join(cli.work, "branch")
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--continue", "sigma=0:0.3", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "orbit --continue")
+    o = read_json(out, "orbit.json")
+    kinds = [b["kind"] for b in o["bifurcations"]]
+    expect(kinds == ["period doubling", "grazing"], "bifurcations", kinds)
+    expect(abs(o["bifurcations"][0]["parameter"] - doubling_sigma()) < 1e-7, "doubling",
+           o["bifurcations"][0], doubling_sigma())
+    expect(abs(o["bifurcations"][1]["parameter"] - abs(A / (1 - W * W))) < 1e-5, "grazing",
+           o["bifurcations"][1])
+    rows = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(rows) == o["points"] and len(rows) >= 10, "branch.csv rows", len(rows))
+    for r in rows:
+        (x, v), _, _ = closed_form(float(r["parameter"]))
+        expect(abs(float(r["x"]) - x) < 1e-7 and abs(float(r["v"]) - v) < 1e-7, "branch point", r)
+        expect((r["stable"] == "1") == (float(r["parameter"]) < doubling_sigma()), "stability", r)
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "branch.png")), "branch.png")
+
+
+@case
+def bifurcation_diagram_agrees_with_the_branch(cli):
+    out = os.path.join(cli.work, "diagram")
+    code, stdout, stderr = cli.run("bifurcation", cli.model("impact_oscillator.toml"), "--vary",
+                                   "sigma=0:0.06:4", "--period", repr(T), "--discard", "200",
+                                   "--keep", "4", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "bifurcation")
+    rows = read_csv(os.path.join(out, "bifurcation.csv"))
+    expect(len(rows) == 16, "4 values x 4 points", len(rows))
+    for r in rows:
+        (x, v), _, _ = closed_form(float(r["sigma"]))
+        expect(abs(float(r["x"]) - x) < 1e-7 and abs(float(r["v"]) - v) < 1e-7, "diagram point",
+               r, (x, v))
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "bifurcation.png")), "bifurcation.png")
+    # Past the doubling: two points alternating.
+    sigma = 1.05 * doubling_sigma()
+    code, stdout, stderr = cli.run("bifurcation", cli.model("impact_oscillator.toml"), "--vary",
+                                   f"sigma={sigma!r}:{sigma!r}:1", "--period", repr(T),
+                                   "--discard", "400", "--keep", "4", "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "bifurcation past the doubling")
+    xs = [float(r["x"]) for r in read_csv(os.path.join(out, "bifurcation.csv"))]
+    expect(abs(xs[0] - xs[2]) < 1e-7 and abs(xs[1] - xs[3]) < 1e-7 and abs(xs[0] - xs[1]) > 1e-2,
+           "period 2", xs)
+
+
+@case
+def orbit_bad_input_is_a_status(cli):
+    out = os.path.join(cli.work, "bad")
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--continue", "e=0:1", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "a parameter folded at load time")
+    expect("is a parameter" in stderr and "a state with e' = 0" in stderr, "says why", stderr)
+    code, stdout, stderr = cli.run("orbit", cli.model("bouncing_ball.toml"), "--section",
+                                   "x=100,+", "--min-time", "0.1", "--horizon", "1", "--out", out)
+    expect_exit(code, 2, stdout, stderr, "a section never crossed")
+    o = read_json(out, "orbit.json")
+    expect(o["status"] == "map failed" and "was not crossed" in o["message"], "status", o)
+    expect("monodromy" not in o and "multipliers" not in o, "no matrix", o)
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--section",
+                                   "x=0,", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "a bad direction")
+    expect("direction" in stderr, "names the direction", stderr)
 
 
 def main():

@@ -12,6 +12,7 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 #include "saltus/analysis/return_map.hpp"
 
@@ -47,7 +48,11 @@ struct PeriodicOrbit {
   int iterations = 0;
   Matrix monodromy;              // DP at x
   Eigen::VectorXcd multipliers;  // eigenvalues of the monodromy, by decreasing modulus
-  long events_per_period = 0;    // resets in one period
+  // States the map leaves unchanged whatever the start (row k of DP = e_k: rate 0, no reset
+  // changes it, e.g. a parameter kept as a state). Newton keeps them fixed, and the multipliers
+  // leave out their trivial 1 (DP is block-triangular).
+  std::vector<int> constant_states;
+  long events_per_period = 0;  // resets in one period
   bool converged() const { return status == ShootingStatus::Converged; }
 };
 
