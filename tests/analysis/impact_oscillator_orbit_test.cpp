@@ -16,6 +16,9 @@
 #include "impact_oscillator.hpp"
 #include "saltus/analysis/periodic_orbit.hpp"
 #include "saltus/analysis/poincare_section.hpp"
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+#include "support/model_files.hpp"
 
 namespace saltus::analysis {
 namespace {
@@ -110,6 +113,30 @@ TEST(ImpactOscillatorOrbit, StroboscopicSectionConvergesToTheClosedFormOrbit) {
       shoot_stroboscopic(io.build(), 0, t_s, io.period(), points.x.row(10).transpose(), options);
   ASSERT_TRUE(orbit.converged()) << orbit.message;
   EXPECT_LE((orbit.x - exact.state_at(t_s)).lpNorm<Eigen::Infinity>(), 1e-8);
+}
+
+TEST(ImpactOscillatorOrbit, ModelFileStartsOnTheClosedFormOrbit) {
+  // models/impact_oscillator.toml: its initial state is the period-1 orbit at t = 0 for its own
+  // parameters, so its run returns there after every forcing period with one impact each.
+  const auto m = std::make_shared<const model::Model>(
+      model::load_model_file(saltus::testing::models_dir() / "impact_oscillator.toml"));
+  ImpactOscillator io;
+  for (const model::Quantity& q : m->parameters) {
+    if (q.name == "A") io.A = q.value;
+    if (q.name == "w") io.w = q.value;
+    if (q.name == "e") io.e = q.value;
+  }
+  io.sigma = m->initial_state()[2];
+  const Vector x0 = m->initial_state();
+  const ImpactOscillator::Orbit exact = io.closed_form();
+  ASSERT_EQ(exact.state_at_zero.size(), 2);
+  EXPECT_LE((x0.head(2) - exact.state_at_zero).lpNorm<Eigen::Infinity>(), 1e-14);
+  const model::ModelRun r = model::run_model(m);
+  ASSERT_TRUE(r.succeeded()) << r.message();
+  const double periods = (m->t_end - m->t_start) / io.period();
+  EXPECT_NEAR(periods, std::round(periods), 1e-12);
+  EXPECT_EQ(r.result.events.size(), static_cast<long>(std::round(periods)));
+  EXPECT_LE((r.result.x_final - x0).lpNorm<Eigen::Infinity>(), 1e-9);
 }
 
 }  // namespace

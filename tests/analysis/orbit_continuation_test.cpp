@@ -96,6 +96,53 @@ TEST(OrbitContinuation, ImpactOscillatorDoublingAndGrazingInTheStopPosition) {
   }
 }
 
+TEST(OrbitContinuation, NonImpactingOrbitGrazesFromAbove) {
+  // Above sigma_g the period-1 orbit is the free forced response x = P cos(w t), P = A/(1 - w^2),
+  // whose closest approach to the stop is sigma - |P| (the apex observers' value). Continued
+  // down in sigma it grazes at sigma_g, where impacts appear.
+  ImpactOscillator io;
+  const HybridSystem sys = io.build(nullptr, true);
+  const ReturnMap map =
+      stroboscopic_map(sys, 0, 0.0, io.period(), saltus::testing::differentiation_options());
+  const double P = io.A / (1.0 - io.w * io.w), sigma_g = io.grazing_sigma();
+  Vector start(3);
+  start << P, 0.0, 0.3;
+  const MapValue at_start = map(start);
+  ASSERT_TRUE(at_start.ok()) << at_start.message;
+  EXPECT_EQ(at_start.resets, 0);
+  EXPECT_NEAR(at_start.closest_approach, 0.3 - sigma_g, 1e-9);
+  ContinuationOptions c;
+  c.parameter = 2;
+  c.direction = -1.0;
+  c.p_min = 0.0;
+  c.p_max = 1.0;
+  const Branch branch = continue_orbit(map, start, c);
+  ASSERT_TRUE(branch.ok) << branch.stop_reason;
+  for (const BranchPoint& p : branch.points) {
+    EXPECT_EQ(p.resets, 0);
+    EXPECT_NEAR(p.x[0], P, 1e-9);
+    EXPECT_NEAR(p.closest_approach, p.parameter - sigma_g, 1e-8);
+  }
+  ASSERT_EQ(branch.bifurcations.size(), 1u) << branch.stop_reason;
+  EXPECT_EQ(branch.bifurcations[0].kind, BifurcationKind::Grazing);
+  EXPECT_NEAR(branch.bifurcations[0].parameter, sigma_g, 1e-5) << branch.bifurcations[0].message;
+}
+
+TEST(OrbitContinuation, ParameterThatChangesAlongTheOrbitIsRefused) {
+  // x as the "parameter": it is not constant along the orbit, so nothing is continued.
+  ImpactOscillator io;
+  const ReturnMap map = stroboscopic_map(io.build(nullptr, true), 0, 0.0, io.period(),
+                                         saltus::testing::differentiation_options());
+  ContinuationOptions c;
+  c.parameter = 0;
+  const Branch branch = continue_orbit(
+      map, with_sigma(io.closed_form().state_at_zero + Vector::Constant(2, 0.1), 0.0), c);
+  EXPECT_FALSE(branch.ok);
+  EXPECT_TRUE(branch.points.empty());
+  EXPECT_NE(branch.stop_reason.find("not constant along the orbit"), std::string::npos)
+      << branch.stop_reason;
+}
+
 TEST(OrbitContinuation, BruteForceDiagramAgreesWithTheBranch) {
   ImpactOscillator io;
   const double t_s = io.period() / 4.0;

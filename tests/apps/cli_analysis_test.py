@@ -210,6 +210,10 @@ def orbit_bad_input_is_a_status(cli):
                                    repr(T), "--continue", "e=0:1", "--out", out)
     expect_exit(code, 1, stdout, stderr, "a parameter folded at load time")
     expect("is a parameter" in stderr and "a state with e' = 0" in stderr, "says why", stderr)
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--continue", "nosuch=0:1", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "an unknown name")
+    expect("is not a state" in stderr and "sigma" in stderr, "lists the states", stderr)
     code, stdout, stderr = cli.run("orbit", cli.model("bouncing_ball.toml"), "--section",
                                    "x=100,+", "--min-time", "0.1", "--horizon", "1", "--out", out)
     expect_exit(code, 2, stdout, stderr, "a section never crossed")
