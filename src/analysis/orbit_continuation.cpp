@@ -224,12 +224,32 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
       return branch;
     }
     if (t_next[n - 1] * t[n - 1] < 0.0) {
+      // Secant on the arclength for the tangent's parameter component = 0 (the turning point).
+      double ha = 0.0, ga = t[n - 1], hb = h, gb = t_next[n - 1];
+      Vector located = next;
+      Evaluation el = en;
+      for (int k = 0; k < o.secant_iterations && std::abs(gb - ga) > 0.0; ++k) {
+        const double hc = hb - gb * (hb - ha) / (gb - ga);
+        Vector trial = anchor + hc * t;
+        Evaluation et;
+        if (!c.correct(trial, anchor, t, hc, et, iterations, message)) break;
+        located = trial;
+        el = et;
+        ha = hb;
+        ga = gb;
+        hb = hc;
+        gb = c.tangent(et, t)[n - 1];
+        if (std::abs(gb) <= 1e-12) break;
+      }
       BifurcationPoint b;
       b.kind = BifurcationKind::Fold;
-      b.parameter = p_next;
+      b.parameter = located[n - 1];
       b.after_point = static_cast<int>(branch.points.size()) - 1;
-      b.multipliers = floquet_multipliers(en.M);
-      b.message = "fold: the branch turns back in the parameter";
+      b.multipliers = floquet_multipliers(el.M);
+      b.test_value = gb;
+      os.str("");
+      os << "fold at parameter " << b.parameter << ": the branch turns back (a multiplier at 1)";
+      b.message = os.str();
       branch.bifurcations.push_back(b);
     }
     const double g0 = doubling_test(at_anchor), g1 = doubling_test(en);

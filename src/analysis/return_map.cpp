@@ -55,8 +55,9 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
   const EventLog& log = s.run.events;
   for (long i = 0; i < log.size(); ++i) {
     const EventRecord& r = log[i];
+    if (!r.observation || r.guard < 0) continue;
     const Guard& g = system.mode(r.mode_before).guards[static_cast<size_t>(r.guard)];
-    if (!r.observation || !is_apex(g)) continue;
+    if (!is_apex(g)) continue;
     // An extremum at a reset instant is the reset's own jump of dp/dt, not an approach.
     bool at_reset = false;
     for (const EventSensitivity& e : s.events) at_reset = at_reset || std::abs(e.t - r.t) <= 1e-12;

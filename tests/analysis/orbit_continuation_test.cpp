@@ -128,6 +128,42 @@ TEST(OrbitContinuation, NonImpactingOrbitGrazesFromAbove) {
   EXPECT_NEAR(branch.bifurcations[0].parameter, sigma_g, 1e-5) << branch.bifurcations[0].message;
 }
 
+TEST(OrbitContinuation, FoldWhereTheTwoClosedFormOrbitsMeet) {
+  // The closed form's impact phase solves R cos(phi - delta) = (1 - e) tan(T/2) sigma: its two
+  // solutions meet where the right side is -R, at sigma_f = -R / ((1 - e) tan(T/2)) (a fold of
+  // period-1 orbits, a multiplier at +1). Continued down from sigma = 0 the branch turns there.
+  ImpactOscillator io;
+  const double P = io.A / (1.0 - io.w * io.w), t2 = std::tan(io.period() / 2.0);
+  const double R = std::abs(P) * std::hypot((1.0 - io.e) * t2, (1.0 + io.e) * io.w);
+  const double sigma_f = -R / ((1.0 - io.e) * t2);
+  const ReturnMap map = stroboscopic_map(io.build(nullptr, true), 0, 0.0, io.period(),
+                                         saltus::testing::differentiation_options());
+  ContinuationOptions c;
+  c.parameter = 2;
+  c.direction = -1.0;
+  c.p_min = 2.0 * sigma_f;
+  c.p_max = 0.5;
+  c.max_points = 120;
+  const Branch branch =
+      continue_orbit(map, with_sigma(io.closed_form().state_at_zero, io.sigma), c);
+  ASSERT_TRUE(branch.ok) << branch.stop_reason;
+  const BifurcationPoint* fold = nullptr;
+  for (const BifurcationPoint& b : branch.bifurcations) {
+    if (b.kind == BifurcationKind::Fold) fold = &b;
+  }
+  ASSERT_NE(fold, nullptr) << branch.stop_reason;
+  RecordProperty("fold", saltus::testing::measured(fold->parameter) + " vs " +
+                             saltus::testing::measured(sigma_f));
+  EXPECT_NEAR(fold->parameter, sigma_f, 1e-6) << fold->message;
+  double nearest_to_one = kInfinity;
+  for (Eigen::Index k = 0; k < fold->multipliers.size(); ++k) {
+    nearest_to_one = std::min(nearest_to_one, std::abs(fold->multipliers[k] - 1.0));
+  }
+  EXPECT_LE(nearest_to_one, 1e-4);
+  // Past the fold the points are the other closed-form solution: sigma grows again.
+  EXPECT_GT(branch.points.back().parameter, sigma_f);
+}
+
 TEST(OrbitContinuation, ParameterThatChangesAlongTheOrbitIsRefused) {
   // x as the "parameter": it is not constant along the orbit, so nothing is continued.
   ImpactOscillator io;

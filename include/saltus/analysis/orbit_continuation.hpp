@@ -11,7 +11,8 @@
 // (<= 3 steps) up to max_step and halves after a failed one down to min_step.
 //
 // Along the branch, between consecutive points:
-//  - fold: the tangent's parameter component changes sign (a multiplier crosses +1);
+//  - fold: the tangent's parameter component changes sign (a multiplier crosses +1); located
+//    by secant iterations on the arclength;
 //  - period doubling: det(M + I) changes sign, M = DP_yy (a real multiplier crosses -1); located
 //    by secant iterations on the arclength;
 //  - grazing: the orbit touches a guard tangentially: its smallest crossing rate or closest
@@ -57,7 +58,7 @@ struct BifurcationPoint {
   double parameter = kNaN;
   int after_point = 0;  // between branch points after_point and after_point + 1
   Eigen::VectorXcd multipliers;
-  double test_value = kNaN;  // det(M + I) at the located point, or the grazing evidence
+  double test_value = kNaN;  // det(M + I), the tangent's dp, or the grazing evidence there
   std::string message;
 };
 
