@@ -99,6 +99,26 @@ def sensitivity_without_derivative_is_a_status(cli):
     expect(all(ev["numerical_derivatives"] for ev in s["events"]), "flags", s["events"])
 
 
+@case
+def run_reports_the_zeno_kind(cli):
+    # summary.json and the report of `saltus run` say steady (the ball) or spasmodic (Example 4).
+    for model, kind in (("bouncing_ball.toml", "steady"), ("superelastic_interval.toml",
+                                                            "spasmodic")):
+        out = os.path.join(cli.work, kind)
+        code, stdout, stderr = cli.run("run", cli.model(model), "--out", out)
+        expect_exit(code, 0, stdout, stderr, "run " + model)
+        with open(os.path.join(out, "summary.json")) as f:
+            summary = json.load(f)
+        expect(summary["zeno_kind"] == kind, model + ": zeno_kind", summary)
+        evidence = summary["zeno_kind_evidence"]
+        expect(evidence["resets"] >= 4 and evidence["text"].startswith(kind), "evidence", evidence)
+        if kind == "spasmodic":
+            expect(evidence["size_growth_per_reset"] >= 1.1, "growth", evidence)
+        else:
+            expect(evidence["last_size"] <= evidence["first_size"], "bounded", evidence)
+        expect("zeno kind  " + kind in stdout, "the report names the kind", stdout)
+
+
 # The impact oscillator of models/impact_oscillator.toml (A = 1, w = 2.5, e = 0.8): its period-1
 # orbit in closed form [derived in tests/analysis/impact_oscillator.hpp], written again here.
 A, W, E = 1.0, 2.5, 0.8
