@@ -321,5 +321,40 @@ TEST(FlowMapJacobian, GrazingIsAStatusNotANaN) {
   EXPECT_TRUE(ok.matrix.allFinite());
 }
 
+TEST(FlowMapJacobian, GuardWithoutGradientIsNotDifferentiatedByDefault) {
+  // The ball's floor as a hand-written guard with a value only: refused, naming the guard; with
+  // central differences allowed, det S = e^2 (v -> -e v at x = 0 under x'' = -g).
+  const double e = 0.7;
+  HybridSystem sys;
+  const ModeId m = sys.add_mode("flight", ode_flow(2, [](const auto&, const auto& x, auto& xd) {
+                                  xd[0] = x[1];
+                                  xd[1] = -9.81;
+                                }));
+  Guard floor;
+  floor.name = "floor";
+  floor.direction = Direction::Rising;
+  floor.value = [](double, ConstVectorRef x, ConstVectorRef) { return -x[0]; };
+  floor.reset = Reset::to_ad(m, [e](const auto&, const auto& x, const auto&, auto& xp) {
+    xp[0] = x[0];
+    xp[1] = -e * x[1];
+  });
+  sys.add_guard(m, floor);
+  const Vector x0 = (Vector(2) << 1.0, 0.0).finished();
+  const FlowMapSensitivity refused =
+      flow_map_sensitivity(sys, m, 0.0, x0, 0.6, differentiation_options());
+  EXPECT_EQ(refused.status, SensitivityStatus::NotDifferentiable);
+  EXPECT_NE(refused.message.find("guard 'floor'"), std::string::npos) << refused.message;
+  EXPECT_NE(refused.message.find("no gradient"), std::string::npos) << refused.message;
+  EXPECT_EQ(refused.flow_map_jacobian.size(), 0);
+  SaltationOptions allowed;
+  allowed.allow_numerical_derivatives = true;
+  const FlowMapSensitivity s =
+      flow_map_sensitivity(sys, m, 0.0, x0, 0.6, differentiation_options(), Vector(), allowed);
+  ASSERT_TRUE(s.ok()) << s.message;
+  ASSERT_EQ(s.events.size(), 1u);
+  EXPECT_TRUE(s.events[0].numerical_reset_jacobian);
+  EXPECT_NEAR(s.events[0].hybrid_jacobian, e * e, 1e-8);
+}
+
 }  // namespace
 }  // namespace saltus::analysis
