@@ -7,6 +7,7 @@ apps/CMakeLists.txt); the helpers are those of cli_test.py.
 import json
 import math
 import os
+import re
 import shutil
 import sys
 
@@ -97,6 +98,19 @@ def sensitivity_without_derivative_is_a_status(cli):
     s = read_json(out, "sensitivity.json")
     expect(s["status"] == "ok" and len(s["events"]) > 0, "status", s)
     expect(all(ev["numerical_derivatives"] for ev in s["events"]), "flags", s["events"])
+
+
+@case
+def analysis_help_names_existing_files(cli):
+    for command in ("sensitivity", "orbit", "bifurcation"):
+        code, stdout, stderr = cli.run(command, "--help")
+        expect_exit(code, 0, stdout, stderr, command + " --help")
+        expect("Examples" in stdout and "Exit status" in stdout, command + " --help", stdout)
+        named = re.findall(r"(?:models|docs)/[A-Za-z0-9_]+\.(?:toml|md)", stdout)
+        expect(named, f"{command} --help names no file", stdout)
+        for path in named:
+            expect(os.path.isfile(os.path.join(cli.source, path)),
+                   f"{command} --help names missing " + path)
 
 
 @case
