@@ -5,6 +5,8 @@
 #include <memory>
 #include <sstream>
 
+#include "saltus/core/error.hpp"
+
 namespace saltus::analysis {
 namespace {
 
@@ -107,6 +109,12 @@ ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, d
 ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard section,
                       double min_time, double horizon, const SimulationOptions& options,
                       const SaltationOptions& saltation) {
+  if (!(min_time > 0.0) || !(horizon > min_time)) {
+    std::ostringstream os;
+    os << "section '" << section.name << "': min_time = " << min_time << " must be > 0 (the flow "
+       << "must leave the section before a crossing counts) and below horizon = " << horizon;
+    throw Error(os.str());
+  }
   // Two systems: the first min_time without the section (leaving it), then up to the section.
   auto free = std::make_shared<HybridSystem>(system);
   add_guard_apexes(*free);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "flow_map_differences.hpp"
 #include "impact_oscillator.hpp"
@@ -94,6 +95,42 @@ TEST(OrbitContinuation, ImpactOscillatorDoublingAndGrazingInTheStopPosition) {
       EXPECT_FALSE(p.stable) << p.parameter;
     }
   }
+}
+
+TEST(OrbitContinuation, RandomOscillatorsFollowTheirClosedForm) {
+  // Seeded random forcing frequencies and restitutions: a few continuation steps in sigma from 0,
+  // every point on the closed-form orbit of its sigma, det M = e^2, one impact per period.
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> frequency(2.2, 3.5), restitution(0.5, 0.9);
+  int continued = 0;
+  for (int trial = 0; trial < 10; ++trial) {
+    ImpactOscillator io;
+    io.w = frequency(rng);
+    io.e = restitution(rng);
+    const ImpactOscillator::Orbit start = io.closed_form();
+    if (start.state_at_zero.size() != 2) continue;  // no admissible period-1 orbit at sigma = 0
+    const ReturnMap map = stroboscopic_map(io.build(nullptr, true), 0, 0.0, io.period(),
+                                           saltus::testing::differentiation_options());
+    ContinuationOptions c;
+    c.parameter = 2;
+    c.max_points = 6;
+    c.max_step = 0.01;
+    const Branch branch = continue_orbit(map, with_sigma(start.state_at_zero, 0.0), c);
+    ASSERT_TRUE(branch.ok) << "w " << io.w << " e " << io.e << ": " << branch.stop_reason;
+    ++continued;
+    for (const BranchPoint& p : branch.points) {
+      ImpactOscillator at = io;
+      at.sigma = p.parameter;
+      const ImpactOscillator::Orbit exact = at.closed_form();
+      ASSERT_EQ(exact.state_at_zero.size(), 2) << "sigma " << p.parameter;
+      EXPECT_LE((p.x.head(2) - exact.state_at_zero).lpNorm<Eigen::Infinity>(), 1e-8)
+          << "w " << io.w << " e " << io.e << " sigma " << p.parameter;
+      const double size = std::max(1.0, std::abs(p.multipliers[0]));
+      EXPECT_NEAR(std::abs(p.multipliers.prod()), io.e * io.e, 1e-8 * size * size);
+      EXPECT_EQ(p.resets, 1);
+    }
+  }
+  EXPECT_GE(continued, 5);  // most draws have the orbit
 }
 
 TEST(OrbitContinuation, NonImpactingOrbitGrazesFromAbove) {

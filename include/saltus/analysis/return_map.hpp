@@ -39,7 +39,8 @@ ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, d
                            const SaltationOptions& saltation = {});
 
 // `section`: a guard whose value is the section (its reset is ignored); `horizon`: the longest
-// return time tried (a section not crossed by then is a failure naming it).
+// return time tried (a section not crossed by then is a failure naming it). Throws saltus::Error
+// unless 0 < min_time < horizon (a start on the section would otherwise return at once).
 ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard section,
                       double min_time, double horizon, const SimulationOptions& options = {},
                       const SaltationOptions& saltation = {});
