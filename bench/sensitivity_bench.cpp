@@ -1,7 +1,9 @@
 // Cost of differentiating a whole hybrid run (issue 13): wall time of
 // analysis::flow_map_sensitivity (the run, then the variational arcs and saltation matrices)
-// against the plain run, best of several repetitions, for systems with n = 1, 2 and 6 states.
-// The variational ODE has n (1 + n) components, so ~(n + 1) plus one run is the expected ratio.
+// against the plain run, medians of 21 interleaved repetitions (run, sensitivity, run, ...), for
+// systems with n = 1, 2 and 6 states. The variational ODE has n (1 + n) components, so ~(n + 1)
+// plus one run is the expected ratio. Then the pseudo-arclength continuation of the period-1
+// orbit of models/impact_oscillator.toml in sigma, 200 points (median of 3).
 //
 //   sensitivity_bench     prints one line per system: plain us, sensitivity us, ratio, n + 1
 #include <algorithm>
@@ -9,8 +11,11 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "saltus/analysis/hybrid_sensitivity.hpp"
+#include "saltus/analysis/orbit_continuation.hpp"
 #include "saltus/mech/bouncing_rod.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_system.hpp"
@@ -21,31 +26,66 @@ namespace {
 using namespace saltus;
 using Clock = std::chrono::steady_clock;
 
-double best_microseconds(const std::function<void()>& work, int repetitions) {
-  double best = 1e300;
-  for (int r = 0; r < repetitions; ++r) {
-    const auto start = Clock::now();
-    work();
-    best = std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-  }
-  return best;
+double microseconds(const std::function<void()>& work) {
+  const auto start = Clock::now();
+  work();
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 void compare(const char* name, const HybridSystem& sys, ModeId mode, const Vector& x0, double t_end,
-             const SimulationOptions& options) {
+             const SimulationOptions& options, const analysis::SaltationOptions& saltation = {}) {
   SimulationOptions plain = options;
   plain.output.record_events = true;
   long events = 0;
-  const double run_us = best_microseconds(
-      [&] { events = simulate(sys, mode, 0.0, x0, t_end, plain).events.size(); }, 20);
   bool ok = true;
-  const double sens_us = best_microseconds(
-      [&] { ok = analysis::flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options).ok(); }, 20);
+  std::vector<double> run_us, sens_us;
+  for (int r = 0; r < 21; ++r) {
+    run_us.push_back(
+        microseconds([&] { events = simulate(sys, mode, 0.0, x0, t_end, plain).events.size(); }));
+    sens_us.push_back(microseconds([&] {
+      ok = analysis::flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options, Vector(), saltation)
+               .ok();
+    }));
+  }
+  const double run = median(run_us), sens = median(sens_us);
   std::printf(
       "%-28s n = %ld  events %3ld  run %9.1f us  sensitivity %9.1f us  ratio %5.2f  "
       "(n + 1 = %ld)%s\n",
-      name, static_cast<long>(x0.size()), events, run_us, sens_us, sens_us / run_us,
+      name, static_cast<long>(x0.size()), events, run, sens, sens / run,
       static_cast<long>(x0.size()) + 1, ok ? "" : "  FAILED");
+}
+
+void continuation() {
+  auto m = std::make_shared<const model::Model>(
+      model::load_model_file(SALTUS_MODELS_DIR "/impact_oscillator.toml"));
+  const HybridSystem sys = model::build_hybrid_system(m);
+  const double period = 2.0 * 3.14159265358979323846 / 2.5;
+  const analysis::ReturnMap map =
+      analysis::stroboscopic_map(sys, m->initial_mode, 0.0, period, m->options);
+  analysis::ContinuationOptions c;
+  c.parameter = 2;
+  c.p_min = 0.0;
+  c.p_max = 0.3;
+  c.max_step = 5e-4;
+  c.initial_step = 5e-4;
+  c.max_points = 200;
+  std::vector<double> ms;
+  size_t points = 0;
+  std::string stop;
+  for (int r = 0; r < 3; ++r) {
+    ms.push_back(1e-3 * microseconds([&] {
+                   const analysis::Branch b = analysis::continue_orbit(map, m->initial_state(), c);
+                   points = b.points.size();
+                   stop = b.stop_reason;
+                 }));
+  }
+  std::printf("impact oscillator continuation: %zu points in %.1f ms (median of 3; %s)\n", points,
+              median(ms), stop.c_str());
 }
 
 }  // namespace
@@ -66,12 +106,15 @@ int main() {
   const auto rod = mech::bouncing_rod_model(mech::BouncingRodParameters{}).compile();
   Vector q0(6);
   q0 << 0.0, 0.2, 0.7, 0.3, -1.0, 2.0;
-  compare("rod (Newton law), DOP853", rod.system, rod.free, q0, 0.25, tight);
+  analysis::SaltationOptions allowed;  // the impact law has no exact derivative yet
+  allowed.allow_numerical_derivatives = true;
+  compare("rod (Newton law), DOP853", rod.system, rod.free, q0, 0.25, tight, allowed);
 
   auto dae = std::make_shared<const model::Model>(
       model::load_model_file(SALTUS_MODELS_DIR "/dae_mode_switch.toml"));
   const HybridSystem dae_system = model::build_hybrid_system(dae);
   compare("DAE mode switch, Radau5", dae_system, dae->initial_mode, dae->initial_state(), 1.2,
           dae->options);
+  continuation();
   return 0;
 }

@@ -1,8 +1,11 @@
 // saltus: run, check, plot and animate hybrid-system model files (docs/MODEL_FORMAT.md).
 #include <CLI/CLI.hpp>
 
+#include "bifurcation_command.hpp"
 #include "commands.hpp"
 #include "density_command.hpp"
+#include "orbit_command.hpp"
+#include "sensitivity_command.hpp"
 #include "sweep_command.hpp"
 
 int main(int argc, char** argv) {
@@ -157,8 +160,98 @@ int main(int argc, char** argv) {
       "Exit status: 0 ok, 1 bad input (nothing run), 2 a trajectory stopped early, 3 output "
       "error.");
 
+  saltus::cli::SensitivityArguments sens;
+  CLI::App* sens_cmd = app.add_subcommand(
+      "sensitivity",
+      "Run a model and write the Jacobian of its hybrid flow map x(t_start) -> x(t_end) with every "
+      "event's saltation matrix and hybrid Jacobian det S (sensitivity.json)");
+  sens_cmd->add_option("model", sens.model, "Model file (TOML)")->required();
+  sens_cmd->add_option("--out,-o", sens.out_dir, "Output folder (created, or replaced as a whole)")
+      ->capture_default_str();
+  sens_cmd->add_option("--set,-s", sens.set, "Override: name=value (repeatable)");
+  sens_cmd->add_option("--t-end", sens.t_end, "End time (overrides [solver] t_end)");
+  sens_cmd->add_flag("--numerical-resets", sens.numerical_resets,
+                     "Allow central differences for resets without an exact derivative (impact "
+                     "laws of [mechanics] models); flagged per event in sensitivity.json");
+  sens_cmd->footer(
+      "Examples:\n"
+      "  saltus sensitivity models/bouncing_ball.toml --out out/ball --t-end 1.5\n"
+      "  saltus sensitivity models/filippov_crossing.toml --out out/filippov\n"
+      "Writes DIR/sensitivity.json (key flow_map_jacobian; docs/ANALYSIS.md) beside\n"
+      "trajectory.csv, events.csv and summary.json.\n"
+      "Exit status: 0 ok, 1 model problems, 2 failed run or no derivative (grazing, Zeno point,\n"
+      "a reset without derivative: sensitivity.json says which event and why), 3 output error.");
+
+  saltus::cli::OrbitArguments orbit;
+  CLI::App* orbit_cmd = app.add_subcommand(
+      "orbit",
+      "Find a periodic orbit (Newton shooting on a stroboscopic or Poincare map) with its Floquet "
+      "multipliers; optionally continue it in a parameter with fold, period-doubling and grazing "
+      "detection (orbit.json, branch.csv, floquet.png, branch.png)");
+  orbit_cmd->add_option("model", orbit.model, "Model file (TOML); its initial state is the guess")
+      ->required();
+  orbit_cmd->add_option("--out,-o", orbit.out_dir, "Output folder")->capture_default_str();
+  orbit_cmd->add_option("--set,-s", orbit.set, "Override: name=value (repeatable)");
+  orbit_cmd->add_option("--period", orbit.period,
+                        "Forcing period T: fixed point of the time-T map from t_start");
+  orbit_cmd->add_option("--section", orbit.section,
+                        "Poincare section EXPR or LHS=RHS, then ,+ (rising, default) or ,- "
+                        "(falling), e.g. \"v=0,+\" (autonomous systems)");
+  orbit_cmd->add_option("--min-time", orbit.min_time,
+                        "Section: time before the section counts again (> 0: leave it first)");
+  orbit_cmd->add_option("--horizon", orbit.horizon,
+                        "Section: longest return time (default: the model's t_end - t_start)");
+  orbit_cmd->add_option("--continue", orbit.continuation,
+                        "NAME=A:B: continue the orbit from NAME = A towards B (NAME: a state with "
+                        "rate 0, e.g. sigma of models/impact_oscillator.toml)");
+  orbit_cmd->add_option("--points", orbit.points, "Continuation: most branch points")
+      ->capture_default_str();
+  orbit_cmd->add_option("--step", orbit.step, "Continuation: first arclength step")
+      ->capture_default_str();
+  orbit_cmd->add_option("--max-step", orbit.max_step, "Continuation: largest arclength step")
+      ->capture_default_str();
+  orbit_cmd->add_flag("--numerical-resets", orbit.numerical_resets,
+                      "Allow central differences for resets without an exact derivative");
+  orbit_cmd->add_flag("!--no-plot", orbit.plot, "Do not write floquet.png and branch.png");
+  orbit_cmd->footer(
+      "Examples:\n"
+      "  saltus orbit models/impact_oscillator.toml --period 2.5132741228718345 --out out/orbit\n"
+      "  saltus orbit models/impact_oscillator.toml --period 2.5132741228718345 \\\n"
+      "      --continue sigma=0:0.3 --out out/branch\n"
+      "Exit status: 0 ok, 1 bad model or options, 2 no orbit (orbit.json: status, residual),\n"
+      "3 output error. docs/ANALYSIS.md describes the files.");
+
+  saltus::cli::BifurcationArguments bif;
+  CLI::App* bif_cmd = app.add_subcommand(
+      "bifurcation",
+      "Brute-force bifurcation diagram: for each parameter value discard K section crossings and "
+      "record M (bifurcation.csv, bifurcation.png)");
+  bif_cmd->add_option("model", bif.model, "Model file (TOML)")->required();
+  bif_cmd->add_option("--vary", bif.vary, "NAME=A:B:N: N values of a state with rate 0")
+      ->required();
+  bif_cmd->add_option("--period", bif.period, "Stroboscopic section: every T from t_start");
+  bif_cmd->add_option("--section", bif.section, "Poincare section EXPR[,+|-] (as for orbit)");
+  bif_cmd->add_option("--discard", bif.discard, "Crossings discarded per value (transients)")
+      ->capture_default_str();
+  bif_cmd->add_option("--keep", bif.keep, "Crossings recorded per value")->capture_default_str();
+  bif_cmd->add_option("--horizon", bif.horizon, "Longest run per value (time)");
+  bif_cmd->add_option("--set,-s", bif.set, "Override: name=value (repeatable)");
+  bif_cmd->add_option("--out,-o", bif.out_dir, "Output folder")->capture_default_str();
+  bif_cmd->add_flag("!--no-plot", bif.plot, "Do not write bifurcation.png");
+  bif_cmd->footer(
+      "Examples:\n"
+      "  saltus bifurcation models/impact_oscillator.toml --vary sigma=0:0.15:200 \\\n"
+      "      --period 2.5132741228718345 --discard 200 --keep 32 --out out/diagram\n"
+      "Each value starts from the previous value's last state (the attractor is followed).\n"
+      "Exit status: 0 ok, 1 bad input, 2 some values gave fewer points (why: stderr and the\n"
+      "status column), 3 output error.");
+
   CLI11_PARSE(app, argc, argv);
   if (*density_cmd) return saltus::cli::density_command(density);
+  if (*orbit_cmd) return saltus::cli::orbit_command(orbit);
+  if (*bif_cmd) return saltus::cli::bifurcation_command(bif);
+  sens.has_t_end = sens_cmd->count("--t-end") > 0;
+  if (*sens_cmd) return saltus::cli::sensitivity_command(sens);
   sweep.random = random_opt->count() > 0;
   if (*sweep_cmd) return saltus::cli::sweep_command(sweep);
   run.has_t_end = run_cmd->count("--t-end") > 0;

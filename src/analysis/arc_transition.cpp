@@ -1,56 +1,12 @@
 #include "saltus/analysis/arc_transition.hpp"
 
-#include "saltus/ode/flow_evaluator.hpp"
 #include "saltus/sim/simulator.hpp"
+#include "variational_flow.hpp"
 
 namespace saltus::analysis {
-namespace {
-
-// What the augmented flow's callables share: the mode's evaluator (it keeps z between calls)
-// and the matrix dphi/dx.
-struct Workspace {
-  Workspace(const Flow& flow, const ode::NewtonOptions& newton)
-      : evaluator(flow.nx, flow.nz, newton), a(flow.nx, flow.nx), nx(flow.nx) {
-    evaluator.set_flow(flow);
-  }
-  ode::FlowEvaluator evaluator;
-  Matrix a;
-  int nx;
-};
-
-// y = (x, vec Phi) (Phi column-major): y' = (phi(t, x), vec(dphi/dx Phi)).
-Flow variational_flow(std::shared_ptr<Workspace> ws) {
-  const int nx = ws->nx;
-  Flow flow;
-  flow.kind = FlowKind::Ode;
-  flow.nx = nx * (1 + nx);
-  flow.rhs = [ws](double t, ConstVectorRef y, ConstVectorRef, VectorRef ydot) {
-    const int n = ws->nx;
-    if (!ws->evaluator.derivative(t, y.head(n), ydot.head(n))) {
-      ydot.setConstant(kNaN);  // the simulator stops with NonFiniteState and says where
-      return;
-    }
-    ws->evaluator.reduced_jacobian(t, y.head(n), ws->a);
-    Eigen::Map<const Matrix> phi(y.data() + n, n, n);
-    Eigen::Map<Matrix>(ydot.data() + n, n, n).noalias() = ws->a * phi;
-  };
-  flow.rhs_jacobian = [ws](double t, ConstVectorRef y, ConstVectorRef, MatrixRef dfdx, MatrixRef) {
-    const int n = ws->nx;
-    dfdx.setZero();
-    if (ws->evaluator.nz() > 0) {
-      Vector xdot(n);
-      ws->evaluator.derivative(t, y.head(n), xdot);  // z at this point for the reduced Jacobian
-    }
-    ws->evaluator.reduced_jacobian(t, y.head(n), ws->a);
-    for (int k = 0; k <= n; ++k) dfdx.block(k * n, k * n, n, n) = ws->a;
-  };
-  return flow;
-}
-
-}  // namespace
 
 struct ArcTransition::Variational {
-  std::shared_ptr<Workspace> workspace;
+  std::shared_ptr<detail::VariationalWorkspace> workspace;
   HybridSystem system;
   std::unique_ptr<Simulator> simulator;
   SimulationResult result;
@@ -78,8 +34,9 @@ ArcTransition::Variational& ArcTransition::variational(ModeId mode) {
   if (!slot) {
     slot = std::make_unique<Variational>();
     const Mode& m = system_->mode(mode);
-    slot->workspace = std::make_shared<Workspace>(m.flow, options_.stepper.newton);
-    slot->system.add_mode(m.name + " (variational)", variational_flow(slot->workspace));
+    slot->workspace =
+        std::make_shared<detail::VariationalWorkspace>(m.flow, options_.stepper.newton);
+    slot->system.add_mode(m.name + " (variational)", detail::variational_flow(slot->workspace));
     slot->simulator = std::make_unique<Simulator>(slot->system, options_);
   }
   return *slot;

@@ -3,6 +3,7 @@
 #include <Eigen/LU>
 #include <algorithm>
 
+#include "one_pass_sensitivity.hpp"
 #include "saltus/analysis/arc_transition.hpp"
 
 namespace saltus::analysis {
@@ -25,6 +26,9 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
                                         ConstVectorRef x0, double t_end,
                                         const SimulationOptions& options, ConstVectorRef z0,
                                         const SaltationOptions& saltation) {
+  if (detail::one_pass_applicable(system)) {
+    return detail::one_pass_sensitivity(system, mode, t0, x0, t_end, options, saltation);
+  }
   FlowMapSensitivity out;
   SimulationOptions run_options = options;
   run_options.output.record_events = true;
@@ -64,7 +68,7 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
     jacobian = s.matrix * (phi * jacobian);
     if (!r.observation) {
       out.events.push_back({i, r.t, r.mode_before, r.mode_after, r.guard, s.matrix,
-                            s.hybrid_jacobian, s.numerical_reset_jacobian});
+                            s.hybrid_jacobian, s.crossing_rate, s.numerical_reset_jacobian});
       out.impact_volume_factor *= s.hybrid_jacobian;
     }
     m = r.mode_after;

@@ -41,8 +41,8 @@ struct ApplyProbe {
 }  // namespace
 
 bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, ModeId target,
-                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus, ResetJacobian& out,
-                    std::string& failure) {
+                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
+                    bool allow_differences, ResetJacobian& out, std::string& failure) {
   const Reset& reset = system.mode(source).guards[static_cast<size_t>(guard)].reset;
   const int n_plus = system.mode(target).flow.nx;
   const auto n_x = x_minus.size(), n_z = z_minus.size();
@@ -57,6 +57,14 @@ bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, Mo
   if (reset.identity || !reset.apply) {
     out.d_dx.setIdentity();
     return true;
+  }
+  if (!allow_differences) {
+    failure =
+        "the reset has no derivative (a custom reset without Reset::jacobian, e.g. an impact "
+        "law solved by an LCP or a Routh process): write it with Reset::to_ad or in a model "
+        "file, or allow central differences of its apply (SaltationOptions::"
+        "allow_numerical_derivatives, `--numerical-resets` on the command line)";
+    return false;
   }
   out.numerical = true;
   ApplyProbe apply(system, reset);

@@ -73,6 +73,13 @@ Saltation event_saltation(const HybridSystem& system, const EventLog& events, lo
     return failed(SensitivityStatus::NotDifferentiable,
                   where(system, r) + ": before the event, " + failure);
   }
+  if (!guard.gradient && !options.allow_numerical_derivatives) {
+    return failed(SensitivityStatus::NotDifferentiable,
+                  where(system, r) +
+                      ": the guard has no gradient (Guard::gradient; make_guard "
+                      "derives it by AD): allow central differences with "
+                      "SaltationOptions::allow_numerical_derivatives");
+  }
   Eigen::RowVectorXd p_x;
   const double p_t =
       detail::guard_total_gradient(guard, t, events.x_before(i), minus.z, minus, p_x);
@@ -98,7 +105,7 @@ Saltation event_saltation(const HybridSystem& system, const EventLog& events, lo
   }
   ResetJacobian dr;
   if (!reset_jacobian(system, r.mode_before, r.guard, r.mode_after, t, events.x_before(i), minus.z,
-                      dr, failure)) {
+                      options.allow_numerical_derivatives, dr, failure)) {
     return failed(SensitivityStatus::NotDifferentiable, where(system, r) + ": " + failure);
   }
   Vector f_plus = Vector::Zero(r.nx_after);
@@ -113,7 +120,7 @@ Saltation event_saltation(const HybridSystem& system, const EventLog& events, lo
   const Matrix dr_x = dr.d_dx + dr.d_dz * minus.dzdx;
   const Vector dr_t = dr.d_dt + dr.d_dz * minus.dzdt;
   s.matrix = dr_x + (f_plus - dr_x * minus.xdot - dr_t) * p_x / rate;
-  s.numerical_reset_jacobian = dr.numerical;
+  s.numerical_reset_jacobian = dr.numerical || !guard.gradient;
   if (s.matrix.rows() == s.matrix.cols()) s.hybrid_jacobian = s.matrix.determinant();
   if (!s.matrix.allFinite()) {
     return failed(SensitivityStatus::NotDifferentiable,

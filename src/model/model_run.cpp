@@ -121,27 +121,33 @@ bool ModelRun::succeeded() const {
   }
 }
 
-ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {
-  ModelRun run;
+ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run) {
   run.model = model;
-  ModeId initial_mode = model->initial_mode;
+  ModelStart start;
+  start.mode = model->initial_mode;
   if (model->mechanics) {
     MechanicalSystem m = build_mechanical_system(model);
     run.system = std::move(m.system);
-    initial_mode = m.initial_mode;
+    start.mode = m.initial_mode;
   } else {
     run.system = build_hybrid_system(model);
   }
-  const Vector x0 = model->initial_state();
+  start.x0 = model->initial_state();
   // A mechanical model starts in its mode 0 ("free"), which has no algebraic state.
-  Vector z0(0);
+  start.z0.resize(0);
   if (!model->modes.empty()) {
     const ModelMode& m0 = model->modes[static_cast<size_t>(model->initial_mode)];
-    z0.resize(static_cast<Eigen::Index>(m0.algebraic.size()));
+    start.z0.resize(static_cast<Eigen::Index>(m0.algebraic.size()));
     for (size_t i = 0; i < m0.algebraic.size(); ++i) {
-      z0[static_cast<Eigen::Index>(i)] = m0.algebraic[i].value;
+      start.z0[static_cast<Eigen::Index>(i)] = m0.algebraic[i].value;
     }
   }
+  return start;
+}
+
+ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {
+  ModelRun run;
+  const ModelStart start = prepare_model_run(model, run);
   SimulationOptions options = model->options;
   if (progress_t != nullptr) {
     options.on_progress = [progress_t](double t) {
@@ -151,7 +157,7 @@ ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* prog
   Simulator sim(run.system, options);
   // Every outcome of the run is a Termination with its message (the engine throws only for
   // sizes and times the loader has already checked).
-  sim.run(initial_mode, model->t_start, x0, z0, model->t_end, run.result);
+  sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, run.result);
   return run;
 }
 
@@ -170,6 +176,7 @@ std::string run_report(const ModelRun& run) {
         << " events";
     if (s.zeno_handovers > 0) out << ", " << s.zeno_handovers << " hand-over(s)";
     out << ")\n";
+    out << "zeno kind  " << events::describe(s.zeno_kind) << "\n";
   }
   out << "events per guard\n";
   for_each_guard_count(run, [&out](const std::string& guard, long count) {
@@ -200,6 +207,13 @@ std::string summary_json(const ModelRun& run) {
   if (s.zeno_time == s.zeno_time) {
     j["zeno_time"] = s.zeno_time;
     j["zeno_ratio"] = s.zeno_ratio;
+    j["zeno_kind"] = events::to_string(s.zeno_kind.kind);
+    j["zeno_kind_evidence"] = {{"resets", s.zeno_kind.resets},
+                               {"size_growth_per_reset", s.zeno_kind.growth},
+                               {"first_size", s.zeno_kind.first_size},
+                               {"last_size", s.zeno_kind.last_size},
+                               {"increment_ratio", s.zeno_kind.increment_ratio},
+                               {"text", events::describe(s.zeno_kind)}};
   } else {
     j["zeno_time"] = nullptr;
   }

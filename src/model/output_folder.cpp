@@ -135,12 +135,14 @@ fs::path swap_in(const fs::path& fresh, const fs::path& target) {
 }  // namespace
 
 const std::vector<std::string>& output_folder_names() {
-  // drawing.csv, drawing.json: models with a [drawing]; animation.gif: `saltus animate`;
-  // density.*: `saltus density`.
+  // drawing.*: models with a [drawing]; animation.gif: `saltus animate`; density.*: `saltus
+  // density`; sensitivity.json: `saltus sensitivity`; orbit.json, branch.*, floquet.png:
+  // `saltus orbit`; bifurcation.*: `saltus bifurcation`.
   static const std::vector<std::string> names = {
-      "trajectory.csv", "events.csv",      "summary.json", "states.png",
-      "phase.png",      "hybrid_time.png", "drawing.csv",  "drawing.json",
-      "animation.gif",  "density.csv",     "density.npy",  "density.png"};
+      "trajectory.csv",  "events.csv",  "summary.json",     "states.png",     "phase.png",
+      "hybrid_time.png", "drawing.csv", "drawing.json",     "animation.gif",  "density.csv",
+      "density.npy",     "density.png", "sensitivity.json", "orbit.json",     "branch.csv",
+      "floquet.png",     "branch.png",  "bifurcation.csv",  "bifurcation.png"};
   return names;
 }
 

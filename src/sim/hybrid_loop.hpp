@@ -838,6 +838,7 @@ class HybridLoop {
     s.zeno_time = z.t_inf;
     s.zeno_ratio = z.ratio;
     s.events_before_zeno = events_total_;
+    s.zeno_kind = post_event_states_.zeno_kind(events::ZenoKindOptions{});
     // Built only when the run stops here: a hand-over must not allocate (reused Simulator).
     auto what = [&] {
       return instantaneous

@@ -1,11 +1,15 @@
 // The states right after the latest events, kept for the Zeno hand-over (private to src/sim):
 // the limit state at an accumulation point by Aitken's delta-squared on post-event states one
-// cycle apart. A fixed ring of ZenoMonitor::kHistory columns; nothing allocates after set-up.
+// cycle apart, and the Zeno kind (steady or spasmodic) of the accumulation. A fixed ring of
+// ZenoMonitor::kHistory columns; nothing allocates after set-up.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "saltus/core/types.hpp"
+#include "saltus/events/zeno_kind.hpp"
 #include "saltus/events/zeno_monitor.hpp"
 
 namespace saltus::detail {
@@ -17,7 +21,24 @@ class PostEventStates {
   void clear() { count_ = 0; }
   void remember(ConstVectorRef x) {
     states_.col(count_ & (kSlots - 1)).head(x.size()) = x;
+    sizes_[count_ & (kSlots - 1)] = static_cast<int>(x.size());
     ++count_;
+  }
+
+  // The Zeno kind (zeno_kind.hpp) of the latest states (up to options.window); no allocation.
+  events::ZenoKindEvidence zeno_kind(const events::ZenoKindOptions& options) const {
+    std::array<double, kSlots> norms{}, increments{};
+    const int n = std::min({count_, options.window, kSlots});
+    for (int k = 0; k < n; ++k) {  // oldest first: entry k is state(n - 1 - k)
+      const int i = n - 1 - k;
+      norms[k] = state(i).head(size(i)).lpNorm<Eigen::Infinity>();
+      const bool comparable = k > 0 && size(i) == size(i + 1);
+      increments[k] =
+          comparable
+              ? (state(i).head(size(i)) - state(i + 1).head(size(i))).lpNorm<Eigen::Infinity>()
+              : kNaN;
+    }
+    return events::classify_zeno_kind(norms.data(), increments.data(), n, options);
   }
 
   // x_inf from x_now and the states one and two cycles (of `period` events) back: each
@@ -40,8 +61,10 @@ class PostEventStates {
   Eigen::Block<const Matrix, Eigen::Dynamic, 1, true> state(int i) const {
     return states_.col((count_ - 1 - i) & (kSlots - 1));
   }
+  int size(int i) const { return sizes_[(count_ - 1 - i) & (kSlots - 1)]; }
 
   Matrix states_;
+  std::array<int, kSlots> sizes_{};
   int count_ = 0;
 };
 

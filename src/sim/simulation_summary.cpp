@@ -11,7 +11,9 @@ std::string SimulationSummary::brief_report() const {
   out.precision(12);
   out << to_string(termination) << ": t = " << t_final << ", " << jumps << " jumps, "
       << stepper.accepted_steps << " steps, " << stepper.rhs_evaluations << " f evaluations";
-  if (zeno_time == zeno_time) out << ", Zeno time " << zeno_time;
+  if (zeno_time == zeno_time) {
+    out << ", Zeno time " << zeno_time << " (" << events::to_string(zeno_kind.kind) << ")";
+  }
   return out.str();
 }
 
@@ -25,7 +27,8 @@ std::string SimulationSummary::full_report(const HybridSystem* system) const {
       << "jumps            " << jumps << "\n";
   if (zeno_time == zeno_time) {
     out << "zeno time        " << zeno_time << " (ratio " << zeno_ratio << ", "
-        << events_before_zeno << " events before, " << zeno_handovers << " hand-overs)\n";
+        << events_before_zeno << " events before, " << zeno_handovers << " hand-overs)\n"
+        << "zeno kind        " << events::describe(zeno_kind) << "\n";
   }
   out << "steps            " << stepper.accepted_steps << " accepted, " << stepper.rejected_steps
       << " rejected, " << stepper.restarts << " restarts\n"

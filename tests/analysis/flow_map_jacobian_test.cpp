@@ -1,8 +1,9 @@
 // Every saltation matrix and flow-map Jacobian of the analysis layer against central differences
 // of the whole hybrid flow map (flow_map_differences.hpp): a ball (AD reset), a ball on a moving
 // floor (time-dependent guard and reset), a reset into a mode of another dimension, the rod under
-// impact laws (reset differentiated numerically), a DAE mode switch and a Filippov crossing
-// (model files: symbolic reset Jacobians), and a map to a terminal Poincare section.
+// impact laws (refused without an exact reset derivative; central differences when allowed), a DAE
+// mode switch and a Filippov crossing (model files: symbolic reset Jacobians), and a map to a
+// terminal Poincare section.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,8 +30,10 @@ FlowMapSensitivity expect_matches_differences(const HybridSystem& sys, ModeId mo
                                               const Vector& x0, double t_end,
                                               const SimulationOptions& options,
                                               long expected_events,
-                                              const std::string& label = "relative_difference") {
-  const FlowMapSensitivity s = flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options);
+                                              const std::string& label = "relative_difference",
+                                              const SaltationOptions& saltation = {}) {
+  const FlowMapSensitivity s =
+      flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options, Vector(), saltation);
   EXPECT_TRUE(s.ok()) << s.message;
   if (!s.ok()) return s;
   EXPECT_EQ(static_cast<long>(s.events.size()), expected_events) << s.run.summary.message;
@@ -83,6 +86,38 @@ HybridSystem ball_on_moving_floor(double a, double w, double e) {
                  xp[1] = floor_speed - e * (x[1] - floor_speed);
                })));
   return sys;
+}
+
+TEST(FlowMapJacobian, OnePassAndTwoPassesAgree) {
+  // The ball on a moving floor alone is differentiated in one pass; with an unreachable mode of
+  // another dimension added, in two (the run, then every arc). Same events, same matrices.
+  const HybridSystem one = ball_on_moving_floor(0.1, 5.0, 0.8);
+  HybridSystem two = one;
+  two.add_mode("unreached", ode_flow(3, [](const auto&, const auto& x, auto& xd) {
+                 xd[0] = 0.0 * x[0];
+                 xd[1] = 0.0 * x[1];
+                 xd[2] = 0.0 * x[2];
+               }));
+  const Vector x0 = (Vector(2) << 1.0, 0.0).finished();
+  const FlowMapSensitivity a =
+      flow_map_sensitivity(one, 0, 0.0, x0, 2.0, differentiation_options());
+  const FlowMapSensitivity b =
+      flow_map_sensitivity(two, 0, 0.0, x0, 2.0, differentiation_options());
+  ASSERT_TRUE(a.ok()) << a.message;
+  ASSERT_TRUE(b.ok()) << b.message;
+  ASSERT_EQ(a.events.size(), b.events.size());
+  ASSERT_GE(a.events.size(), 2u);
+  EXPECT_GT(b.arc_state_mismatch, 0.0);  // two passes: the arcs were integrated again
+  EXPECT_EQ(a.arc_state_mismatch, 0.0);  // one pass
+  for (size_t k = 0; k < a.events.size(); ++k) {
+    EXPECT_NEAR(a.events[k].t, b.events[k].t, 1e-10);
+    EXPECT_EQ(a.events[k].event, b.events[k].event);
+    EXPECT_LE(relative_difference(a.events[k].saltation, b.events[k].saltation), 1e-8);
+  }
+  EXPECT_LE(relative_difference(a.flow_map_jacobian, b.flow_map_jacobian), 1e-8);
+  EXPECT_LE((a.run.x_final - b.run.x_final).lpNorm<Eigen::Infinity>(), 1e-10);
+  EXPECT_EQ(a.run.events.size(), b.run.events.size());
+  EXPECT_EQ(a.run.x_final.size(), 2);
 }
 
 TEST(FlowMapJacobian, TimeDependentGuardAndResetMatchDifferences) {
@@ -140,8 +175,19 @@ TEST(FlowMapJacobian, RodUnderImpactLawsMatchesDifferences) {
     Vector x0(6);
     x0 << 0.0, 0.2, 0.7, 0.3, -1.0, 2.0;
     SCOPED_TRACE(mech::to_string(kind));
-    const FlowMapSensitivity s = expect_matches_differences(
-        rod.system, rod.free, x0, 0.25, differentiation_options(), 1, mech::to_string(kind));
+    // The impact laws have no exact derivative: refused by default, naming the guard and why.
+    const FlowMapSensitivity refused =
+        flow_map_sensitivity(rod.system, rod.free, 0.0, x0, 0.25, differentiation_options());
+    EXPECT_EQ(refused.status, SensitivityStatus::NotDifferentiable);
+    EXPECT_NE(refused.message.find("no derivative"), std::string::npos) << refused.message;
+    EXPECT_NE(refused.message.find("guard '"), std::string::npos) << refused.message;
+    EXPECT_EQ(refused.flow_map_jacobian.size(), 0);
+    // The documented fallback (central differences of the law's apply), when allowed.
+    SaltationOptions allowed;
+    allowed.allow_numerical_derivatives = true;
+    const FlowMapSensitivity s =
+        expect_matches_differences(rod.system, rod.free, x0, 0.25, differentiation_options(), 1,
+                                   mech::to_string(kind), allowed);
     ASSERT_TRUE(s.ok());
     EXPECT_TRUE(s.events[0].numerical_reset_jacobian);
   }
@@ -305,6 +351,41 @@ TEST(FlowMapJacobian, GrazingIsAStatusNotANaN) {
   const Saltation ok = event_saltation(sys, log, 0, false);
   ASSERT_EQ(ok.status, SensitivityStatus::Ok) << ok.message;
   EXPECT_TRUE(ok.matrix.allFinite());
+}
+
+TEST(FlowMapJacobian, GuardWithoutGradientIsNotDifferentiatedByDefault) {
+  // The ball's floor as a hand-written guard with a value only: refused, naming the guard; with
+  // central differences allowed, det S = e^2 (v -> -e v at x = 0 under x'' = -g).
+  const double e = 0.7;
+  HybridSystem sys;
+  const ModeId m = sys.add_mode("flight", ode_flow(2, [](const auto&, const auto& x, auto& xd) {
+                                  xd[0] = x[1];
+                                  xd[1] = -9.81;
+                                }));
+  Guard floor;
+  floor.name = "floor";
+  floor.direction = Direction::Rising;
+  floor.value = [](double, ConstVectorRef x, ConstVectorRef) { return -x[0]; };
+  floor.reset = Reset::to_ad(m, [e](const auto&, const auto& x, const auto&, auto& xp) {
+    xp[0] = x[0];
+    xp[1] = -e * x[1];
+  });
+  sys.add_guard(m, floor);
+  const Vector x0 = (Vector(2) << 1.0, 0.0).finished();
+  const FlowMapSensitivity refused =
+      flow_map_sensitivity(sys, m, 0.0, x0, 0.6, differentiation_options());
+  EXPECT_EQ(refused.status, SensitivityStatus::NotDifferentiable);
+  EXPECT_NE(refused.message.find("guard 'floor'"), std::string::npos) << refused.message;
+  EXPECT_NE(refused.message.find("no gradient"), std::string::npos) << refused.message;
+  EXPECT_EQ(refused.flow_map_jacobian.size(), 0);
+  SaltationOptions allowed;
+  allowed.allow_numerical_derivatives = true;
+  const FlowMapSensitivity s =
+      flow_map_sensitivity(sys, m, 0.0, x0, 0.6, differentiation_options(), Vector(), allowed);
+  ASSERT_TRUE(s.ok()) << s.message;
+  ASSERT_EQ(s.events.size(), 1u);
+  EXPECT_TRUE(s.events[0].numerical_reset_jacobian);
+  EXPECT_NEAR(s.events[0].hybrid_jacobian, e * e, 1e-8);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// Newton shooting on the stroboscopic map of an impact oscillator: x'' + x = A cos(w t) below a
-// stop at x = sigma, v -> -e v at the stop. Its period-1 orbit (one impact per forcing period
-// T = 2 pi / w) in closed form [derived]: with P = A / (1 - w^2), impact phase phi = w tau and
-// impact speed V, the free motion from (sigma, -e V) at tau must return to (sigma, V) after T:
+// Newton shooting on the stroboscopic map of the impact oscillator of impact_oscillator.hpp. Its
+// period-1 orbit (one impact per forcing period T = 2 pi / w) in closed form [derived]: with P = A
+// / (1 - w^2), impact phase phi = w tau and impact speed V, the free motion from (sigma, -e V) at
+// tau must return to (sigma, V) after T:
 //   (sigma - P cos phi) tan(T/2) = P w sin phi - e V                     (position)
 //   (1 - e) tan(T/2) (sigma - P cos phi) = (1 + e) P w sin phi            (velocity, with the
 //   first)
@@ -13,77 +13,17 @@
 #include <numbers>
 
 #include "flow_map_differences.hpp"
+#include "impact_oscillator.hpp"
 #include "saltus/analysis/periodic_orbit.hpp"
 #include "saltus/analysis/poincare_section.hpp"
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+#include "support/model_files.hpp"
 
 namespace saltus::analysis {
 namespace {
 
-struct ImpactOscillator {
-  double A = 1.0, w = 2.5, sigma = 0.0, e = 0.8;
-
-  HybridSystem build(const Guard* section = nullptr) const {
-    HybridSystem sys;
-    const double a = A, om = w, s = sigma, r = e;
-    const ModeId m =
-        sys.add_mode("free", ode_flow(2, [a, om](const auto& t, const auto& x, auto& xd) {
-                       using std::cos;
-                       xd[0] = x[1];
-                       xd[1] = -x[0] + a * cos(om * t);
-                     }));
-    sys.add_guard(m, make_guard(
-                         "stop", Direction::Rising,
-                         [s](const auto&, const auto& x, const auto&) { return x[0] - s; },
-                         Reset::to_ad(m, [r](const auto&, const auto& x, const auto&, auto& xp) {
-                           xp[0] = x[0];
-                           xp[1] = -r * x[1];
-                         })));
-    if (section) sys.add_guard(m, *section);
-    return sys;
-  }
-  double period() const { return 2.0 * std::numbers::pi / w; }
-
-  // The admissible period-1 orbit: impact phase in [0, 2 pi), impact speed V > 0, and the state
-  // at t = 0 (the stroboscopic fixed point).
-  struct Orbit {
-    double phase = kNaN, speed = kNaN;
-    Vector state_at_zero;
-    double c1 = kNaN, c2 = kNaN, P = kNaN, w = kNaN;
-    // The orbit at time t: s = t - tau (mod T) after the last impact, w s + phi = w t (mod 2 pi).
-    Vector state_at(double t) const {
-      const double T = 2.0 * std::numbers::pi / w;
-      const double s = std::fmod(std::fmod(t - phase / w, T) + T, T);
-      return (Vector(2) << c1 * std::cos(s) + c2 * std::sin(s) + P * std::cos(w * t),
-              -c1 * std::sin(s) + c2 * std::cos(s) - P * w * std::sin(w * t))
-          .finished();
-    }
-  };
-  Orbit closed_form() const {
-    const double P = A / (1.0 - w * w), t2 = std::tan(period() / 2.0);
-    const double a = (1.0 - e) * t2 * P, b = (1.0 + e) * P * w;
-    const double delta = std::atan2(b, a), c = (1.0 - e) * t2 * sigma / std::hypot(a, b);
-    for (const double sign : {1.0, -1.0}) {
-      Orbit o;
-      o.phase =
-          std::fmod(delta + sign * std::acos(c) + 4.0 * std::numbers::pi, 2.0 * std::numbers::pi);
-      const double C = std::cos(o.phase), S = std::sin(o.phase);
-      o.speed = (P * w * S - (sigma - P * C) * t2) / e;
-      if (!(o.speed > 0.0)) continue;
-      // Free motion from the impact: x(s) = c1 cos s + c2 sin s + P cos(w s + phi).
-      const double c1 = sigma - P * C, c2 = P * w * S - e * o.speed;
-      o.c1 = c1;
-      o.c2 = c2;
-      o.P = P;
-      o.w = w;
-      const double s = period() - o.phase / w;  // t = 0 is s = T - tau after the impact
-      o.state_at_zero = Vector(2);
-      o.state_at_zero << c1 * std::cos(s) + c2 * std::sin(s) + P,
-          -c1 * std::sin(s) + c2 * std::cos(s);  // w s + phi = 2 pi at t = 0
-      return o;
-    }
-    return {};
-  }
-};
+using saltus::testing::ImpactOscillator;
 
 TEST(ImpactOscillatorOrbit, ShootingFindsTheClosedFormPeriodOneOrbit) {
   const ImpactOscillator io;
@@ -173,6 +113,30 @@ TEST(ImpactOscillatorOrbit, StroboscopicSectionConvergesToTheClosedFormOrbit) {
       shoot_stroboscopic(io.build(), 0, t_s, io.period(), points.x.row(10).transpose(), options);
   ASSERT_TRUE(orbit.converged()) << orbit.message;
   EXPECT_LE((orbit.x - exact.state_at(t_s)).lpNorm<Eigen::Infinity>(), 1e-8);
+}
+
+TEST(ImpactOscillatorOrbit, ModelFileStartsOnTheClosedFormOrbit) {
+  // models/impact_oscillator.toml: its initial state is the period-1 orbit at t = 0 for its own
+  // parameters, so its run returns there after every forcing period with one impact each.
+  const auto m = std::make_shared<const model::Model>(
+      model::load_model_file(saltus::testing::models_dir() / "impact_oscillator.toml"));
+  ImpactOscillator io;
+  for (const model::Quantity& q : m->parameters) {
+    if (q.name == "A") io.A = q.value;
+    if (q.name == "w") io.w = q.value;
+    if (q.name == "e") io.e = q.value;
+  }
+  io.sigma = m->initial_state()[2];
+  const Vector x0 = m->initial_state();
+  const ImpactOscillator::Orbit exact = io.closed_form();
+  ASSERT_EQ(exact.state_at_zero.size(), 2);
+  EXPECT_LE((x0.head(2) - exact.state_at_zero).lpNorm<Eigen::Infinity>(), 1e-14);
+  const model::ModelRun r = model::run_model(m);
+  ASSERT_TRUE(r.succeeded()) << r.message();
+  const double periods = (m->t_end - m->t_start) / io.period();
+  EXPECT_NEAR(periods, std::round(periods), 1e-12);
+  EXPECT_EQ(r.result.events.size(), static_cast<long>(std::round(periods)));
+  EXPECT_LE((r.result.x_final - x0).lpNorm<Eigen::Infinity>(), 1e-9);
 }
 
 }  // namespace

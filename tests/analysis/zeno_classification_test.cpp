@@ -1,15 +1,20 @@
 // Steady vs spasmodic Zeno (Clark-Bloch Def. 12) on every zeno.* system of oracles.json, each
 // built from its case's parameters: the ball, Example 2's wedge and Proposition 8 are steady;
-// Examples 4, 5 and 6 are spasmodic.
+// Examples 4, 5 and 6 are spasmodic. Both from the event log (analysis::classify_zeno) and from
+// the simulator's report at the accumulation point (SimulationSummary::zeno_kind), and for the
+// Zeno model files through `saltus run`'s entry point.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
 
 #include "saltus/analysis/zeno_classification.hpp"
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 #include "support/clark_bloch_example6.hpp"
+#include "support/model_files.hpp"
 #include "support/oracles.hpp"
 #include "support/solver_options.hpp"
 #include "support/vectors.hpp"
@@ -35,6 +40,9 @@ void expect_kind(const std::vector<nlohmann::json>& cases, ZenoKind kind,
     const ZenoClassification z = classify_zeno(r.events, options);
     EXPECT_EQ(z.kind, kind) << c["id"] << ": " << to_string(z.kind) << ", " << z.evidence;
     ::testing::Test::RecordProperty(c["id"].get<std::string>(), z.evidence);
+    // The simulator's own report at the accumulation point says the same.
+    ASSERT_FALSE(std::isnan(r.summary.zeno_time)) << c["id"] << ": " << r.summary.message;
+    EXPECT_EQ(r.summary.zeno_kind.kind, kind) << c["id"] << ": " << describe(r.summary.zeno_kind);
     if (kind == ZenoKind::Spasmodic) {
       EXPECT_GE(z.growth, 1.1) << z.evidence;
     } else {
@@ -149,11 +157,30 @@ TEST(ZenoClassification, ElasticHamiltonianExample6IsSpasmodic) {
   expect_kind(oracle_cases("zeno.elastic_spasmodic"), ZenoKind::Spasmodic,
               [](const nlohmann::json& c) {
                 const auto& p = c["parameters"];
-                // Up to just before the accumulation point of the case read.
+                // Past the accumulation point of the case read: the run stops there (Zeno).
                 return simulate(saltus::testing::elastic_spasmodic_example6(), 0, 0.0,
                                 vec({p["x0"], p["y0"], p["px0"], p["py0"]}),
-                                saltus::testing::just_before(c["expected"]["t_zeno"]), tight());
+                                2.0 * c["expected"]["t_zeno"].get<double>() + 1.0, tight());
               });
+}
+
+// The Zeno models of models/ through the entry point of `saltus run`: the report names the kind.
+TEST(ZenoClassification, ModelFilesReportTheirKind) {
+  const std::vector<std::pair<std::string, ZenoKind>> files = {
+      {"bouncing_ball.toml", ZenoKind::Steady},
+      {"cross_reflection.toml", ZenoKind::Steady},
+      {"steady_zeno.toml", ZenoKind::Steady},
+      {"superelastic_interval.toml", ZenoKind::Spasmodic}};
+  for (const auto& [file, kind] : files) {
+    const model::ModelRun r = model::run_model(std::make_shared<const model::Model>(
+        model::load_model_file(saltus::testing::models_dir() / file)));
+    const SimulationSummary& s = r.result.summary;
+    ASSERT_FALSE(std::isnan(s.zeno_time)) << file << ": " << s.message;
+    EXPECT_EQ(s.zeno_kind.kind, kind) << file << ": " << describe(s.zeno_kind);
+    const std::string report = model::run_report(r);
+    EXPECT_NE(report.find(std::string("zeno kind  ") + to_string(kind)), std::string::npos)
+        << report;
+  }
 }
 
 TEST(ZenoClassification, TooFewResetsIsUndetermined) {

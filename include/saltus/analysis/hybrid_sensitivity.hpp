@@ -2,6 +2,9 @@
 // by the user: the product of the arcs' state-transition matrices (arc_transition.hpp) and the
 // events' saltation matrices (saltation.hpp) in the order of the run,
 //   D phi = Phi_K S_K Phi_{K-1} ... S_1 Phi_0.
+// Systems whose modes are all ODEs of one dimension (no algebraic states, no Zeno hand-over) are
+// differentiated in one pass: the run integrates (x, Phi) and each reset maps Phi by S
+// (src/analysis/one_pass_sensitivity.hpp); the others in two: the run, then each arc again.
 // Observations (observer guards) leave it unchanged. A run ending at a terminal event gives the
 // derivative of the state at that (state-dependent) time: the map to a Poincare section.
 // Differentiability needs transversal crossings, one guard at a time: simultaneous crossings of
@@ -26,6 +29,7 @@ struct EventSensitivity {
   GuardId guard = kZenoHandoverGuard;
   Matrix saltation;               // nx+ by nx-
   double hybrid_jacobian = kNaN;  // det S (NaN when nx+ != nx-)
+  double crossing_rate = kNaN;    // P_t + P_x f-: how fast the guard was crossed
   bool numerical_reset_jacobian = false;
 };
 
@@ -38,7 +42,8 @@ struct FlowMapSensitivity {
   double volume_factor = kNaN;           // det of flow_map_jacobian (when square)
   double impact_volume_factor = 1.0;     // product of the events' hybrid Jacobians
   // Largest |x_arc(t_event) - x_log(t_event)| / (1 + |x|) over the arcs: how far the variational
-  // integration's state drifted from the run's (a few tolerances when all is well).
+  // integration's state drifted from the run's (a few tolerances when all is well; 0 in one pass,
+  // where the arcs are the run).
   double arc_state_mismatch = 0.0;
   bool ok() const { return status == SensitivityStatus::Ok; }
 };

@@ -1,18 +1,20 @@
-// Periodic orbits of a hybrid system forced with period T, by Newton shooting on the
-// stroboscopic (time-T) map P(x) = x(t0 + T; t0, x): solve P(x) - x = 0 with the Jacobian
-// DP - I, where DP is the flow-map Jacobian of hybrid_sensitivity.hpp (arcs and saltation
-// matrices, no derivative written by the user). At the fixed point DP is the monodromy matrix;
-// its eigenvalues are the Floquet multipliers (|lambda| < 1 for all: asymptotically stable;
-// their product is det DP, the phase-volume factor of one period).
-//
-// A fixed point of P^k (period-k orbits): period = k T. Autonomous systems (sections crossed
-// by the flow, the period unknown) are not handled here.
+// Periodic orbits of a hybrid system by Newton shooting on a return map (return_map.hpp): solve
+// P(x) - x = 0 with the Jacobian DP - I, where DP is the flow-map Jacobian of
+// hybrid_sensitivity.hpp (arcs and saltation matrices, no derivative written by the user).
+//  - stroboscopic (systems forced with period T): P(x) = x(t0 + T; t0, x). At the fixed point DP
+//    is the monodromy matrix; its eigenvalues are the Floquet multipliers (|lambda| < 1 for all:
+//    asymptotically stable; their product is det DP, the phase-volume factor of one period).
+//  - on a Poincare section (autonomous systems, the period unknown): DP is the Poincare map's
+//    derivative; its eigenvalues are the nontrivial Floquet multipliers and a 0 in place of the
+//    trivial multiplier 1 (the flow direction, projected out by the section).
+// A fixed point of P^k (period-k orbits): period = k T.
 #pragma once
 
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
-#include "saltus/analysis/hybrid_sensitivity.hpp"
+#include "saltus/analysis/return_map.hpp"
 
 namespace saltus::analysis {
 
@@ -36,6 +38,9 @@ struct ShootingOptions {
 };
 
 struct PeriodicOrbit {
+  double period = kNaN;                  // return time of the map at x
+  double min_crossing_rate = kInfinity;  // grazing evidence (return_map.hpp)
+  double closest_approach = kInfinity;
   ShootingStatus status = ShootingStatus::NotConverged;
   std::string message;
   Vector x;                // the fixed point (state at t0)
@@ -43,9 +48,26 @@ struct PeriodicOrbit {
   int iterations = 0;
   Matrix monodromy;              // DP at x
   Eigen::VectorXcd multipliers;  // eigenvalues of the monodromy, by decreasing modulus
-  long events_per_period = 0;    // resets in one period
+  // States the map leaves unchanged whatever the start (row k of DP = e_k: rate 0, no reset
+  // changes it, e.g. a parameter kept as a state). Newton keeps them fixed, and the multipliers
+  // leave out their trivial 1 (DP is block-triangular).
+  std::vector<int> constant_states;
+  long events_per_period = 0;  // resets in one period
   bool converged() const { return status == ShootingStatus::Converged; }
 };
+
+// Fixed point of `map`, Newton from `guess`.
+PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
+                               const ShootingOptions& shooting = {});
+
+// Eigenvalues by decreasing modulus.
+Eigen::VectorXcd floquet_multipliers(const Matrix& monodromy);
+
+// Fixed point on the section `section` (return_map.hpp: section_map), Newton from `guess`.
+PeriodicOrbit shoot_on_section(const HybridSystem& system, ModeId mode, double t0,
+                               const Guard& section, double min_time, double horizon,
+                               const Vector& guess, const SimulationOptions& options = {},
+                               const ShootingOptions& shooting = {});
 
 // Fixed point of the time-`period` map of `mode` from t0, Newton from `guess`.
 PeriodicOrbit shoot_stroboscopic(const HybridSystem& system, ModeId mode, double t0, double period,

@@ -1,10 +1,13 @@
 // The derivative of a reset map x+ = R(t, x-, z-) into the target chosen at the event.
 //
 // Reset::jacobian when the reset has one (AD for Reset::to_ad, symbolic for model files); the
-// identity for identity resets; otherwise central differences of Reset::apply (impact laws solved
-// by an LCP or a Routh process), step cbrt(eps) max(1, |x_k|): truncation and rounding errors
-// both ~ eps^(2/3) ~ 4e-11 relative. A perturbed apply that fails or picks another target means
-// the reset is not differentiable there (a switch of the impact law's case): false + `failure`.
+// identity for identity resets. A reset with neither (Reset::custom: impact laws solved by an LCP
+// or a Routh process) has no exact derivative: false + `failure` naming the guard, unless the
+// caller allows the documented fallback (`allow_differences`): central differences of
+// Reset::apply, step cbrt(eps) max(1, |x_k|), truncation and rounding errors both
+// ~ eps^(2/3) ~ 4e-11 relative, flagged `numerical`. A perturbed apply that fails or picks
+// another target means the reset is not differentiable there (a switch of the impact law's
+// case): false + `failure`.
 #pragma once
 
 #include <string>
@@ -22,7 +25,7 @@ struct ResetJacobian {
 
 // Guard `guard` of mode `source` fired at (t, x-, z-) and continued in `target`.
 bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, ModeId target,
-                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus, ResetJacobian& out,
-                    std::string& failure);
+                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
+                    bool allow_differences, ResetJacobian& out, std::string& failure);
 
 }  // namespace saltus::analysis

@@ -15,9 +15,10 @@
 // the run stops at the event (a terminal guard or observer) f+ = 0: S is then the derivative of
 // the state at the (state-dependent) stopping time, e.g. a Poincare map's.
 //
-// DR comes from Reset::jacobian (AD for Reset::to_ad, symbolic for model files), the identity for
-// identity resets, else central differences of Reset::apply (mechanical impact laws); the guard
-// gradient from Guard::gradient, else central differences of Guard::value.
+// DR comes from Reset::jacobian (AD for Reset::to_ad, symbolic for model files) or the identity
+// for identity resets, the guard gradient from Guard::gradient; a reset or guard without one is
+// NotDifferentiable unless SaltationOptions::allow_numerical_derivatives permits central
+// differences (mechanical impact laws, reset_jacobian.hpp).
 //
 // The hybrid Jacobian (Clark-Bloch Def. 9, coordinate volume) is J = det S when nx+ = nx-.
 // A crossing with P_t + P_x f- = 0 (grazing) has no saltation matrix: status Grazing, no NaN.
@@ -45,6 +46,12 @@ struct SaltationOptions {
   // Grazing when |P_t + P_x f-| <= grazing_tolerance (|P_t| + |P_x| |f-|): the relative rate at
   // which the trajectory crosses the guard. Below it S would be dominated by rounding.
   double grazing_tolerance = 1e-9;
+  // Derivatives are exact (AD or symbolic) or not at all: a reset without Reset::jacobian or a
+  // guard without Guard::gradient gives status NotDifferentiable naming it. true allows the
+  // documented fallback, central differences of Reset::apply / Guard::value (relative error
+  // ~4e-11), flagged per event (numerical_reset_jacobian): for impact laws solved by an LCP or a
+  // Routh process, which have no derivative yet.
+  bool allow_numerical_derivatives = false;
 };
 
 struct Saltation {
@@ -53,7 +60,7 @@ struct Saltation {
   Matrix matrix;                          // S, nx+ by nx- (empty unless status is Ok)
   double hybrid_jacobian = kNaN;          // det S when nx+ = nx-, else NaN
   double crossing_rate = kNaN;            // P_t + P_x f-: dp/dt along the pre-event flow
-  bool numerical_reset_jacobian = false;  // DR by central differences of Reset::apply
+  bool numerical_reset_jacobian = false;  // DR or P_x by central differences (allowed only)
 };
 
 // The saltation matrix of event `i` of `events`, logged by a run of `system`. `run_stops_here`:

@@ -32,6 +32,14 @@ struct ModelRun {
   bool succeeded() const;
 };
 
+// Where a model's run starts: its initial mode, state and algebraic guess.
+struct ModelStart {
+  ModeId mode = kNoMode;
+  Vector x0, z0;
+};
+// Builds the model's hybrid system into `run` (run.model, run.system) without running it.
+ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run);
+
 // Builds the hybrid system and simulates from the model's initial mode, state and time to t_end.
 // `progress_t`, when given, receives the simulated time after every step (for a progress bar).
 ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t = nullptr);

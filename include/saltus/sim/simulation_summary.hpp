@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "saltus/core/types.hpp"
+#include "saltus/events/zeno_kind.hpp"
 #include "saltus/ode/step_status.hpp"
 #include "saltus/sim/termination.hpp"
 
@@ -23,7 +24,9 @@ struct SimulationSummary {
   double zeno_time = kNaN;      // predicted accumulation time, when one was recognised
   double zeno_ratio = kNaN;     // its cycle-duration ratio
   long events_before_zeno = 0;  // events resolved before the hand-over / stop
-  ode::StepperStats stepper;    // steps, rejections, f evaluations
+  // Steady or spasmodic (events/zeno_kind.hpp), from the post-event states before it.
+  events::ZenoKindEvidence zeno_kind;
+  ode::StepperStats stepper;  // steps, rejections, f evaluations
   long guard_evaluations = 0;
   long root_evaluations = 0;                        // guard evaluations spent locating event times
   std::vector<std::vector<long>> events_per_guard;  // [mode][guard]

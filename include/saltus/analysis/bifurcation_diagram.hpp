@@ -1,0 +1,42 @@
+// Brute-force bifurcation diagrams: for each value of a parameter, run the system, discard the
+// first `discard` crossings of a section (transients) and record the next `keep` (the
+// attractor's section points: one point for a stable period-1 orbit, two alternating after a
+// period doubling, a cloud for chaos).
+//
+// The parameter is a state component with zero derivative (orbit_continuation.hpp); the section
+// is an observer guard of `mode` (poincare_section.hpp: stroboscopic_section for forced systems).
+// With `follow`, each value starts from the previous value's last state (the attractor is
+// followed along the sweep, as a slowly swept experiment would); otherwise from `initial`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "saltus/core/hybrid_system.hpp"
+#include "saltus/sim/simulation_options.hpp"
+#include "saltus/sim/termination.hpp"
+
+namespace saltus::analysis {
+
+struct DiagramOptions {
+  int parameter = 0;
+  std::vector<double> values;
+  long discard = 100, keep = 50;
+  double horizon = 1e4;  // longest run per value (time)
+  bool follow = true;
+  SimulationOptions simulation;
+};
+
+struct DiagramColumn {
+  double parameter = kNaN;
+  Matrix points;  // one row per kept crossing: the state there
+  Termination termination = Termination::NotRun;
+  std::string message;  // why fewer than keep points, when so
+};
+
+// `section`: guard index (an observer) of `mode`. Throws saltus::Error when it is not one.
+std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeId mode,
+                                               GuardId section, const Vector& initial,
+                                               const DiagramOptions& options);
+
+}  // namespace saltus::analysis

@@ -1,0 +1,76 @@
+// Pseudo-arclength continuation of a periodic orbit (a fixed point of a return map,
+// return_map.hpp) in one parameter, with bifurcations detected from the Floquet multipliers and
+// grazing from the orbit's own evidence.
+//
+// The parameter is a component `parameter` of the state with zero derivative in every mode that
+// no reset changes (until parameters are run-time data: then DP's column `parameter` is
+// d P / d p, from the same arcs and saltation matrices). Unknowns u = (y, p), y = the other
+// components; equations F(u) = P(x)_y - y = 0 and the arclength condition
+// t . (u - u_k) = h (Keller). Newton with the Jacobian [DP_yy - I, DP_yp; t^T]; the next tangent
+// solves [DP_yy - I, DP_yp; t_k^T] t = (0, 1). The step h grows by 1.5 after an easy corrector
+// (<= 3 steps) up to max_step and halves after a failed one down to min_step.
+//
+// Along the branch, between consecutive points:
+//  - fold: the tangent's parameter component changes sign (a multiplier crosses +1); located
+//    by secant iterations on the arclength;
+//  - period doubling: det(M + I) changes sign, M = DP_yy (a real multiplier crosses -1); located
+//    by secant iterations on the arclength;
+//  - grazing: the orbit touches a guard tangentially: its smallest crossing rate or closest
+//    approach (return_map.hpp) falls below grazing_tolerance, the number of resets per period
+//    changes, or the map reports Grazing; the branch stops there (the map is not smooth beyond)
+//    and the point where the evidence is smallest is reported with its value.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "saltus/analysis/periodic_orbit.hpp"
+
+namespace saltus::analysis {
+
+struct ContinuationOptions {
+  int parameter = 0;  // index of the parameter in the state
+  double p_min = -kInfinity, p_max = kInfinity;
+  double direction = 1.0;  // initial sign of dp
+  int max_points = 200;
+  double initial_step = 1e-2, min_step = 1e-7, max_step = 5e-2;
+  int max_corrector_iterations = 8;
+  double tolerance = 1e-9;          // |F| <= tolerance (1 + |x|)
+  double grazing_tolerance = 1e-6;  // crossing rate or closest approach that counts as grazing
+  int secant_iterations = 8;        // to locate a period doubling
+};
+
+struct BranchPoint {
+  Vector x;  // the orbit's fixed point, parameter included
+  double parameter = kNaN;
+  Eigen::VectorXcd multipliers;  // of M = DP_yy, by decreasing modulus
+  bool stable = false;           // every |multiplier| < 1
+  long resets = 0;               // per period
+  double min_crossing_rate = kInfinity, closest_approach = kInfinity;
+  double period = kNaN;
+};
+
+enum class BifurcationKind { Fold, PeriodDoubling, Grazing };
+const char* to_string(BifurcationKind kind);
+
+struct BifurcationPoint {
+  BifurcationKind kind;
+  double parameter = kNaN;
+  int after_point = 0;  // between branch points after_point and after_point + 1
+  Eigen::VectorXcd multipliers;
+  double test_value = kNaN;  // det(M + I), the tangent's dp, or the grazing evidence there
+  std::string message;
+};
+
+struct Branch {
+  std::vector<BranchPoint> points;
+  std::vector<BifurcationPoint> bifurcations;
+  std::string stop_reason;  // why the continuation ended
+  bool ok = false;          // the first point converged
+};
+
+// Continues from `guess` (corrected first with the parameter fixed).
+Branch continue_orbit(const ReturnMap& map, const Vector& guess,
+                      const ContinuationOptions& options);
+
+}  // namespace saltus::analysis

@@ -1,0 +1,48 @@
+// Return maps of a hybrid system, x -> P(x), with their Jacobian DP (no derivative written by the
+// user: arcs and saltation matrices, hybrid_sensitivity.hpp) and what the orbit did on the way:
+//  - stroboscopic: P(x) = x(t0 + T; t0, x), for systems forced with period T;
+//  - section: P(x) = the state where the flow from (t0, x) first crosses the section guard (in its
+//    direction) after at least `min_time`, for autonomous systems (the period is the unknown
+//    return time). The section is added to a copy of the system as a terminal observer, so DP
+//    is the Poincare map's derivative (saltation with f+ = 0 at the stop).
+// Grazing evidence along the orbit: the smallest crossing rate |P_t + P_x f-| of its resets (the
+// impact speed of an impact oscillator: -> 0 when an impact becomes tangential) and the closest
+// approach of each guard between events, -p at the guard's local extrema towards firing (exact:
+// observers on dp/dt = P_t + P_x f; ODE modes). An orbit that touches a guard tangentially has
+// one of them -> 0 (grazing bifurcation).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "saltus/analysis/hybrid_sensitivity.hpp"
+
+namespace saltus::analysis {
+
+struct MapValue {
+  SensitivityStatus status = SensitivityStatus::SimulationFailed;
+  std::string message;  // why P or DP is undefined (event, time, value)
+  Vector x;             // P(x)
+  Matrix jacobian;      // DP (empty unless ok)
+  double return_time = kNaN;
+  long resets = 0;                       // resets between x and P(x)
+  double min_crossing_rate = kInfinity;  // over those resets
+  double closest_approach = kInfinity;   // min over the guards' extrema on the arcs of -p
+  bool ok() const { return status == SensitivityStatus::Ok; }
+};
+
+using ReturnMap = std::function<MapValue(const Vector& x)>;
+
+// The map keeps a copy of `system` (with the observers it adds).
+ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, double period,
+                           const SimulationOptions& options = {},
+                           const SaltationOptions& saltation = {});
+
+// `section`: a guard whose value is the section (its reset is ignored); `horizon`: the longest
+// return time tried (a section not crossed by then is a failure naming it). Throws saltus::Error
+// unless 0 < min_time < horizon (a start on the section would otherwise return at once).
+ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard section,
+                      double min_time, double horizon, const SimulationOptions& options = {},
+                      const SaltationOptions& saltation = {});
+
+}  // namespace saltus::analysis

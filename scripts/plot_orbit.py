@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""Plots the output folder of `saltus orbit` (called by it unless --no-plot).
+
+DIR/floquet.png: the Floquet multipliers of the orbit (the first branch point when continued) on
+the unit circle; with DIR/branch.csv also every branch point's multipliers, coloured by the
+parameter. DIR/branch.png (continuation only): the first state that is not the parameter against
+the parameter, stable points solid, unstable dashed, bifurcations marked. Atomic writes.
+Usage: plot_orbit.py DIR
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def save(fig, out, name):
+    path = os.path.join(out, name)
+    tmp = path[:-len(".png")] + ".tmp.png"
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    os.replace(tmp, path)
+    print("wrote", path)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: plot_orbit.py DIR")
+    out = sys.argv[1]
+    with open(os.path.join(out, "orbit.json")) as f:
+        orbit = json.load(f)
+    rows = []
+    branch_path = os.path.join(out, "branch.csv")
+    if os.path.exists(branch_path):
+        with open(branch_path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    fig, ax = plt.subplots(figsize=(5, 5))
+    angle = [2 * math.pi * k / 400 for k in range(401)]
+    ax.plot([math.cos(a) for a in angle], [math.sin(a) for a in angle], "k-", lw=0.8)
+    if rows:
+        names = [k for k in rows[0] if k.startswith("multiplier") and k.endswith("_re")]
+        params = [float(r["parameter"]) for r in rows]
+        for name in names:
+            im = name[:-3] + "_im"
+            sc = ax.scatter([float(r[name]) for r in rows], [float(r[im]) for r in rows],
+                            c=params, s=8, cmap="viridis")
+        fig.colorbar(sc, ax=ax, label=orbit.get("parameter", "parameter"))
+    for m in orbit.get("multipliers", []):
+        ax.plot(m["re"], m["im"], "rx", markersize=9)
+    ax.set_aspect("equal")
+    ax.set_xlabel("Re")
+    ax.set_ylabel("Im")
+    ax.set_title("Floquet multipliers (x: " + ("first branch point)" if rows else "the orbit)"))
+    ax.grid(True, alpha=0.3)
+    lim = max([1.2] + [abs(m["re"]) + 0.1 for m in orbit.get("multipliers", [])] +
+              [abs(m["im"]) + 0.1 for m in orbit.get("multipliers", [])])
+    ax.set_xlim(-min(lim, 5), min(lim, 5))
+    ax.set_ylim(-min(lim, 5), min(lim, 5))
+    fig.tight_layout()
+    save(fig, out, "floquet.png")
+    if not rows:
+        return
+    parameter = orbit["parameter"]
+    fixed = ["point", "parameter", parameter]
+    state = next(k for k in rows[0] if k not in fixed)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for i in range(len(rows) - 1):
+        a, b = rows[i], rows[i + 1]
+        stable = a["stable"] == "1" and b["stable"] == "1"
+        ax.plot([float(a["parameter"]), float(b["parameter"])], [float(a[state]), float(b[state])],
+                "b-" if stable else "r--", lw=1.5)
+    for b in orbit.get("bifurcations", []):
+        k = min(b["after_point"], len(rows) - 1)
+        ax.axvline(b["parameter"], color="k", ls=":", lw=0.8)
+        ax.annotate(b["kind"], (b["parameter"], float(rows[k][state])), fontsize=8,
+                    rotation=90, va="bottom")
+    ax.set_xlabel(parameter)
+    ax.set_ylabel(state + " on the section")
+    ax.set_title("continued branch (solid: stable, dashed: unstable)")
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    save(fig, out, "branch.png")
+
+
+if __name__ == "__main__":
+    main()

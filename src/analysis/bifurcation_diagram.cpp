@@ -1,0 +1,66 @@
+#include "saltus/analysis/bifurcation_diagram.hpp"
+
+#include "saltus/core/error.hpp"
+#include "saltus/sim/simulator.hpp"
+
+namespace saltus::analysis {
+
+std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeId mode,
+                                               GuardId section, const Vector& initial,
+                                               const DiagramOptions& options) {
+  const Mode& m = system.mode(mode);
+  if (section < 0 || section >= static_cast<GuardId>(m.guards.size()) ||
+      !m.guards[static_cast<size_t>(section)].observe_only) {
+    throw Error("bifurcation_diagram: guard " + std::to_string(section) + " of mode '" + m.name +
+                "' is not an observer (a section)");
+  }
+  if (options.parameter < 0 || options.parameter >= initial.size()) {
+    throw Error("bifurcation_diagram: parameter index " + std::to_string(options.parameter) +
+                " is not a state component");
+  }
+  std::vector<DiagramColumn> out;
+  const long wanted = options.discard + options.keep;
+  Vector x = initial;
+  double t = 0.0;
+  for (const double value : options.values) {
+    DiagramColumn column;
+    column.parameter = value;
+    column.points.resize(0, initial.size());
+    std::vector<Vector> kept;
+    long crossings = 0;
+    SimulationOptions o = options.simulation;
+    o.output = OutputOptions{};
+    o.output.record_events = false;
+    o.on_event = [&](const EventInfo& e) {
+      if (!e.observation || e.mode_before != mode || e.guard != section) {
+        return CallbackResult::Continue;
+      }
+      if (++crossings > options.discard) kept.emplace_back(e.x_before);
+      return crossings >= wanted ? CallbackResult::Stop : CallbackResult::Continue;
+    };
+    x[options.parameter] = value;
+    if (!options.follow) {
+      x = initial;
+      x[options.parameter] = value;
+      t = 0.0;
+    }
+    const SimulationResult r = simulate(system, mode, t, x, t + options.horizon, o);
+    column.termination = r.termination();
+    column.points.resize(static_cast<Eigen::Index>(kept.size()), initial.size());
+    for (size_t k = 0; k < kept.size(); ++k) {
+      column.points.row(static_cast<Eigen::Index>(k)) = kept[k].transpose();
+    }
+    if (static_cast<long>(kept.size()) < options.keep) {
+      column.message = "only " + std::to_string(kept.size()) + " of " +
+                       std::to_string(options.keep) + " section points: " + r.summary.message;
+    }
+    if (r.final_mode == mode && r.x_final.size() == x.size() && r.x_final.allFinite()) {
+      x = r.x_final;
+      t = r.t_final;
+    }
+    out.push_back(std::move(column));
+  }
+  return out;
+}
+
+}  // namespace saltus::analysis

@@ -1,0 +1,297 @@
+#include "saltus/analysis/orbit_continuation.hpp"
+
+#include <Eigen/LU>
+#include <cmath>
+#include <sstream>
+
+namespace saltus::analysis {
+
+const char* to_string(BifurcationKind kind) {
+  switch (kind) {
+    case BifurcationKind::Fold:
+      return "fold";
+    case BifurcationKind::PeriodDoubling:
+      return "period doubling";
+    case BifurcationKind::Grazing:
+      return "grazing";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// u = (y, p): the state with the parameter moved to the end.
+Matrix permutation(Eigen::Index n, int parameter) {
+  Matrix perm = Matrix::Zero(n, n);
+  Eigen::Index row = 0;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    if (k != parameter) perm(row++, k) = 1.0;
+  }
+  perm(n - 1, parameter) = 1.0;
+  return perm;
+}
+
+struct Evaluation {
+  MapValue value;
+  Vector F;  // P(x)_y - y
+  Matrix J;  // dF/du, (n-1) by n
+  Matrix M;  // DP_yy
+};
+
+class Continuation {
+ public:
+  Continuation(const ReturnMap& map, Eigen::Index n, const ContinuationOptions& o)
+      : map_(map), perm_(permutation(n, o.parameter)), n_(n), o_(o) {}
+
+  bool evaluate(const Vector& u, Evaluation& e) const {
+    e.value = map_(perm_.transpose() * u);
+    if (!e.value.ok()) return false;
+    const Vector pu = perm_ * e.value.x;
+    const Matrix dpu = perm_ * e.value.jacobian * perm_.transpose();
+    e.F = pu.head(n_ - 1) - u.head(n_ - 1);
+    e.J = dpu.topRows(n_ - 1);
+    e.J.leftCols(n_ - 1) -= Matrix::Identity(n_ - 1, n_ - 1);
+    e.M = dpu.topLeftCorner(n_ - 1, n_ - 1);
+    return true;
+  }
+
+  // Newton on F = 0 and row . (u - anchor) = h; `message` says why not.
+  bool correct(Vector& u, const Vector& anchor, const Vector& row, double h, Evaluation& e,
+               int& iterations, std::string& message) const {
+    for (iterations = 0; iterations <= o_.max_corrector_iterations; ++iterations) {
+      if (!evaluate(u, e)) {
+        message = std::string(to_string(e.value.status)) + ": " + e.value.message;
+        return false;
+      }
+      const double arc = row.dot(u - anchor) - h;
+      const double residual = std::max(e.F.lpNorm<Eigen::Infinity>(), std::abs(arc));
+      if (residual <= o_.tolerance * (1.0 + u.lpNorm<Eigen::Infinity>())) return true;
+      if (iterations == o_.max_corrector_iterations) break;
+      Matrix a(n_, n_);
+      a.topRows(n_ - 1) = e.J;
+      a.row(n_ - 1) = row.transpose();
+      Vector rhs(n_);
+      rhs.head(n_ - 1) = -e.F;
+      rhs[n_ - 1] = -arc;
+      const Eigen::FullPivLU<Matrix> lu(a);
+      if (!lu.isInvertible()) {
+        message = "the continuation's Newton matrix is singular";
+        return false;
+      }
+      u += lu.solve(rhs);
+    }
+    std::ostringstream os;
+    os.precision(6);
+    os << "the corrector did not converge in " << o_.max_corrector_iterations << " steps: residual "
+       << e.F.lpNorm<Eigen::Infinity>();
+    message = os.str();
+    return false;
+  }
+
+  Vector tangent(const Evaluation& e, const Vector& previous) const {
+    Matrix a(n_, n_);
+    a.topRows(n_ - 1) = e.J;
+    a.row(n_ - 1) = previous.transpose();
+    Vector rhs = Vector::Zero(n_);
+    rhs[n_ - 1] = 1.0;
+    Vector t = Eigen::FullPivLU<Matrix>(a).solve(rhs);
+    return t / t.norm();
+  }
+
+  BranchPoint point(const Vector& u, const Evaluation& e) const {
+    BranchPoint p;
+    p.x = perm_.transpose() * u;
+    p.parameter = u[n_ - 1];
+    p.multipliers = floquet_multipliers(e.M);
+    p.stable = p.multipliers.size() == 0 || std::abs(p.multipliers[0]) < 1.0;
+    p.resets = e.value.resets;
+    p.min_crossing_rate = e.value.min_crossing_rate;
+    p.closest_approach = e.value.closest_approach;
+    p.period = e.value.return_time;
+    return p;
+  }
+
+  Eigen::Index n() const { return n_; }
+
+ private:
+  const ReturnMap& map_;
+  Matrix perm_;
+  Eigen::Index n_;
+  ContinuationOptions o_;
+};
+
+double doubling_test(const Evaluation& e) {
+  return (e.M + Matrix::Identity(e.M.rows(), e.M.cols())).determinant();
+}
+
+double grazing_evidence(const MapValue& v) {
+  return std::min(v.min_crossing_rate, v.closest_approach);
+}
+
+}  // namespace
+
+Branch continue_orbit(const ReturnMap& map, const Vector& guess, const ContinuationOptions& o) {
+  Branch branch;
+  const Eigen::Index n = guess.size();
+  if (o.parameter < 0 || o.parameter >= n || n < 2) {
+    branch.stop_reason = "the parameter index is not a state component (or the state is scalar)";
+    return branch;
+  }
+  Continuation c(map, n, o);
+  {
+    // The parameter must be a constant of the flow and the resets (a state of rate 0).
+    const MapValue first = map(guess);
+    const double p0 = guess[o.parameter];
+    if (first.ok() && !(std::abs(first.x[o.parameter] - p0) <= 1e-12 * (1.0 + std::abs(p0)))) {
+      std::ostringstream os;
+      os.precision(17);
+      os << "state " << o.parameter << " (the parameter) is not constant along the orbit: " << p0
+         << " -> " << first.x[o.parameter] << "; give it rate 0 in every mode and no reset";
+      branch.stop_reason = os.str();
+      return branch;
+    }
+  }
+  Vector u = permutation(n, o.parameter) * guess;
+  // The first point with the parameter fixed: the arclength row is e_p, h = 0.
+  Vector e_p = Vector::Zero(n);
+  e_p[n - 1] = 1.0;
+  Evaluation e;
+  int iterations = 0;
+  std::string message;
+  if (!c.correct(u, u, e_p, 0.0, e, iterations, message)) {
+    branch.stop_reason = "the first orbit was not found: " + message;
+    return branch;
+  }
+  branch.ok = true;
+  branch.points.push_back(c.point(u, e));
+  Vector t = c.tangent(e, e_p) * (o.direction >= 0.0 ? 1.0 : -1.0);
+  double h = o.initial_step;
+  bool grew = true;  // false after a halving: keep the step until the next success
+  std::ostringstream os;
+  os.precision(10);
+  while (static_cast<int>(branch.points.size()) < o.max_points) {
+    const Vector anchor = u;
+    const Evaluation at_anchor = e;
+    const long resets = e.value.resets;
+    Vector next = anchor + h * t;
+    Evaluation en;
+    const bool converged = c.correct(next, anchor, t, h, en, iterations, message);
+    const bool same_sequence = converged && en.value.resets == resets;
+    if (!same_sequence && h > o.min_step) {
+      h *= 0.5;  // towards the end of this event sequence: a bisection on the arclength
+      grew = false;
+      continue;
+    }
+    if (!same_sequence || grazing_evidence(en.value) < o.grazing_tolerance) {
+      // The last point with this event sequence is the closest to grazing.
+      const MapValue& last = same_sequence ? en.value : at_anchor.value;
+      const double evidence = grazing_evidence(last);
+      const bool grazing = evidence < o.grazing_tolerance || converged ||
+                           en.value.status == SensitivityStatus::Grazing;
+      if (same_sequence) branch.points.push_back(c.point(next, en));
+      os.str("");
+      if (!grazing) {
+        os << "the corrector failed at the smallest step " << o.min_step << " after parameter "
+           << anchor[n - 1] << ": " << message;
+        branch.stop_reason = os.str();
+        return branch;
+      }
+      BifurcationPoint b;
+      b.kind = BifurcationKind::Grazing;
+      b.parameter = same_sequence ? next[n - 1] : anchor[n - 1];
+      b.after_point = static_cast<int>(branch.points.size()) - 1;
+      b.multipliers = floquet_multipliers(same_sequence ? en.M : at_anchor.M);
+      b.test_value = evidence;
+      os << "grazing at parameter " << b.parameter << ": smallest crossing rate "
+         << last.min_crossing_rate << ", closest approach " << last.closest_approach;
+      if (converged && !same_sequence) {
+        os << "; a step of " << h << " further the orbit has " << en.value.resets
+           << " resets per period, not " << resets;
+      } else if (!converged) {
+        os << "; a step of " << h << " further: " << message;
+      }
+      b.message = os.str();
+      branch.bifurcations.push_back(b);
+      branch.stop_reason = b.message;
+      return branch;
+    }
+    const Vector t_next = c.tangent(en, t);
+    const double p_next = next[n - 1];
+    if (p_next > o.p_max || p_next < o.p_min) {
+      os.str("");
+      os << "the parameter left [" << o.p_min << ", " << o.p_max << "]";
+      branch.stop_reason = os.str();
+      return branch;
+    }
+    if (t_next[n - 1] * t[n - 1] < 0.0) {
+      // Secant on the arclength for the tangent's parameter component = 0 (the turning point).
+      double ha = 0.0, ga = t[n - 1], hb = h, gb = t_next[n - 1];
+      Vector located = next;
+      Evaluation el = en;
+      for (int k = 0; k < o.secant_iterations && std::abs(gb - ga) > 0.0; ++k) {
+        const double hc = hb - gb * (hb - ha) / (gb - ga);
+        Vector trial = anchor + hc * t;
+        Evaluation et;
+        if (!c.correct(trial, anchor, t, hc, et, iterations, message)) break;
+        located = trial;
+        el = et;
+        ha = hb;
+        ga = gb;
+        hb = hc;
+        gb = c.tangent(et, t)[n - 1];
+        if (std::abs(gb) <= 1e-12) break;
+      }
+      BifurcationPoint b;
+      b.kind = BifurcationKind::Fold;
+      b.parameter = located[n - 1];
+      b.after_point = static_cast<int>(branch.points.size()) - 1;
+      b.multipliers = floquet_multipliers(el.M);
+      b.test_value = gb;
+      os.str("");
+      os << "fold at parameter " << b.parameter << ": the branch turns back (a multiplier at 1)";
+      b.message = os.str();
+      branch.bifurcations.push_back(b);
+    }
+    const double g0 = doubling_test(at_anchor), g1 = doubling_test(en);
+    if (g0 * g1 < 0.0) {
+      // Secant on the arclength for det(M + I) = 0.
+      double ha = 0.0, ga = g0, hb = h, gb = g1;
+      Vector located = next;
+      Evaluation el = en;
+      for (int k = 0; k < o.secant_iterations && std::abs(gb - ga) > 0.0; ++k) {
+        const double hc = hb - gb * (hb - ha) / (gb - ga);
+        Vector trial = anchor + hc * t;
+        Evaluation et;
+        if (!c.correct(trial, anchor, t, hc, et, iterations, message)) break;
+        located = trial;
+        el = et;
+        ha = hb;
+        ga = gb;
+        hb = hc;
+        gb = doubling_test(et);
+        if (std::abs(gb) <= 1e-12) break;
+      }
+      BifurcationPoint b;
+      b.kind = BifurcationKind::PeriodDoubling;
+      b.parameter = located[n - 1];
+      b.after_point = static_cast<int>(branch.points.size()) - 1;
+      b.multipliers = floquet_multipliers(el.M);
+      b.test_value = doubling_test(el);
+      os.str("");
+      os << "period doubling at parameter " << b.parameter << " (det(M + I) = " << b.test_value
+         << ")";
+      b.message = os.str();
+      branch.bifurcations.push_back(b);
+    }
+    u = next;
+    e = en;
+    t = t_next;
+    branch.points.push_back(c.point(u, e));
+    if (iterations <= 3 && grew) h = std::min(1.5 * h, o.max_step);
+    grew = true;
+  }
+  branch.stop_reason = "max_points reached";
+  return branch;
+}
+
+}  // namespace saltus::analysis

@@ -1,0 +1,142 @@
+#include "saltus/analysis/return_map.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+#include "saltus/core/error.hpp"
+
+namespace saltus::analysis {
+namespace {
+
+constexpr const char* kApexPrefix = "apex of ";
+
+// Observers on dp/dt = p_t + p_x f for every guard of every ODE mode with a gradient: they fire
+// at the guard's local extrema towards its firing side (a local maximum of p for Rising).
+void add_guard_apexes(HybridSystem& system) {
+  for (ModeId m = 0; m < system.mode_count(); ++m) {
+    const Mode& mode = system.mode(m);
+    if (mode.flow.kind != FlowKind::Ode || !mode.flow.rhs) continue;
+    const auto guards = mode.guards;  // copies: add_guard may move the mode's vector
+    for (const Guard& g : guards) {
+      if (g.observe_only || !g.gradient || g.direction == Direction::Either) continue;
+      Guard apex;
+      apex.name = kApexPrefix + g.name;
+      apex.observe_only = true;
+      apex.direction = g.direction == Direction::Rising ? Direction::Falling : Direction::Rising;
+      const int nx = mode.flow.nx;
+      apex.value = [flow = mode.flow, gradient = g.gradient, nx](double t, ConstVectorRef x,
+                                                                 ConstVectorRef z) {
+        Vector xdot(nx), dpdx(nx), dpdz(z.size());
+        flow.rhs(t, x, z, xdot);
+        const double p_t = gradient(t, x, z, dpdx, dpdz);
+        return p_t + dpdx.dot(xdot);
+      };
+      system.add_guard(m, std::move(apex));
+    }
+  }
+}
+
+bool is_apex(const Guard& g) {
+  return g.observe_only && g.name.rfind(kApexPrefix, 0) == 0;
+}
+
+// P(x) from a run that starts at (t0, x) and ends at t_end or a terminal section.
+MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vector& x, double t_end,
+                  bool ends_on_section, const std::string& section_name,
+                  const SimulationOptions& options, const SaltationOptions& saltation) {
+  MapValue out;
+  FlowMapSensitivity s =
+      flow_map_sensitivity(system, mode, t0, x, t_end, options, Vector(), saltation);
+  out.status = s.status;
+  out.message = s.message;
+  out.x = s.run.x_final;
+  out.return_time = s.run.t_final - t0;
+  out.resets = static_cast<long>(s.events.size());
+  const EventLog& log = s.run.events;
+  for (long i = 0; i < log.size(); ++i) {
+    const EventRecord& r = log[i];
+    if (!r.observation || r.guard < 0) continue;
+    const Guard& g = system.mode(r.mode_before).guards[static_cast<size_t>(r.guard)];
+    if (!is_apex(g)) continue;
+    // An extremum at a reset instant is the reset's own jump of dp/dt, not an approach.
+    bool at_reset = false;
+    for (const EventSensitivity& e : s.events) at_reset = at_reset || std::abs(e.t - r.t) <= 1e-12;
+    if (at_reset) continue;
+    const Mode& m = system.mode(r.mode_before);
+    for (const Guard& guard : m.guards) {
+      if (kApexPrefix + guard.name != g.name) continue;
+      const double p = guard.value(r.t, log.x_before(i), log.z_before(i));
+      const double distance = guard.direction == Direction::Rising ? -p : p;
+      out.closest_approach = std::min(out.closest_approach, distance);
+    }
+  }
+  for (const EventSensitivity& e : s.events) {
+    out.min_crossing_rate = std::min(out.min_crossing_rate, std::abs(e.crossing_rate));
+  }
+  if (!s.ok()) return out;
+  if (ends_on_section && s.run.termination() != Termination::TerminalEvent) {
+    std::ostringstream os;
+    os.precision(6);
+    os << "the section '" << section_name << "' was not crossed between t = " << t0
+       << " and t = " << t_end << " (" << out.resets << " resets on the way)";
+    out.status = SensitivityStatus::SimulationFailed;
+    out.message = os.str();
+    return out;
+  }
+  if (s.run.final_mode != mode || s.flow_map_jacobian.rows() != x.size()) {
+    out.status = SensitivityStatus::SimulationFailed;
+    out.message = "the orbit returns in mode '" + system.mode(s.run.final_mode).name +
+                  "', not in '" + system.mode(mode).name + "'";
+    return out;
+  }
+  out.jacobian = std::move(s.flow_map_jacobian);
+  return out;
+}
+
+}  // namespace
+
+ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, double period,
+                           const SimulationOptions& options, const SaltationOptions& saltation) {
+  auto sys = std::make_shared<HybridSystem>(system);
+  add_guard_apexes(*sys);
+  return [sys, mode, t0, period, options, saltation](const Vector& x) {
+    return evaluate(*sys, mode, t0, x, t0 + period, false, "", options, saltation);
+  };
+}
+
+ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard section,
+                      double min_time, double horizon, const SimulationOptions& options,
+                      const SaltationOptions& saltation) {
+  if (!(min_time > 0.0) || !(horizon > min_time)) {
+    std::ostringstream os;
+    os << "section '" << section.name << "': min_time = " << min_time << " must be > 0 (the flow "
+       << "must leave the section before a crossing counts) and below horizon = " << horizon;
+    throw Error(os.str());
+  }
+  // Two systems: the first min_time without the section (leaving it), then up to the section.
+  auto free = std::make_shared<HybridSystem>(system);
+  add_guard_apexes(*free);
+  auto to_section = std::make_shared<HybridSystem>(*free);
+  section.observe_only = true;
+  section.terminal = true;
+  section.reset = Reset{};
+  const std::string name = section.name;
+  to_section->add_guard(mode, std::move(section));
+  return [free, to_section, mode, t0, min_time, horizon, name, options,
+          saltation](const Vector& x) {
+    MapValue first = evaluate(*free, mode, t0, x, t0 + min_time, false, name, options, saltation);
+    if (!first.ok()) return first;
+    MapValue second = evaluate(*to_section, mode, t0 + min_time, first.x, t0 + horizon, true, name,
+                               options, saltation);
+    if (second.jacobian.size() > 0) second.jacobian = second.jacobian * first.jacobian;
+    second.return_time += min_time;
+    second.resets += first.resets;
+    second.min_crossing_rate = std::min(second.min_crossing_rate, first.min_crossing_rate);
+    second.closest_approach = std::min(second.closest_approach, first.closest_approach);
+    return second;
+  };
+}
+
+}  // namespace saltus::analysis

@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the analysis commands of `saltus` (sensitivity, orbit, bifurcation).
+
+Usage: cli_analysis_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per CASE,
+apps/CMakeLists.txt); the helpers are those of cli_test.py.
+"""
+import json
+import math
+import os
+import re
+import shutil
+import sys
+
+from cli_test import Cli, expect, expect_exit, has_matplotlib, read_csv
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def read_json(folder, name):
+    with open(os.path.join(folder, name)) as f:
+        return json.load(f)
+
+
+def final_state(cli, model, out, sets):
+    args = ["run", cli.model(model), "--out", out]
+    for s in sets:
+        args += ["--set", s]
+    code, stdout, stderr = cli.run(*args)
+    expect_exit(code, 0, stdout, stderr, "run " + " ".join(sets))
+    last = read_csv(os.path.join(out, "trajectory.csv"))[-1]
+    return [float(last["x"]), float(last["v"])]
+
+
+@case
+def sensitivity_matches_differences_of_runs(cli):
+    # The ball (h0 = 1, e = 0.8, g = 9.81) bounces twice before t = 1.2. The flow-map Jacobian of
+    # sensitivity.json against central differences of `saltus run` from perturbed initial states
+    # (each run locates its impacts again): ~1e-8 at rtol 1e-12 with step 1e-4.
+    tight = ["rtol=1e-12", "atol=1e-14", "t_end=1.2"]
+    out = os.path.join(cli.work, "sens")
+    args = ["sensitivity", cli.model("bouncing_ball.toml"), "--out", out]
+    for s in tight:
+        args += ["--set", s]
+    code, stdout, stderr = cli.run(*args)
+    expect_exit(code, 0, stdout, stderr, "sensitivity")
+    expect(sorted(os.listdir(out)) ==
+           ["events.csv", "sensitivity.json", "summary.json", "trajectory.csv"],
+           "unexpected files", os.listdir(out))
+    s = read_json(out, "sensitivity.json")
+    expect(s["status"] == "ok", "status", s)
+    impacts = [r for r in read_csv(os.path.join(out, "events.csv")) if r["guard"] == "impact"]
+    expect(len(impacts) == 2 and len(s["events"]) == 2, "two impacts expected", impacts, s["events"])
+    e = 0.8
+    for ev in s["events"]:
+        # v -> -e v at x = 0 under a volume-keeping flow: det S = e^2 (Clark-Bloch Example 1).
+        expect(abs(ev["hybrid_jacobian"] - e * e) < 1e-9, "det S", ev)
+        expect(ev["numerical_derivatives"] is False, "the model's reset is symbolic", ev)
+    jac = s["flow_map_jacobian"]
+    det = jac[0][0] * jac[1][1] - jac[0][1] * jac[1][0]
+    expect(abs(det - e ** 4) < 1e-9 and abs(s["volume_factor"] - e ** 4) < 1e-9, "det", jac)
+    h = 1e-4
+    x0 = [1.0, 0.0]
+    names = ["x", "v"]
+    for k in range(2):
+        up = [x0[i] + (h if i == k else 0.0) for i in range(2)]
+        down = [x0[i] - (h if i == k else 0.0) for i in range(2)]
+        a = final_state(cli, "bouncing_ball.toml", os.path.join(cli.work, "up"),
+                        tight + [f"{n}={repr(v)}" for n, v in zip(names, up)])
+        b = final_state(cli, "bouncing_ball.toml", os.path.join(cli.work, "down"),
+                        tight + [f"{n}={repr(v)}" for n, v in zip(names, down)])
+        for i in range(2):
+            fd = (a[i] - b[i]) / (2 * h)
+            expect(abs(fd - jac[i][k]) <= 1e-6 * max(1.0, abs(fd)),
+                   f"J[{i}][{k}] = {jac[i][k]} vs central difference {fd}")
+
+
+@case
+def sensitivity_without_derivative_is_a_status(cli):
+    # The rod's impact law has no exact derivative: exit 2, the files are written, and
+    # sensitivity.json names the event and why instead of a matrix.
+    out = os.path.join(cli.work, "rod")
+    code, stdout, stderr = cli.run("sensitivity", cli.model("bouncing_rod.toml"), "--out", out,
+                                   "--t-end", "0.5")
+    expect_exit(code, 2, stdout, stderr, "sensitivity of the rod")
+    s = read_json(out, "sensitivity.json")
+    expect(s["status"] == "not differentiable" and s["flow_map_jacobian"] is None, "status", s)
+    expect("no derivative" in s["message"] and "guard '" in s["message"], "message", s["message"])
+    expect("no derivative" in stderr, "stderr names the cause", stderr)
+    # Allowed, the documented fallback gives a matrix and flags every event.
+    code, stdout, stderr = cli.run("sensitivity", cli.model("bouncing_rod.toml"), "--out", out,
+                                   "--t-end", "0.5", "--numerical-resets")
+    expect_exit(code, 0, stdout, stderr, "sensitivity --numerical-resets")
+    s = read_json(out, "sensitivity.json")
+    expect(s["status"] == "ok" and len(s["events"]) > 0, "status", s)
+    expect(all(ev["numerical_derivatives"] for ev in s["events"]), "flags", s["events"])
+
+
+@case
+def analysis_help_names_existing_files(cli):
+    for command in ("sensitivity", "orbit", "bifurcation"):
+        code, stdout, stderr = cli.run(command, "--help")
+        expect_exit(code, 0, stdout, stderr, command + " --help")
+        expect("Examples" in stdout and "Exit status" in stdout, command + " --help", stdout)
+        named = re.findall(r"(?:models|docs)/[A-Za-z0-9_]+\.(?:toml|md)", stdout)
+        expect(named, f"{command} --help names no file", stdout)
+        for path in named:
+            expect(os.path.isfile(os.path.join(cli.source, path)),
+                   f"{command} --help names missing " + path)
+
+
+@case
+def run_reports_the_zeno_kind(cli):
+    # summary.json and the report of `saltus run` say steady (the ball) or spasmodic (Example 4).
+    for model, kind in (("bouncing_ball.toml", "steady"), ("superelastic_interval.toml",
+                                                            "spasmodic")):
+        out = os.path.join(cli.work, kind)
+        code, stdout, stderr = cli.run("run", cli.model(model), "--out", out)
+        expect_exit(code, 0, stdout, stderr, "run " + model)
+        with open(os.path.join(out, "summary.json")) as f:
+            summary = json.load(f)
+        expect(summary["zeno_kind"] == kind, model + ": zeno_kind", summary)
+        evidence = summary["zeno_kind_evidence"]
+        expect(evidence["resets"] >= 4 and evidence["text"].startswith(kind), "evidence", evidence)
+        if kind == "spasmodic":
+            expect(evidence["size_growth_per_reset"] >= 1.1, "growth", evidence)
+        else:
+            expect(evidence["last_size"] <= evidence["first_size"], "bounded", evidence)
+        expect("zeno kind  " + kind in stdout, "the report names the kind", stdout)
+
+
+# The impact oscillator of models/impact_oscillator.toml (A = 1, w = 2.5, e = 0.8): its period-1
+# orbit in closed form [derived in tests/analysis/impact_oscillator.hpp], written again here.
+A, W, E = 1.0, 2.5, 0.8
+T = 2 * math.pi / W
+
+
+def closed_form(sigma):
+    """(x, v) at t = 0 on the period-1 orbit, the impact phase and speed."""
+    p = A / (1 - W * W)
+    t2 = math.tan(T / 2)
+    a, b = (1 - E) * t2 * p, (1 + E) * p * W
+    delta, c = math.atan2(b, a), (1 - E) * t2 * sigma / math.hypot(a, b)
+    for sign in (1, -1):
+        phase = math.fmod(delta + sign * math.acos(c) + 4 * math.pi, 2 * math.pi)
+        speed = (p * W * math.sin(phase) - (sigma - p * math.cos(phase)) * t2) / E
+        if speed <= 0:
+            continue
+        c1, c2 = sigma - p * math.cos(phase), p * W * math.sin(phase) - E * speed
+        s = T - phase / W
+        return (c1 * math.cos(s) + c2 * math.sin(s) + p,
+                -c1 * math.sin(s) + c2 * math.cos(s)), phase, speed
+    return None
+
+
+def doubling_sigma():
+    """sigma where tr M = -2 e cos T + k sin T equals -(1 + e^2), k = (1+e)(A cos phi - sigma)/V."""
+    def f(sigma):
+        _, phase, speed = closed_form(sigma)
+        k = (1 + E) * (A * math.cos(phase) - sigma) / speed
+        return -2 * E * math.cos(T) + k * math.sin(T) + (1 + E * E)
+    lo, hi = 0.0, abs(A / (1 - W * W)) * (1 - 1e-9)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if (f(mid) > 0) == (f(lo) > 0):
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+@case
+def orbit_finds_and_continues_the_impact_oscillator(cli):
+    out = os.path.join(cli.work, "orbit")
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--set", "x=-0.7", "--set", "v=0.1", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "orbit")
+    o = read_json(out, "orbit.json")
+    (x, v), _, _ = closed_form(0.0)
+    expect(o["status"] == "converged", "status", o)
+    expect(abs(o["state"]["x"] - x) < 1e-8 and abs(o["state"]["v"] - v) < 1e-8, "orbit", o, x, v)
+    expect(o["constant_states"] == ["sigma"], "sigma is constant", o["constant_states"])
+    # A complex pair of modulus e (det M = e^2, the flow keeps volume).
+    moduli = [m["abs"] for m in o["multipliers"]]
+    expect(len(moduli) == 2 and all(abs(m - E) < 1e-7 for m in moduli), "multipliers", moduli)
+    expect(o["stable"] is True and o["resets_per_period"] == 1, "stable, one impact", o)
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "floquet.png")), "floquet.png")
+    out = os.path.join(cli.work, "branch")
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--continue", "sigma=0:0.3", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "orbit --continue")
+    o = read_json(out, "orbit.json")
+    kinds = [b["kind"] for b in o["bifurcations"]]
+    expect(kinds == ["period doubling", "grazing"], "bifurcations", kinds)
+    expect(abs(o["bifurcations"][0]["parameter"] - doubling_sigma()) < 1e-7, "doubling",
+           o["bifurcations"][0], doubling_sigma())
+    expect(abs(o["bifurcations"][1]["parameter"] - abs(A / (1 - W * W))) < 1e-5, "grazing",
+           o["bifurcations"][1])
+    rows = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(rows) == o["points"] and len(rows) >= 10, "branch.csv rows", len(rows))
+    for r in rows:
+        (x, v), _, _ = closed_form(float(r["parameter"]))
+        expect(abs(float(r["x"]) - x) < 1e-7 and abs(float(r["v"]) - v) < 1e-7, "branch point", r)
+        expect((r["stable"] == "1") == (float(r["parameter"]) < doubling_sigma()), "stability", r)
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "branch.png")), "branch.png")
+
+
+@case
+def bifurcation_diagram_agrees_with_the_branch(cli):
+    out = os.path.join(cli.work, "diagram")
+    code, stdout, stderr = cli.run("bifurcation", cli.model("impact_oscillator.toml"), "--vary",
+                                   "sigma=0:0.06:4", "--period", repr(T), "--discard", "200",
+                                   "--keep", "4", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "bifurcation")
+    rows = read_csv(os.path.join(out, "bifurcation.csv"))
+    expect(len(rows) == 16, "4 values x 4 points", len(rows))
+    for r in rows:
+        (x, v), _, _ = closed_form(float(r["sigma"]))
+        expect(abs(float(r["x"]) - x) < 1e-7 and abs(float(r["v"]) - v) < 1e-7, "diagram point",
+               r, (x, v))
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "bifurcation.png")), "bifurcation.png")
+    # Past the doubling: two points alternating.
+    sigma = 1.05 * doubling_sigma()
+    code, stdout, stderr = cli.run("bifurcation", cli.model("impact_oscillator.toml"), "--vary",
+                                   f"sigma={sigma!r}:{sigma!r}:1", "--period", repr(T),
+                                   "--discard", "400", "--keep", "4", "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "bifurcation past the doubling")
+    xs = [float(r["x"]) for r in read_csv(os.path.join(out, "bifurcation.csv"))]
+    expect(abs(xs[0] - xs[2]) < 1e-7 and abs(xs[1] - xs[3]) < 1e-7 and abs(xs[0] - xs[1]) > 1e-2,
+           "period 2", xs)
+
+
+@case
+def orbit_bad_input_is_a_status(cli):
+    out = os.path.join(cli.work, "bad")
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--continue", "e=0:1", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "a parameter folded at load time")
+    expect("is a parameter" in stderr and "a state with e' = 0" in stderr, "says why", stderr)
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--continue", "nosuch=0:1", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "an unknown name")
+    expect("is not a state" in stderr and "sigma" in stderr, "lists the states", stderr)
+    code, stdout, stderr = cli.run("orbit", cli.model("bouncing_ball.toml"), "--section",
+                                   "x=100,+", "--min-time", "0.1", "--horizon", "1", "--out", out)
+    expect_exit(code, 2, stdout, stderr, "a section never crossed")
+    o = read_json(out, "orbit.json")
+    expect(o["status"] == "map failed" and "was not crossed" in o["message"], "status", o)
+    expect("monodromy" not in o and "multipliers" not in o, "no matrix", o)
+    code, stdout, stderr = cli.run("orbit", cli.model("bouncing_ball.toml"), "--section",
+                                   "v=0,-", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "a section without --min-time")
+    expect("min_time = 0 must be > 0" in stderr, "says why", stderr)
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--section",
+                                   "x=0,", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "a bad direction")
+    expect("direction" in stderr, "names the direction", stderr)
+
+
+def main():
+    if len(sys.argv) != 5 or sys.argv[1] not in CASES:
+        sys.exit("usage: cli_analysis_test.py {" + "|".join(CASES) + "} SALTUS SOURCE_DIR WORK")
+    name, binary, source, work = sys.argv[1:]
+    work = os.path.join(work, name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    try:
+        CASES[name](Cli(binary, source, work))
+    except AssertionError as e:
+        print(f"FAILED {name}: {e}")
+        sys.exit(1)
+    print(f"passed {name}")
+
+
+if __name__ == "__main__":
+    main()
