@@ -72,7 +72,7 @@ int run_command(const RunArguments& args) {
               << " cover the run up to the failure\n";
     return 2;
   }
-  if (args.plot) return plot_command(args.out_dir);
+  if (args.plot) return plot_command(args.out_dir, args.phase);
   return 0;
 }
 
@@ -91,13 +91,15 @@ int check_command(const std::vector<std::string>& models, const std::vector<std:
   return status;
 }
 
-int plot_command(const std::string& dir) {
+int plot_command(const std::string& dir, const std::string& phase) {
   if (!std::filesystem::exists(std::filesystem::path(dir) / "trajectory.csv")) {
     std::cerr << "error: " << dir << " holds no trajectory.csv; expected the --out folder of "
               << "`saltus run`\n";
     return 3;
   }
-  return run_plot_script("SALTUS_PLOT_SCRIPT", SALTUS_DEFAULT_PLOT_SCRIPT, dir);
+  std::vector<std::string> extra;
+  if (!phase.empty()) extra = {"--phase", phase};
+  return run_plot_script("SALTUS_PLOT_SCRIPT", SALTUS_DEFAULT_PLOT_SCRIPT, dir, extra);
 }
 
 }  // namespace saltus::cli

@@ -18,10 +18,13 @@ struct RunArguments {
   double t_end = 0.0;
   bool has_t_end = false;
   bool plot = false;
+  std::string phase;  // "x,y": the phase portrait's variables ("" = the default)
 };
 
 int run_command(const RunArguments& args);
 int check_command(const std::vector<std::string>& models, const std::vector<std::string>& set);
-int plot_command(const std::string& dir);
+// `phase`: "x,y" for the phase portrait, "" for the default (q against q' for a mechanical
+// model, else the first two states).
+int plot_command(const std::string& dir, const std::string& phase = "");
 
 }  // namespace saltus::cli
