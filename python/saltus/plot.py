@@ -124,7 +124,7 @@ def hybrid_time(run):
 
 def force_columns(run):
     """Contact-force columns: the trajectory's algebraic states (a rest mode's lambda, ...) and
-    the events' reset outputs (impulses) as (table, column) pairs."""
+    the events' reset outputs (impulses, energy change, ...) as (table, column) pairs."""
     names = set(run.summary.get("algebraic_states", []))
     found = [("trajectory", c) for c in run.trajectory.columns
              if c in names or any(part in names for part in c.split("|"))]
@@ -159,7 +159,7 @@ def contact_forces(run):
         ax.set_ylabel(_label(name, units) + ("" if where == "trajectory" else " (at events)"))
         ax.grid(alpha=0.3)
     axes[-1, 0].set_xlabel(_time_label(run))
-    axes[0, 0].set_title(_title(run, "contact forces and impulses"))
+    axes[0, 0].set_title(_title(run, "contact forces and event outputs (impulses, ...)"))
     fig.tight_layout()
     return fig
 
