@@ -72,3 +72,28 @@ def test_frames_when_pandas_is_present():
     run = saltus.load(BALL).run()
     t = run.trajectory.to_frame()
     assert list(t.columns[:3]) == ["mode", "t", "j"] and len(t) == len(run.trajectory)
+
+
+def test_sweep_releases_the_gil():
+    # While a sweep runs in another thread, this thread keeps running Python code: with the GIL
+    # held for the whole C++ call it could not tick at all between the call's start and end.
+    import threading
+    import time
+
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        saltus.sweep(BALL, ["e=0.1:0.9:60"], ["zeno_time"], threads=1)
+        span["end"] = time.perf_counter()
+
+    ticks = []
+    t = threading.Thread(target=work)
+    t.start()
+    while t.is_alive():
+        ticks.append(time.perf_counter())
+        time.sleep(0.0005)
+    t.join()
+    length = span["end"] - span["start"]
+    inside = [x for x in ticks if span["start"] + 0.25 * length < x < span["end"] - 0.25 * length]
+    assert len(inside) >= 3, (length, len(ticks))
