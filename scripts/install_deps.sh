@@ -15,6 +15,8 @@ packages=(
   libcli11-dev            # the saltus command line
   python3 python3-numpy python3-matplotlib python3-scipy # plots, SciPy peer
   python3-pil             # figure test (reads the PNGs), GIF animations (saltus animate)
+  python3-dev pybind11-dev python3-pytest python3-pandas # the Python package and its tests
+  libopenmpi-dev openmpi-bin                            # `mpirun -n N saltus sweep`
 )
 if [[ "${SALTUS_WITH_PEERS:-0}" == "1" ]]; then
   packages+=(libsundials-dev python3-siconos python3-mpmath) # peers for side-by-side benchmarks

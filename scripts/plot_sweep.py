@@ -3,11 +3,12 @@
 
 Writes DIR/sweep_<quantity>.png for every collected quantity of DIR/sweep.csv: one panel per
 varied parameter, the quantity against it; failed points (NaN) are left out and counted in the
-title. Files are written atomically (temp + rename).
+title. Drawn by saltus.plot.sweep (python/saltus/plot.py, loaded by path so that the compiled
+package is not needed). Files are written atomically (temp + rename).
 Usage: plot_sweep.py DIR
 """
 import csv
-import math
+import importlib.util
 import os
 import sys
 
@@ -16,30 +17,35 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "saltus_plot", os.path.join(HERE, "..", "python", "saltus", "plot.py"))
+splot = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(splot)
+
+
+class SweepTable:
+    """sweep.csv's columns as floats (nan for missing values), with axes and quantities."""
+
+    def __init__(self, path):
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        header = list(rows[0].keys()) if rows else []
+        split = header.index("status") if "status" in header else 0
+        self.axes, self.quantities = header[:split], header[split + 2:]
+        self._data = {c: [float(r[c]) for r in rows] for c in self.axes + self.quantities}
+
+    def __getitem__(self, name):
+        return self._data[name]
+
 
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: plot_sweep.py DIR")
     out = sys.argv[1]
-    with open(os.path.join(out, "sweep.csv"), newline="") as f:
-        rows = list(csv.DictReader(f))
-    header = list(rows[0].keys()) if rows else []
-    split = header.index("status") if "status" in header else 0
-    axes, quantities = header[:split], header[split + 2:]
-    for q in quantities:
-        fig, panels = plt.subplots(1, max(len(axes), 1), figsize=(5 * max(len(axes), 1), 4),
-                                   squeeze=False)
-        for axis, panel in zip(axes, panels[0]):
-            points = [(float(r[axis]), float(r[q])) for r in rows]
-            kept = [(x, y) for x, y in points if not math.isnan(y)]
-            panel.plot([x for x, _ in kept], [y for _, y in kept], ".", markersize=4)
-            panel.set_xlabel(axis)
-            panel.set_ylabel(q)
-            missing = len(points) - len(kept)
-            panel.set_title(f"{q} against {axis}" + (f" ({missing} without a value)" if missing
-                                                     else ""))
-            panel.grid(True, alpha=0.3)
-        fig.tight_layout()
+    table = SweepTable(os.path.join(out, "sweep.csv"))
+    for q in table.quantities:
+        fig = splot.sweep(table, q)
         path = os.path.join(out, f"sweep_{q}.png")
         tmp = path[:-len(".png")] + ".tmp.png"
         fig.savefig(tmp, dpi=110)

@@ -73,7 +73,7 @@ int run_command(const RunArguments& args) {
     return 2;
   }
   if (args.plot) {
-    if (const int plotted = plot_command(args.out_dir); plotted != 0) return plotted;
+    if (const int plotted = plot_command(args.out_dir, args.phase); plotted != 0) return plotted;
   }
   if (args.animate) return animate_command({args.out_dir});
   return 0;
@@ -94,13 +94,15 @@ int check_command(const std::vector<std::string>& models, const std::vector<std:
   return status;
 }
 
-int plot_command(const std::string& dir) {
+int plot_command(const std::string& dir, const std::string& phase) {
   if (!std::filesystem::exists(std::filesystem::path(dir) / "trajectory.csv")) {
     std::cerr << "error: " << dir << " holds no trajectory.csv; expected the --out folder of "
               << "`saltus run`\n";
     return 3;
   }
-  return run_plot_script("SALTUS_PLOT_SCRIPT", SALTUS_DEFAULT_PLOT_SCRIPT, dir);
+  std::vector<std::string> extra;
+  if (!phase.empty()) extra = {"--phase", phase};
+  return run_plot_script("SALTUS_PLOT_SCRIPT", SALTUS_DEFAULT_PLOT_SCRIPT, dir, extra);
 }
 
 int animate_command(const AnimateArguments& args) {

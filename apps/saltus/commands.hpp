@@ -19,6 +19,7 @@ struct RunArguments {
   bool has_t_end = false;
   bool plot = false;
   bool animate = false;
+  std::string phase;  // "x,y": the phase portrait's variables ("" = the default)
 };
 
 struct AnimateArguments {
@@ -29,7 +30,9 @@ struct AnimateArguments {
 
 int run_command(const RunArguments& args);
 int check_command(const std::vector<std::string>& models, const std::vector<std::string>& set);
-int plot_command(const std::string& dir);
+// `phase`: "x,y" for the phase portrait, "" for the default (q against q' for a mechanical
+// model, else the first two states).
+int plot_command(const std::string& dir, const std::string& phase = "");
 int animate_command(const AnimateArguments& args);
 
 }  // namespace saltus::cli

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--plot", run.plot, "Also write PNG plots into the output folder");
   run_cmd->add_flag("--animate", run.animate,
                     "Also write animation.gif from the model's [drawing] (see `animate`)");
+  run_cmd->add_option("--phase", run.phase, "Phase-portrait variables of --plot: X,Y");
   run_cmd->footer(
       "Examples:\n"
       "  saltus run models/bouncing_ball.toml\n"
@@ -55,14 +56,19 @@ int main(int argc, char** argv) {
       "  saltus check models/*.toml\n"
       "Each problem is printed as file:line:column: error: what is wrong / what was expected.");
 
-  std::string plot_dir;
+  std::string plot_dir, plot_phase;
   CLI::App* plot_cmd = app.add_subcommand(
       "plot", "Plot a run's output folder (states vs time, phase portrait, hybrid time domain)");
   plot_cmd->add_option("dir", plot_dir, "Output folder of `saltus run`")->required();
+  plot_cmd->add_option("--phase", plot_phase,
+                       "Phase-portrait variables X,Y (default: q,q' of a mechanical model, "
+                       "else the first two states)");
   plot_cmd->footer(
       "Examples:\n"
       "  saltus plot out\n"
-      "Writes DIR/states.png, DIR/phase.png and DIR/hybrid_time.png (needs python3-matplotlib).");
+      "  saltus plot out/rod --phase theta,theta'\n"
+      "Writes DIR/states.png, DIR/phase.png, DIR/hybrid_time.png and, when the run has contact\n"
+      "forces or impulses, DIR/forces.png (needs python3-matplotlib).");
 
   saltus::cli::AnimateArguments animate;
   CLI::App* animate_cmd = app.add_subcommand(
@@ -257,7 +263,7 @@ int main(int argc, char** argv) {
   run.has_t_end = run_cmd->count("--t-end") > 0;
   if (*run_cmd) return saltus::cli::run_command(run);
   if (*check_cmd) return saltus::cli::check_command(check_models, check_set);
-  if (*plot_cmd) return saltus::cli::plot_command(plot_dir);
+  if (*plot_cmd) return saltus::cli::plot_command(plot_dir, plot_phase);
   if (*animate_cmd) return saltus::cli::animate_command(animate);
   return 1;
 }

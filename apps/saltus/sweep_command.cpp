@@ -4,8 +4,10 @@
 #include <chrono>
 #include <future>
 #include <iostream>
+#include <optional>
 #include <thread>
 
+#include "mpi_sweep.hpp"
 #include "progress_indicator.hpp"
 #include "python_script.hpp"
 #include "saltus/core/error.hpp"
@@ -29,9 +31,26 @@ void print_failures(const model::SweepResult& result) {
   }
 }
 
+// Under mpirun / srun: the points spread over the ranks; rank 0 writes and reports.
+int sweep_over_ranks(const SweepArguments& args, const model::SweepSpec& spec,
+                     const MpiSession& mpi, model::SweepResult& result) {
+  try {
+    const model::SweepPlan plan(spec);
+    std::optional<model::SweepResult> gathered = run_sweep_over_ranks(plan, mpi);
+    if (!gathered) return 0;  // a worker rank: rank 0 writes the table
+    result = std::move(*gathered);
+    model::write_sweep_outputs(result, args.out_dir);
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 3;
+  }
+  return -1;  // rank 0: go on reporting
+}
+
 }  // namespace
 
 int sweep_command(const SweepArguments& args) {
+  const MpiSession mpi;
   model::SweepSpec spec;
   spec.model_file = args.model;
   spec.overrides = args.set;
@@ -43,35 +62,46 @@ int sweep_command(const SweepArguments& args) {
     for (const std::string& v : args.vary) spec.axes.push_back(model::parse_sweep_axis(v));
     model::check_sweep(spec);
   } catch (const model::ModelError& e) {
-    std::cerr << e.what() << "\n" << args.model << ": nothing was run\n";
+    // Every rank checks the same spec; rank 0 alone says why.
+    if (mpi.rank() == 0) std::cerr << e.what() << "\n" << args.model << ": nothing was run\n";
     return 1;
   } catch (const Error& e) {
-    std::cerr << args.model << ": error: " << e.what() << "\n"
-              << args.model << ": nothing was run\n";
+    if (mpi.rank() == 0) {
+      std::cerr << args.model << ": error: " << e.what() << "\n"
+                << args.model << ": nothing was run\n";
+    }
     return 1;
   }
   const long total = static_cast<long>(model::sweep_points(spec).size());
   const int threads =
       args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
   model::SweepResult result;
-  try {
-    ProgressIndicator progress("sweeping " + std::to_string(total) + " points", true);
-    std::atomic<long> done{0};
-    auto future = std::async(std::launch::async, [&spec, threads, &done] {
-      return model::run_sweep(spec, threads, &done);
-    });
-    while (future.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
-      progress.tick(static_cast<double>(done.load()) / static_cast<double>(total));
+  if (mpi.active()) {
+    const int status = sweep_over_ranks(args, spec, mpi, result);
+    if (status >= 0) return status;
+  } else {
+    try {
+      ProgressIndicator progress("sweeping " + std::to_string(total) + " points", true);
+      std::atomic<long> done{0};
+      auto future = std::async(std::launch::async, [&spec, threads, &done] {
+        return model::run_sweep(spec, threads, &done);
+      });
+      while (future.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+        progress.tick(static_cast<double>(done.load()) / static_cast<double>(total));
+      }
+      progress.finish();
+      result = future.get();
+      model::write_sweep_outputs(result, args.out_dir);
+    } catch (const Error& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 3;
     }
-    progress.finish();
-    result = future.get();
-    model::write_sweep_outputs(result, args.out_dir);
-  } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 3;
   }
   std::cout << "points     " << total << " (" << total - result.failed_count() << " succeeded, "
-            << result.failed_count() << " failed) on " << threads << " thread(s)\n"
+            << result.failed_count() << " failed) on "
+            << (mpi.active() ? std::to_string(mpi.size() - 1) + " MPI worker rank(s)"
+                             : std::to_string(threads) + " thread(s)")
+            << "\n"
             << "wrote      " << args.out_dir << "/sweep.csv\n";
   if (args.plot) {
     const int plotted =

@@ -14,9 +14,8 @@
 #include "saltus/sim/csv_writer.hpp"
 
 namespace saltus::model {
-namespace {
 
-CsvColumns columns(const Model& m) {
+CsvColumns model_csv_columns(const Model& m) {
   CsvColumns c;
   for (const Quantity& q : m.states) c.x_names.push_back(q.name);
   // Column k of z holds the k-th algebraic state of whichever mode is active; name it after the
@@ -38,6 +37,8 @@ CsvColumns columns(const Model& m) {
   }
   return c;
 }
+
+namespace {
 
 // Keeps the columns t, j, mode and those named in `keep` (all when empty).
 std::string select_columns(const std::string& csv, const std::vector<std::string>& keep) {
@@ -256,12 +257,12 @@ std::string summary_json(const ModelRun& run) {
 }
 
 std::string model_trajectory_csv(const ModelRun& run) {
-  return select_columns(trajectory_csv(run.system, run.result, columns(*run.model)),
+  return select_columns(trajectory_csv(run.system, run.result, model_csv_columns(*run.model)),
                         run.model->output_variables);
 }
 
 std::string model_events_csv(const ModelRun& run) {
-  return events_csv(run.system, run.result, columns(*run.model));
+  return events_csv(run.system, run.result, model_csv_columns(*run.model));
 }
 
 void write_run_outputs(const ModelRun& run, const std::filesystem::path& dir) {

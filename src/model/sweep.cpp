@@ -253,25 +253,53 @@ void check_sweep(const SweepSpec& spec) {
   checked_quantities(spec, m);
 }
 
-SweepResult run_sweep(const SweepSpec& spec, int threads, std::atomic<long>* points_done) {
-  const std::string text = read_text(spec.model_file);
-  const Model base = load_model_text(text, spec.model_file.string(), spec.overrides);
-  const std::vector<CollectedQuantity> quantities = checked_quantities(spec, base);
+struct SweepPlan::Data {
+  SweepSpec spec;
+  std::string text;
+  std::vector<CollectedQuantity> quantities;
+  std::vector<std::vector<double>> values;
+};
+
+SweepPlan::SweepPlan(const SweepSpec& spec) : data_(std::make_unique<Data>()) {
+  data_->spec = spec;
+  data_->text = read_text(spec.model_file);
+  const Model base = load_model_text(data_->text, spec.model_file.string(), spec.overrides);
+  data_->quantities = checked_quantities(spec, base);
+  data_->values = sweep_points(spec);
+}
+
+SweepPlan::~SweepPlan() = default;
+
+size_t SweepPlan::size() const {
+  return data_->values.size();
+}
+
+SweepPoint SweepPlan::point(size_t i) const {
+  return run_point(data_->text, data_->spec, data_->quantities, data_->values.at(i));
+}
+
+SweepResult SweepPlan::empty_result() const {
   SweepResult result;
-  for (const SweepAxis& a : spec.axes) result.axis_names.push_back(a.name);
-  result.quantity_names = spec.collect;
-  std::vector<std::vector<double>> values = sweep_points(spec);
-  result.points.resize(values.size());
+  for (const SweepAxis& a : data_->spec.axes) result.axis_names.push_back(a.name);
+  result.quantity_names = data_->spec.collect;
+  result.points.resize(size());
+  for (size_t i = 0; i < size(); ++i) result.points[i].values = data_->values[i];
+  return result;
+}
+
+SweepResult run_sweep(const SweepSpec& spec, int threads, std::atomic<long>* points_done) {
+  const SweepPlan plan(spec);
+  SweepResult result = plan.empty_result();
   // Dynamic distribution: each thread takes the next unclaimed point, so a few slow points
   // near Zeno do not leave the other threads idle. Each point writes only its own row.
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < values.size();) {
-      result.points[i] = run_point(text, spec, quantities, std::move(values[i]));
+    for (size_t i; (i = next.fetch_add(1)) < plan.size();) {
+      result.points[i] = plan.point(i);
       if (points_done != nullptr) points_done->fetch_add(1);
     }
   };
-  const size_t workers = std::min(static_cast<size_t>(std::max(threads, 1)), values.size());
+  const size_t workers = std::min(static_cast<size_t>(std::max(threads, 1)), plan.size());
   if (workers <= 1) {
     work();
     return result;

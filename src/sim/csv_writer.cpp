@@ -32,8 +32,9 @@ void append_row(std::string& out, ConstVectorRef v, int width) {
   }
 }
 
-// Every distinct reset output name in the system, in declaration order.
-std::vector<std::string> output_columns(const HybridSystem& system) {
+}  // namespace
+
+std::vector<std::string> reset_output_columns(const HybridSystem& system) {
   std::vector<std::string> names;
   for (const Mode& m : system.modes()) {
     for (const Guard& g : m.guards) {
@@ -44,6 +45,8 @@ std::vector<std::string> output_columns(const HybridSystem& system) {
   }
   return names;
 }
+
+namespace {
 
 std::string guard_name(const HybridSystem& system, const EventRecord& e) {
   if (e.guard == kZenoHandoverGuard) return "zeno-handover";
@@ -79,7 +82,7 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
     for (const std::string& n : xn) out += "," + n + side;
     for (const std::string& n : zn) out += "," + n + side;
   }
-  const std::vector<std::string> extra = output_columns(system);
+  const std::vector<std::string> extra = reset_output_columns(system);
   for (const std::string& n : extra) out += "," + n;
   out += '\n';
   const EventLog& log = result.events;

@@ -13,6 +13,7 @@
 
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/model/model.hpp"
+#include "saltus/sim/csv_writer.hpp"
 #include "saltus/sim/simulator.hpp"
 
 namespace saltus::model {
@@ -49,6 +50,10 @@ std::string run_report(const ModelRun& run);
 
 // summary.json: model, status, times, events per guard, Zeno data, units of every variable.
 std::string summary_json(const ModelRun& run);
+
+// The column names of trajectory.csv and events.csv: the states, then the algebraic states (the
+// k-th column holds the k-th algebraic state of the active mode, named "a|b" when modes differ).
+CsvColumns model_csv_columns(const Model& m);
 
 // trajectory.csv with the model's output variables (all states and algebraic states when the
 // model names none); events.csv with every state before and after each event.

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,23 @@ std::vector<std::vector<double>> sweep_points(const SweepSpec& spec);
 // overrides, every axis names a parameter or state, every collected quantity exists. Throws
 // ModelError (the file's own problems) or saltus::Error naming what is unknown and what exists.
 void check_sweep(const SweepSpec& spec);
+
+// A sweep made ready to run: the file read once, the spec checked (as check_sweep), the points
+// listed. point(i) runs point i in the calling thread; the threaded and the MPI sweep
+// (apps/saltus/mpi_sweep.cpp) both hand points out one at a time to whoever is free.
+class SweepPlan {
+ public:
+  explicit SweepPlan(const SweepSpec& spec);
+  ~SweepPlan();
+  size_t size() const;
+  SweepPoint point(size_t i) const;
+  // A result with the names and size() points holding only their values, to be filled.
+  SweepResult empty_result() const;
+
+ private:
+  struct Data;
+  std::unique_ptr<Data> data_;
+};
 
 // Runs every point on `threads` threads (1: in the calling thread). `points_done`, when given,
 // counts finished points (for a progress bar). Calls check_sweep() first.

@@ -30,6 +30,10 @@ std::string trajectory_csv(const HybridSystem& system, const SimulationResult& r
 std::string events_csv(const HybridSystem& system, const SimulationResult& result,
                        const CsvColumns& columns = {});
 
+// Every distinct Reset::output_names entry of the system, in declaration order (the last columns
+// of events.csv).
+std::vector<std::string> reset_output_columns(const HybridSystem& system);
+
 // Writes `text` to `path` atomically (temporary file + rename). Throws saltus::Error naming the
 // path and the cause if it cannot; no partial file remains.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);

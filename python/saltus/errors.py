@@ -1,0 +1,111 @@
+"""Exceptions raised by the saltus package.
+
+Every exception derives from :class:`SaltusError`. A model file that does not load raises a
+:class:`ModelError` subclass chosen by the kind of its first problem; the exception carries every
+problem found (``diagnostics``: file, line, column, message), as ``saltus check`` lists them. A run
+that fails raises :class:`RunFailedError` carrying the engine's status and message and the run
+itself (its trajectory up to the failure).
+"""
+
+from collections import namedtuple
+
+Diagnostic = namedtuple("Diagnostic", "file line column message")
+Diagnostic.__doc__ = "One problem of a model file: where (1-based line and column; 0 when unknown) and what."
+
+
+class SaltusError(Exception):
+    """Base class of every saltus exception."""
+
+
+class EngineError(SaltusError):
+    """The engine refused its input (a bad sweep specification, an unwritable folder, ...)."""
+
+
+class RunFailedError(SaltusError):
+    """A run ended in a failure (non-finite state, Newton failure, step-size underflow, ...).
+
+    Attributes: ``status`` (the engine's termination, e.g. ``"non-finite-state"``), ``message``
+    (names mode, guard, time and value) and ``run`` (the :class:`saltus.Run`, up to the failure).
+    """
+
+    def __init__(self, run):
+        self.status = run.status
+        self.message = run.message
+        self.run = run
+        super().__init__(f"{run.status}: {run.message}")
+
+
+class ModelError(SaltusError):
+    """A model file (or its overrides) does not load.
+
+    Attributes: ``diagnostics`` (every problem, a list of :class:`Diagnostic`) and ``file``,
+    ``line``, ``column``, ``problem`` of the first one.
+    """
+
+    def __init__(self, diagnostics):
+        self.diagnostics = [Diagnostic(*d) for d in diagnostics]
+        first = self.diagnostics[0] if self.diagnostics else Diagnostic("", 0, 0, "")
+        self.file, self.line, self.column, self.problem = first
+        super().__init__("\n".join(_format(d) for d in self.diagnostics))
+
+
+class TomlSyntaxError(ModelError):
+    """The file is not valid TOML."""
+
+
+class UnknownSymbolError(ModelError):
+    """An expression names a symbol that is no parameter, state or function."""
+
+
+class ArityError(ModelError):
+    """A function is called with the wrong number of arguments."""
+
+
+class UnknownModeError(ModelError):
+    """A guard or Zeno hand-over targets a mode that does not exist."""
+
+
+class UnknownStateError(ModelError):
+    """A reset assigns to a name that is not a state."""
+
+
+class MissingValueError(ModelError):
+    """A required value (initial value, t_end, gap, ...) is missing."""
+
+
+class UnknownParameterError(ModelError):
+    """An override (``--set`` / keyword) names no parameter, state or solver setting."""
+
+
+class ExpressionError(ModelError):
+    """An expression is malformed or of the wrong kind (e.g. a condition where a scalar is due)."""
+
+
+# The kind of a problem, from its message (first match wins; ModelError when none matches).
+_KINDS = [
+    (lambda d: d.message.startswith("TOML syntax"), TomlSyntaxError),
+    (lambda d: d.file == "--set" and "is not a parameter" in d.message, UnknownParameterError),
+    (lambda d: "unknown symbol" in d.message, UnknownSymbolError),
+    (lambda d: " takes " in d.message and " argument" in d.message, ArityError),
+    (lambda d: "unknown mode" in d.message, UnknownModeError),
+    (lambda d: "is not a state" in d.message, UnknownStateError),
+    (lambda d: " has no " in d.message or d.message.startswith("missing "), MissingValueError),
+    (lambda d: "unexpected " in d.message or "is a condition" in d.message
+     or "scalar function" in d.message or "malformed number" in d.message, ExpressionError),
+]
+
+
+def _format(d):
+    where = d.file
+    if d.line > 0:
+        where += f":{d.line}:{d.column}"
+    return f"{where}: error: {d.message}"
+
+
+def model_error(diagnostics):
+    """The ModelError subclass instance for these (file, line, column, message) tuples."""
+    ds = [Diagnostic(*d) for d in diagnostics]
+    for matches, cls in _KINDS:
+        if ds and matches(ds[0]):
+            return cls(ds)
+    return ModelError(ds)
