@@ -22,7 +22,7 @@ void ModelReader::read_states(const toml::table& doc) {
 
 SymbolTable ModelReader::symbols(const std::vector<std::string>& algebraic) const {
   SymbolTable s;
-  s.constants = constants_;
+  s.constants = constants_.constants;
   s.states = state_names_;
   s.algebraic = algebraic;
   s.velocity_of = velocity_of_;
@@ -198,7 +198,7 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
     for (const Quantity& q : mode.algebraic) {
       if (!is_identifier(q.name) || is_reserved_name(q.name) ||
           std::find(state_names_.begin(), state_names_.end(), q.name) != state_names_.end() ||
-          constants_.count(q.name) != 0) {
+          constants_.constants.count(q.name) != 0) {
         add(*a, where + ": algebraic state name '" + q.name + "' is invalid or already used");
       }
       alg.push_back(q.name);

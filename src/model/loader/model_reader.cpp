@@ -148,6 +148,7 @@ ModelReader::ModelReader(std::string_view text, std::string file)
   std::string line;
   std::istringstream in{std::string(text)};
   while (std::getline(in, line)) lines_.push_back(line);
+  constants_.allow_time = false;
 }
 
 Model ModelReader::load(const std::vector<std::string>& overrides) {
@@ -265,11 +266,8 @@ std::optional<double> ModelReader::number(const toml::node& n, const std::string
   if (n.is_integer() || n.is_floating_point()) return n.value<double>();
   if (n.is_string()) {
     // A constant expression of the parameters read so far, e.g. "sqrt(2*g*h0)".
-    SymbolTable s;
-    s.constants = constants_;
-    s.allow_time = false;
     const std::string text = *n.value<std::string>();
-    const CompiledExpression c = compile_expression(text, s);
+    const CompiledExpression c = compile_expression(text, constants_);
     for (const auto& issue : c.issues) add_at(n, issue.offset, what + ": " + issue.message);
     if (!c.ok()) return std::nullopt;
     if (!c.is_constant) {
@@ -346,7 +344,7 @@ void ModelReader::read_parameters(const toml::table& doc) {
     if (!new_name(*v, k, "parameter")) continue;
     if (auto q = quantity(k, *v, "parameter", "value", true)) {
       model_.parameters.push_back(*q);
-      constants_[k] = q->value;
+      constants_.constants[k] = q->value;
     }
   }
 }

@@ -110,7 +110,10 @@ class ModelReader {
   std::vector<std::string> lines_;
   Model model_;
   std::shared_ptr<ExpressionGraph> graph_ = std::make_shared<ExpressionGraph>();
-  std::map<std::string, double, std::less<>> constants_;
+  // The parameters read so far (constants_.constants, with allow_time false) for constant
+  // expressions such as "2*g": one table grown in place, since copying it per parameter made
+  // n chained parameters load in O(n^2).
+  SymbolTable constants_;
   std::map<std::string, std::string> names_;
   std::vector<std::string> state_names_;
   std::vector<std::string> mode_names_;
