@@ -1,6 +1,7 @@
 // The TOML front end of the model-file loader (model_reader.hpp): the syntax pre-check, the
 // order in which sections are read, diagnostics with file, line and column, and the value
-// readers every section uses (numbers, names, quantities, parameters).
+// readers every section uses (numbers, names, quantities, parameters); and the entry points of
+// model_loader.hpp.
 #include "model_reader.hpp"
 
 #include <algorithm>
@@ -348,6 +349,7 @@ void ModelReader::read_parameters(const toml::table& doc) {
     }
   }
 }
+
 }  // namespace saltus::model::loader
 
 namespace saltus::model {

@@ -1,7 +1,8 @@
 // The reader state shared by the model-file loader's parts: one ModelReader per file, its
 // member functions defined by section in this folder:
 //   model_reader.cpp      the TOML front end (syntax pre-check, section order), diagnostics with
-//                         file/line/column, generic value readers (numbers, names, quantities)
+//                         file/line/column, generic value readers (numbers, names, quantities,
+//                         [parameters]); the entry points of model_loader.hpp
 //   overrides.cpp         --set name=value applied to the parsed document
 //   mode_reader.cpp       [states], [modes], flows, residuals, constraints, guards, resets
 //   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian), [[contacts]]
