@@ -1,0 +1,304 @@
+// Mechanical models: [coordinates], [mechanics] (M and h from derive_lagrangian) and
+// [[contacts]] with their impact or compliant laws.
+#include <algorithm>
+
+#include "model_reader.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/model/lagrangian_derivation.hpp"
+
+namespace saltus::model::loader {
+
+// ------------------------------------------------------------------ mechanical models
+// [coordinates]: q = { initial = ..., velocity = ..., unit = "..." } or q = <initial>. The
+// states are q (in order), then q' (the velocities).
+void ModelReader::read_coordinates(const toml::table& doc) {
+  const toml::table* t = table_at(doc, "coordinates", "a mechanical model", true);
+  if (t == nullptr) return;
+  std::vector<Quantity> q, v;
+  for (const auto& [k, n] : ordered(*t)) {
+    if (!new_name(*n, k, "coordinate")) continue;
+    Quantity pos{k, 0.0, ""}, vel{k + "'", 0.0, ""};
+    if (n->is_table()) {
+      const toml::table& c = *n->as_table();
+      check_keys(c, "coordinate '" + k + "'", {"initial", "velocity", "unit", "description"});
+      if (const toml::node* u = c.get("unit")) {
+        if (auto s = string(*u, "unit")) pos.unit = *s;
+      }
+      if (const toml::node* i = c.get("initial")) {
+        if (auto x = number(*i, "coordinate '" + k + "' initial")) pos.value = *x;
+      } else {
+        add(*n, "coordinate '" + k + "' has no initial value; expected initial = <number>");
+      }
+      if (const toml::node* i = c.get("velocity")) {
+        if (auto x = number(*i, "coordinate '" + k + "' velocity")) vel.value = *x;
+      }
+    } else if (auto x = number(*n, "coordinate '" + k + "'")) {
+      pos.value = *x;
+    }
+    vel.unit = pos.unit.empty() ? "" : pos.unit + "/" + model_.time_unit;
+    q.push_back(pos);
+    v.push_back(vel);
+  }
+  if (q.empty()) add(*t, "[coordinates] declares no coordinate; expected at least one");
+  if (q.size() > static_cast<size_t>(mech::kMaxDof)) {
+    add(*t, "[coordinates] declares " + std::to_string(q.size()) + " coordinates; at most " +
+                std::to_string(mech::kMaxDof) + " are supported");
+  }
+  const int n = static_cast<int>(q.size());
+  for (const Quantity& x : q) state_names_.push_back(x.name);
+  for (const Quantity& x : v) state_names_.push_back(x.name);
+  model_.states = q;
+  model_.states.insert(model_.states.end(), v.begin(), v.end());
+  velocity_of_.assign(static_cast<size_t>(2 * n), -1);
+  for (int i = 0; i < n; ++i) velocity_of_[static_cast<size_t>(i)] = n + i;
+  model_.mechanics.emplace();
+  model_.mechanics->dof = n;
+}
+
+// What `node` reads that a function of the coordinates (and of t when `allow_time`) must
+// not: "the velocity q'" or "t"; "" when nothing.
+std::string ModelReader::forbidden_input(NodeId node, bool allow_time) const {
+  const int n = model_.mechanics->dof;
+  for (const Variable& v : graph_->inputs(node)) {
+    if (v.kind == OpCode::State && v.index >= n) {
+      return "the velocity " + state_names_[static_cast<size_t>(v.index)];
+    }
+    if (v.kind == OpCode::Time && !allow_time) return "t";
+  }
+  return "";
+}
+
+// A string expression of (t, q, q') at key `key` of `t`; kNoNode when absent or wrong.
+NodeId ModelReader::mechanics_expression(const toml::table& t, const char* key,
+                                         const std::string& where) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return kNoNode;
+  if (!n->is_string()) {
+    add(*n, where + " " + key + " is " + type_name(*n) + "; expected an expression (a string)");
+    return kNoNode;
+  }
+  return expression(*n, where + " " + key, symbols({})).value_or(kNoNode);
+}
+
+// [mechanics]: kinetic_energy T(q, q'), potential_energy V(t, q), forces { q = Q(t, q, q') }.
+// Derives M = d2T/dq'2 and h = dL/dq - (d/dq dL/dq') q' - d/dt dL/dq' + Q with L = T - V.
+void ModelReader::read_mechanics(const toml::table& doc) {
+  const toml::table* t = table_at(doc, "mechanics", "a mechanical model", true);
+  if (t == nullptr || !model_.mechanics) return;
+  ModelMechanics& m = *model_.mechanics;
+  const int n = m.dof;
+  check_keys(*t, "[mechanics]", {"kinetic_energy", "potential_energy", "forces"});
+  m.kinetic_energy = mechanics_expression(*t, "kinetic_energy", "[mechanics]");
+  if (t->get("kinetic_energy") == nullptr) {
+    add(*t, "[mechanics] has no kinetic_energy; expected kinetic_energy = \"T(q, q')\", e.g. " +
+                std::string("\"0.5*m*x'^2\""));
+  }
+  m.potential_energy = t->get("potential_energy") != nullptr
+                           ? mechanics_expression(*t, "potential_energy", "[mechanics]")
+                           : graph_->constant(0.0);
+  std::vector<NodeId> Q(static_cast<size_t>(n), graph_->constant(0.0));
+  if (const toml::node* f = t->get("forces")) {
+    if (!f->is_table()) {
+      add(*f, "[mechanics] forces is " + type_name(*f) +
+                  "; expected a table { coordinate = \"generalised force\" }");
+    } else {
+      for (const auto& [k, e] : ordered(*f->as_table())) {
+        const auto it = std::find(state_names_.begin(), state_names_.begin() + n, k);
+        if (it == state_names_.begin() + n) {
+          add(*e,
+              "[mechanics] forces: '" + k + "' is not a coordinate; expected one of " +
+                  join(std::vector<std::string>(state_names_.begin(), state_names_.begin() + n)));
+          continue;
+        }
+        if (!e->is_string()) {
+          add(*e, "[mechanics] forces." + k + " is " + type_name(*e) +
+                      "; expected an expression (a string)");
+          continue;
+        }
+        if (auto node = expression(*e, "[mechanics] forces." + k, symbols({}))) {
+          Q[static_cast<size_t>(it - state_names_.begin())] = *node;
+        }
+      }
+    }
+  }
+  if (m.kinetic_energy == kNoNode || m.potential_energy == kNoNode) return;
+  const toml::node& T_node = *t->get("kinetic_energy");
+  if (const std::string v = forbidden_input(m.potential_energy, true); !v.empty()) {
+    add(*t->get("potential_energy"), "[mechanics] potential_energy depends on " + v +
+                                         "; expected a function of t and the coordinates");
+    return;
+  }
+  ExpressionGraph& g = *graph_;
+  LagrangianEquations eq = derive_lagrangian(g, m.kinetic_energy, m.potential_energy, Q);
+  m.mass = std::move(eq.mass);
+  m.forces = std::move(eq.forces);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const NodeId Mij = m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      if (const std::string culprit = forbidden_input(Mij, false); !culprit.empty()) {
+        add_at(T_node, 0,
+               "[mechanics] kinetic_energy is not quadratic in the velocities: d2T/d" +
+                   state_names_[static_cast<size_t>(n + i)] + " d" +
+                   state_names_[static_cast<size_t>(n + j)] + " depends on " + culprit +
+                   "; expected T = 1/2 q'^T M(q) q' (+ terms linear in q')");
+        return;
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    bool moves = false;
+    for (int j = 0; j < n; ++j) {
+      moves = moves || !g.is_zero(m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)]);
+    }
+    if (!moves) {
+      add_at(T_node, 0,
+             "[mechanics] kinetic_energy does not depend on the velocity " +
+                 state_names_[static_cast<size_t>(n + i)] +
+                 ": the mass matrix is singular; expected every coordinate to carry inertia");
+    }
+  }
+}
+
+// [[contacts]]: name, body, gap g_N(q), tangent s_T(q), law and its coefficients.
+void ModelReader::read_contacts(const toml::table& doc) {
+  if (!model_.mechanics) return;
+  const toml::node* list = doc.get("contacts");
+  if (list == nullptr) return;
+  if (!list->is_array_of_tables()) {
+    add(*list, "contacts is " + type_name(*list) + "; expected [[contacts]] tables");
+    return;
+  }
+  int index = 0;
+  for (const toml::node& e : *list->as_array()) read_contact(*e.as_table(), index++);
+}
+
+void ModelReader::read_contact(const toml::table& t, int index) {
+  static const std::vector<std::pair<std::string, mech::ImpactLawKind>> kRigid = {
+      {"newton", mech::ImpactLawKind::NewtonFrictionless},
+      {"naive", mech::ImpactLawKind::Naive},
+      {"chatterjee_ruina", mech::ImpactLawKind::ChatterjeeRuina},
+      {"routh_newton", mech::ImpactLawKind::RouthNewton},
+      {"routh_poisson", mech::ImpactLawKind::RouthPoisson},
+      {"routh_stronge", mech::ImpactLawKind::RouthStronge}};
+  static const std::vector<std::pair<std::string, mech::CompliantLawKind>> kCompliant = {
+      {"linear_spring", mech::CompliantLawKind::LinearSpring},
+      {"kelvin_voigt", mech::CompliantLawKind::KelvinVoigt},
+      {"hunt_crossley", mech::CompliantLawKind::HuntCrossley}};
+  const int n = model_.mechanics->dof;
+  ModelContact c;
+  c.name = "contact" + std::to_string(index);
+  if (const toml::node* v = t.get("name")) {
+    if (auto s = string(*v, "contact name")) c.name = *s;
+  }
+  c.body = model_.name.empty() ? "body" : model_.name;
+  if (const toml::node* v = t.get("body")) {
+    if (auto s = string(*v, "contact body")) c.body = *s;
+  }
+  const std::string where = "contact '" + c.name + "'";
+  for (const ModelContact& other : model_.mechanics->contacts) {
+    if (other.name == c.name) add(t, where + ": name used twice; expected unique names");
+  }
+  std::string law = "newton";
+  if (const toml::node* v = t.get("law")) {
+    if (auto s = string(*v, where + " law")) law = *s;
+  }
+  const auto rigid =
+      std::find_if(kRigid.begin(), kRigid.end(), [&](const auto& k) { return k.first == law; });
+  const auto compliant = std::find_if(kCompliant.begin(), kCompliant.end(),
+                                      [&](const auto& k) { return k.first == law; });
+  std::vector<std::string> names;
+  for (const auto& k : kRigid) names.push_back(k.first);
+  for (const auto& k : kCompliant) names.push_back(k.first);
+  if (rigid == kRigid.end() && compliant == kCompliant.end()) {
+    add(t.get("law") != nullptr ? *t.get("law") : static_cast<const toml::node&>(t),
+        where + " law '" + law + "'; expected one of " + join(names));
+    return;
+  }
+  c.compliant = compliant != kCompliant.end();
+  const bool frictional = !c.compliant && rigid->second != mech::ImpactLawKind::NewtonFrictionless;
+  // Every rigid law accepts the rigid keys (so --set contacts.<c>.law=... can switch laws);
+  // compliant keys with a rigid law, or the reverse, are errors.
+  std::vector<std::string> keys = {"name", "body", "gap", "law"};
+  if (c.compliant) {
+    keys.insert(keys.end(), {"k", "c", "n", "release"});
+  } else {
+    keys.insert(keys.end(), {"e", "mu", "e_t", "tangent"});
+  }
+  check_keys(t, where + " (law " + law + ")", keys);
+  // Geometry: functions of the coordinates only.
+  auto geometry = [&](const char* key) -> NodeId {
+    const NodeId node = mechanics_expression(t, key, where);
+    if (node == kNoNode) return kNoNode;
+    const std::string culprit = forbidden_input(node, false);
+    const std::vector<Variable> in = graph_->inputs(node);
+    const bool moves = std::any_of(in.begin(), in.end(), [n](const Variable& v) {
+      return v.kind == OpCode::State && v.index < n;
+    });
+    if (!culprit.empty()) {
+      add_at(*t.get(key), 0,
+             where + " " + key + " depends on " + culprit +
+                 "; expected a function of the coordinates only");
+      return kNoNode;
+    }
+    if (!moves) {
+      add_at(*t.get(key), 0,
+             where + " " + key + " does not depend on the coordinates: its " +
+                 "gradient vanishes; expected a function of the coordinates");
+      return kNoNode;
+    }
+    return node;
+  };
+  c.gap = geometry("gap");
+  if (t.get("gap") == nullptr) {
+    add(t, where + " has no gap; expected gap = \"g_N(q)\" (positive when open)");
+  }
+  auto coefficient = [&](const char* key, double& field, bool required) {
+    if (const toml::node* v = t.get(key)) {
+      if (auto x = number(*v, where + " " + key)) field = *x;
+    } else if (required) {
+      add(t, where + " (law " + law + ") has no " + key + "; expected " + key + " = <number>");
+    }
+  };
+  try {
+    if (c.compliant) {
+      c.compliant_law.kind = compliant->second;
+      c.compliant_law.c = 0.0;
+      c.compliant_law.n = 1.5;
+      coefficient("k", c.compliant_law.k, true);
+      coefficient("c", c.compliant_law.c, false);
+      coefficient("n", c.compliant_law.n, false);
+      if (const toml::node* v = t.get("release")) {
+        if (auto s = string(*v, where + " release")) {
+          if (*s == "gap") {
+            c.compliant_law.release = mech::ReleaseCondition::GapReturnsToZero;
+          } else if (*s == "force") {
+            c.compliant_law.release = mech::ReleaseCondition::ForceReturnsToZero;
+          } else {
+            add(*v, where + " release '" + *s + "'; expected gap or force");
+          }
+        }
+      }
+      c.compliant_law.validate("model '" + model_.name + "', body '" + c.body + "', " + where);
+    } else {
+      c.rigid_law.kind = rigid->second;
+      c.rigid_law.mu = 0.0;
+      c.rigid_law.e_t = 0.0;
+      coefficient("e", c.rigid_law.e, true);
+      coefficient("mu", c.rigid_law.mu, frictional);
+      coefficient("e_t", c.rigid_law.e_t, false);
+      if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
+      if (frictional) {
+        if (t.get("tangent") == nullptr) {
+          add(t, where + " (law " + law + ") has no tangent; expected tangent = \"s_T(q)\", " +
+                     "the contact point's coordinate along the surface");
+        }
+      }
+      c.rigid_law.validate("model '" + model_.name + "', body '" + c.body + "', " + where);
+    }
+  } catch (const Error& err) {
+    add(t, err.what());
+  }
+  model_.mechanics->contacts.push_back(std::move(c));
+}
+}  // namespace saltus::model::loader

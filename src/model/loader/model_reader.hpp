@@ -1,0 +1,126 @@
+// The reader state shared by the model-file loader's parts: one ModelReader per file, its
+// member functions defined by section in this folder:
+//   model_reader.cpp      the TOML front end (syntax pre-check, section order), diagnostics with
+//                         file/line/column, generic value readers (numbers, names, quantities,
+//                         [parameters]); the entry points of model_loader.hpp
+//   overrides.cpp         --set name=value applied to the parsed document
+//   mode_reader.cpp       [states], [modes], flows, residuals, constraints, guards, resets
+//   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian), [[contacts]]
+//   options_reader.cpp    [model], [initial], [solver], [output]
+// The loader never stops at the first problem: each section is read as far as it makes sense,
+// every problem becomes a Diagnostic, and only a model without problems is returned. Table keys
+// are visited in source order (toml++ tables are sorted maps).
+#pragma once
+// GCC 12 reports a false -Wrestrict inside std::string's operator+ at -O2 (GCC bug 105329).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+
+#include <toml++/toml.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "saltus/model/diagnostic.hpp"
+#include "saltus/model/expression_compiler.hpp"
+#include "saltus/model/model.hpp"
+
+namespace saltus::model::loader {
+
+using Keyed = std::vector<std::pair<std::string, const toml::node*>>;
+
+std::string type_name(const toml::node& n);               // "a table", "an integer", ...
+std::string join(const std::vector<std::string>& names);  // "a, b, c" or "(none)"
+
+class ModelReader {
+ public:
+  ModelReader(std::string_view text, std::string file);
+
+  std::vector<Diagnostic> diagnostics;
+
+  Model load(const std::vector<std::string>& overrides);
+
+ private:
+  // ---------------------------------------------------------------- diagnostics (model_reader)
+  void add(int line, int column, std::string message);
+  void add(const toml::node& n, std::string message);
+  // Column of character `offset` of the string value `n` (inside its quotes when it is a
+  // one-line string; its first character otherwise).
+  std::pair<int, int> string_position(const toml::node& n, int offset) const;
+  void add_at(const toml::node& n, int offset, std::string message);
+
+  // ---------------------------------------------------------------- value readers (model_reader)
+  static Keyed ordered(const toml::table& t);
+  void check_keys(const toml::table& t, const std::string& where,
+                  const std::vector<std::string>& known);
+  const toml::table* table_at(const toml::table& parent, const std::string& key,
+                              const std::string& where, bool required);
+  std::optional<double> number(const toml::node& n, const std::string& what);
+  std::optional<std::string> string(const toml::node& n, const std::string& what);
+  bool new_name(const toml::node& n, const std::string& name, const std::string& what);
+  std::optional<Quantity> quantity(const std::string& name, const toml::node& n,
+                                   const std::string& what, const char* field, bool required);
+  void read_parameters(const toml::table& doc);
+
+  // ---------------------------------------------------------------- overrides
+  void apply_overrides(toml::table& doc, const std::vector<std::string>& overrides);
+  void override_contact(toml::table& doc, const std::string& name, const toml::node& value);
+
+  // ---------------------------------------------------------------- states and modes
+  void read_states(const toml::table& doc);
+  SymbolTable symbols(const std::vector<std::string>& algebraic) const;
+  std::optional<NodeId> expression(const toml::node& n, const std::string& what,
+                                   const SymbolTable& s);
+  const toml::array* array_of_strings(const toml::node& n, const std::string& what);
+  // "name = expr" entries (resets); `rate` for "name' = expr" (explicit flows).
+  struct Assigned {
+    int state = -1;
+    int lhs_offset = 0;
+    NodeId value = kNoNode;
+  };
+  std::vector<Assigned> assignments(const toml::node& n, const std::string& what,
+                                    const SymbolTable& s, bool rate,
+                                    const std::vector<std::string>& algebraic);
+  std::vector<NodeId> residuals(const toml::node& n, const std::string& what, const SymbolTable& s);
+  void read_modes(const toml::table& doc);
+  int target_mode(const toml::node* n, int self, const std::string& what);
+  void read_mode(const toml::table& t, ModelMode& mode);
+  void read_guard(const toml::table& g, ModelMode& mode, int self, const SymbolTable& s);
+
+  // ---------------------------------------------------------------- mechanical models
+  void read_coordinates(const toml::table& doc);
+  std::string forbidden_input(NodeId node, bool allow_time) const;
+  NodeId mechanics_expression(const toml::table& t, const char* key, const std::string& where);
+  void read_mechanics(const toml::table& doc);
+  void read_contacts(const toml::table& doc);
+  void read_contact(const toml::table& t, int index);
+
+  // ---------------------------------------------------------------- options
+  void read_model_section(const toml::table& doc);
+  void read_initial(const toml::table& doc);
+  void read_solver(const toml::table& doc);
+  void read_output(const toml::table& doc);
+  void read_drawing(const toml::node& drawing);
+
+  std::string_view text_;
+  std::string file_;
+  std::vector<std::string> lines_;
+  Model model_;
+  std::shared_ptr<ExpressionGraph> graph_ = std::make_shared<ExpressionGraph>();
+  // The parameters read so far (constants_.constants, with allow_time false) for constant
+  // expressions such as "2*g": one table grown in place, since copying it per parameter made
+  // n chained parameters load in O(n^2).
+  SymbolTable constants_;
+  std::map<std::string, std::string> names_;
+  std::vector<std::string> state_names_;
+  std::vector<std::string> mode_names_;
+  std::vector<int> velocity_of_;  // mechanical models: index of q' for coordinate q
+  const toml::table* solver_table_ = nullptr;
+};
+
+}  // namespace saltus::model::loader
