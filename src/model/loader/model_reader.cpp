@@ -231,11 +231,15 @@ void ModelReader::add_at(const toml::node& n, int offset, std::string message) {
 }
 
 // ------------------------------------------------------------------ helpers
-Keyed ModelReader::ordered(const toml::table& t) {
+Keyed ModelReader::ordered(const toml::table& t) const {
   Keyed out;
   for (auto&& [k, v] : t) out.emplace_back(std::string(k.str()), &v);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    const auto &pa = a.second->source().begin, &pb = b.second->source().begin;
+  const auto position = [this](const toml::node* n) {
+    const auto r = replaced_at_.find(n);
+    return r != replaced_at_.end() ? r->second : n->source().begin;
+  };
+  std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
+    const auto pa = position(a.second), pb = position(b.second);
     return std::tie(pa.line, pa.column) < std::tie(pb.line, pb.column);
   });
   return out;

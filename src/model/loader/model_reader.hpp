@@ -55,7 +55,8 @@ class ModelReader {
   void add_at(const toml::node& n, int offset, std::string message);
 
   // ---------------------------------------------------------------- value readers (model_reader)
-  static Keyed ordered(const toml::table& t);
+  // Keys in file order; a value replaced by --set keeps the place of the one it replaced.
+  Keyed ordered(const toml::table& t) const;
   void check_keys(const toml::table& t, const std::string& where,
                   const std::vector<std::string>& known);
   const toml::table* table_at(const toml::table& parent, const std::string& key,
@@ -121,6 +122,8 @@ class ModelReader {
   std::vector<std::string> mode_names_;
   std::vector<int> velocity_of_;  // mechanical models: index of q' for coordinate q
   const toml::table* solver_table_ = nullptr;
+  // Where the values replaced by --set stood in the file (toml++ gives new nodes no source).
+  std::map<const toml::node*, toml::source_position> replaced_at_;
 };
 
 }  // namespace saltus::model::loader

@@ -90,6 +90,9 @@ void ModelReader::apply_overrides(toml::table& doc, const std::vector<std::strin
       continue;
     }
     toml::node* existing = t->get(name);
+    const bool replaced = existing != nullptr && !existing->is_table();
+    const toml::source_position was_at =
+        replaced ? existing->source().begin : toml::source_position{};
     if (section == "states") field = "initial";
     if (section == "coordinates" && field == "value") field = "initial";
     if (existing != nullptr && existing->is_table() &&
@@ -106,6 +109,7 @@ void ModelReader::apply_overrides(toml::table& doc, const std::vector<std::strin
     } else {
       t->insert_or_assign(name, value);
     }
+    if (replaced) replaced_at_[t->get(name)] = was_at;
   }
 }
 
