@@ -20,10 +20,14 @@
 
 namespace saltus::detail {
 
-// d/dt p along the current mode's flow at (t, x): false when the flow cannot be evaluated there.
+// What the rule asks of the run, only when it needs it (a flow evaluation, a look at the Zeno
+// prediction).
 class GuardRates {
  public:
+  // d/dt p along the current mode's flow at (t, x): false when the flow cannot be evaluated.
   virtual bool rate(const Guard& g, ConstVectorRef x, double& rate) = 0;
+  // The Zeno monitor's prediction holds now (accumulation.hpp).
+  virtual bool accumulating() const = 0;
 
  protected:
   ~GuardRates() = default;
@@ -107,11 +111,10 @@ class FiringRule {
 
   // Step 4 after the resets of one round: arms every guard of mode m at `at` and leaves in
   // fired() those that fire at once. x_minus: the state before the latest reset (for the rate
-  // check of a reset that leaves its guard on the surface). accumulating: the Zeno monitor's
-  // prediction holds now; then a reset that no longer separates is the accumulation point
-  // (accumulation_reached()).
+  // check of a reset that leaves its guard on the surface). While rates.accumulating(), a reset
+  // that no longer separates is the accumulation point (take_accumulation_reached()).
   Outcome examine_after_reset(const Mode& m, const GuardSite& at, ConstVectorRef x_minus,
-                              bool accumulating, GuardStates& guards, GuardRates& rates) {
+                              GuardStates& guards, GuardRates& rates) {
     next_fired_.clear();
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
       const int k = static_cast<int>(kk);
@@ -134,7 +137,7 @@ class FiringRule {
         // Its own reset is the latest change of the state: armed once it moves away.
         if (std::abs(p) <= tol) {
           const Departure d = arm_on_surface(k, g, s, at, guards, rates);
-          if (d != Departure::Away && accumulating) {
+          if (d != Departure::Away && rates.accumulating()) {
             // Accumulating events whose next one is below what the dense output resolves (the
             // reset no longer separates): this is the Zeno point.
             accumulation_reached_ = true;

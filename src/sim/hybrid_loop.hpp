@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -198,10 +199,13 @@ class HybridLoop final : private GuardRates {
   void loop() {
     while (!finished_) {
       if (t_ >= t_end_) {
-        char text[64];
-        std::snprintf(text, sizeof text, "reached t_end = %.17g", t_end_);
+        // "%.17g" by to_chars: snprintf cost ~3 % of a 20-impact ball run (callgrind).
+        char text[64] = "reached t_end = ";
+        constexpr int kPrefix = sizeof "reached t_end = " - 1;
+        const auto end = std::to_chars(text + kPrefix, text + sizeof text, t_end_,
+                                       std::chars_format::general, 17);
         out_->summary.termination = Termination::EndTimeReached;
-        out_->summary.message.assign(text);  // reuses the string's capacity (no allocation)
+        out_->summary.message.assign(text, end.ptr);  // reuses the string's capacity
         finished_ = true;
         return;
       }
@@ -307,7 +311,7 @@ class HybridLoop final : private GuardRates {
 
   // Where the firing rule examines the guards: the current state, with its band.
   GuardSite site() const { return {t_, x_.head(nx_), z_.head(nz_), band()}; }
-  bool accumulating() const { return accumulation_.accumulating(t_, mode_); }
+  bool accumulating() const override { return accumulation_.accumulating(t_, mode_); }
 
   // ------------------------------------------------------------------ ending and messages
   void stop(Termination why, std::string text) {

@@ -317,7 +317,7 @@ template <ode::DenseStepper S>
 void HybridLoop<S>::examine_guards_after_reset() {
   const Mode& m = system_.mode(mode_);
   const FiringRule::Outcome o =
-      rule_.examine_after_reset(m, site(), x_minus_.head(nx_), accumulating(), guards_, *this);
+      rule_.examine_after_reset(m, site(), x_minus_.head(nx_), guards_, *this);
   if (o == FiringRule::Outcome::Ok) return;
   const Guard& g = m.guards[rule_.failed_guard()];
   if (o == FiringRule::Outcome::NonFiniteGuard) {

@@ -35,7 +35,9 @@ struct MadeUpRates final : GuardRates {
     r = f(k, x_minus && x.isApprox(*x_minus) && !x.isApprox(x_after));
     return true;
   }
+  bool accumulating() const override { return accumulating_now; }
   Vector x_after;
+  bool accumulating_now = false;
 };
 
 struct Fixture {
@@ -47,8 +49,8 @@ struct Fixture {
     rates.x_minus = &x_minus;
     rates.x_after = x;
     const Vector z;
-    return rule.examine_after_reset(m, GuardSite{0.0, x, z, kBand}, x_minus, accumulating, guards,
-                                    rates);
+    rates.accumulating_now = accumulating;
+    return rule.examine_after_reset(m, GuardSite{0.0, x, z, kBand}, x_minus, guards, rates);
   }
   FiringRule::Outcome note(const Vector& x) {
     const Vector z;
