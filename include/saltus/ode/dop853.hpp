@@ -94,7 +94,7 @@ class Dop853 {
   double t_ = 0.0, t0_ = 0.0;  // current time, start of the last step
   double h_ = 0.0;             // proposed next step size
   double h_cap_ = kInfinity;
-  StepSizeController controller_{kOrder};
+  StepSizeController controller_{kOrder, 0.2};  // PI coupling of Hairer's code
   Vector x_, x_trial_, stage_x_, err5_, err3_, z_end_;
   Matrix k_;      // max_nx x 16 stage derivatives; column 0 is f at the current state (FSAL)
   Matrix dense_;  // max_nx x 8 continuous extension coefficients r1..r8 of the last step

@@ -63,7 +63,7 @@ class Dopri5 {
   double t_ = 0.0, t0_ = 0.0;  // current time, start of the last step
   double h_ = 0.0;             // proposed next step size
   double h_cap_ = kInfinity;
-  StepSizeController controller_{kOrder};
+  StepSizeController controller_{kOrder, 0.75};  // PI coupling of Hairer's code
   Vector x_, x_trial_, stage_x_, error_;
   Matrix k_;      // max_nx x 7 stage derivatives; column 0 is f at the current state (FSAL)
   Matrix dense_;  // max_nx x 5 continuous extension coefficients of the last step
