@@ -299,6 +299,11 @@ class HybridLoop final : private GuardRates {
     ode::FlowEvaluator& ev = stepper_.evaluator();
     if (!ev.derivative(t_, x, xdot_.head(nx_))) return false;
     const ConstVectorRef z = ev.algebraic();  // consistent with x (DAE modes)
+    if (g.rate) {  // one pass along (x', z') instead of the full gradient
+      if (nz_ > 0) ev.algebraic_rate(t_, x, z, xdot_.head(nx_), zdot_.head(nz_));
+      rate = g.rate(t_, x, z, xdot_.head(nx_), zdot_.head(nz_));
+      return true;
+    }
     const double dpdt = g.gradient(t_, x, z, dpdx_.head(nx_), dpdz_.head(nz_));
     rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
     if (nz_ > 0) {
