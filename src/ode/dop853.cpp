@@ -203,6 +203,7 @@ bool Dop853::stage(int i, double t, ConstVectorRef x) {
 
 StepStatus Dop853::restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size) {
   ++stats_.restarts;
+  controller_.restart();
   t_ = t0_ = t;
   x_.head(n_) = x;
   if (eval_.nz() > 0) eval_.set_algebraic(z);
@@ -339,14 +340,14 @@ StepStatus Dop853::step(double t_limit) {
       x_.head(n_) = xt;
       K(1) = K(13);  // FSAL
       ++stats_.accepted_steps;
-      const double proposal = h * step_factor(err, kOrder - 1, options_);
+      const double proposal = h * controller_.accepted(err, options_);
       // A step shortened to hit t_limit or a cap says nothing against the previous proposal.
       h_ = std::max(proposal, last ? h_ : proposal);
       return StepStatus::Accepted;
     }
     ++stats_.rejected_steps;
     if (++rejections >= options_.max_rejections) return StepStatus::TooManyRejections;
-    h *= ok ? std::max(options_.fac_min, options_.safety * std::pow(err, -1.0 / kOrder)) : 0.25;
+    h *= ok ? controller_.rejected(err, options_) : 0.25;
     if (!ok && h < minimum_step(t_, options_)) {
       return eval_.nz() > 0 || eval_.flow().kind == FlowKind::ImplicitDae
                  ? StepStatus::NewtonFailure

@@ -54,6 +54,7 @@ bool Dopri5::stage(int i, double t, ConstVectorRef x) {
 
 StepStatus Dopri5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size) {
   ++stats_.restarts;
+  controller_.restart();
   t_ = t0_ = t;
   x_.head(n_) = x;
   if (eval_.nz() > 0) eval_.set_algebraic(z);
@@ -158,14 +159,14 @@ StepStatus Dopri5::step(double t_limit) {
       x_.head(n_) = xt;
       for (int i = 0; i < n; ++i) k_(i, 0) = kk(6, i);  // FSAL (no aliasing: distinct columns)
       ++stats_.accepted_steps;
-      const double proposal = h * step_factor(err, 4, options_);
+      const double proposal = h * controller_.accepted(err, options_);
       // A step shortened to hit t_limit or a cap says nothing against the previous proposal.
       h_ = std::max(proposal, last ? h_ : proposal);
       return StepStatus::Accepted;
     }
     ++stats_.rejected_steps;
     if (++rejections >= options_.max_rejections) return StepStatus::TooManyRejections;
-    h *= ok ? std::max(options_.fac_min, options_.safety * std::pow(err, -0.2)) : 0.25;
+    h *= ok ? controller_.rejected(err, options_) : 0.25;
     if (!ok && h < minimum_step(t_, options_)) {
       return eval_.nz() > 0 || eval_.flow().kind == FlowKind::ImplicitDae
                  ? StepStatus::NewtonFailure

@@ -48,6 +48,9 @@ std::string StepperOptions::validate() const {
   if (!(safety > 0.0 && safety <= 1.0)) out << "safety = " << safety << " must be in (0, 1]; ";
   if (!(fac_min > 0.0 && fac_min < 1.0)) out << "fac_min = " << fac_min << " must be in (0, 1); ";
   if (!(fac_max > 1.0)) out << "fac_max = " << fac_max << " must be > 1; ";
+  if (!(pi_beta >= 0.0 && pi_beta <= 0.1)) {
+    out << "pi_beta = " << pi_beta << " must be in [0, 0.1]; ";
+  }
   if (!(newton.tolerance > 0.0))
     out << "newton.tolerance = " << newton.tolerance << " must be > 0; ";
   if (newton.max_iterations < 1) {

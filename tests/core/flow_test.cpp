@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "saltus/core/error.hpp"
 #include "saltus/core/guard.hpp"
@@ -85,6 +86,35 @@ TEST(Guard, GradientIncludesTimeDerivative) {
   EXPECT_EQ(dpdx[0], 3.0);
   EXPECT_EQ(dpdz[0], 2.0);
   EXPECT_DOUBLE_EQ(dpdt, -std::cos(0.4));
+}
+
+// The one-pass rate p_x xdot + p_z zdot + p_t of make_guard against the closed form, for
+// seeded random states and directions (a nonlinear guard on x, z and t).
+TEST(Guard, RateAlongADirectionIsTheChainRule) {
+  const Guard g = make_guard(
+      "curved", Direction::Falling,
+      [](const auto& t, const auto& x, const auto& z) {
+        using std::cos;
+        using std::exp;
+        return x[0] * x[1] * z[0] + exp(x[2]) - cos(t * x[0]);
+      },
+      Reset{});
+  ASSERT_TRUE(static_cast<bool>(g.rate));
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-2.0, 2.0);
+  for (int trial = 0; trial < 100; ++trial) {
+    const double t = u(rng);
+    Vector x(3), z(1), xdot(3), zdot(1);
+    for (int i = 0; i < 3; ++i) x[i] = u(rng), xdot[i] = u(rng);
+    z[0] = u(rng);
+    zdot[0] = u(rng);
+    // d/ds of p(t + s, x + s xdot, z + s zdot) at s = 0, by hand.
+    const double px0 = x[1] * z[0] + t * std::sin(t * x[0]), px1 = x[0] * z[0],
+                 px2 = std::exp(x[2]);
+    const double pz = x[0] * x[1], pt = x[0] * std::sin(t * x[0]);
+    const double want = px0 * xdot[0] + px1 * xdot[1] + px2 * xdot[2] + pz * zdot[0] + pt;
+    EXPECT_NEAR(g.rate(t, x, z, xdot, zdot), want, 1e-13 * (1.0 + std::abs(want))) << trial;
+  }
 }
 
 TEST(HybridSystem, ValidationNamesTheProblem) {

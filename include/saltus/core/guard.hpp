@@ -27,6 +27,12 @@ struct Guard {
   Direction direction = Direction::Rising;
   Value value;
   Gradient gradient;  // optional; without it the predictive step and Newton are unavailable
+  // Optional: the rate p_x xdot + p_z zdot + p_t along a direction (xdot, zdot) in one pass
+  // (make_guard: one forward AD pass instead of the gradient's nx + nz + 1). The simulator
+  // uses it, when present, for the guard's rate along the flow after a reset.
+  using Rate = std::function<double(double t, ConstVectorRef x, ConstVectorRef z,
+                                    ConstVectorRef xdot, ConstVectorRef zdot)>;
+  Rate rate;
   Reset reset;
   bool terminal = false;  // stop the run when this guard fires (after logging the event)
   // An observer: its crossings are located and reported (event log, on_event) like any other,
@@ -58,11 +64,40 @@ double autodiff_guard_gradient_with(const P& p, double t, ConstVectorRef x, Cons
   return Dual(p(Dual(t, 1.0), xd, zd)).derivative();
 }
 
+// p_x xdot + p_z zdot + p_t by one forward pass seeded with the direction. `DV` as above.
+template <class DV, class P>
+double autodiff_guard_rate_with(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
+                                ConstVectorRef xdot, ConstVectorRef zdot) {
+  DV xd(x.size()), zd(z.size());
+  for (Eigen::Index i = 0; i < x.size(); ++i) xd[i] = Dual(x[i], xdot[i]);
+  for (Eigen::Index i = 0; i < z.size(); ++i) zd[i] = Dual(z[i], zdot[i]);
+  return Dual(p(Dual(t, 1.0), xd, zd)).derivative();
+}
+
+// Dual work vectors of at most 8 entries for small guards: a DualVector default-constructs all
+// kMaxAutodiffSize entries, which cost more than the pass itself for a 2-state ball (callgrind).
+using SmallDualVector = Eigen::Matrix<Dual, Eigen::Dynamic, 1, 0, 8, 1>;
+
+template <class P>
+double autodiff_guard_rate(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
+                           ConstVectorRef xdot, ConstVectorRef zdot) {
+  if (x.size() <= 8 && z.size() <= 8) {
+    return autodiff_guard_rate_with<SmallDualVector>(p, t, x, z, xdot, zdot);
+  }
+  if (x.size() <= kMaxAutodiffSize && z.size() <= kMaxAutodiffSize) {
+    return autodiff_guard_rate_with<DualVector>(p, t, x, z, xdot, zdot);
+  }
+  return autodiff_guard_rate_with<Eigen::Matrix<Dual, Eigen::Dynamic, 1>>(p, t, x, z, xdot, zdot);
+}
+
 // On the stack up to kMaxAutodiffSize inputs (no allocation at events); beyond that on the heap
 // (a guard does not know the size of its mode when it is made, so it cannot refuse earlier).
 template <class P>
 double autodiff_guard_gradient(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
                                VectorRef dpdx, VectorRef dpdz) {
+  if (x.size() <= 8 && z.size() <= 8) {
+    return autodiff_guard_gradient_with<SmallDualVector>(p, t, x, z, dpdx, dpdz);
+  }
   if (x.size() <= kMaxAutodiffSize && z.size() <= kMaxAutodiffSize) {
     return autodiff_guard_gradient_with<DualVector>(p, t, x, z, dpdx, dpdz);
   }
@@ -84,6 +119,8 @@ Guard make_guard(std::string name, Direction direction, P p, Reset reset, bool t
   g.gradient = [p](double t, ConstVectorRef x, ConstVectorRef z, VectorRef dpdx, VectorRef dpdz) {
     return detail::autodiff_guard_gradient(p, t, x, z, dpdx, dpdz);
   };
+  g.rate = [p](double t, ConstVectorRef x, ConstVectorRef z, ConstVectorRef xdot,
+               ConstVectorRef zdot) { return detail::autodiff_guard_rate(p, t, x, z, xdot, zdot); };
   g.reset = std::move(reset);
   g.terminal = terminal;
   return g;

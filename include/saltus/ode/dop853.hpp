@@ -21,7 +21,7 @@
 // error_norm.hpp (scale from max(|x0|, |x1|)),
 //   err = E5^2 / sqrt(E5^2 + 0.01 E3^2),
 // which behaves like O(h^8) for small h and stays pessimistic when the 5th-order estimate is
-// accidentally small. The step-size controller uses err^(-1/8) (step_factor with q = 7).
+// accidentally small. The step-size controller (step_size_controller.hpp) uses err^(-1/8).
 //
 // Dense output on [t0, t0 + h], theta = (t - t0) / h, theta1 = 1 - theta:
 //   x(theta) = r1 + theta (r2 + theta1 (r3 + theta (r4 + theta1 (r5 + theta (r6 + theta1 (r7 +
@@ -39,6 +39,7 @@
 
 #include "saltus/core/flow.hpp"
 #include "saltus/ode/flow_evaluator.hpp"
+#include "saltus/ode/step_size_controller.hpp"
 #include "saltus/ode/step_status.hpp"
 #include "saltus/ode/stepper_options.hpp"
 
@@ -93,6 +94,7 @@ class Dop853 {
   double t_ = 0.0, t0_ = 0.0;  // current time, start of the last step
   double h_ = 0.0;             // proposed next step size
   double h_cap_ = kInfinity;
+  StepSizeController controller_{kOrder, 0.2};  // PI coupling of Hairer's code
   Vector x_, x_trial_, stage_x_, err5_, err3_, z_end_;
   Matrix k_;      // max_nx x 16 stage derivatives; column 0 is f at the current state (FSAL)
   Matrix dense_;  // max_nx x 8 continuous extension coefficients r1..r8 of the last step

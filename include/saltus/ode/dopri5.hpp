@@ -1,5 +1,6 @@
-// Dormand-Prince 5(4) with FSAL, PI-free elementary step control and the 4th-order continuous
-// extension of Shampine (1986) as used in Hairer-Norsett-Wanner I, II.6 (code DOPRI5, CONTD5).
+// Dormand-Prince 5(4) with FSAL, the shared step-size control (step_size_controller.hpp) and
+// the 4th-order continuous extension of Shampine (1986) as used in Hairer-Norsett-Wanner I, II.6
+// (code DOPRI5, CONTD5).
 //
 // Source: J.R. Dormand, P.J. Prince, "A family of embedded Runge-Kutta formulae", J. Comput.
 // Appl. Math. 6 (1980) 19-26; dense output coefficients d_i from HNW I, II.6 (6.12).
@@ -12,6 +13,7 @@
 
 #include "saltus/core/flow.hpp"
 #include "saltus/ode/flow_evaluator.hpp"
+#include "saltus/ode/step_size_controller.hpp"
 #include "saltus/ode/step_status.hpp"
 #include "saltus/ode/stepper_options.hpp"
 
@@ -61,6 +63,7 @@ class Dopri5 {
   double t_ = 0.0, t0_ = 0.0;  // current time, start of the last step
   double h_ = 0.0;             // proposed next step size
   double h_cap_ = kInfinity;
+  StepSizeController controller_{kOrder, 0.75};  // PI coupling of Hairer's code
   Vector x_, x_trial_, stage_x_, error_;
   Matrix k_;      // max_nx x 7 stage derivatives; column 0 is f at the current state (FSAL)
   Matrix dense_;  // max_nx x 5 continuous extension coefficients of the last step

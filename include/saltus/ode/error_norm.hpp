@@ -28,13 +28,6 @@ inline double error_norm(ConstVectorRef err, ConstVectorRef x0, ConstVectorRef x
   return std::sqrt(sum / static_cast<double>(n));
 }
 
-// Proposed factor h_new / h for an error estimate of a method whose error is O(h^(q+1)).
-inline double step_factor(double err, int q, const StepperOptions& o) {
-  if (!(err > 0.0)) return o.fac_max;  // exact step (e.g. polynomial solution): grow at the cap
-  const double fac = o.safety * std::pow(err, -1.0 / (q + 1));
-  return std::clamp(fac, o.fac_min, o.fac_max);
-}
-
 // Smallest step allowed near time t: the user's h_min, or 16 ulps of t.
 inline double minimum_step(double t, const StepperOptions& o) {
   const double ulps = 16.0 * std::abs(std::nextafter(t, kInfinity) - t);

@@ -35,6 +35,9 @@ struct StepperOptions {
   double safety = 0.9;
   double fac_min = 0.2;
   double fac_max = 10.0;
+  // Explicit pairs only (step_size_controller.hpp): the PI term err_prev^pi_beta, in [0, 0.1];
+  // 0 is the elementary controller above.
+  double pi_beta = 0.0;
 
   NewtonOptions newton;
 

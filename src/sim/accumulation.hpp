@@ -1,0 +1,102 @@
+// The events of a run seen as a possible Zeno accumulation (private to src/sim; step 5 of
+// docs/ARCHITECTURE.md "When a guard fires"): the Zeno monitor's standing prediction, the
+// post-event states for the limit state, and the decision after each event whether the
+// accumulation point is reached. What the loop then does (hand over to the post-Zeno mode or
+// stop) is HybridLoop::handle_zeno. Independent of the integrator; nothing allocates after
+// set-up (tests/sim/accumulation_test.cpp).
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "post_event_states.hpp"
+#include "saltus/events/zeno_monitor.hpp"
+
+namespace saltus::detail {
+
+class Accumulation {
+ public:
+  // What an event means for the accumulation.
+  enum class Verdict {
+    None,            // go on integrating
+    HandoverDue,     // the prediction's hand-over point is reached: handle_zeno(prediction())
+    LimitReached,    // gaps below round-off while the prediction holds: the limit is reached
+    UnrecognisedCap  // gaps below zeno.min_gap without a recognised pattern: stop (EventCap)
+  };
+
+  Accumulation(const events::ZenoOptions& options, int max_nx)
+      : options_(options), monitor_(options), post_event_states_(max_nx) {}
+
+  // A new run, or a new arc after a hand-over.
+  void reset() {
+    monitor_.reset();
+    pattern_ = events::ZenoPrediction{};
+    post_event_states_.clear();
+  }
+
+  // The Zeno monitor has recognised the events accumulating in `mode`, and the latest cycle
+  // still fits that prediction: the time left to t_inf from t is within a factor 2 of the
+  // geometric tail D r / (1 - r) of the latest cycle D (a pattern recognised long ago stays
+  // valid while the events keep to it, even where round-off hides the ratio from the monitor).
+  bool accumulating(double t, ModeId mode) const {
+    if (!pattern_.detected || pattern_mode_ != mode ||
+        options_.policy == events::ZenoOptions::Policy::Off) {
+      return false;
+    }
+    const int p = pattern_.period;
+    if (monitor_.count() <= p) return false;
+    const double cycle = monitor_.time(0) - monitor_.time(p);
+    const double tail = cycle * pattern_.ratio / (1.0 - pattern_.ratio);
+    const double left = pattern_.t_inf - t;
+    const double ulp = std::numeric_limits<double>::epsilon() * std::abs(t);
+    return left >= -tail && std::abs(left - tail) <= 0.5 * tail + 4 * ulp;
+  }
+
+  // Guard k of mode `from` reset the state to x_after at t; `mode_now` is the mode after it.
+  // The standing prediction is kept while the events keep to it (accumulating()): recognised
+  // early, on long cycles, it is the most accurate one; later ratios carry the round-off of
+  // short cycles. A prediction the events no longer follow is replaced.
+  Verdict on_event(double t, ModeId from, int k, ModeId mode_now, ConstVectorRef x_after) {
+    const events::ZenoPrediction z = monitor_.notify(t, from, k);
+    post_event_states_.remember(x_after);
+    if (z.detected && !accumulating(t, mode_now)) {
+      pattern_ = z;
+      pattern_mode_ = from;
+      pattern_guard_ = k;
+    }
+    if (z.detected && z.handover_due && options_.policy != events::ZenoOptions::Policy::Off) {
+      return Verdict::HandoverDue;
+    }
+    if (monitor_.small_gaps() >= options_.min_gap_count) {
+      // Gaps this small measure round-off, not a ratio; the pattern recognised earlier still
+      // predicts them: the accumulation point is reached.
+      return accumulating(t, mode_now) ? Verdict::LimitReached : Verdict::UnrecognisedCap;
+    }
+    return Verdict::None;
+  }
+
+  const events::ZenoPrediction& prediction() const { return pattern_; }
+  ModeId prediction_mode() const { return pattern_mode_; }
+  int prediction_guard() const { return pattern_guard_; }
+  int small_gaps() const { return monitor_.small_gaps(); }
+
+  // Steady or spasmodic (Clark-Bloch Def. 12) from the post-event states remembered so far.
+  events::ZenoKindEvidence zeno_kind() const {
+    return post_event_states_.zeno_kind(events::ZenoKindOptions{});
+  }
+
+  // The limit state of the accumulation from x_now (Aitken on states one cycle apart).
+  void limit_state(int period, ConstVectorRef x_now, VectorRef x_inf) const {
+    post_event_states_.extrapolate_limit(period, x_now, x_inf);
+  }
+
+ private:
+  const events::ZenoOptions& options_;
+  events::ZenoMonitor monitor_;
+  PostEventStates post_event_states_;
+  events::ZenoPrediction pattern_;  // the monitor's verdict after the latest event
+  ModeId pattern_mode_ = kNoMode;
+  int pattern_guard_ = -1;
+};
+
+}  // namespace saltus::detail

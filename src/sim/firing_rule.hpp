@@ -1,0 +1,241 @@
+// The firing rule of docs/ARCHITECTURE.md, "When a guard fires" (private to src/sim): before an
+// event set, which guards sit on their trigger side; after its resets, which guards fire at once
+// and how the others are armed (steps 3 and 4). A guard fires only when its oriented value has
+// crossed zero (by the jump, or it is on the surface moving into the trigger side) from its
+// armed side; never because it still sits on its trigger side, and never again at once because
+// of its own reset (an identity or counter reset is an ordinary event).
+//
+// Independent of the integrator: guard rates come through GuardRates (the loop evaluates the
+// flow), so the rule is unit-tested with made-up rates (tests/sim/firing_rule_test.cpp).
+// Buffers are sized in the constructor; nothing allocates afterwards.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "guard_arming.hpp"
+#include "saltus/core/hybrid_system.hpp"
+
+namespace saltus::detail {
+
+// What the rule asks of the run, only when it needs it (a flow evaluation, a look at the Zeno
+// prediction).
+class GuardRates {
+ public:
+  // d/dt p along the current mode's flow at (t, x): false when the flow cannot be evaluated.
+  virtual bool rate(const Guard& g, ConstVectorRef x, double& rate) = 0;
+  // The Zeno monitor's prediction holds now (accumulation.hpp).
+  virtual bool accumulating() const = 0;
+
+ protected:
+  ~GuardRates() = default;
+};
+
+// Where the guards are examined: the current (t, x, z), the state before the latest reset and
+// the band of "on the surface" (guard_arming.hpp).
+struct GuardSite {
+  double t;
+  ConstVectorRef x, z;
+  double band;
+};
+
+class FiringRule {
+ public:
+  enum class Departure { Away, Approaching, IntoTrigger, Unknown };
+  enum class Outcome {
+    Ok,
+    NonFiniteGuard,  // guard failed_guard() is not finite (value failed_value())
+    NoSeparation,    // the latest reset leaves its own guard moving in (rates below)
+  };
+
+  explicit FiringRule(int max_guards)
+      : applied_(max_guards),
+        retrigger_(max_guards),
+        trigger_side_(max_guards),
+        at_rest_(max_guards) {
+    fired_.reserve(max_guards);
+    next_fired_.reserve(max_guards);
+  }
+
+  // The guards that fire now (declaration order) and whether each is a re-trigger.
+  std::vector<int>& fired() { return fired_; }
+  bool retrigger(int k) const { return retrigger_[k] != 0; }
+  void set_retrigger(int k, bool r) { retrigger_[k] = r ? 1 : 0; }
+
+  // A new event set: nothing applied yet.
+  void begin_set() {
+    std::fill(applied_.begin(), applied_.end(), 0);
+    last_reset_ = -1;
+  }
+  // Guard k's reset (or observation) was applied; `changed_state`: a real reset, the latest
+  // change of the state.
+  void applied(int k, bool changed_state) {
+    applied_[k] = 1;
+    if (changed_state) last_reset_ = k;
+  }
+  void start_round() { last_reset_ = -1; }
+  // The mode changed: its guards are fresh, none sits on its trigger side, none was applied.
+  void enter_new_mode() {
+    std::fill(applied_.begin(), applied_.end(), 0);
+    std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
+    last_reset_ = -1;
+  }
+  void forget_applied() { std::fill(applied_.begin(), applied_.end(), 0); }
+
+  // Guard k at the latest examination had no rate on the surface (AtZero for want of one).
+  bool at_rest(int k) const { return at_rest_[k] != 0; }
+  // The rate arm_on_surface() found after the reset, and the one before it (NoSeparation).
+  double surface_rate() const { return surface_rate_; }
+  double rate_before() const { return rate_before_; }
+  int failed_guard() const { return failed_guard_; }
+  double failed_value() const { return failed_value_; }
+
+  // Before the first reset of an event set: which guards of the mode sit on their trigger side
+  // at the left limit (they stay put, and never fire because a reset leaves them there).
+  Outcome note_trigger_sides(const Mode& m, const GuardSite& at, const GuardStates& guards) {
+    std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
+    for (size_t kk = 0; kk < m.guards.size(); ++kk) {
+      const Guard& g = m.guards[kk];
+      if (g.direction == Direction::Either) continue;
+      if (std::find(fired_.begin(), fired_.end(), static_cast<int>(kk)) != fired_.end()) continue;
+      const double p = g.value(at.t, at.x, at.z);
+      if (!std::isfinite(p)) return non_finite(static_cast<int>(kk), p);
+      const double s = oriented(g.direction, p);
+      trigger_side_[kk] =
+          s > at.band || (guards.arming[kk] == Arming::AwayPending && s >= -at.band);
+    }
+    return Outcome::Ok;
+  }
+
+  // Step 4 after the resets of one round: arms every guard of mode m at `at` and leaves in
+  // fired() those that fire at once. x_minus: the state before the latest reset (for the rate
+  // check of a reset that leaves its guard on the surface). While rates.accumulating(), a reset
+  // that no longer separates is the accumulation point (take_accumulation_reached()).
+  Outcome examine_after_reset(const Mode& m, const GuardSite& at, ConstVectorRef x_minus,
+                              GuardStates& guards, GuardRates& rates) {
+    next_fired_.clear();
+    for (size_t kk = 0; kk < m.guards.size(); ++kk) {
+      const int k = static_cast<int>(kk);
+      const Guard& g = m.guards[k];
+      const double p = g.value(at.t, at.x, at.z);
+      guards.p_start[k] = p;
+      if (!std::isfinite(p)) return non_finite(k, p);
+      const double s = oriented(g.direction, p);
+      const double tol = at.band;
+      const bool was_on_trigger_side = trigger_side_[k] != 0;
+      retrigger_[k] = 0;
+      trigger_side_[k] = 0;
+      auto wait_to_move_away = [&] {
+        guards.arming[k] = Arming::AwayPending;
+        trigger_side_[k] = 1;
+      };
+      if (applied_[k] && g.observe_only) {
+        wait_to_move_away();  // an observer re-arms once back on its other side
+      } else if (k == last_reset_) {
+        // Its own reset is the latest change of the state: armed once it moves away.
+        if (std::abs(p) <= tol) {
+          const Departure d = arm_on_surface(k, g, s, at, guards, rates);
+          if (d != Departure::Away && rates.accumulating()) {
+            // Accumulating events whose next one is below what the dense output resolves (the
+            // reset no longer separates): this is the Zeno point.
+            accumulation_reached_ = true;
+          } else if (d == Departure::IntoTrigger || d == Departure::Approaching) {
+            if (!reset_kept_rate(g, x_minus, at.band, rates)) {
+              failed_guard_ = k;
+              return Outcome::NoSeparation;
+            }
+            wait_to_move_away();  // an identity or counter reset: an ordinary event
+          }
+        } else if (g.direction != Direction::Either && s > tol) {
+          wait_to_move_away();
+        } else {
+          guards.arming[k] = Arming::Armed;
+        }
+      } else if (was_on_trigger_side) {
+        if (s < -tol) {
+          guards.arming[k] = Arming::Armed;
+        } else {
+          wait_to_move_away();
+        }
+      } else if (std::abs(p) <= tol) {
+        if (arm_on_surface(k, g, s, at, guards, rates) == Departure::IntoTrigger) {
+          next_fired_.push_back(k);  // reached from its armed side, moving in
+          retrigger_[k] = 1;
+        }
+      } else if (g.direction != Direction::Either && s > tol) {
+        next_fired_.push_back(k);  // the jump carried it across
+      } else {
+        guards.arming[k] = Arming::Armed;
+      }
+    }
+    fired_.swap(next_fired_);
+    return Outcome::Ok;
+  }
+
+  // Set by examine_after_reset() when accumulating events reach their limit; cleared on reading.
+  bool take_accumulation_reached() {
+    const bool r = accumulation_reached_;
+    accumulation_reached_ = false;
+    return r;
+  }
+
+  // Guard k within the band of zero at `at`, oriented value s: its rate along the flow says
+  // where the trajectory goes next. Moving away: Leaving (armed at the first negative sample, a
+  // return located however small the excursion). Moving into the trigger side: still before the
+  // crossing (s < 0: Approaching, armed, the scan locates it) or at or past it (IntoTrigger: the
+  // caller decides whether it fires now). No rate (no gradient, or |rate| within the band, e.g.
+  // a ball at rest): AtZero, disarmed until the dense output shows it leave the band.
+  Departure arm_on_surface(int k, const Guard& g, double s, const GuardSite& at,
+                           GuardStates& guards, GuardRates& rates) {
+    guards.arming[k] = Arming::AtZero;
+    at_rest_[k] = 1;  // until a rate says otherwise
+    double rate = 0.0;
+    if (!g.gradient || !rates.rate(g, at.x, rate)) return Departure::Unknown;
+    surface_rate_ = rate;
+    at_rest_[k] = !(std::abs(rate) > at.band);
+    if (at_rest_[k]) return Departure::Unknown;
+    const double sign = orientation(g.direction);
+    if (g.direction != Direction::Either && sign * rate > 0.0) {
+      if (s >= 0.0) return Departure::IntoTrigger;
+      guards.arming[k] = Arming::Armed;
+      return Departure::Approaching;
+    }
+    // Leaving: sign * p becomes negative first (for Either, whichever side it leaves to).
+    guards.leave_sign[k] = g.direction == Direction::Either ? (rate > 0.0 ? -1.0 : 1.0) : sign;
+    guards.arming[k] = Arming::Leaving;
+    return Departure::Away;
+  }
+
+ private:
+  Outcome non_finite(int k, double p) {
+    failed_guard_ = k;
+    failed_value_ = p;
+    return Outcome::NonFiniteGuard;
+  }
+
+  // A guard's rate before its own latest reset (at x_minus) equals the rate after it
+  // (surface_rate_): the reset did not act on what the guard watches (an identity reset, a
+  // counter, a time-only guard).
+  bool reset_kept_rate(const Guard& g, ConstVectorRef x_minus, double band, GuardRates& rates) {
+    rate_before_ = kNaN;
+    if (!rates.rate(g, x_minus, rate_before_)) return false;
+    const double scale = std::max(std::abs(rate_before_), std::abs(surface_rate_));
+    return std::abs(rate_before_ - surface_rate_) <=
+           64 * std::numeric_limits<double>::epsilon() * scale + band;
+  }
+
+  std::vector<char> applied_, retrigger_;
+  std::vector<char> trigger_side_;  // the guard sits on its trigger side (note_trigger_sides)
+  std::vector<char> at_rest_;       // arm_on_surface found no rate (AtZero for want of one)
+  int last_reset_ = -1;             // guard whose reset changed the state last in this round
+  double surface_rate_ = 0.0;       // the rate arm_on_surface() found
+  double rate_before_ = 0.0;        // the rate reset_kept_rate() found before the reset
+  bool accumulation_reached_ = false;
+  int failed_guard_ = -1;
+  double failed_value_ = 0.0;
+  std::vector<int> fired_, next_fired_;
+};
+
+}  // namespace saltus::detail

@@ -1,0 +1,360 @@
+// HybridLoop's event set (included by hybrid_loop.hpp only): the left limit at the event time,
+// the resets of the fired guards in declaration order (steps 3 and 4 of docs/ARCHITECTURE.md
+// "When a guard fires"; the rule itself is firing_rule.hpp), observers, DAE re-initialisation
+// and the restart of the integrator after the set.
+#pragma once
+
+#include "hybrid_loop.hpp"
+
+namespace saltus::detail {
+
+template <ode::DenseStepper S>
+void HybridLoop<S>::handle_events(double t) {
+  const ModeId mode_before_set = mode_;
+  // Left limit at the event time.
+  record_samples_until(t);
+  if (t == t_) {  // at the start of the step (a re-trigger)
+    x_plus_.head(nx_) = x_.head(nx_);
+  } else {
+    stepper_.interpolate(t, x_plus_.head(nx_));
+  }
+  x_.head(nx_) = x_plus_.head(nx_);
+  // The reset sees the state on the invariant manifold: an elastic impact then keeps the
+  // invariants to its round-off instead of passing on the last partial step's error.
+  if (system_.mode(mode_).projection && !project_onto_invariants(system_.mode(mode_))) return;
+  if (nz_ > 0 && !stepper_.evaluator().solve_algebraic(t, x_.head(nx_), z_.head(nz_))) {
+    stop(Termination::NewtonFailure,
+         message("mode '", system_.mode(mode_).name,
+                 "': algebraic equations unsolvable at the event t = ", t));
+    return;
+  }
+  t_ = t;
+  recorder_.step(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
+  if (!note_trigger_sides()) return;
+  std::vector<int>& fired = rule_.fired();
+  if (accumulating()) {
+    // A fired guard whose excursion the dense output could not resolve (it never got below
+    // zero): the accumulating events have reached what the state can represent.
+    for (int k : fired) {
+      if (!locator_.unresolved_excursion(k)) continue;
+      if (!reach_accumulation()) return;
+      break;
+    }
+  }
+  rule_.begin_set();
+  set_had_reset_ = false;
+  int resets_here = 0;
+  bool chained = false;
+  while (!fired.empty()) {
+    bool mode_changed = false;
+    rule_.start_round();
+    for (int k : fired) {
+      if (++resets_here > options_.events.max_resets_per_instant) {
+        stop(Termination::EventCap,
+             message("beating: ", resets_here - 1, " resets at t = ", t_, " in mode '",
+                     system_.mode(mode_).name, "' without leaving the guard set (cap ",
+                     "events.max_resets_per_instant = ", options_.events.max_resets_per_instant,
+                     ")", last_events_text()));
+        return;
+      }
+      const bool retrigger = rule_.retrigger(k);
+      const ModeId from = mode_;
+      if (!apply_reset(k, retrigger, chained)) return;
+      // Cleared below if the mode changed.
+      rule_.applied(k, !system_.mode(from).guards[k].observe_only);
+      chained = true;
+      if (finished_) return;
+      if (mode_ != from) {
+        mode_changed = true;
+        break;
+      }
+    }
+    if (finished_) return;
+    if (mode_changed) rule_.enter_new_mode();
+    examine_guards_after_reset();
+    if (finished_) return;
+    if (rule_.take_accumulation_reached() && !reach_accumulation()) return;
+  }
+  restart_stepper(mode_ == mode_before_set);
+}
+
+// Applies guard k's reset to (t_, x_, z_); logs the event; updates mode_.
+template <ode::DenseStepper S>
+bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
+  const Mode& m = system_.mode(mode_);
+  const Guard& g = m.guards[k];
+  if (++events_total_ > options_.events.max_events) {
+    stop(Termination::EventCap,
+         message("event cap: events.max_events = ", options_.events.max_events,
+                 " reached at t = ", t_, " (guard '", g.name, "' in mode '", m.name, "')",
+                 prediction_text(), last_events_text()));
+    return false;
+  }
+  if (g.observe_only) return record_observation(k, chained);
+  set_had_reset_ = true;
+  x_minus_.head(nx_) = x_.head(nx_);  // for the rate check of examine_guards_after_reset
+  n_outputs_ = static_cast<int>(g.reset.output_names.size());
+  ModeId target = g.reset.target;
+  if (g.reset.apply) {
+    Jump jump{g.reset.target, x_plus_, outputs_.head(n_outputs_), reset_failure_,
+              nx_of_mode_.data()};
+    bool ok = false;
+    try {
+      ok = g.reset.apply(t_, x_.head(nx_), z_.head(nz_), jump);
+    } catch (const std::exception& e) {
+      reset_failure_ = e.what();
+    }
+    if (!ok) {
+      stop(Termination::ResetFailed,
+           message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", t_,
+                   " has no post-event state: ", reset_failure_, last_events_text()));
+      return false;
+    }
+    target = jump.target;
+  }
+  if (target < 0 || target >= system_.mode_count()) {
+    stop(Termination::InvalidInput,
+         message("guard '", g.name, "' of mode '", m.name, "' reset to unknown mode id ", target,
+                 " at t = ", t_, " (", system_.mode_count(), " modes)"));
+    return false;
+  }
+  const Mode& tm = system_.mode(target);
+  const int nx_t = tm.flow.nx, nz_t = tm.flow.nz;
+  if (g.reset.identity && nx_t != nx_) {
+    stop(Termination::InvalidInput,
+         message("guard '", g.name, "' of mode '", m.name, "': identity reset into mode '", tm.name,
+                 "' changes the state size (", nx_, " -> ", nx_t, ") at t = ", t_));
+    return false;
+  }
+  if (!g.reset.apply) x_plus_.head(nx_t) = x_.head(nx_t);
+  if (!x_plus_.head(nx_t).allFinite()) {
+    stop(Termination::NonFiniteState,
+         message("reset of guard '", g.name, "' (mode '", m.name, "' -> '", tm.name,
+                 "') produced a non-finite state ", vector_text(x_plus_.head(nx_t)), " at t = ", t_,
+                 " from x- = ", vector_text(x_.head(nx_))));
+    return false;
+  }
+  if (!outputs_.head(n_outputs_).allFinite()) {
+    stop(Termination::NonFiniteState,
+         message("outputs of the reset of guard '", g.name, "' (mode '", m.name,
+                 "') are not finite: ", vector_text(outputs_.head(n_outputs_)), " at t = ", t_));
+    return false;
+  }
+  if (!reinitialise(tm, target, nx_t, nz_t, &g)) return false;
+  // A re-trigger of a guard at rest on its surface (no rate: a ball placed on the floor) whose
+  // reset changes nothing; a guard with a rate fires once and then waits (firing rule).
+  const bool fixed_point = retrigger && rule_.at_rest(k) && target == mode_ &&
+                           (x_plus_.head(nx_t) - x_.head(nx_)).lpNorm<Eigen::Infinity>() <=
+                               8 * std::numeric_limits<double>::epsilon() *
+                                   (1.0 + x_.head(nx_).lpNorm<Eigen::Infinity>());
+  ++j_;
+  ++out_->summary.events_per_guard[mode_][k];
+  if (recorder_.record_events()) {
+    EventRecord r;
+    r.t = t_;
+    r.j = j_;
+    r.mode_before = mode_;
+    r.mode_after = target;
+    r.guard = k;
+    r.retrigger = retrigger;
+    r.chained = chained;
+    recorder_.event(r, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t), z_plus_.head(nz_t),
+                    outputs_.head(n_outputs_));
+  }
+  const bool go_on = notify_observer(event_info(k, target, nx_t, nz_t, retrigger, chained));
+  const ModeId from = mode_;
+  commit_post_reset(target, nx_t, nz_t);
+  if (!go_on) return false;
+  recorder_.step(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
+  if (g.terminal) {
+    stop(Termination::TerminalEvent,
+         message("terminal guard '", g.name, "' of mode '", m.name, "' fired at t = ", t_));
+    return false;
+  }
+  if (fixed_point) {
+    // The reset maps the state to itself while the flow pushes it through the guard again:
+    // the accumulation point is this very instant.
+    events::ZenoPrediction z;
+    z.detected = true;
+    z.t_inf = t_;
+    z.ratio = 0.0;
+    z.period = 1;
+    handle_zeno(z, from, k, true);
+    return !finished_;
+  }
+  switch (accumulation_.on_event(t_, from, k, mode_, x_.head(nx_))) {
+    case Accumulation::Verdict::None:
+      return true;
+    case Accumulation::Verdict::HandoverDue:
+      handle_zeno(accumulation_.prediction(), from, k, false);
+      return !finished_;
+    case Accumulation::Verdict::LimitReached:
+      return reach_accumulation();
+    case Accumulation::Verdict::UnrecognisedCap:
+      stop(Termination::EventCap,
+           message(
+               "events accumulate without a recognised Zeno pattern: ", accumulation_.small_gaps(),
+               " consecutive gaps below zeno.min_gap = ", options_.zeno.min_gap,
+               " (relative) at t = ", t_, " (guard '", g.name, "' in mode '", m.name, "')",
+               prediction_text(), last_events_text()));
+      return false;
+  }
+  return true;
+}
+
+// An observer guard fired: report it (log, on_event) without a jump.
+template <ode::DenseStepper S>
+bool HybridLoop<S>::record_observation(int k, bool chained) {
+  const Guard& g = system_.mode(mode_).guards[k];
+  ++out_->summary.events_per_guard[mode_][k];
+  if (recorder_.record_events()) {
+    EventRecord r;
+    r.t = t_;
+    r.j = j_;
+    r.mode_before = r.mode_after = mode_;
+    r.guard = k;
+    r.chained = chained;
+    r.observation = true;
+    recorder_.event(r, x_.head(nx_), z_.head(nz_), x_.head(nx_), z_.head(nz_), outputs_.head(0));
+  }
+  n_outputs_ = 0;
+  x_plus_.head(nx_) = x_.head(nx_);  // "after" = "before" for the observer's view
+  z_plus_.head(nz_) = z_.head(nz_);
+  EventInfo info = event_info(k, mode_, nx_, nz_, false, chained);
+  info.observation = true;
+  if (!notify_observer(info)) return false;
+  if (g.terminal) {
+    stop(Termination::TerminalEvent, message("terminal observer '", g.name, "' of mode '",
+                                             system_.mode(mode_).name, "' fired at t = ", t_));
+    return false;
+  }
+  return true;
+}
+
+// The observer's view of the event being applied (states before commit_post_reset).
+template <ode::DenseStepper S>
+EventInfo HybridLoop<S>::event_info(int k, ModeId target, int nx_t, int nz_t, bool retrigger,
+                                    bool chained) const {
+  return EventInfo{t_,
+                   j_,
+                   mode_,
+                   target,
+                   k,
+                   retrigger,
+                   chained,
+                   /*observation=*/false,
+                   x_.head(nx_),
+                   z_.head(nz_),
+                   x_plus_.head(nx_t),
+                   z_plus_.head(nz_t),
+                   outputs_.head(n_outputs_)};
+}
+
+// Calls options.on_event; false (and the run stopped) when it asks to stop.
+template <ode::DenseStepper S>
+bool HybridLoop<S>::notify_observer(const EventInfo& info) {
+  if (!options_.on_event) return true;
+  if (options_.on_event(info) == CallbackResult::Continue) return true;
+  const Mode& m = system_.mode(info.mode_before);
+  stop(Termination::TerminalEvent,
+       message("stopped by the on_event callback after ",
+               info.guard == kZenoHandoverGuard ? std::string("the Zeno hand-over")
+                                                : "guard '" + m.guards[info.guard].name + "'",
+               " of mode '", m.name, "' at t = ", info.t, " (j = ", info.j, ")"));
+  return false;
+}
+
+// Solves g_target(t, x+, z+) = 0 for z+ (starting from z- when sizes agree).
+// `by`: the guard whose reset this is, or nullptr for the Zeno hand-over (for the message).
+template <ode::DenseStepper S>
+bool HybridLoop<S>::reinitialise(const Mode& tm, ModeId target, int nx_t, int nz_t,
+                                 const Guard* by) {
+  if (nz_t == 0) return true;
+  if (target == mode_ && nz_t == nz_) {
+    z_plus_.head(nz_t) = z_.head(nz_);
+  } else {
+    z_plus_.head(nz_t).setZero();
+  }
+  stepper_.set_flow(tm.flow);
+  const bool ok = stepper_.evaluator().solve_algebraic(t_, x_plus_.head(nx_t), z_plus_.head(nz_t));
+  stepper_.set_flow(system_.mode(mode_).flow);
+  if (!ok) {
+    stop(Termination::NewtonFailure,
+         message("re-initialisation after ",
+                 by ? "guard '" + by->name + "'" : std::string("the Zeno hand-over"), " (mode '",
+                 system_.mode(mode_).name, "' -> '", tm.name, "') failed at t = ", t_,
+                 ": 0 = g(t, x+, z) has residual ", stepper_.evaluator().last_residual(), " after ",
+                 stepper_.evaluator().last_iterations(),
+                 " Newton iterations; x+ = ", vector_text(x_plus_.head(nx_t))));
+    return false;
+  }
+  return true;
+}
+
+template <ode::DenseStepper S>
+void HybridLoop<S>::commit_post_reset(ModeId target, int nx_t, int nz_t) {
+  x_.head(nx_t) = x_plus_.head(nx_t);
+  z_.head(nz_t) = z_plus_.head(nz_t);
+  if (target != mode_) {
+    mode_ = target;
+    nx_ = nx_t;
+    nz_ = nz_t;
+    stepper_.set_flow(system_.mode(mode_).flow);
+  }
+}
+
+// Before the first reset of an event set (FiringRule::note_trigger_sides).
+template <ode::DenseStepper S>
+bool HybridLoop<S>::note_trigger_sides() {
+  const Mode& m = system_.mode(mode_);
+  if (rule_.note_trigger_sides(m, site(), guards_) == FiringRule::Outcome::Ok) return true;
+  stop(Termination::NonFiniteState,
+       message("guard '", m.guards[rule_.failed_guard()].name, "' of mode '", m.name, "' is ",
+               rule_.failed_value(), " at the event t = ", t_));
+  return false;
+}
+
+// Step 4 after the resets (FiringRule::examine_after_reset): leaves the guards that fire at
+// once in rule_.fired().
+template <ode::DenseStepper S>
+void HybridLoop<S>::examine_guards_after_reset() {
+  const Mode& m = system_.mode(mode_);
+  const FiringRule::Outcome o =
+      rule_.examine_after_reset(m, site(), x_minus_.head(nx_), guards_, *this);
+  if (o == FiringRule::Outcome::Ok) return;
+  const Guard& g = m.guards[rule_.failed_guard()];
+  if (o == FiringRule::Outcome::NonFiniteGuard) {
+    stop(Termination::NonFiniteState, message("guard '", g.name, "' of mode '", m.name, "' is ",
+                                              rule_.failed_value(), " after a reset at t = ", t_));
+    return;
+  }
+  stop(Termination::ResetFailed,
+       message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", t_,
+               " leaves the guard on its surface moving into its trigger side (rate ",
+               rule_.surface_rate(), " after the reset, ", rule_.rate_before(),
+               " before): the jump does not separate, so the guard would fire "
+               "again at once; x- = ",
+               vector_text(x_minus_.head(nx_)), ", x+ = ", vector_text(x_.head(nx_)),
+               last_events_text()));
+}
+
+template <ode::DenseStepper S>
+void HybridLoop<S>::restart_stepper(bool keep_step_size) {
+  read_invariants();  // a reset may change them (restitution < 1) or the mode
+  const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), keep_step_size);
+  if (st != ode::StepStatus::Accepted) {
+    stop_on_step(st);
+    return;
+  }
+  // The carried step may be many times the next arc when events accumulate (a polynomial
+  // flight has zero error estimate, so the controller grows h by fac_max each step). The last
+  // inter-event gap is the natural scale of the next arc: start with at most twice it, so the
+  // guard samples resolve the arc instead of a dip search inside one sample interval.
+  if (!set_had_reset_) return;  // observations only: the arc goes on unchanged
+  if (keep_step_size && previous_event_t_ < t_) {
+    stepper_.limit_next_step(2.0 * (t_ - previous_event_t_));
+  }
+  previous_event_t_ = t_;
+}
+
+}  // namespace saltus::detail
