@@ -16,6 +16,7 @@ MALFORMED = [
     ("reset_unknown_state.toml", saltus.UnknownStateError, 15, 11, "'w' is not a state"),
     ("missing_initial.toml", saltus.MissingValueError, 6, 5, "state 'v' has no initial value"),
     ("non_scalar_guard.toml", saltus.ExpressionError, 14, 9, "a guard is a scalar function"),
+    ("drawing_unknown_symbol.toml", saltus.UnknownSymbolError, 20, 35, "unknown symbol 'angle'"),
 ]
 
 
