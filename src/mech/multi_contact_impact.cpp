@@ -23,17 +23,17 @@ std::string contact_names(const LagrangianModel& m, const std::vector<int>& cont
 
 // Whether rigid contact i joins I_S of an impact at (q, qdot); no allocation (fixed-capacity
 // vectors), so the single-contact path stays allocation-free.
-static bool joins_impact(const LagrangianModel& m, int i, int fired, int closed,
+static bool joins_impact(const LagrangianModel& m, int i, int fired, unsigned closed,
                          const DofVector<double>& q, const DofVector<double>& qdot, double band) {
   if (i == fired || !m.contact(i).rigid()) return false;
-  if (i == closed) return true;
+  if ((closed >> i) & 1u) return true;
   if (m.contact(i).gap(q) > band) return false;
   DofVector<double> w;
   gradient(m.contact(i).gap, q, w);
   return w.dot(qdot) < 0.0;  // approaching
 }
 
-std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, int closed,
+std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
                                          ConstVectorRef q, ConstVectorRef qdot) {
   const int n = m.dof();
   const DofVector<double> qv = load<double>(q, 0, n), qdv = load<double>(qdot, 0, n);
@@ -174,18 +174,12 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
 }
 
 bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
-                              ConstVectorRef x, Jump& jump, int& close) {
+                              ConstVectorRef x, Jump& jump, unsigned& closed) {
   const int n = m.dof();
-  close = -1;
+  closed = 0;
   const SimultaneousImpact imp = resolve_simultaneous_impact(m, set, t, x.head(n), x.tail(n));
   if (!imp.resolved()) {
     jump.failure = imp.message;
-    return false;
-  }
-  if (imp.closed_after.size() > 1) {
-    jump.failure = saltus::detail::text(
-        "model '", m.name(), "': two contacts closed (", contact_names(m, imp.closed_after),
-        ") after the impact at t = ", t, ": multi-contact persistent contact is not supported yet");
     return false;
   }
   jump.x_plus.head(n) = x.head(n);
@@ -193,7 +187,7 @@ bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& 
   jump.outputs[0] = 0.0;
   jump.outputs[1] = imp.impulse_N[0];
   jump.outputs[2] = imp.energy_change;
-  if (!imp.closed_after.empty()) close = imp.closed_after[0];
+  for (int i : imp.closed_after) closed |= 1u << i;
   return true;
 }
 

@@ -19,7 +19,7 @@
 //
 // The impact set I_S: the contact whose guard fired, every other rigid contact not held closed
 // whose gap is within kImpactGapBand of zero and that approaches (gdot_N = w_N^T qdot < 0), and
-// the contact held closed by the mode (gdot_N = 0: it is touching and not separating, so it may
+// the contacts held closed by the mode (gdot_N = 0: touching and not separating, so they may
 // receive impulse). A contact separating at the impact receives none.
 #pragma once
 
@@ -49,9 +49,9 @@ struct SimultaneousImpact {
   bool resolved() const { return verdict == Verdict::Unique; }
 };
 
-// I_S of an impact of contact `fired` at (q, qdot) in a mode holding `closed` (-1: none): the
-// fired contact first; EMPTY (no allocation) when no other contact joins.
-std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, int closed,
+// I_S of an impact of contact `fired` at (q, qdot) in a mode holding the contacts of `closed`
+// (bit i: contact i): the fired contact first; EMPTY (no allocation) when no other contact joins.
+std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
                                          ConstVectorRef q, ConstVectorRef qdot);
 
 // Solves the Moreau-Newton impact LCP over `contacts` at (q, qdot-); t for messages.
@@ -60,11 +60,10 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
                                                ConstVectorRef q, ConstVectorRef qdot_minus);
 
 // The impact as a jump: x+ = (q, qdot+), outputs (impulse_t = 0, impulse_n of the fired contact
-// set[0], energy change); `close` = the one contact left closed (-1: none). False with
-// jump.failure when the LCP has no unique answer, or two or more
-// contacts are left closed (no mode holds them yet).
+// set[0], energy change); `closed` = the contacts left with gdot_N(t+) = 0 (bits). False with
+// jump.failure when the LCP has no unique answer.
 bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
-                              ConstVectorRef x, Jump& jump, int& close);
+                              ConstVectorRef x, Jump& jump, unsigned& closed);
 
 // "'a', 'b'" for messages.
 std::string contact_names(const LagrangianModel& m, const std::vector<int>& contacts);

@@ -171,15 +171,31 @@ struct LagrangianContact {
 };
 
 // The state of the rigid contact a mode keeps closed.
-enum class ClosedKind { None, Frictionless, SlipPositive, SlipNegative, Stick, Touchdown };
+// IndexSets: two or more rigid contacts closed at once; the sets of LagrangianMode say which
+// (src/mech/index_set_dynamics.hpp).
+enum class ClosedKind {
+  None,
+  Frictionless,
+  SlipPositive,
+  SlipNegative,
+  Stick,
+  Touchdown,
+  IndexSets
+};
 const char* to_string(ClosedKind kind);
 
 // What a mode of the compiled system holds: the closed rigid contact (if any), its state, and
 // the active compliant contacts (bit j = j-th compliant contact in declaration order).
 struct LagrangianMode {
-  int closed_contact = -1;  // contact index; -1 with ClosedKind::None
+  int closed_contact = -1;  // contact index; -1 with ClosedKind::None; IndexSets: the first
   ClosedKind kind = ClosedKind::None;
   unsigned compliant_mask = 0;
+  // Kind IndexSets only (bit i = contact i): I_N (closed), I_H (sticking, within I_N), and the
+  // sliding frictional contacts of I_N \ I_H with s = -1 (the others slide with s = +1 or are
+  // frictionless). Zero for the other kinds.
+  unsigned closed_set = 0;
+  unsigned stick_set = 0;
+  unsigned slip_negative_set = 0;
 };
 
 // The outcome of one impact of a contact at (q, qdot-) (fixed capacity: no allocation).
@@ -195,7 +211,10 @@ struct ContactDynamics {
   double lambda_N = 0.0;  // normal force of the closed contact (0 without one)
   double lambda_T = 0.0;  // tangential force (-mu s lambda_N when slipping)
   double B = kNaN;        // w_N^T M^-1 (w_N - mu s w_T) (closed, slip; s = 0 frictionless);
-                          // w_N^T M^-1 w_N in stick; NaN without a closed contact
+                          // w_N^T M^-1 w_N in stick; NaN without a closed contact; kind
+                          // IndexSets: the normalised determinant of index_set_dynamics.hpp
+  // Kind IndexSets: lambda_N, lambda_T of every contact (index = contact; 0 when not closed).
+  DofVector<double> lambda_N_each, lambda_T_each;
 };
 
 class LagrangianModel {
