@@ -86,7 +86,9 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self);
 // Zeno hand-over of a model with several rigid contacts (index_set_modes.cpp): the limit state
 // projected onto g_N = 0, gdot_N = 0 of the contacts of `closed` and of every rigid contact
 // whose gap at the limit state is below kSettleGapBand max(1, |q|_inf) (q along M^-1 W_N, four
-// Newton steps; qdot <- qdot - M^-1 W_N G^+ W_N^T qdot, G = W_N^T M^-1 W_N).
+// Newton steps; qdot <- qdot - M^-1 W_N G^+ W_N^T qdot, G = W_N^T M^-1 W_N). A limit state with
+// a contact deeper than that band is left unchanged, and settle's guard ends the run naming it
+// (the engine's extrapolation of a "pattern" of events at one instant can be far off).
 inline constexpr double kSettleGapBand = 1e-6;
 Reset::Map settle_projection(const Context& ctx, unsigned closed);
 

@@ -226,7 +226,13 @@ Reset::Map settle_projection(const Context& ctx, unsigned closed) {
     const double band = kSettleGapBand * std::max(1.0, q.lpNorm<Eigen::Infinity>());
     std::vector<int> set;
     for (int i = 0; i < m.contact_count(); ++i) {
-      if (m.contact(i).rigid() && (((closed >> i) & 1u) || m.gap(i, q) <= band)) set.push_back(i);
+      if (!m.contact(i).rigid()) continue;
+      const double g = m.gap(i, q);
+      if (g < -band) {  // not a settling limit: left for settle's guard to report
+        xp.head(2 * n) = x;
+        return;
+      }
+      if (((closed >> i) & 1u) || g <= band) set.push_back(i);
     }
     const int k = static_cast<int>(set.size());
     Matrix W(n, k), MW;
@@ -268,6 +274,14 @@ void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned
                     for (int i = 0; i < m.contact_count(); ++i) {
                       if (!m.contact(i).rigid()) continue;
                       const double g = m.gap(i, x.head(n));
+                      if (g < -kSettleGapBand * scale) {
+                        jump.failure = saltus::detail::text(
+                            m.describe_contact(i), ": the Zeno limit state at t = ", t,
+                            " penetrates by ", -g, " (beyond ", kSettleGapBand,
+                            "): the extrapolated accumulation is not a settling one; the run "
+                            "stops rather than project it");
+                        return false;
+                      }
                       const double rate = m.gap_gradient(i, x.head(n)).dot(x.tail(n));
                       if (g <= 1e-10 * scale && std::abs(rate) <= 1e-9 * scale) {
                         closed |= 1u << i;

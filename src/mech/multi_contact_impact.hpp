@@ -6,6 +6,7 @@
 // per contact, gdot_N,i(t+) + e_i gdot_N,i(t-) >= 0 complementary to Lambda_N,i >= 0; e_i = 0 is
 // the completely inelastic law of [LB] (2.14). With G = W_N^T M^-1 W_N over I_S:
 //   w = G Lambda + (1 + E) gdot_N(t-),  0 <= w  perp  Lambda >= 0,  qdot+ = qdot- + M^-1 W_N Lambda
+// ((1 + e_i) only on approaching contacts; separating ones enter with gdot_N(t-), below)
 // solved by certified enumeration (lcp_enumeration.hpp). G is positive semidefinite, so all
 // solutions move the system alike; the verdict still comes from the enumeration (none / several
 // distinct motions / unique) and never assumes it.
@@ -17,10 +18,12 @@
 // scaled by (1 + e_i); its own law (Poisson, Stronge, Chatterjee-Ruina, ...) is used only when
 // it impacts alone.
 //
-// The impact set I_S: the contact whose guard fired, every other rigid contact not held closed
-// whose gap is within kImpactGapBand of zero and that approaches (gdot_N = w_N^T qdot < 0), and
-// the contacts held closed by the mode (gdot_N = 0: touching and not separating, so they may
-// receive impulse). A contact separating at the impact receives none.
+// The impact set I_S ([LB] (2.12): every contact with g_N = 0): the contact whose guard fired,
+// every other rigid contact whose gap is within kImpactGapBand of zero, and the contacts held
+// closed by the mode. A touching contact that separates (gdot_N(t-) > 0) enters the LCP with
+// gdot_N(t-) itself (gdot_N(t+) >= 0 perp Lambda_N >= 0, no restitution): it receives impulse
+// only when the others' impulses would drive it into the surface (oracle
+// lcp.impact.box_two_corners_e0, qdot- = (0.5, -1, 3)).
 #pragma once
 
 #include <string>

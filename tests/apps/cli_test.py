@@ -7,6 +7,7 @@ expectation fails. A regex on the output cannot see the exit status; this driver
 """
 import csv
 import json
+import math
 import os
 import re
 import resource
@@ -345,6 +346,43 @@ def rod_landing_flat(cli):
     # Resting flat at t0: both ends closed from the start.
     code, stdout, stderr = cli.run("check", model, "--set", "h=0")
     expect_exit(code, 0, stdout, stderr, "check of a rod resting flat")
+
+@case
+def box_sliding_two_corners(cli):
+    # Both corners slide, the box stops at v0 / (mu g) after v0^2 / (2 mu g) and both corners stick.
+    model = cli.model("box_sliding_two_corners.toml")
+    out = os.path.join(cli.work, "out")
+    code, stdout, stderr = cli.run("run", model, "--out", out)
+    expect_exit(code, 0, stdout, stderr, "run")
+    events = read_csv(os.path.join(out, "events.csv"))
+    v0, mu, g = 2.0, 0.4, 9.81
+    expect(len(events) == 1 and events[0]["guard"].startswith("stick:") and
+           abs(float(events[0]["t"]) - v0 / (mu * g)) <= 1e-9, "one stick event at v0/(mu g)",
+           events)
+    last = read_csv(os.path.join(out, "trajectory.csv"))[-1]
+    expect(abs(float(last["x"]) - v0 * v0 / (2 * mu * g)) <= 1e-9 and
+           abs(float(last["x'"])) <= 1e-9 and abs(float(last["theta"])) <= 1e-9,
+           "stopped after v0^2/(2 mu g), flat", last)
+
+
+@case
+def rocking_block(cli):
+    # Plastic corner impacts (Housner's ratio 1 - 1.5 sin^2(alpha) of theta'), settling flat.
+    model = cli.model("rocking_block.toml")
+    out = os.path.join(cli.work, "out")
+    code, stdout, stderr = cli.run("run", model, "--out", out)
+    expect_exit(code, 0, stdout, stderr, "run")
+    impacts = [r for r in read_csv(os.path.join(out, "events.csv"))
+               if r["guard"].startswith("impact:")]
+    ratio = 1 - 1.5 * math.sin(math.atan(0.25 / 0.5)) ** 2
+    expect(len(impacts) >= 4, "impacts", impacts)
+    for r in impacts[:4]:
+        got = float(r["theta'_after"]) / float(r["theta'_before"])
+        expect(abs(got - ratio) <= 1e-9, "Housner ratio", r, got, ratio)
+    last = read_csv(os.path.join(out, "trajectory.csv"))[-1]
+    expect(abs(float(last["theta"])) <= 1e-9 and abs(float(last["theta'"])) <= 1e-9,
+           "settled flat", last)
+
 
 def main():
     if len(sys.argv) != 5 or sys.argv[1] not in CASES:
