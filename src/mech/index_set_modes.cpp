@@ -81,10 +81,10 @@ Reset stick_reset(const Context& ctx, ModeId self, int i, unsigned closed, unsig
       });
 }
 
-// "a,b" of the closed contacts, for guard names.
+// "a&b" of the closed contacts, for guard names (no comma: names go into CSV columns).
 std::string closed_names(const LagrangianModel& m, unsigned closed) {
   std::string out;
-  for_each_bit(closed, [&](int i) { out += (out.empty() ? "" : ",") + m.contact(i).name; });
+  for_each_bit(closed, [&](int i) { out += (out.empty() ? "" : "&") + m.contact(i).name; });
   return out;
 }
 

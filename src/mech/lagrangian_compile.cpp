@@ -40,8 +40,8 @@ std::string mode_name(const LagrangianModel& m, const LagrangianMode& mode) {
     detail::for_each_bit(mode.closed_set, [&](int i) {
       const LagrangianMode one =
           detail::mode_of_sets(m, 1u << i, mode.stick_set, mode.slip_negative_set, 0);
-      name +=
-          (name.empty() ? "" : ",") + std::string(to_string(one.kind)) + ":" + m.contact(i).name;
+      name += (name.empty() ? "" : "&") + std::string(to_string(one.kind)) + ":" +
+              m.contact(i).name;  // "&": names go into CSV
     });
   } else {
     name = std::string(to_string(mode.kind)) + ":" + m.contact(mode.closed_contact).name;

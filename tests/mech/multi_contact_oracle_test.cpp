@@ -104,7 +104,7 @@ TEST(MultiContactOracle, BoxTwoCornersContactForcesThroughTheModel) {
       const std::string state = modes[i].substr(7) == "slide+"   ? "slip+"
                                 : modes[i].substr(7) == "slide-" ? "slip-"
                                                                  : "stick";
-      want_name += (want_name.empty() ? "" : ",") + state + ":c" + std::to_string(i + 1);
+      want_name += (want_name.empty() ? "" : "&") + state + ":c" + std::to_string(i + 1);
     }
     EXPECT_EQ(name_of(c, mode), want_name);
     for (int i = 0; i < 2; ++i) {
@@ -141,7 +141,7 @@ TEST(MultiContactOracle, BoxPushedAtRestStaysWithUniqueNormalForces) {
     Vector x0 = Vector::Zero(6);
     x0[1] = b;
     const ModeId mode = c.initial_mode(0.0, x0);
-    EXPECT_EQ(name_of(c, mode), "stick:c1,stick:c2");
+    EXPECT_EQ(name_of(c, mode), "stick:c1&stick:c2");
     const ContactDynamics d =
         model.dynamics(c.modes[static_cast<size_t>(mode)], 0.0, x0.head(3), x0.tail(3));
     const auto lN = oc.at("expected").at("lambda_N").get<std::vector<double>>();
@@ -191,7 +191,7 @@ TEST(MultiContactOracle, BoxTwoCornerImpactThroughTheReset) {
     // Both corners left closed and sliding with gdot_T(t+) > 0: the LCP continues on both.
     const auto gT = want.at("gT_plus").get<std::vector<double>>();
     ASSERT_GT(gT[0], 0.0);
-    EXPECT_EQ(name_of(c, jump.target), "slip+:c1,slip+:c2");
+    EXPECT_EQ(name_of(c, jump.target), "slip+:c1&slip+:c2");
   }
 }
 

@@ -63,7 +63,7 @@ TEST(MultiContact, BoxSlidingOnTwoCornersStopsAndSticks) {
   Vector x0(6);
   x0 << 0.0, b, 0.0, v0, 0.0, 0.0;
   const ModeId start = c.initial_mode(0.0, x0);
-  EXPECT_EQ(mode_name(c, start), "slip+:trailing,slip+:leading");
+  EXPECT_EQ(mode_name(c, start), "slip+:trailing&slip+:leading");
   const ContactDynamics d0 =
       model.dynamics(c.modes[static_cast<size_t>(start)], 0.0, x0.head(3), x0.tail(3));
   const double trail = 0.5 * m * kG * (1 - mu * b / a), lead = 0.5 * m * kG * (1 + mu * b / a);
@@ -79,7 +79,7 @@ TEST(MultiContact, BoxSlidingOnTwoCornersStopsAndSticks) {
   ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
   ASSERT_EQ(r.events.size(), 1) << mode_name(c, r.final_mode);
   EXPECT_NEAR(r.events[0].t, t_stop, 1e-9);
-  EXPECT_EQ(mode_name(c, r.final_mode), "stick:trailing,stick:leading");
+  EXPECT_EQ(mode_name(c, r.final_mode), "stick:trailing&stick:leading");
   EXPECT_NEAR(r.x_final[0], v0 * v0 / (2 * mu * kG), 1e-9);
   EXPECT_LE(std::abs(r.x_final[1] - b), 1e-9);  // on the floor (drift)
   EXPECT_LE(std::abs(r.x_final[2]), 1e-9);
@@ -116,7 +116,7 @@ TEST(MultiContact, BoxSlidingBackwardsMirrorsTheForces) {
   Vector x0(6);
   x0 << 0.0, b, 0.0, -v0, 0.0, 0.0;
   const ModeId start = c.initial_mode(0.0, x0);
-  EXPECT_EQ(mode_name(c, start), "slip-:trailing,slip-:leading");
+  EXPECT_EQ(mode_name(c, start), "slip-:trailing&slip-:leading");
   const ContactDynamics d =
       model.dynamics(c.modes[static_cast<size_t>(start)], 0.0, x0.head(3), x0.tail(3));
   EXPECT_NEAR(d.lambda_N_each[0], 0.5 * m * kG * (1 + mu * b / a), 1e-12 * m * kG);
@@ -133,7 +133,7 @@ TEST(MultiContact, BoxAtRestOnTwoCornersStaysWithUniqueNormalForces) {
   Vector x0 = Vector::Zero(6);
   x0[1] = b;
   const ModeId start = c.initial_mode(0.0, x0);
-  EXPECT_EQ(mode_name(c, start), "stick:trailing,stick:leading");
+  EXPECT_EQ(mode_name(c, start), "stick:trailing&stick:leading");
   const SimulationResult r = simulate(c.system, start, 0.0, x0, 2.0, testing::tight_options());
   ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
   EXPECT_EQ(r.events.size(), 0);
@@ -191,7 +191,7 @@ TEST(MultiContact, RockingBlockFollowsHousnerAndSettlesFlat) {
     EXPECT_LE(std::abs(xb[2]), 1e-9);  // flat at every impact
   }
   EXPECT_EQ(impacts, 4);
-  EXPECT_EQ(mode_name(c, r.final_mode), "stick:trailing,stick:leading");
+  EXPECT_EQ(mode_name(c, r.final_mode), "stick:trailing&stick:leading");
   EXPECT_LE(std::abs(r.x_final[2]), 1e-9);
   EXPECT_LE(r.x_final.tail(3).lpNorm<Eigen::Infinity>(), 1e-9);
   std::printf("rocking block: Housner ratio %.6f, worst error %.2e over %d impacts, %ld events\n",

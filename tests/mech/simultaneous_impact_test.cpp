@@ -136,7 +136,7 @@ TEST(SimultaneousImpact, PlasticFlatLandingRestsOnBothEnds) {
   ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
   ASSERT_GE(r.events.size(), 1);
   EXPECT_NEAR(r.events[0].t, std::sqrt(2.0 / kG), 1e-9);
-  EXPECT_EQ(c.system.modes()[static_cast<size_t>(r.final_mode)].name, "closed:left,closed:right");
+  EXPECT_EQ(c.system.modes()[static_cast<size_t>(r.final_mode)].name, "closed:left&closed:right");
   EXPECT_LE(r.x_final.tail(5).lpNorm<Eigen::Infinity>(), 1e-9);  // y, theta, velocities
   const ContactDynamics d = model.dynamics(c.modes[static_cast<size_t>(r.final_mode)], r.t_final,
                                            r.x_final.head(3), r.x_final.tail(3));
@@ -150,7 +150,7 @@ TEST(SimultaneousImpact, InitialStateWithTwoClosedContactsClosesBoth) {
   const auto c = model.compile();
   Vector x0 = Vector::Zero(6);
   const ModeId both = c.initial_mode(0.0, x0);
-  EXPECT_EQ(c.system.modes()[static_cast<size_t>(both)].name, "closed:left,closed:right");
+  EXPECT_EQ(c.system.modes()[static_cast<size_t>(both)].name, "closed:left&closed:right");
   // Resting on one end only (tilted): that end closes as before.
   x0[2] = 0.3;
   x0[1] = 0.5 * std::sin(0.3);

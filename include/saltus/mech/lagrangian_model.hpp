@@ -87,7 +87,7 @@
 // Several closed contacts ([LB] Sec. 2; src/mech/index_set_modes.cpp, index_set_dynamics.hpp,
 // index_set_choice.hpp): a mode of kind IndexSets holds the index sets I_N (closed_set), I_H
 // (stick_set) and the slip direction of every sliding contact; named by its members,
-// "slip+:trailing,stick:leading". Its flow keeps gddot_N = 0 on I_N and gddot_T = 0 on I_H;
+// "slip+:trailing&stick:leading". Its flow keeps gddot_N = 0 on I_N and gddot_T = 0 on I_H;
 // sticking contacts with equal w_T (two corners on flat ground) share one friction unknown (the
 // normal forces stay unique). compile() builds these modes for every set of 2 to dof() rigid
 // contacts (at most 4096 of them; at most kMaxDof contacts in such models). The next index sets
