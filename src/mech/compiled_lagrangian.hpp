@@ -89,7 +89,7 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self);
 // Newton steps; qdot <- qdot - M^-1 W_N G^+ W_N^T qdot, G = W_N^T M^-1 W_N). A limit state with
 // a contact deeper than that band is left unchanged, and settle's guard ends the run naming it
 // (the engine's extrapolation of a "pattern" of events at one instant can be far off).
-inline constexpr double kSettleGapBand = 1e-6;
+inline constexpr double kSettleGapBand = 1e-8;
 Reset::Map settle_projection(const Context& ctx, unsigned closed);
 
 // The guard of "settle" (entered by the Zeno hand-over): fires at once and closes the rigid

@@ -104,7 +104,7 @@
 // "penetration:<d>" (g_N,d < -1e-9: an impact was missed -> ResetFailed instead of passing
 // through the surface), and a Zeno hand-over from every mode to the instantaneous mode
 // "settle": the limit state is projected onto g_N = gdot_N = 0 of the closed contacts and of those
-// within 1e-6 max(1, |q|_inf) of their surface, and settle's guard closes the touching contacts
+// within 1e-8 max(1, |q|_inf) of their surface, and settle's guard closes the touching contacts
 // by the LCP. The single-contact modes, guards and messages are unchanged; the IndexSets resets
 // allocate (they solve an LCP), the single-contact paths do not.
 //
