@@ -168,26 +168,47 @@ template <class S>
 struct DynamicsT {
   DofVector<S> qdd;
   S lambda_N = S(0.0), lambda_T = S(0.0), B = S(0.0);
+  // Kind IndexSets: per contact index (zero for contacts not closed); B is then the normalised
+  // determinant of the closed-contact system (index_set_dynamics.hpp).
+  DofVector<S> lambda_N_of, lambda_T_of;
 };
 
-// qddot and contact forces of `mode` at (t, q, qdot).
+// h_total = h(t, q, qdot) + the forces of the compliant contacts active in `compliant_mask`.
 template <class S>
-void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
-                   const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out) {
+void total_forces(const LagrangianModel& m, unsigned compliant_mask, const S& t,
+                  const DofVector<S>& q, const DofVector<S>& qd, DofVector<S>& h) {
   const int n = m.dof();
-  SpdFactor<S> M;
-  factor_mass(m, q, M);
-  DofVector<S> h = DofVector<S>::Constant(n, S(0.0));
+  h = DofVector<S>::Constant(n, S(0.0));
   m.eval_forces(t, q, qd, h);
   const std::vector<int>& compliant = m.compliant_contacts();
   for (size_t j = 0; j < compliant.size(); ++j) {
-    if (!(mode.compliant_mask & (1u << j))) continue;
+    if (!(compliant_mask & (1u << j))) continue;
     const LagrangianContact& c = m.contact(compliant[j]);
     DofVector<S> w;
     gradient(c.gap, q, w);
     const S f = compliant_force(c, q, qd);
     for (int k = 0; k < n; ++k) h[k] = S(h[k] + f * w[k]);
   }
+}
+
+// Defined in index_set_dynamics.hpp (two or more closed contacts).
+template <class S>
+void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
+                        const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out);
+
+// qddot and contact forces of `mode` at (t, q, qdot).
+template <class S>
+void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
+                   const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out) {
+  if (mode.kind == ClosedKind::IndexSets) {
+    index_set_dynamics(m, mode, t, q, qd, out);
+    return;
+  }
+  const int n = m.dof();
+  SpdFactor<S> M;
+  factor_mass(m, q, M);
+  DofVector<S> h;
+  total_forces(m, mode.compliant_mask, t, q, qd, h);
   out.qdd = M.solve(h);  // a = M^-1 h_total
   out.lambda_N = out.lambda_T = S(0.0);
   if (mode.kind == ClosedKind::None || mode.kind == ClosedKind::Touchdown) return;
@@ -248,3 +269,5 @@ S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q, do
 }
 
 }  // namespace saltus::mech::detail
+
+#include "index_set_dynamics.hpp"  // NOLINT: the definition declared above

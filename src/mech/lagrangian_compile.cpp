@@ -1,10 +1,13 @@
 // LagrangianModel::compile(): the modes, guards, resets and Zeno hand-overs described in
 // lagrangian_model.hpp. Every flow and guard is one generic lambda (evaluated in double, and in
 // Dual for Jacobians and guard gradients); resets and choosers work on fixed-capacity vectors.
+#include <bit>
 #include <string>
 #include <utility>
 
+#include "compiled_lagrangian.hpp"
 #include "contact_dynamics.hpp"
+#include "index_set_choice.hpp"
 #include "multi_contact_impact.hpp"
 #include "painleve_report.hpp"
 #include "saltus/core/error.hpp"
@@ -12,45 +15,13 @@
 
 namespace saltus::mech {
 
-namespace detail {
-
-// What the compiled callables share: the model and the mode table.
-struct CompiledLagrangian {
-  explicit CompiledLagrangian(const LagrangianModel& m)
-      : model(m), n(m.dof()), masks(1u << m.compliant_contacts().size()) {
-    table.assign(static_cast<size_t>(m.contact_count() + 1) * kKinds * masks, kNoMode);
-  }
-  static constexpr int kKinds = 6;  // ClosedKind values
-
-  size_t key(const LagrangianMode& mode) const {
-    return (static_cast<size_t>(mode.closed_contact + 1) * kKinds +
-            static_cast<size_t>(mode.kind)) *
-               masks +
-           mode.compliant_mask;
-  }
-  ModeId find(const LagrangianMode& mode) const {
-    if (mode.closed_contact < -1 || mode.closed_contact >= model.contact_count() ||
-        mode.compliant_mask >= masks) {
-      return kNoMode;
-    }
-    return table[key(mode)];
-  }
-  ModeId open(unsigned mask) const { return find({-1, ClosedKind::None, mask}); }
-
-  LagrangianModel model;
-  int n;
-  unsigned masks;             // 2^(number of compliant contacts)
-  std::vector<ModeId> table;  // key(mode) -> ModeId
-};
-
-}  // namespace detail
-
 namespace {
 
+using detail::closed_bits;
 using detail::CompiledLagrangian;
+using detail::Context;
 using detail::DynamicsT;
 using detail::load;
-using Context = std::shared_ptr<const CompiledLagrangian>;
 
 // x = (q, qdot) split into DofVectors of the scalar of x (double or Dual).
 template <class X>
@@ -63,6 +34,15 @@ std::string mode_name(const LagrangianModel& m, const LagrangianMode& mode) {
   std::string name;
   if (mode.kind == ClosedKind::None) {
     name = "free";
+  } else if (mode.kind == ClosedKind::Touchdown && mode.closed_contact < 0) {
+    name = "settle";
+  } else if (mode.kind == ClosedKind::IndexSets) {
+    detail::for_each_bit(mode.closed_set, [&](int i) {
+      const LagrangianMode one =
+          detail::mode_of_sets(m, 1u << i, mode.stick_set, mode.slip_negative_set, 0);
+      name += (name.empty() ? "" : "&") + std::string(to_string(one.kind)) + ":" +
+              m.contact(i).name;  // "&": names go into CSV
+    });
   } else {
     name = std::string(to_string(mode.kind)) + ":" + m.contact(mode.closed_contact).name;
   }
@@ -88,17 +68,30 @@ Flow mode_flow(const Context& ctx, const LagrangianMode& mode) {
 }
 
 // A simultaneous impact as one jump (multi_contact_impact.hpp); closes the one contact left
-// closed, if any, by close_contact().
+// closed, if any, by close_contact(), and two or more by the contact-force LCP over them
+// (index_set_choice.hpp) with I_H = those left with gdot_T(t+) = 0.
 bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& set, unsigned mask,
                        double t, ConstVectorRef x, Jump& jump) {
   const int n = ctx.n;
-  int close = -1;
-  if (!detail::simultaneous_impact_jump(ctx.model, set, t, x, jump, close)) return false;
+  unsigned closed = 0;
+  if (!detail::simultaneous_impact_jump(ctx.model, set, t, x, jump, closed)) return false;
   jump.target = ctx.open(mask);
-  if (close < 0) return true;
+  if (closed == 0) return true;
+  const Vector qdot_plus = jump.x_plus.segment(n, n);
+  if (closed & (closed - 1u)) {
+    unsigned stick = 0, negative = 0;
+    detail::sets_from_velocities(ctx.model, closed, x.head(n), qdot_plus, stick, negative);
+    LagrangianMode next;
+    if (!detail::choose_index_sets(ctx.model, t, x.head(n), qdot_plus, closed, stick, negative,
+                                   mask, next, jump.failure)) {
+      return false;
+    }
+    jump.target = ctx.find(next);
+    return true;
+  }
   try {
     jump.target =
-        ctx.find(ctx.model.close_contact(close, t, x.head(n), jump.x_plus.segment(n, n), mask));
+        ctx.find(ctx.model.close_contact(std::countr_zero(closed), t, x.head(n), qdot_plus, mask));
   } catch (const Error& e) {
     jump.failure = e.what();  // Painleve as the contact closes
     return false;
@@ -127,8 +120,8 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
           jump.outputs.setZero();
           return true;
         }
-        const std::vector<int> set = detail::simultaneous_impact_set(
-            ctx->model, d, from.closed_contact, x.head(n), x.tail(n));
+        const std::vector<int> set =
+            detail::simultaneous_impact_set(ctx->model, d, closed_bits(from), x.head(n), x.tail(n));
         if (set.size() > 1) return simultaneous_jump(*ctx, set, mask, t, x, jump);
         const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
         if (!imp.planar.resolved()) {
@@ -333,6 +326,11 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     if (contacts_[i].rigid()) rigid.push_back(i);
   }
   const bool zeno_handover = rigid.size() == 1;
+  if (rigid.size() > 1 && contact_count() > kMaxDof) {
+    saltus::detail::throw_error("model '", name_, "': ", contact_count(), " contacts with ",
+                                rigid.size(), " rigid ones; at most ", kMaxDof,
+                                " contacts are supported when several rigid contacts may close");
+  }
 
   // Modes: for every set of active compliant contacts, the open mode and each rigid contact's
   // closed modes.
@@ -348,10 +346,12 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
         out.modes.push_back({r, ClosedKind::Frictionless, mask});
       }
     }
+    detail::add_index_set_modes(*this, rigid, mask, out.modes);
+    if (rigid.size() > 1) out.modes.push_back({-1, ClosedKind::Touchdown, mask});  // "settle"
   }
   for (const LagrangianMode& mode : out.modes) {
     const ModeId id = out.system.add_mode(mode_name(*this, mode), mode_flow(ctx, mode));
-    ctx->table[ctx->key(mode)] = id;
+    ctx->add(mode, id);
   }
 
   // Guards: impacts of the rigid contacts not held closed, the closed contact's transitions,
@@ -360,10 +360,18 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     const LagrangianMode& mode = out.modes[id];
     if (mode.kind != ClosedKind::Touchdown) {
       for (int d : rigid) {
-        if (d != mode.closed_contact) out.system.add_guard(id, impact_guard(ctx, d, mode));
+        if ((closed_bits(mode) >> d) & 1u) continue;
+        out.system.add_guard(id, impact_guard(ctx, d, mode));
+        if (rigid.size() > 1) out.system.add_guard(id, detail::penetration_guard(ctx, d, id));
       }
     }
-    if (mode.kind != ClosedKind::None) add_closed_contact_guards(out.system, id, ctx, mode);
+    if (mode.kind == ClosedKind::IndexSets) {
+      detail::add_index_set_guards(out.system, id, ctx, mode);
+    } else if (mode.kind == ClosedKind::Touchdown && mode.closed_contact < 0) {
+      detail::add_settle_guard(out.system, id, ctx, mode.compliant_mask);
+    } else if (mode.kind != ClosedKind::None) {
+      add_closed_contact_guards(out.system, id, ctx, mode);
+    }
     if (mode.kind != ClosedKind::Touchdown) add_compliant_guards(out.system, id, ctx, mode);
   }
 
@@ -375,6 +383,18 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     for (unsigned mask = 0; mask < ctx->masks; ++mask) {
       out.system.set_zeno_handover(
           ctx->open(mask), ZenoHandover{ctx->find({r, target, mask}), zeno_projection(ctx, r)});
+    }
+  }
+
+  // Zeno hand-over (several rigid contacts): from every other mode to "settle", the limit
+  // state projected onto the contacts that touch; settle's guard closes them by the LCP.
+  if (rigid.size() > 1) {
+    for (ModeId id = 0; id < static_cast<ModeId>(out.modes.size()); ++id) {
+      const LagrangianMode& mode = out.modes[id];
+      if (mode.kind == ClosedKind::Touchdown) continue;
+      out.system.set_zeno_handover(
+          id, ZenoHandover{ctx->find({-1, ClosedKind::Touchdown, mode.compliant_mask}),
+                           detail::settle_projection(ctx, closed_bits(mode))});
     }
   }
 
@@ -427,10 +447,16 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
     if (closing.empty()) first = find(mode);
     closing.push_back(i);
   }
-  if (closing.size() > 1) {  // no mode holds two: say so instead of closing only the first
-    saltus::detail::throw_error("model '", m.name(), "': two contacts closed (",
-                                detail::contact_names(m, closing), ") at t0 = ", t,
-                                ": multi-contact persistent contact is not supported yet");
+  if (closing.size() > 1) {  // the contact-force LCP over all of them decides
+    unsigned closed = 0, stick = 0, negative = 0;
+    for (int i : closing) closed |= 1u << i;
+    detail::sets_from_velocities(m, closed, q, qd, stick, negative);
+    LagrangianMode next;
+    std::string failure;
+    if (!detail::choose_index_sets(m, t, q, qd, closed, stick, negative, mask, next, failure)) {
+      saltus::detail::throw_error(failure, " (initial state)");
+    }
+    return find(next);
   }
   return first;
 }

@@ -39,6 +39,8 @@ const char* to_string(ClosedKind kind) {
       return "stick";
     case ClosedKind::Touchdown:
       return "touchdown";
+    case ClosedKind::IndexSets:
+      return "sets";
   }
   return "?";
 }
@@ -152,7 +154,8 @@ double LagrangianModel::sliding_coefficient(int i, ConstVectorRef q, double s) c
 
 ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, ConstVectorRef q,
                                           ConstVectorRef qdot) const {
-  if (mode.kind != ClosedKind::None && mode.kind != ClosedKind::Touchdown) {
+  if (mode.kind != ClosedKind::None && mode.kind != ClosedKind::Touchdown &&
+      mode.kind != ClosedKind::IndexSets) {
     const LagrangianContact& c = contact(mode.closed_contact);
     const bool slips = mode.kind == ClosedKind::SlipPositive ||
                        mode.kind == ClosedKind::SlipNegative || mode.kind == ClosedKind::Stick;
@@ -169,6 +172,10 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
   out.lambda_N = d.lambda_N;
   out.lambda_T = d.lambda_T;
   out.B = mode.kind == ClosedKind::None || mode.kind == ClosedKind::Touchdown ? kNaN : d.B;
+  if (mode.kind == ClosedKind::IndexSets) {
+    out.lambda_N_each = d.lambda_N_of;
+    out.lambda_T_each = d.lambda_T_of;
+  }
   return out;
 }
 

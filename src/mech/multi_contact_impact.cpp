@@ -21,35 +21,38 @@ std::string contact_names(const LagrangianModel& m, const std::vector<int>& cont
   return out;
 }
 
-// Whether rigid contact i joins I_S of an impact at (q, qdot); no allocation (fixed-capacity
-// vectors), so the single-contact path stays allocation-free.
-static bool joins_impact(const LagrangianModel& m, int i, int fired, int closed,
-                         const DofVector<double>& q, const DofVector<double>& qdot, double band) {
+// Whether rigid contact i joins I_S of an impact at q; no allocation, so the single-contact path
+// stays allocation-free.
+static bool joins_impact(const LagrangianModel& m, int i, int fired, unsigned closed,
+                         const DofVector<double>& q, double band) {
   if (i == fired || !m.contact(i).rigid()) return false;
-  if (i == closed) return true;
-  if (m.contact(i).gap(q) > band) return false;
-  DofVector<double> w;
-  gradient(m.contact(i).gap, q, w);
-  return w.dot(qdot) < 0.0;  // approaching
+  if ((closed >> i) & 1u) return true;
+  return m.contact(i).gap(q) <= band;  // touching, approaching or not (see the header)
 }
 
-std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, int closed,
-                                         ConstVectorRef q, ConstVectorRef qdot) {
+std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
+                                         ConstVectorRef q, ConstVectorRef /*qdot*/) {
   const int n = m.dof();
-  const DofVector<double> qv = load<double>(q, 0, n), qdv = load<double>(qdot, 0, n);
+  const DofVector<double> qv = load<double>(q, 0, n);
   const double band = kImpactGapBand * std::max(1.0, q.lpNorm<Eigen::Infinity>());
   int others = 0;
-  for (int i = 0; i < m.contact_count(); ++i)
-    others += joins_impact(m, i, fired, closed, qv, qdv, band);
+  for (int i = 0; i < m.contact_count(); ++i) others += joins_impact(m, i, fired, closed, qv, band);
   if (others == 0) return {};  // d alone: no allocation
   std::vector<int> set{fired};
   for (int i = 0; i < m.contact_count(); ++i) {
-    if (joins_impact(m, i, fired, closed, qv, qdv, band)) set.push_back(i);
+    if (joins_impact(m, i, fired, closed, qv, band)) set.push_back(i);
   }
   return set;
 }
 
 namespace {
+
+// The LCP's constant term for one contact: (1 + e) gdot_N(t-) while approaching (Moreau's law
+// gdot_N(t+) + e gdot_N(t-) >= 0), gdot_N(t-) itself while separating (gdot_N(t+) >= 0: it gets
+// impulse only if the others' impulses would make it approach).
+double moreau_rate(double gdot_minus, double e) {
+  return gdot_minus < 0.0 ? (1.0 + e) * gdot_minus : gdot_minus;
+}
 
 // T+ - T- and the contacts of I_S left with gdot_N(t+) = 0 (to 1e-12 of the largest approach).
 void finish(const Matrix& M, const Matrix& W_N, const Vector& gdot_minus, ConstVectorRef qdot_minus,
@@ -92,7 +95,7 @@ SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vecto
       c.mu[j] = contact.law.mu;
     }
     gdot_minus[j] = c.W_N.col(j).dot(qdot_minus);
-    c.gdot_N[j] = (1.0 + contact.law.e) * std::min(gdot_minus[j], 0.0);
+    c.gdot_N[j] = moreau_rate(gdot_minus[j], contact.law.e);
     p.sets.I_S.push_back(j);
   }
   c.gdot_T = c.W_T.transpose() * qdot_minus;
@@ -132,7 +135,7 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
   for (int j = 0; j < k; ++j) {
     W.col(j) = m.gap_gradient(contacts[j], q);
     gdot_minus[j] = W.col(j).dot(qdot_minus);
-    q_lcp[j] = (1.0 + m.contact(contacts[j]).law.e) * std::min(gdot_minus[j], 0.0);
+    q_lcp[j] = moreau_rate(gdot_minus[j], m.contact(contacts[j]).law.e);
   }
   const Matrix motion_map = llt.solve(W);  // M^-1 W_N: qdot+ - qdot- per unit impulse
   const Matrix G = W.transpose() * motion_map;
@@ -174,18 +177,12 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
 }
 
 bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
-                              ConstVectorRef x, Jump& jump, int& close) {
+                              ConstVectorRef x, Jump& jump, unsigned& closed) {
   const int n = m.dof();
-  close = -1;
+  closed = 0;
   const SimultaneousImpact imp = resolve_simultaneous_impact(m, set, t, x.head(n), x.tail(n));
   if (!imp.resolved()) {
     jump.failure = imp.message;
-    return false;
-  }
-  if (imp.closed_after.size() > 1) {
-    jump.failure = saltus::detail::text(
-        "model '", m.name(), "': two contacts closed (", contact_names(m, imp.closed_after),
-        ") after the impact at t = ", t, ": multi-contact persistent contact is not supported yet");
     return false;
   }
   jump.x_plus.head(n) = x.head(n);
@@ -193,7 +190,7 @@ bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& 
   jump.outputs[0] = 0.0;
   jump.outputs[1] = imp.impulse_N[0];
   jump.outputs[2] = imp.energy_change;
-  if (!imp.closed_after.empty()) close = imp.closed_after[0];
+  for (int i : imp.closed_after) closed |= 1u << i;
   return true;
 }
 

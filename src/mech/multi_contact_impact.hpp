@@ -6,6 +6,7 @@
 // per contact, gdot_N,i(t+) + e_i gdot_N,i(t-) >= 0 complementary to Lambda_N,i >= 0; e_i = 0 is
 // the completely inelastic law of [LB] (2.14). With G = W_N^T M^-1 W_N over I_S:
 //   w = G Lambda + (1 + E) gdot_N(t-),  0 <= w  perp  Lambda >= 0,  qdot+ = qdot- + M^-1 W_N Lambda
+// ((1 + e_i) only on approaching contacts; separating ones enter with gdot_N(t-), below)
 // solved by certified enumeration (lcp_enumeration.hpp). G is positive semidefinite, so all
 // solutions move the system alike; the verdict still comes from the enumeration (none / several
 // distinct motions / unique) and never assumes it.
@@ -17,10 +18,12 @@
 // scaled by (1 + e_i); its own law (Poisson, Stronge, Chatterjee-Ruina, ...) is used only when
 // it impacts alone.
 //
-// The impact set I_S: the contact whose guard fired, every other rigid contact not held closed
-// whose gap is within kImpactGapBand of zero and that approaches (gdot_N = w_N^T qdot < 0), and
-// the contact held closed by the mode (gdot_N = 0: it is touching and not separating, so it may
-// receive impulse). A contact separating at the impact receives none.
+// The impact set I_S ([LB] (2.12): every contact with g_N = 0): the contact whose guard fired,
+// every other rigid contact whose gap is within kImpactGapBand of zero, and the contacts held
+// closed by the mode. A touching contact that separates (gdot_N(t-) > 0) enters the LCP with
+// gdot_N(t-) itself (gdot_N(t+) >= 0 perp Lambda_N >= 0, no restitution): it receives impulse
+// only when the others' impulses would drive it into the surface (oracle
+// lcp.impact.box_two_corners_e0, qdot- = (0.5, -1, 3)).
 #pragma once
 
 #include <string>
@@ -49,9 +52,9 @@ struct SimultaneousImpact {
   bool resolved() const { return verdict == Verdict::Unique; }
 };
 
-// I_S of an impact of contact `fired` at (q, qdot) in a mode holding `closed` (-1: none): the
-// fired contact first; EMPTY (no allocation) when no other contact joins.
-std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, int closed,
+// I_S of an impact of contact `fired` at (q, qdot) in a mode holding the contacts of `closed`
+// (bit i: contact i): the fired contact first; EMPTY (no allocation) when no other contact joins.
+std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
                                          ConstVectorRef q, ConstVectorRef qdot);
 
 // Solves the Moreau-Newton impact LCP over `contacts` at (q, qdot-); t for messages.
@@ -60,11 +63,10 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
                                                ConstVectorRef q, ConstVectorRef qdot_minus);
 
 // The impact as a jump: x+ = (q, qdot+), outputs (impulse_t = 0, impulse_n of the fired contact
-// set[0], energy change); `close` = the one contact left closed (-1: none). False with
-// jump.failure when the LCP has no unique answer, or two or more
-// contacts are left closed (no mode holds them yet).
+// set[0], energy change); `closed` = the contacts left with gdot_N(t+) = 0 (bits). False with
+// jump.failure when the LCP has no unique answer.
 bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
-                              ConstVectorRef x, Jump& jump, int& close);
+                              ConstVectorRef x, Jump& jump, unsigned& closed);
 
 // "'a', 'b'" for messages.
 std::string contact_names(const LagrangianModel& m, const std::vector<int>& contacts);

@@ -124,35 +124,33 @@ TEST(SimultaneousImpact, FrictionalFlatLandingSlidesOrSticks) {
   }
 }
 
-// e = 0: both ends stay closed, which no mode can hold yet: the run ends with a status saying so.
-TEST(SimultaneousImpact, PlasticFlatLandingEndsWithTwoContactsClosed) {
-  const auto model = rod_model(1.0, 0.5, 0.0);
+// e = 0: both ends stay closed; the contact-force LCP over them (index_set_choice.hpp) closes
+// both, and the rod rests flat on the floor with lambda_N = m g / 2 at each end.
+TEST(SimultaneousImpact, PlasticFlatLandingRestsOnBothEnds) {
+  const double m = 1.0, l = 0.5;
+  const auto model = rod_model(m, l, 0.0);
   const auto c = model.compile();
   Vector x0(6);
   x0 << 0.0, 1.0, 0.0, 0.0, 0.0, 0.0;
   const SimulationResult r = simulate(c.system, c.free, 0.0, x0, 2.0, testing::tight_options());
-  ASSERT_EQ(r.termination(), Termination::ResetFailed) << r.summary.message;
-  const std::string& msg = r.summary.message;
-  EXPECT_NE(msg.find("two contacts closed ('left', 'right')"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("multi-contact persistent contact is not supported yet"), std::string::npos)
-      << msg;
-  EXPECT_NEAR(r.t_final, std::sqrt(2.0 / kG), 1e-9);
+  ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+  ASSERT_GE(r.events.size(), 1);
+  EXPECT_NEAR(r.events[0].t, std::sqrt(2.0 / kG), 1e-9);
+  EXPECT_EQ(c.system.modes()[static_cast<size_t>(r.final_mode)].name, "closed:left&closed:right");
+  EXPECT_LE(r.x_final.tail(5).lpNorm<Eigen::Infinity>(), 1e-9);  // y, theta, velocities
+  const ContactDynamics d = model.dynamics(c.modes[static_cast<size_t>(r.final_mode)], r.t_final,
+                                           r.x_final.head(3), r.x_final.tail(3));
+  EXPECT_NEAR(d.lambda_N_each[0], 0.5 * m * kG, 1e-9 * m * kG);
+  EXPECT_NEAR(d.lambda_N_each[1], 0.5 * m * kG, 1e-9 * m * kG);
 }
 
-// Starting flat at rest on the floor: both ends would stay closed, which no mode holds yet; the
-// initial mode says so instead of closing only the first end (saltus check reports it).
-TEST(SimultaneousImpact, InitialStateWithTwoClosedContactsIsRefused) {
+// Starting flat at rest on the floor: both ends close together (the LCP over both decides).
+TEST(SimultaneousImpact, InitialStateWithTwoClosedContactsClosesBoth) {
   const auto model = rod_model(1.0, 0.5, 0.5);
   const auto c = model.compile();
   Vector x0 = Vector::Zero(6);
-  try {
-    c.initial_mode(0.0, x0);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& err) {
-    const std::string msg = err.what();
-    EXPECT_NE(msg.find("two contacts closed ('left', 'right') at t0"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("not supported yet"), std::string::npos) << msg;
-  }
+  const ModeId both = c.initial_mode(0.0, x0);
+  EXPECT_EQ(c.system.modes()[static_cast<size_t>(both)].name, "closed:left&closed:right");
   // Resting on one end only (tilted): that end closes as before.
   x0[2] = 0.3;
   x0[1] = 0.5 * std::sin(0.3);
@@ -236,7 +234,8 @@ TEST(SimultaneousImpact, StackedBallsResolvedAsOneSet) {
 }
 
 // Random rod drops: every run ends with a status, a failure names its cause, no end penetrates
-// below -1e-9 at an event, no impact increases the energy beyond round-off.
+// below -1e-9 at an event, no impact increases the energy beyond round-off. Accumulating impacts
+// hand over to "settle" (the contacts touching at the limit close by the contact-force LCP).
 TEST(SimultaneousImpact, RandomRodDrops) {
   std::mt19937 rng(20261123);
   std::uniform_real_distribution<double> tilt(-0.4, 0.4), spin(-3.0, 3.0), restitution(0.0, 0.9),
@@ -272,7 +271,10 @@ TEST(SimultaneousImpact, RandomRodDrops) {
       const auto xb = r.events.x_before(i), xa = r.events.x_after(i);
       EXPECT_GE(model.gap(0, xa.head(3)), -1e-9) << "run " << run << " event " << i;
       EXPECT_GE(model.gap(1, xa.head(3)), -1e-9) << "run " << run << " event " << i;
-      EXPECT_LE(rod_energy(model, xa, m), rod_energy(model, xb, m) + 1e-12 * scale)
+      // The Zeno hand-over projects the extrapolated limit state onto the floor (a position
+      // correction of the extrapolation's size, not an impact): 1e-9 of the scale there.
+      const double slack = r.events[i].guard == kZenoHandoverGuard ? 1e-9 : 1e-12;
+      EXPECT_LE(rod_energy(model, xa, m), rod_energy(model, xb, m) + slack * scale)
           << "run " << run << " event " << i;
     }
   }

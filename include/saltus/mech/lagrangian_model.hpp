@@ -29,8 +29,9 @@
 // (s = +1 or -1) or sticks. Frictionless contacts have one closed mode.
 //
 // Hybrid system built by compile(): one mode per (state of the rigid contacts, set of active
-// compliant contacts). At most one rigid contact is closed at a time. Mode names: the rigid
-// part, then "|<name>" per active compliant contact ("free", "slip+:tip|pad"):
+// compliant contacts). One closed rigid contact: the modes below; two or more (models with
+// several rigid contacts): modes of kind IndexSets, see "Several closed contacts" below. Mode
+// names: the rigid part, then "|<name>" per active compliant contact ("free", "slip+:tip|pad"):
 //   "free"           x = (q, qdot), qdot' = M^-1 (h + sum_active f_j w_N,j)          (C_1 of 1.2)
 //   "closed:<c>"     frictionless closed contact: g_N = gdot_N = 0 held by lambda_N (C_2)
 //   "slip+:<c>", "slip-:<c>"  closed, sliding with s = sign(gdot_T) = +1 / -1:
@@ -71,7 +72,8 @@
 // Closing a contact (after an impact with gdot_N+ = 0, when slip stops, at touchdown): with
 // gdot_T = 0 the stick forces decide (inside the cone: stick; outside: slip with
 // s = -sign(lambda_T)); a sliding contact slips with s = sign(gdot_T); lambda_N <= 0: free.
-// Zeno hand-over (models with one rigid contact): from each mode without a closed contact to
+// Zeno hand-over (models with one rigid contact; several: "settle" above): from each mode
+// without a closed contact to
 // "closed:<c>" (frictionless) or "touchdown:<c>" (frictional) at the accumulation time, the limit
 // state projected onto g_N = 0 (q along M^-1 w_N) and gdot_N = 0 (qdot <- P(q, 0) qdot).
 //
@@ -81,6 +83,30 @@
 // B reaches 0 while sliding (guard "painleve:<c>"). A jam of a Routh process during an impact
 // (FORMULAS.md 9) makes the reset return NaN, which the engine reports as
 // Termination::NonFiniteState naming the guard.
+//
+// Several closed contacts ([LB] Sec. 2; src/mech/index_set_modes.cpp, index_set_dynamics.hpp,
+// index_set_choice.hpp): a mode of kind IndexSets holds the index sets I_N (closed_set), I_H
+// (stick_set) and the slip direction of every sliding contact; named by its members,
+// "slip+:trailing&stick:leading". Its flow keeps gddot_N = 0 on I_N and gddot_T = 0 on I_H;
+// sticking contacts with equal w_T (two corners on flat ground) share one friction unknown (the
+// normal forces stay unique). compile() builds these modes for every set of 2 to dof() rigid
+// contacts (at most 4096 of them; at most kMaxDof contacts in such models). The next index sets
+// are never enumerated locally: at every event that changes them (an impact leaving two or more
+// contacts with gdot_N(t+) = 0, lift-off, stick, slip, the Zeno hand-over, initial_mode) the
+// contact-force LCP (2.9)-(2.11) is solved over the closed contacts and its verdict decides:
+// unique -> the next mode; none (inconsistent) or several (indeterminate) -> ResetFailed with a
+// message naming the contacts, their states, t and the LCP's report. Guards of an IndexSets mode:
+// "impact:<d>" for the open contacts (the closed ones join I_S), "lift-off:<c>" (lambda_N,c = 0
+// -> LCP without c), "stick:<c>" (sliding c stops -> LCP with c and the contacts sharing its w_T
+// in I_H), "slip+:<c>" / "slip-:<c>" (sticking c at the cone edge -> LCP with c's group sliding),
+// "painleve:<set>" (the normalised determinant B of the closed-contact system reaches zero while
+// something slides -> ResetFailed). Models with several rigid contacts also get, in every mode,
+// "penetration:<d>" (g_N,d < -1e-9: an impact was missed -> ResetFailed instead of passing
+// through the surface), and a Zeno hand-over from every mode to the instantaneous mode
+// "settle": the limit state is projected onto g_N = gdot_N = 0 of the closed contacts and of those
+// within 1e-8 max(1, |q|_inf) of their surface, and settle's guard closes the touching contacts
+// by the LCP. The single-contact modes, guards and messages are unchanged; the IndexSets resets
+// allocate (they solve an LCP), the single-contact paths do not.
 //
 // Every mode supplies its Jacobian by forward AD (Dual, DualSecondOrderJet), so all integrators,
 // Radau5 included, run every mode. The compiled flows, guards and resets do not allocate (fixed
@@ -171,15 +197,31 @@ struct LagrangianContact {
 };
 
 // The state of the rigid contact a mode keeps closed.
-enum class ClosedKind { None, Frictionless, SlipPositive, SlipNegative, Stick, Touchdown };
+// IndexSets: two or more rigid contacts closed at once; the sets of LagrangianMode say which
+// (src/mech/index_set_dynamics.hpp).
+enum class ClosedKind {
+  None,
+  Frictionless,
+  SlipPositive,
+  SlipNegative,
+  Stick,
+  Touchdown,
+  IndexSets
+};
 const char* to_string(ClosedKind kind);
 
 // What a mode of the compiled system holds: the closed rigid contact (if any), its state, and
 // the active compliant contacts (bit j = j-th compliant contact in declaration order).
 struct LagrangianMode {
-  int closed_contact = -1;  // contact index; -1 with ClosedKind::None
+  int closed_contact = -1;  // contact index; -1 with ClosedKind::None; IndexSets: the first
   ClosedKind kind = ClosedKind::None;
   unsigned compliant_mask = 0;
+  // Kind IndexSets only (bit i = contact i): I_N (closed), I_H (sticking, within I_N), and the
+  // sliding frictional contacts of I_N \ I_H with s = -1 (the others slide with s = +1 or are
+  // frictionless). Zero for the other kinds.
+  unsigned closed_set = 0;
+  unsigned stick_set = 0;
+  unsigned slip_negative_set = 0;
 };
 
 // The outcome of one impact of a contact at (q, qdot-) (fixed capacity: no allocation).
@@ -195,7 +237,10 @@ struct ContactDynamics {
   double lambda_N = 0.0;  // normal force of the closed contact (0 without one)
   double lambda_T = 0.0;  // tangential force (-mu s lambda_N when slipping)
   double B = kNaN;        // w_N^T M^-1 (w_N - mu s w_T) (closed, slip; s = 0 frictionless);
-                          // w_N^T M^-1 w_N in stick; NaN without a closed contact
+                          // w_N^T M^-1 w_N in stick; NaN without a closed contact; kind
+                          // IndexSets: the normalised determinant of index_set_dynamics.hpp
+  // Kind IndexSets: lambda_N, lambda_T of every contact (index = contact; 0 when not closed).
+  DofVector<double> lambda_N_each, lambda_T_each;
 };
 
 class LagrangianModel {

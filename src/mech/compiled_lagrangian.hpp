@@ -1,0 +1,100 @@
+// What the compiled callables of a LagrangianModel share (internal to src/mech): the model and
+// the table from LagrangianMode to ModeId; the guard builders split over several files.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "saltus/core/hybrid_system.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+
+namespace saltus::mech::detail {
+
+struct CompiledLagrangian {
+  explicit CompiledLagrangian(const LagrangianModel& m)
+      : model(m), n(m.dof()), masks(1u << m.compliant_contacts().size()) {
+    table.assign(static_cast<size_t>(m.contact_count() + 1) * kKinds * masks, kNoMode);
+  }
+  static constexpr int kKinds = 6;  // ClosedKind values below IndexSets
+
+  size_t key(const LagrangianMode& mode) const {
+    return (static_cast<size_t>(mode.closed_contact + 1) * kKinds +
+            static_cast<size_t>(mode.kind)) *
+               masks +
+           mode.compliant_mask;
+  }
+  void add(const LagrangianMode& mode, ModeId id) {
+    if (mode.kind == ClosedKind::IndexSets) {
+      index_set_modes.push_back({mode, id});
+    } else {
+      table[key(mode)] = id;
+    }
+  }
+  ModeId find(const LagrangianMode& mode) const {
+    if (mode.closed_contact < -1 || mode.closed_contact >= model.contact_count() ||
+        mode.compliant_mask >= masks) {
+      return kNoMode;
+    }
+    if (mode.kind == ClosedKind::IndexSets) {
+      for (const auto& [m, id] : index_set_modes) {
+        if (m.closed_set == mode.closed_set && m.stick_set == mode.stick_set &&
+            m.slip_negative_set == mode.slip_negative_set &&
+            m.compliant_mask == mode.compliant_mask) {
+          return id;
+        }
+      }
+      return kNoMode;
+    }
+    return table[key(mode)];
+  }
+  ModeId open(unsigned mask) const { return find({-1, ClosedKind::None, mask}); }
+
+  LagrangianModel model;
+  int n;
+  unsigned masks;             // 2^(number of compliant contacts)
+  std::vector<ModeId> table;  // key(mode) -> ModeId (modes with at most one closed contact)
+  std::vector<std::pair<LagrangianMode, ModeId>> index_set_modes;  // kind IndexSets
+};
+
+using Context = std::shared_ptr<const CompiledLagrangian>;
+
+// The rigid contacts a mode holds closed, as bits (contact i: bit i).
+inline unsigned closed_bits(const LagrangianMode& mode) {
+  if (mode.kind == ClosedKind::IndexSets) return mode.closed_set;
+  if (mode.kind == ClosedKind::None || mode.kind == ClosedKind::Touchdown) return 0;
+  return 1u << mode.closed_contact;
+}
+
+// The modes of kind IndexSets for the rigid contacts `rigid` and one compliant mask: every set of
+// two or more of them up to dof() members, each frictional member sticking or sliding either way
+// (index_set_modes.cpp). Throws beyond 4096 such modes.
+void add_index_set_modes(const LagrangianModel& m, const std::vector<int>& rigid, unsigned mask,
+                         std::vector<LagrangianMode>& modes);
+
+// Guards of a mode of kind IndexSets: lift-off, stick, slip and Painleve per closed contact
+// (index_set_modes.cpp).
+void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                          const LagrangianMode& mode);
+
+// A safeguard of models with several rigid contacts (index_set_modes.cpp): "penetration:<d>",
+// p = -g_N,d - kPenetrationLimit rising, ends the run with a status naming the contact, t and the
+// gap: an impact of d was missed (a guard that started a hair inside its surface, at the noise
+// level of a Zeno point) and the run would otherwise go on through the surface.
+inline constexpr double kPenetrationLimit = 1e-9;
+Guard penetration_guard(const Context& ctx, int d, ModeId self);
+
+// Zeno hand-over of a model with several rigid contacts (index_set_modes.cpp): the limit state
+// projected onto g_N = 0, gdot_N = 0 of the contacts of `closed` and of every rigid contact
+// whose gap at the limit state is below kSettleGapBand max(1, |q|_inf) (q along M^-1 W_N, four
+// Newton steps; qdot <- qdot - M^-1 W_N G^+ W_N^T qdot, G = W_N^T M^-1 W_N). A limit state with
+// a contact deeper than that band is left unchanged, and settle's guard ends the run naming it
+// (the engine's extrapolation of a "pattern" of events at one instant can be far off).
+inline constexpr double kSettleGapBand = 1e-8;
+Reset::Map settle_projection(const Context& ctx, unsigned closed);
+
+// The guard of "settle" (entered by the Zeno hand-over): fires at once and closes the rigid
+// contacts touching at rest (g_N <= 1e-10, |gdot_N| <= 1e-9 of the scale) by the contact-force
+// LCP over them.
+void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask);
+
+}  // namespace saltus::mech::detail

@@ -1,0 +1,127 @@
+// Next index sets by the contact-force LCP; see src/mech/index_set_choice.hpp.
+#include "index_set_choice.hpp"
+
+#include <bit>
+#include <cmath>
+#include <vector>
+
+#include "contact_dynamics.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/mech/contact_force_problem.hpp"
+
+namespace saltus::mech::detail {
+
+LagrangianMode mode_of_sets(const LagrangianModel& m, unsigned closed, unsigned stick,
+                            unsigned slip_negative, unsigned compliant_mask) {
+  unsigned frictional = 0;
+  for_each_bit(closed, [&](int i) {
+    if (m.contact(i).frictional()) frictional |= 1u << i;
+  });
+  stick &= closed & frictional;
+  slip_negative &= closed & frictional & ~stick;
+  if (closed == 0) return {-1, ClosedKind::None, compliant_mask};
+  const int first = std::countr_zero(closed);
+  if (std::popcount(closed) == 1) {
+    ClosedKind kind = ClosedKind::Frictionless;
+    if (frictional) {
+      kind = stick ? ClosedKind::Stick
+                   : (slip_negative ? ClosedKind::SlipNegative : ClosedKind::SlipPositive);
+    }
+    return {first, kind, compliant_mask};
+  }
+  return {first, ClosedKind::IndexSets, compliant_mask, closed, stick, slip_negative};
+}
+
+void sets_from_velocities(const LagrangianModel& m, unsigned closed, ConstVectorRef q,
+                          ConstVectorRef qdot, unsigned& stick, unsigned& slip_negative) {
+  stick = slip_negative = 0;
+  for_each_bit(closed, [&](int i) {
+    if (!m.contact(i).frictional()) return;
+    const Vector w_T = m.tangent_gradient(i, q);
+    const double gdot_T = w_T.dot(qdot);
+    const double tol = 1e-12 * (1.0 + w_T.lpNorm<1>() * qdot.lpNorm<Eigen::Infinity>());
+    if (std::abs(gdot_T) <= tol) {
+      stick |= 1u << i;
+    } else if (gdot_T < 0.0) {
+      slip_negative |= 1u << i;
+    }
+  });
+}
+
+std::string describe_sets(const LagrangianModel& m, unsigned closed, unsigned stick,
+                          unsigned slip_negative) {
+  std::string out;
+  for_each_bit(closed, [&](int i) {
+    const char* state = !m.contact(i).frictional()  ? "frictionless"
+                        : (stick >> i) & 1u         ? "stick"
+                        : (slip_negative >> i) & 1u ? "slip-"
+                                                    : "slip+";
+    out += (out.empty() ? "'" : ", '") + m.contact(i).name + "' (" + state + ")";
+  });
+  return out;
+}
+
+bool choose_index_sets(const LagrangianModel& m, double t, ConstVectorRef q, ConstVectorRef qdot,
+                       unsigned closed, unsigned stick, unsigned slip_negative,
+                       unsigned compliant_mask, LagrangianMode& out, std::string& failure) {
+  std::vector<int> ids;
+  for_each_bit(closed, [&](int i) { ids.push_back(i); });
+  if (ids.empty()) {
+    out = mode_of_sets(m, 0, 0, 0, compliant_mask);
+    return true;
+  }
+  const int n = m.dof(), k = static_cast<int>(ids.size());
+  ContactForceProblem p;
+  p.mass = m.mass_matrix(q);
+  const DofVector<double> qv = load<double>(q, 0, n), qdv = load<double>(qdot, 0, n);
+  DofVector<double> h;
+  total_forces(m, compliant_mask, t, qv, qdv, h);
+  p.h = h;
+  p.time = t;
+  PlanarContacts& c = p.contacts;
+  c.W_N.resize(n, k);
+  c.W_T = Matrix::Zero(n, k);
+  c.g_N = c.gdot_N = c.w_hat_T = c.mu = Vector::Zero(k);
+  c.w_hat_N.resize(k);
+  c.gdot_T = Vector::Ones(k);
+  for (int j = 0; j < k; ++j) {
+    const int i = ids[static_cast<size_t>(j)];
+    const LagrangianContact& contact = m.contact(i);
+    c.W_N.col(j) = m.gap_gradient(i, q);
+    c.w_hat_N[j] = m.gap_acceleration_offset(i, q, qdot);
+    p.sets.I_S.push_back(j);
+    p.sets.I_N.push_back(j);
+    if (!contact.frictional()) continue;  // mu = 0, W_T = 0: no friction, a fixed direction
+    c.W_T.col(j) = m.tangent_gradient(i, q);
+    c.w_hat_T[j] = m.tangent_acceleration_offset(i, q, qdot);
+    c.mu[j] = contact.law.mu;
+    if ((stick >> i) & 1u) {
+      c.gdot_T[j] = 0.0;
+      p.sets.I_H.push_back(j);
+    } else {
+      c.gdot_T[j] = (slip_negative >> i) & 1u ? -1.0 : 1.0;  // the direction, not the speed
+    }
+  }
+  const ContactOutcome outcome = solve_contact_forces(p);
+  if (!outcome.can_continue()) {
+    failure =
+        saltus::detail::text("model '", m.name(), "': contact forces over the closed contacts ",
+                             describe_sets(m, closed, stick, slip_negative), " at t = ", t,
+                             ": verdict ", to_string(outcome.verdict), ": ", outcome.message);
+    return false;
+  }
+  const ContactSolution& sol = *outcome.selected_solution();
+  unsigned next = 0, next_stick = 0, next_negative = 0;
+  for (int j = 0; j < k; ++j) {
+    const int i = ids[static_cast<size_t>(j)];
+    const ContactMode& mode = sol.modes[static_cast<size_t>(j)];
+    if (mode.normal != NormalState::Closed) continue;
+    next |= 1u << i;
+    if (mode.tangential == TangentialState::Stick) next_stick |= 1u << i;
+    if (mode.tangential == TangentialState::SlideNegative) next_negative |= 1u << i;
+  }
+  out = mode_of_sets(m, next, next_stick, next_negative, compliant_mask);
+  return true;
+}
+
+}  // namespace saltus::mech::detail

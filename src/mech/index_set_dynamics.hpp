@@ -1,0 +1,175 @@
+// Accelerations and contact forces of a mode holding two or more rigid contacts closed (kind
+// IndexSets of LagrangianMode), generic in the scalar like contact_dynamics.hpp; no allocation.
+//
+// Source: [LB] (2.9)-(2.10) (seed 001; FORMULAS.md 10.3), the equality branch for the index sets
+// of the mode: every contact of I_N keeps gddot_N = 0, every contact of I_H keeps gddot_T = 0,
+// a sliding contact of I_N \ I_H carries lambda_T = -mu s lambda_N. Unknowns y = (lambda_N over
+// I_N, lambda_T over the sticking groups):
+//   qddot = a + M^-1 F y,  F = [w_N,i - mu_i s_i w_T,i (sliding) | w_N,i ... | w_T,group ...]
+//   R^T qddot + what = 0,  R = [w_N,i ... | w_T,group ...]   ->   (R^T M^-1 F) y = -(R^T a + what)
+// solved by Gaussian elimination with partial pivoting (comparisons on the double value, so the
+// Dual instantiation follows the same pivots).
+//
+// Dependent directions (FORMULAS.md 10.3 note): sticking contacts whose w_T are equal (two corners
+// of one body on flat ground) make W_H^T M^-1 W_H singular; only their sum of friction forces is
+// determined. They form one group with one unknown and one equation; the group's force is shared
+// in proportion to mu_i lambda_N,i, the split that keeps every member equally far from its cone
+// edge (any split moves the body alike; this one makes each member's stick -> slip guard fire
+// exactly when the group as a whole reaches |sum lambda_T| = sum mu_i lambda_N,i).
+//
+// B (DynamicsT::B) is det(R^T M^-1 F) divided by the product of the L1 norms of its rows (in
+// [-1, 1] by Hadamard's inequality); it is positive for frictionless and sticking sets and
+// reaches zero where sliding friction makes the system singular (the multi-contact Painleve jam).
+#pragma once
+
+#include "contact_dynamics.hpp"
+
+namespace saltus::mech::detail {
+
+template <class S>
+S abs_value(const S& x) {
+  return val(x) < 0.0 ? S(-x) : x;
+}
+
+// Whether two gradients are equal to rounding (the dependent-direction test of the header).
+template <class A, class B>
+bool same_direction(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  return (a - b).cwiseAbs().maxCoeff() <= 1e-12 * (1.0 + a.cwiseAbs().maxCoeff());
+}
+
+// Bits of `set` in ascending order, as contact indices.
+template <class F>
+void for_each_bit(unsigned set, F f) {
+  for (int i = 0; set; ++i, set >>= 1u) {
+    if (set & 1u) f(i);
+  }
+}
+
+template <class S>
+void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
+                        const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out) {
+  constexpr int kMaxUnknowns = 2 * kMaxDof;
+  using Columns = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDof, kMaxUnknowns>;
+  using Unknowns = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, kMaxUnknowns, 1>;
+  using Square = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxUnknowns, kMaxUnknowns>;
+  const int n = m.dof();
+  const int nc = m.contact_count();
+  SpdFactor<S> M;
+  factor_mass(m, q, M);
+  DofVector<S> h;
+  total_forces(m, mode.compliant_mask, t, q, qd, h);
+  out.qdd = M.solve(h);  // a
+  out.lambda_N = out.lambda_T = S(0.0);
+  out.lambda_N_of = DofVector<S>::Constant(nc, S(0.0));
+  out.lambda_T_of = DofVector<S>::Constant(nc, S(0.0));
+
+  Columns F(n, kMaxUnknowns), R(n, kMaxUnknowns);
+  Unknowns what(kMaxUnknowns);
+  int row_of_normal[kMaxDof] = {}, group_of[kMaxDof] = {};
+  int k = 0;
+  Kinematics<S> kin;
+  for_each_bit(mode.closed_set, [&](int i) {
+    const LagrangianContact& c = m.contact(i);
+    kinematics(c.gap, q, qd, kin);
+    R.col(k) = kin.w;
+    F.col(k) = kin.w;
+    what[k] = kin.what;
+    const bool sticks = (mode.stick_set >> i) & 1u;
+    if (!sticks && c.frictional()) {
+      const double s = (mode.slip_negative_set >> i) & 1u ? -1.0 : 1.0;
+      DofVector<S> wt;
+      gradient(c.tangent, q, wt);
+      for (int r = 0; r < n; ++r) F(r, k) = S(F(r, k) - c.law.mu * s * wt[r]);
+    }
+    row_of_normal[i] = k++;
+  });
+  const int first_group = k;
+  for_each_bit(mode.stick_set, [&](int i) {
+    kinematics(m.contact(i).tangent, q, qd, kin);
+    const DofVector<double> wv = values(kin.w);
+    for (int g = first_group; g < k; ++g) {
+      if (same_direction(values(DofVector<S>(R.col(g))), wv)) {
+        group_of[i] = g;
+        return;
+      }
+    }
+    R.col(k) = kin.w;
+    F.col(k) = kin.w;
+    what[k] = kin.what;
+    group_of[i] = k++;
+  });
+
+  // A y = b with A = R^T M^-1 F, b = -(R^T a + what).
+  Columns MF(n, k);
+  for (int c = 0; c < k; ++c) {
+    DofVector<S> col = F.col(c);
+    M.solve_in_place(col);
+    MF.col(c) = col;
+  }
+  Square A(k, k + 1);
+  S scale(1.0);
+  for (int r = 0; r < k; ++r) {
+    S row_norm(0.0);
+    for (int c = 0; c < k; ++c) {
+      S sum(0.0);
+      for (int j = 0; j < n; ++j) sum = S(sum + R(j, r) * MF(j, c));
+      A(r, c) = sum;
+      row_norm = S(row_norm + abs_value(sum));
+    }
+    S rhs = what[r];
+    for (int j = 0; j < n; ++j) rhs = S(rhs + R(j, r) * out.qdd[j]);
+    A(r, k) = S(-rhs);
+    scale = S(scale * row_norm);
+  }
+  S det(1.0);
+  for (int c = 0; c < k; ++c) {
+    int p = c;
+    for (int r = c + 1; r < k; ++r) {
+      if (std::abs(val(A(r, c))) > std::abs(val(A(p, c)))) p = r;
+    }
+    if (p != c) {
+      A.row(p).swap(A.row(c));
+      det = S(-det);
+    }
+    det = S(det * A(c, c));
+    for (int r = c + 1; r < k; ++r) {
+      const S f = S(A(r, c) / A(c, c));  // a zero pivot gives NaN: the engine reports it
+      for (int j = c; j <= k; ++j) A(r, j) = S(A(r, j) - f * A(c, j));
+    }
+  }
+  Unknowns y(k);
+  for (int r = k - 1; r >= 0; --r) {
+    S sum = A(r, k);
+    for (int j = r + 1; j < k; ++j) sum = S(sum - A(r, j) * y[j]);
+    y[r] = S(sum / A(r, r));
+  }
+  out.B = val(scale) > 0.0 ? S(det / scale) : S(0.0);
+  for (int c = 0; c < k; ++c) {
+    for (int j = 0; j < n; ++j) out.qdd[j] = S(out.qdd[j] + MF(j, c) * y[c]);
+  }
+
+  // Per-contact forces; a sticking group's force shared in proportion to mu_i lambda_N,i.
+  Unknowns group_weight = Unknowns::Constant(k, S(0.0));
+  int group_size[kMaxUnknowns] = {};
+  for_each_bit(mode.closed_set, [&](int i) {
+    const LagrangianContact& c = m.contact(i);
+    const S lambda_N = y[row_of_normal[i]];
+    out.lambda_N_of[i] = lambda_N;
+    if ((mode.stick_set >> i) & 1u) {
+      group_weight[group_of[i]] = S(group_weight[group_of[i]] + c.law.mu * lambda_N);
+      ++group_size[group_of[i]];
+    } else if (c.frictional()) {
+      const double s = (mode.slip_negative_set >> i) & 1u ? -1.0 : 1.0;
+      out.lambda_T_of[i] = S(-c.law.mu * s * lambda_N);
+    }
+  });
+  for_each_bit(mode.stick_set, [&](int i) {
+    const int g = group_of[i];
+    const S share = val(group_weight[g]) > 0.0
+                        ? S(m.contact(i).law.mu * out.lambda_N_of[i] / group_weight[g])
+                        : S(1.0 / group_size[g]);
+    out.lambda_T_of[i] = S(y[g] * share);
+  });
+}
+
+}  // namespace saltus::mech::detail

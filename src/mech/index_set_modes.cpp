@@ -1,0 +1,319 @@
+// Modes holding two or more rigid contacts closed (kind IndexSets) and their guards: the
+// transitions of [LB] Sec. 2 as guards of the current index sets; every reset chooses the next sets
+// by the contact-force LCP (index_set_choice.hpp) with the changed contact moved as the event says.
+//   "lift-off:<c>"  p = -lambda_N,c rising -> LCP over I_N \ {c}
+//   "stick:<c>"     p = -s gdot_T,c rising (c sliding with s) -> LCP with c in I_H
+//   "slip+:<c>", "slip-:<c>"  p = -/+ lambda_T,c - mu lambda_N,c rising (c sticking) -> LCP with c
+//                   and the members of its sticking group (equal w_T) sliding with s
+//   "painleve:<sets>" p = -B rising (some contact sliding; B of index_set_dynamics.hpp): the
+//                   system of the closed contacts becomes singular -> the run ends naming it
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <utility>
+
+#include "compiled_lagrangian.hpp"
+#include "contact_dynamics.hpp"
+#include "index_set_choice.hpp"
+#include "saltus/core/error.hpp"
+
+namespace saltus::mech::detail {
+
+namespace {
+
+// The reset of an index-set event: x unchanged, the next mode from the LCP over the given sets.
+Reset choose_reset(const Context& ctx, ModeId self, unsigned closed, unsigned stick,
+                   unsigned slip_negative, unsigned mask) {
+  return Reset::custom(self, true,
+                       [ctx, closed, stick, slip_negative, mask](double t, ConstVectorRef x,
+                                                                 ConstVectorRef, Jump& jump) {
+                         const int n = ctx->n;
+                         jump.x_plus.head(2 * n) = x;
+                         LagrangianMode next;
+                         if (!choose_index_sets(ctx->model, t, x.head(n), x.tail(n), closed, stick,
+                                                slip_negative, mask, next, jump.failure)) {
+                           return false;
+                         }
+                         jump.target = ctx->find(next);
+                         return true;
+                       });
+}
+
+template <class T, class X>
+DynamicsT<std::decay_t<decltype(std::declval<X>()[0])>> dynamics_at(const Context& ctx,
+                                                                    const LagrangianMode& mode,
+                                                                    const T& t, const X& x) {
+  using S = std::decay_t<decltype(x[0])>;
+  const int n = ctx->n;
+  DynamicsT<S> d;
+  mode_dynamics(ctx->model, mode, S(t), load<S>(x, 0, n), load<S>(x, n, n), d);
+  return d;
+}
+
+// The sliding speed of i reached zero: i, the sliding contacts with i's w_T (they reach zero
+// together) and any other at rest join I_H; the LCP decides stick, reversal or lift-off.
+Reset stick_reset(const Context& ctx, ModeId self, int i, unsigned closed, unsigned stick,
+                  unsigned neg, unsigned mask) {
+  return Reset::custom(
+      self, true,
+      [ctx, i, closed, stick, neg, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        const int n = ctx->n;
+        const LagrangianModel& m = ctx->model;
+        jump.x_plus.head(2 * n) = x;
+        unsigned at_rest = 0, negative = 0;
+        sets_from_velocities(m, closed, x.head(n), x.tail(n), at_rest, negative);
+        const Vector w_i = m.tangent_gradient(i, x.head(n));
+        unsigned next_stick = stick | at_rest | (1u << i);
+        for_each_bit(closed & ~stick, [&](int j) {
+          if (m.contact(j).frictional() && same_direction(w_i, m.tangent_gradient(j, x.head(n)))) {
+            next_stick |= 1u << j;
+          }
+        });
+        LagrangianMode next;
+        if (!choose_index_sets(m, t, x.head(n), x.tail(n), closed, next_stick, neg & ~next_stick,
+                               mask, next, jump.failure)) {
+          return false;
+        }
+        jump.target = ctx->find(next);
+        return true;
+      });
+}
+
+// "a&b" of the closed contacts, for guard names (no comma: names go into CSV columns).
+std::string closed_names(const LagrangianModel& m, unsigned closed) {
+  std::string out;
+  for_each_bit(closed, [&](int i) { out += (out.empty() ? "" : "&") + m.contact(i).name; });
+  return out;
+}
+
+}  // namespace
+
+// The modes of kind IndexSets: every set of two or more rigid contacts up to dof() of them, each
+// frictional member sticking or sliding either way. Refused beyond kMaxIndexSetModes.
+void add_index_set_modes(const LagrangianModel& m, const std::vector<int>& rigid, unsigned mask,
+                         std::vector<LagrangianMode>& modes) {
+  constexpr size_t kMaxIndexSetModes = 4096;
+  const size_t r = rigid.size();
+  const size_t first = modes.size();
+  for (unsigned subset = 0; r > 1 && subset < (1u << r); ++subset) {
+    const int size = std::popcount(subset);
+    if (size < 2 || size > m.dof()) continue;
+    unsigned closed = 0, frictional = 0;
+    for (size_t j = 0; j < r; ++j) {
+      if (!((subset >> j) & 1u)) continue;
+      closed |= 1u << rigid[j];
+      if (m.contact(rigid[j]).frictional()) frictional |= 1u << rigid[j];
+    }
+    // Each frictional member: 0 slip+, 1 slip-, 2 stick (base-3 digits of `code`).
+    const int nf = std::popcount(frictional);
+    int combos = 1;
+    for (int j = 0; j < nf; ++j) combos *= 3;
+    for (int code = 0; code < combos; ++code) {
+      unsigned stick = 0, negative = 0;
+      int rest = code;
+      for_each_bit(frictional, [&](int i) {
+        if (rest % 3 == 1) negative |= 1u << i;
+        if (rest % 3 == 2) stick |= 1u << i;
+        rest /= 3;
+      });
+      modes.push_back(mode_of_sets(m, closed, stick, negative, mask));
+      if (modes.size() - first > kMaxIndexSetModes) {
+        saltus::detail::throw_error("model '", m.name(), "': ", r,
+                                    " rigid contacts need more than ", kMaxIndexSetModes,
+                                    " modes for their index sets (closed, sticking, sliding)");
+      }
+    }
+  }
+}
+
+void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                          const LagrangianMode& mode) {
+  const LagrangianModel& m = ctx->model;
+  const unsigned closed = mode.closed_set, stick = mode.stick_set, neg = mode.slip_negative_set;
+  const unsigned mask = mode.compliant_mask;
+  const unsigned sliding = closed & ~stick;
+  bool any_friction_slides = false;
+  for_each_bit(sliding, [&](int i) { any_friction_slides |= m.contact(i).frictional(); });
+  if (any_friction_slides) {
+    const std::string sets = describe_sets(m, closed, stick, neg);
+    sys.add_guard(
+        id, make_guard(
+                "painleve:" + closed_names(m, closed), Direction::Rising,
+                [ctx, mode](const auto& t, const auto& x, const auto&) {
+                  using S = std::decay_t<decltype(x[0])>;
+                  return S(-dynamics_at(ctx, mode, t, x).B);
+                },
+                Reset::custom(
+                    id, false,
+                    [ctx, mode, sets](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+                      const auto d = dynamics_at(ctx, mode, t, x);
+                      jump.failure = saltus::detail::text(
+                          "model '", ctx->model.name(), "': Painleve: the closed ", "contacts ",
+                          sets, " at t = ", t,
+                          " have no unique contact forces while sliding (normalised ",
+                          "det of the contact system B = ", d.B, ")");
+                      return false;
+                    })));
+  }
+  for_each_bit(closed, [&](int i) {
+    const LagrangianContact& c = m.contact(i);
+    const unsigned bit = 1u << i;
+    sys.add_guard(id, make_guard(
+                          "lift-off:" + c.name, Direction::Rising,
+                          [ctx, mode, i](const auto& t, const auto& x, const auto&) {
+                            using S = std::decay_t<decltype(x[0])>;
+                            return S(-dynamics_at(ctx, mode, t, x).lambda_N_of[i]);
+                          },
+                          choose_reset(ctx, id, closed & ~bit, stick & ~bit, neg & ~bit, mask)));
+    if (!c.frictional()) return;
+    if (!(stick & bit)) {
+      const double s = neg & bit ? -1.0 : 1.0;
+      sys.add_guard(id, make_guard(
+                            "stick:" + c.name, Direction::Rising,
+                            [ctx, i, s](const auto&, const auto& x, const auto&) {
+                              using S = std::decay_t<decltype(x[0])>;
+                              const int n = ctx->n;
+                              const DofVector<S> q = load<S>(x, 0, n), qd = load<S>(x, n, n);
+                              return S(-s * along(ctx->model.contact(i).tangent, q, qd).d1);
+                            },
+                            stick_reset(ctx, id, i, closed, stick, neg, mask)));
+      return;
+    }
+    const double mu = c.law.mu;
+    for (const double s : {1.0, -1.0}) {
+      // The contacts of i's sticking group (equal w_T) reach the cone edge together; all of
+      // them start to slide.
+      const Reset reset = Reset::custom(
+          id, true,
+          [ctx, closed, stick, neg, mask, i, s](double t, ConstVectorRef x, ConstVectorRef,
+                                                Jump& jump) {
+            const int n = ctx->n;
+            jump.x_plus.head(2 * n) = x;
+            const Vector w_i = ctx->model.tangent_gradient(i, x.head(n));
+            unsigned group = 0;
+            for_each_bit(stick, [&](int j) {
+              const Vector w_j = ctx->model.tangent_gradient(j, x.head(n));
+              if (same_direction(w_i, w_j)) group |= 1u << j;
+            });
+            const unsigned negative = s < 0.0 ? (neg | group) : (neg & ~group);
+            LagrangianMode next;
+            if (!choose_index_sets(ctx->model, t, x.head(n), x.tail(n), closed, stick & ~group,
+                                   negative, mask, next, jump.failure)) {
+              return false;
+            }
+            jump.target = ctx->find(next);
+            return true;
+          });
+      sys.add_guard(id, make_guard(
+                            std::string(s > 0.0 ? "slip+:" : "slip-:") + c.name, Direction::Rising,
+                            [ctx, mode, mu, s, i](const auto& t, const auto& x, const auto&) {
+                              using S = std::decay_t<decltype(x[0])>;
+                              const auto d = dynamics_at(ctx, mode, t, x);
+                              return S(-s * d.lambda_T_of[i] - mu * d.lambda_N_of[i]);
+                            },
+                            reset));
+    }
+  });
+}
+
+Reset::Map settle_projection(const Context& ctx, unsigned closed) {
+  return [ctx, closed](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+    const int n = ctx->n;
+    const LagrangianModel& m = ctx->model;
+    Vector q = x.head(n), qd = x.tail(n);
+    const double band = kSettleGapBand * std::max(1.0, q.lpNorm<Eigen::Infinity>());
+    std::vector<int> set;
+    for (int i = 0; i < m.contact_count(); ++i) {
+      if (!m.contact(i).rigid()) continue;
+      const double g = m.gap(i, q);
+      if (g < -band) {  // not a settling limit: left for settle's guard to report
+        xp.head(2 * n) = x;
+        return;
+      }
+      if (((closed >> i) & 1u) || g <= band) set.push_back(i);
+    }
+    const int k = static_cast<int>(set.size());
+    Matrix W(n, k), MW;
+    for (int it = 0; it < 5; ++it) {
+      const Matrix M = m.mass_matrix(q);
+      Vector g(k);
+      for (int j = 0; j < k; ++j) {
+        W.col(j) = m.gap_gradient(set[static_cast<size_t>(j)], q);
+        g[j] = m.gap(set[static_cast<size_t>(j)], q);
+      }
+      MW = M.llt().solve(W);
+      const Eigen::CompleteOrthogonalDecomposition<Matrix> G(W.transpose() * MW);
+      if (it == 4) {
+        qd -= MW * G.solve(W.transpose() * qd);
+        break;
+      }
+      q -= MW * G.solve(g);
+    }
+    xp.head(n) = q;
+    xp.tail(n) = qd;
+  };
+}
+
+void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask) {
+  sys.add_guard(
+      id, make_guard(
+              "settle", Direction::Rising,
+              [](const auto&, const auto& x, const auto&) {
+                using S = std::decay_t<decltype(x[0])>;
+                return S(1.0);
+              },
+              Reset::custom(
+                  id, true, [ctx, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+                    const int n = ctx->n;
+                    const LagrangianModel& m = ctx->model;
+                    jump.x_plus.head(2 * n) = x;
+                    const double scale = 1.0 + x.lpNorm<Eigen::Infinity>();
+                    unsigned closed = 0;
+                    for (int i = 0; i < m.contact_count(); ++i) {
+                      if (!m.contact(i).rigid()) continue;
+                      const double g = m.gap(i, x.head(n));
+                      if (g < -kSettleGapBand * scale) {
+                        jump.failure = saltus::detail::text(
+                            m.describe_contact(i), ": the Zeno limit state at t = ", t,
+                            " penetrates by ", -g, " (beyond ", kSettleGapBand,
+                            "): the extrapolated accumulation is not a settling one; the run "
+                            "stops rather than project it");
+                        return false;
+                      }
+                      const double rate = m.gap_gradient(i, x.head(n)).dot(x.tail(n));
+                      if (g <= 1e-10 * scale && std::abs(rate) <= 1e-9 * scale) {
+                        closed |= 1u << i;
+                      }
+                    }
+                    unsigned stick = 0, negative = 0;
+                    sets_from_velocities(m, closed, x.head(n), x.tail(n), stick, negative);
+                    LagrangianMode next;
+                    if (!choose_index_sets(m, t, x.head(n), x.tail(n), closed, stick, negative,
+                                           mask, next, jump.failure)) {
+                      return false;
+                    }
+                    jump.target = ctx->find(next);
+                    return true;
+                  })));
+}
+
+Guard penetration_guard(const Context& ctx, int d, ModeId self) {
+  return make_guard(
+      "penetration:" + ctx->model.contact(d).name, Direction::Rising,
+      [ctx, d](const auto&, const auto& x, const auto&) {
+        using S = std::decay_t<decltype(x[0])>;
+        return S(-ctx->model.contact(d).gap(load<S>(x, 0, ctx->n)) - kPenetrationLimit);
+      },
+      Reset::custom(self, false, [ctx, d](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        jump.failure = saltus::detail::text(
+            ctx->model.describe_contact(d), ": penetrates by ", -ctx->model.gap(d, x.head(ctx->n)),
+            " at t = ", t, " (beyond ", kPenetrationLimit,
+            "): its impact was missed, the run stops rather than pass through the surface "
+            "(near a Zeno point: a larger zeno.handover_tolerance hands over before the noise)");
+        return false;
+      }));
+}
+
+}  // namespace saltus::mech::detail

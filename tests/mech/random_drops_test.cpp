@@ -1,0 +1,150 @@
+// Seeded random drops of a box (four corners) and of a rod (two ends) with Coulomb friction
+// (issue 11): random size, orientation, spin, sliding speed, mu and e. Invariants of every run:
+// it ends with a status (a failure carries a message naming its time), no contact penetrates
+// below -1e-9 after any event nor at the end, and no impact increases the energy beyond round-off
+// (1e-12 of the energy scale; 1e-9 at a Zeno hand-over, which projects the extrapolated limit
+// state onto the surface). 500 drops of each body here; SALTUS_RANDOM_DROPS=N runs N of each
+// (bench/run_random_drops.sh runs 10^4).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lagrangian_test_models.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/mech/planar_rigid_body.hpp"
+#include "saltus/sim/simulator.hpp"
+
+namespace saltus::mech {
+namespace {
+
+constexpr double kG = 9.81;
+
+// Planar body with corners at body offsets (r_t, r_n) touching the floor y = 0, Routh-Stronge
+// impacts (energetically consistent alone; several at once: Moreau's law with Coulomb friction).
+LagrangianModel body_model(double m, double J, const std::vector<std::array<double, 2>>& corners,
+                           ContactImpactLaw law) {
+  LagrangianModel model("drop", 3);
+  set_planar_body_dynamics(model, m, J, kG);
+  int k = 0;
+  for (const auto& [r_t, r_n] : corners) {
+    model.add_contact(
+        std::string("c").append(std::to_string(k++)), "body",
+        [r_t, r_n](const auto& q) {
+          using std::cos;
+          using std::sin;
+          return q[1] + r_t * sin(q[2]) + r_n * cos(q[2]);
+        },
+        [r_t, r_n](const auto& q) {
+          using std::cos;
+          using std::sin;
+          return q[0] + r_t * cos(q[2]) - r_n * sin(q[2]);
+        },
+        law);
+  }
+  return model;
+}
+
+int drops_per_body() {
+  const char* n = std::getenv("SALTUS_RANDOM_DROPS");
+  return n ? std::atoi(n) : 500;
+}
+
+void random_drops(bool box, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto in = [&](double lo, double hi) { return lo + (hi - lo) * unit(rng); };
+  const int runs = drops_per_body();
+  ASSERT_GT(runs, 0);
+  std::map<std::string, int> outcomes;
+  for (int run = 0; run < runs; ++run) {
+    const double m = 1.0, a = in(0.1, 0.5), b = box ? in(0.1, 0.5) : 0.0;
+    const double mu = unit(rng) < 0.1 ? 0.0 : in(0.05, 1.0);
+    const double e = unit(rng) < 0.2 ? 0.0 : in(0.0, 0.8);
+    std::vector<std::array<double, 2>> corners;
+    if (box) {
+      corners = {{-a, -b}, {a, -b}, {a, b}, {-a, b}};
+    } else {
+      corners = {{-a, 0.0}, {a, 0.0}};
+    }
+    const double J = box ? m * (a * a + b * b) / 3.0 : m * a * a / 3.0;
+    const auto model = body_model(m, J, corners, {ImpactLawKind::RouthStronge, e, 0.0, mu});
+    const auto c = model.compile();
+    // Every tenth drop flat without spin (simultaneous landing); the rest random.
+    const bool flat = run % 10 == 0;
+    const double th = flat ? 0.0 : in(-M_PI, M_PI), w = flat ? 0.0 : in(-5.0, 5.0);
+    double lowest = 0.0;
+    for (const auto& [r_t, r_n] : corners) {
+      lowest = std::min(lowest, r_t * std::sin(th) + r_n * std::cos(th));
+    }
+    Vector x0(6);
+    x0 << 0.0, -lowest + in(0.02, 1.0), th, in(-2.0, 2.0), 0.0, w;
+    SimulationOptions o = testing::tight_options();
+    o.events.max_events = 3000;
+    // Free flight is polynomial in x, y and linear in theta, so Dop853's error estimate vanishes
+    // and its steps grow without bound; a corner of a spinning body can then dip under the floor
+    // and back between two guard samples (the locator sees neither crossing). A step cap keeps
+    // ~0.05 rad between samples at the drops' spins (see the report of issue 11).
+    o.stepper.h_max = 2e-3;
+    const SimulationResult r = simulate(c.system, c.initial_mode(0.0, x0), 0.0, x0, 1.5, o);
+    ASSERT_NE(r.termination(), Termination::NotRun);
+    ++outcomes[to_string(r.termination())];
+    if (r.termination() != Termination::EndTimeReached) {
+      EXPECT_NE(r.summary.message.find("t = "), std::string::npos)
+          << "run " << run << ": " << r.summary.message;
+      if (std::getenv("SALTUS_SHOW_RUNS")) {
+        std::printf("%s run %d: %s\n", box ? "box" : "rod", run, r.summary.message.c_str());
+      }
+    }
+    const double scale = m * kG * (x0[1] + a + b) + model.kinetic_energy(x0.head(3), x0.tail(3));
+    const auto energy = [&](ConstVectorRef x) {
+      return model.kinetic_energy(x.head(3), x.tail(3)) + m * kG * x[1];
+    };
+    // The engine's extrapolated Zeno limit state can penetrate (a "pattern" of events at one
+    // instant); settle then stops the run naming it, and that limit state is not checked.
+    const bool bad_limit = r.summary.message.find("Zeno limit state") != std::string::npos;
+    const char* show = std::getenv("SALTUS_SHOW_RUN");
+    for (long i = 0; i < r.events.size(); ++i) {
+      const auto xb = r.events.x_before(i), xa = r.events.x_after(i);
+      if (bad_limit && r.events[i].guard == kZenoHandoverGuard && i + 1 == r.events.size()) break;
+      if (show && std::atoi(show) == run) {
+        const auto& rec = r.events[i];
+        std::printf("event %ld t=%.17g %s -> %s x-=(%g %g %g %g %g %g) x+=(%g %g %g %g %g %g)\n", i,
+                    rec.t,
+                    rec.guard < 0 ? "zeno"
+                                  : c.system.modes()[static_cast<size_t>(rec.mode_before)]
+                                        .guards[static_cast<size_t>(rec.guard)]
+                                        .name.c_str(),
+                    c.system.modes()[static_cast<size_t>(rec.mode_after)].name.c_str(), xb[0],
+                    xb[1], xb[2], xb[3], xb[4], xb[5], xa[0], xa[1], xa[2], xa[3], xa[4], xa[5]);
+      }
+      for (int k = 0; k < model.contact_count(); ++k) {
+        EXPECT_GE(model.gap(k, xa.head(3)), -1e-9) << "run " << run << " event " << i;
+      }
+      const double slack = r.events[i].guard == kZenoHandoverGuard ? 1e-9 : 1e-12;
+      EXPECT_LE(energy(xa), energy(xb) + slack * scale) << "run " << run << " event " << i;
+    }
+    for (int k = 0; k < model.contact_count() && !bad_limit; ++k) {
+      EXPECT_GE(model.gap(k, r.x_final.head(3)), -1e-9) << "run " << run << " at the end";
+    }
+  }
+  std::printf("random %s drops (%d):", box ? "box" : "rod", runs);
+  for (const auto& [what, count] : outcomes) std::printf(" %s %d,", what.c_str(), count);
+  std::printf("\n");
+}
+
+TEST(RandomDrops, BoxWithFriction) {
+  random_drops(true, 20261124u);
+}
+
+TEST(RandomDrops, RodWithFriction) {
+  random_drops(false, 20261125u);
+}
+
+}  // namespace
+}  // namespace saltus::mech
