@@ -223,65 +223,63 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
       branch.stop_reason = os.str();
       return branch;
     }
-    if (t_next[n - 1] * t[n - 1] < 0.0) {
-      // Secant on the arclength for the tangent's parameter component = 0 (the turning point).
-      double ha = 0.0, ga = t[n - 1], hb = h, gb = t_next[n - 1];
-      Vector located = next;
-      Evaluation el = en;
+    // Secant on the arclength h for test(evaluation) = 0, started from the bracket
+    // (0, g0), (h, g1): the located point and its evaluation, and the test's last value.
+    struct Located {
+      Vector point;
+      Evaluation evaluation;
+      double test = 0.0;
+    };
+    auto locate = [&](double g0, double g1, const auto& test) {
+      double ha = 0.0, ga = g0, hb = h, gb = g1;
+      Located l{next, en, g1};
       for (int k = 0; k < o.secant_iterations && std::abs(gb - ga) > 0.0; ++k) {
         const double hc = hb - gb * (hb - ha) / (gb - ga);
         Vector trial = anchor + hc * t;
         Evaluation et;
         if (!c.correct(trial, anchor, t, hc, et, iterations, message)) break;
-        located = trial;
-        el = et;
+        l.point = trial;
+        l.evaluation = et;
         ha = hb;
         ga = gb;
         hb = hc;
-        gb = c.tangent(et, t)[n - 1];
+        gb = test(et);
+        l.test = gb;
         if (std::abs(gb) <= 1e-12) break;
       }
+      return l;
+    };
+    auto record = [&](BifurcationKind kind, const Located& l, double test_value,
+                      const std::string& what) {
       BifurcationPoint b;
-      b.kind = BifurcationKind::Fold;
-      b.parameter = located[n - 1];
+      b.kind = kind;
+      b.parameter = l.point[n - 1];
       b.after_point = static_cast<int>(branch.points.size()) - 1;
-      b.multipliers = floquet_multipliers(el.M);
-      b.test_value = gb;
+      b.multipliers = floquet_multipliers(l.evaluation.M);
+      b.test_value = test_value;
       os.str("");
-      os << "fold at parameter " << b.parameter << ": the branch turns back (a multiplier at 1)";
+      os << what;
       b.message = os.str();
       branch.bifurcations.push_back(b);
+    };
+    if (t_next[n - 1] * t[n - 1] < 0.0) {
+      // The tangent's parameter component = 0: the turning point.
+      const Located l = locate(t[n - 1], t_next[n - 1],
+                               [&](const Evaluation& et) { return c.tangent(et, t)[n - 1]; });
+      std::ostringstream what;
+      what << "fold at parameter " << l.point[n - 1]
+           << ": the branch turns back (a multiplier at 1)";
+      record(BifurcationKind::Fold, l, l.test, what.str());
     }
     const double g0 = doubling_test(at_anchor), g1 = doubling_test(en);
     if (g0 * g1 < 0.0) {
-      // Secant on the arclength for det(M + I) = 0.
-      double ha = 0.0, ga = g0, hb = h, gb = g1;
-      Vector located = next;
-      Evaluation el = en;
-      for (int k = 0; k < o.secant_iterations && std::abs(gb - ga) > 0.0; ++k) {
-        const double hc = hb - gb * (hb - ha) / (gb - ga);
-        Vector trial = anchor + hc * t;
-        Evaluation et;
-        if (!c.correct(trial, anchor, t, hc, et, iterations, message)) break;
-        located = trial;
-        el = et;
-        ha = hb;
-        ga = gb;
-        hb = hc;
-        gb = doubling_test(et);
-        if (std::abs(gb) <= 1e-12) break;
-      }
-      BifurcationPoint b;
-      b.kind = BifurcationKind::PeriodDoubling;
-      b.parameter = located[n - 1];
-      b.after_point = static_cast<int>(branch.points.size()) - 1;
-      b.multipliers = floquet_multipliers(el.M);
-      b.test_value = doubling_test(el);
-      os.str("");
-      os << "period doubling at parameter " << b.parameter << " (det(M + I) = " << b.test_value
-         << ")";
-      b.message = os.str();
-      branch.bifurcations.push_back(b);
+      // det(M + I) = 0: a multiplier at -1.
+      const Located l = locate(g0, g1, [&](const Evaluation& et) { return doubling_test(et); });
+      const double value = doubling_test(l.evaluation);
+      std::ostringstream what;
+      what << "period doubling at parameter " << l.point[n - 1] << " (det(M + I) = " << value
+           << ")";
+      record(BifurcationKind::PeriodDoubling, l, value, what.str());
     }
     u = next;
     e = en;
