@@ -427,6 +427,20 @@ def rocking_block(cli):
     last = read_csv(os.path.join(out, "trajectory.csv"))[-1]
     expect(abs(float(last["theta"])) <= 1e-9 and abs(float(last["theta'"])) <= 1e-9,
            "settled flat", last)
+    # Its [drawing]: the corner points never below the floor (beyond the contact tolerance),
+    # both on it at the end, the block a 2a x 2h polygon; the animation draws from it.
+    drawing = read_csv(os.path.join(out, "drawing.csv"))
+    expect(min(min(float(r["left.y0"]), float(r["right.y0"])) for r in drawing) >= -1e-9,
+           "a drawn corner below the floor")
+    end = drawing[-1]
+    expect(abs(float(end["left.y0"])) <= 1e-9 and abs(float(end["right.y0"])) <= 1e-9 and
+           abs(float(end["block.x1"]) - float(end["block.x0"]) - 0.5) <= 1e-9 and
+           abs(float(end["block.y2"]) - 1.0) <= 1e-9, "drawn flat at the end", end)
+    code, stdout, stderr = cli.run("animate", out, "--frames", "6", "--fps", "5")
+    plotted = has_matplotlib()
+    expect_exit(code, 0 if plotted else 3, stdout, stderr, "animate")
+    if plotted:
+        expect(gif_frames(os.path.join(out, "animation.gif")) == 6, "frames of animation.gif")
 
 
 def gif_frames(path):
