@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "saltus/core/error.hpp"
+#include "saltus/model/model_system.hpp"
 #include "saltus/model/tape.hpp"
 
 namespace saltus::model {
@@ -114,7 +115,10 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
 
 MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model) {
   const mech::LagrangianModel::Compiled compiled = lagrangian_model(model).compile();
-  return {compiled.system, compiled.initial_mode(model->t_start, model->initial_state())};
+  MechanicalSystem m{compiled.system,
+                     compiled.initial_mode(model->t_start, model->initial_state())};
+  add_sections(m.system, *model);
+  return m;
 }
 
 }  // namespace saltus::model

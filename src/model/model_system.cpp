@@ -202,6 +202,18 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
 
 }  // namespace
 
+void add_sections(HybridSystem& system, const Model& model) {
+  for (const ModelSection& s : model.sections) {
+    auto tape = std::make_shared<const Tape>(value_tape(*model.graph, {s.value}));
+    for (ModeId m = 0; m < system.mode_count(); ++m) {
+      system.add_guard(m, make_observer(s.name, s.direction,
+                                        [tape](const auto& t, const auto& x, const auto& z) {
+                                          return evaluate(*tape, t, x, z);
+                                        }));
+    }
+  }
+}
+
 HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
   if (model->mechanics) return build_mechanical_system(std::move(model)).system;
   // Derivatives are added to a copy of the model's graph (the Model stays immutable).
@@ -258,6 +270,7 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
     if (mode.zeno)
       sys.set_zeno_handover(id, ZenoHandover{mode.zeno->target, reset_map(c, &c->zeno_reset)});
   }
+  add_sections(sys, *model);
   return sys;
 }
 

@@ -84,6 +84,15 @@ struct ModelMechanics {
   std::vector<ModelContact> contacts;
 };
 
+// A Poincare section ([[sections]]): an observer added to every mode, recorded in the event log
+// (guard = its name) once per crossing in its direction; no jump.
+struct ModelSection {
+  std::string name;
+  Direction direction = Direction::Rising;
+  NodeId value = kNoNode;  // s(t, x); a stroboscopic section: sin(2 pi (t - t_start) / period)
+  double period = 0.0;     // > 0: stroboscopic, every period from t_start
+};
+
 struct Model {
   std::string file;  // as given to the loader (used in messages)
   std::string name;
@@ -101,6 +110,7 @@ struct Model {
   SimulationOptions options;
   std::vector<std::string> output_variables;  // state / algebraic names; empty: all
   std::optional<ModelDrawing> drawing;        // [drawing]: how `saltus animate` draws a run
+  std::vector<ModelSection> sections;         // [[sections]]: Poincare sections (observers)
 
   int state_index(const std::string& state) const;  // -1 if none
   Vector initial_state() const;                     // x0: the states' initial values

@@ -14,4 +14,8 @@ namespace saltus::model {
 // The callables share ownership of `model`. Mode ids equal the model's mode indices.
 HybridSystem build_hybrid_system(std::shared_ptr<const Model> model);
 
+// [[sections]]: each section as an observer of every mode of `system` (after its own guards, so
+// guard ids are unchanged). Called by the builders of model-file and mechanical systems.
+void add_sections(HybridSystem& system, const Model& model);
+
 }  // namespace saltus::model

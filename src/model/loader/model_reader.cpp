@@ -177,7 +177,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   apply_overrides(doc, overrides);
   check_keys(doc, "the top level",
              {"model", "parameters", "states", "initial", "modes", "coordinates", "mechanics",
-              "contacts", "solver", "output", "drawing"});
+              "contacts", "solver", "output", "drawing", "sections"});
   read_model_section(doc);
   read_parameters(doc);
   if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts")) {
@@ -200,6 +200,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   read_solver(doc);
   read_output(doc);
   if (const toml::node* d = doc.get("drawing")) read_drawing(*d);
+  read_sections(doc);
   return model_;
 }
 // ------------------------------------------------------------------ diagnostics

@@ -107,6 +107,8 @@ class ModelReader {
   void read_solver(const toml::table& doc);
   void read_output(const toml::table& doc);
   void read_drawing(const toml::node& drawing);
+  void read_sections(const toml::table& doc);  // sections_reader.cpp
+  void read_section(const toml::table& t);
 
   std::string_view text_;
   std::string file_;

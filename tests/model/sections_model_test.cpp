@@ -1,0 +1,156 @@
+// [[sections]] of model files: Poincare sections as observers of every mode, recorded once per
+// crossing in their direction, at the closed-form crossing times; stroboscopic sections every
+// period from the initial time; sections of mechanical models; malformed sections refused with
+// file:line:column.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "saltus/core/error.hpp"
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+
+namespace saltus::model {
+namespace {
+
+// x'' = -w^2 x from x = 1, x' = 0: x = cos(w t) rises through 0 at t = (3/2 pi + 2 pi k) / w and
+// falls at (pi/2 + 2 pi k) / w; x' = -w sin(w t) falls through 0 at t = 2 pi k / w.
+constexpr const char* kOscillator = R"([parameters]
+w = 1.0
+[states]
+x = 1.0
+v = 0.0
+[modes.swing]
+flow = ["x' = v", "v' = -w^2*x"]
+[solver]
+t_end = 20.0
+integrator = "dop853"
+rtol = 1e-12
+atol = 1e-14
+[[sections]]
+name = "upward"
+value = "x"
+[[sections]]
+name = "apex"
+value = "v"
+direction = "falling"
+[[sections]]
+name = "clock"
+period = 1.3
+)";
+
+// The crossing times of section `name`, from the run's event log.
+std::vector<double> crossings(const ModelRun& run, const std::string& name) {
+  std::vector<double> t;
+  const EventLog& log = run.result.events;
+  for (long i = 0; i < log.size(); ++i) {
+    const EventRecord& r = log[i];
+    const Mode& m = run.system.mode(r.mode_before);
+    if (m.guards[static_cast<size_t>(r.guard)].name == name) {
+      EXPECT_TRUE(r.observation) << name << " is an observer (no jump)";
+      t.push_back(r.t);
+    }
+  }
+  return t;
+}
+
+TEST(SectionsModel, OscillatorCrossingsAtTheClosedFormTimes) {
+  std::mt19937 rng(20261124);
+  std::uniform_real_distribution<double> frequency(0.7, 3.0);
+  const double pi = std::numbers::pi;
+  for (int trial = 0; trial < 8; ++trial) {
+    const double w = frequency(rng), t_end = 20.0;
+    auto m = std::make_shared<const Model>(
+        load_model_text(kOscillator, "oscillator.toml", {"w=" + std::to_string(w)}));
+    const double w_loaded = m->parameters[0].value;  // std::to_string rounds w
+    const ModelRun run = run_model(m);
+    ASSERT_TRUE(run.succeeded()) << run.message();
+    // Solver tolerance 1e-12 on a unit-amplitude state: crossing times to ~1e-10 / w.
+    const double tol = 1e-9;
+    const std::vector<double> up = crossings(run, "upward");
+    const int n_up = static_cast<int>(std::floor((w_loaded * t_end - 1.5 * pi) / (2 * pi))) + 1;
+    ASSERT_EQ(static_cast<int>(up.size()), n_up) << "w = " << w_loaded;
+    for (int k = 0; k < n_up; ++k) EXPECT_NEAR(up[k], (1.5 * pi + 2 * pi * k) / w_loaded, tol);
+    // An observer that starts on its surface moving into its trigger side records t0 too
+    // (docs/ARCHITECTURE.md "When a guard fires"): v = 0 falling at t = 0, and the clock.
+    const std::vector<double> apex = crossings(run, "apex");
+    const int n_apex = static_cast<int>(std::floor(w_loaded * t_end / (2 * pi))) + 1;
+    ASSERT_EQ(static_cast<int>(apex.size()), n_apex) << "w = " << w_loaded;
+    for (int k = 0; k < n_apex; ++k) EXPECT_NEAR(apex[k], 2 * pi * k / w_loaded, tol);
+    // Stroboscopic: every 1.3 from t = 0 (t_end is not a multiple of it), independent of the state.
+    const std::vector<double> clock = crossings(run, "clock");
+    ASSERT_EQ(static_cast<int>(clock.size()), static_cast<int>(std::floor(t_end / 1.3)) + 1);
+    for (size_t i = 0; i < clock.size(); ++i) {
+      EXPECT_NEAR(clock[i], 1.3 * static_cast<double>(i), 1e-9);
+    }
+  }
+}
+
+TEST(SectionsModel, MechanicalModelsGetTheSectionsInEveryMode) {
+  // A particle falling on a floor (one rigid contact): a section at height 0.5, falling.
+  constexpr const char* kDrop = R"([parameters]
+g = 9.81
+[coordinates]
+y = { initial = 1.0, velocity = 0.0 }
+[mechanics]
+kinetic_energy = "0.5*y'^2"
+potential_energy = "g*y"
+[[contacts]]
+name = "floor"
+body = "particle"
+gap = "y"
+law = "newton"
+e = 0.5
+[solver]
+t_end = 1.0
+[[sections]]
+name = "half"
+value = "y - 0.5"
+direction = "falling"
+)";
+  auto m = std::make_shared<const Model>(load_model_text(kDrop, "drop.toml"));
+  const ModelRun run = run_model(m);
+  ASSERT_TRUE(run.succeeded()) << run.message();
+  for (const Mode& mode : run.system.modes()) {
+    int n = 0;
+    for (const Guard& g : mode.guards) n += g.name == "half" ? 1 : 0;
+    EXPECT_EQ(n, 1) << mode.name;
+  }
+  const std::vector<double> half = crossings(run, "half");
+  ASSERT_FALSE(half.empty());
+  EXPECT_NEAR(half[0], std::sqrt(2 * 0.5 / 9.81), 1e-8);  // y = 1 - g t^2 / 2 = 0.5
+}
+
+TEST(SectionsModel, MalformedSectionsNameFileLineAndCause) {
+  const std::string head = "[states]\nx = 1.0\n[modes.m]\nflow = [\"x' = -x\"]\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"[[sections]]\nname = \"s\"\nvalue = \"y\"\n", "unknown symbol 'y'"},
+      {"[[sections]]\nname = \"s\"\n", "neither value and period"},
+      {"[[sections]]\nname = \"s\"\nvalue = \"x\"\nperiod = 1.0\n", "both value and period"},
+      {"[[sections]]\nname = \"s\"\nperiod = -1.0\n", "expected a time > 0"},
+      {"[[sections]]\nname = \"s\"\nvalue = \"x\"\ndirection = \"up\"\n", "direction 'up'"},
+      {"[[sections]]\nname = \"s\"\nvalue = \"x > 0\"\n", "is a condition"},
+      {"[[sections]]\nname = \"s\"\nvalue = \"2\"\n", "is constant"},
+      {"[[sections]]\nname = \"s\"\nvalue = \"x\"\nwhen = 1\n", "unknown key 'when'"},
+      {"[[sections]]\nname = \"s\"\nvalue = \"x\"\n[[sections]]\nname = \"s\"\nvalue = \"x\"\n",
+       "name used twice"},
+  };
+  for (const auto& [text, cause] : cases) {
+    try {
+      (void)load_model_text(head + text, "bad.toml");
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("bad.toml:"), std::string::npos) << what;
+      EXPECT_NE(what.find(cause), std::string::npos) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace saltus::model
