@@ -42,19 +42,8 @@ LagrangianModel corner_body(double m, double rho2, double g, double push,
   });
   int k = 0;
   for (const auto& [r_t, r_n] : corners) {
-    model.add_contact(
-        std::string("c").append(std::to_string(++k)), "body",
-        [r_t, r_n](const auto& q) {
-          using std::cos;
-          using std::sin;
-          return q[1] + r_t * sin(q[2]) + r_n * cos(q[2]);
-        },
-        [r_t, r_n](const auto& q) {
-          using std::cos;
-          using std::sin;
-          return q[0] + r_t * cos(q[2]) - r_n * sin(q[2]);
-        },
-        ContactImpactLaw{ImpactLawKind::RouthPoisson, 0.0, 0.0, mu});
+    add_ground_point_contact(model, std::string("c").append(std::to_string(++k)), "body", r_t, r_n,
+                             ContactImpactLaw{ImpactLawKind::RouthPoisson, 0.0, 0.0, mu});
   }
   return model;
 }

@@ -29,19 +29,7 @@ LagrangianModel box_model(double m, double a, double b, ContactImpactLaw law) {
   set_planar_body_dynamics(model, m, m * (a * a + b * b) / 3.0, kG);
   for (const double r_t : {-a, a}) {
     const double r_n = -b;
-    model.add_contact(
-        r_t < 0 ? "trailing" : "leading", "box",
-        [r_t, r_n](const auto& q) {
-          using std::cos;
-          using std::sin;
-          return q[1] + r_t * sin(q[2]) + r_n * cos(q[2]);
-        },
-        [r_t, r_n](const auto& q) {
-          using std::cos;
-          using std::sin;
-          return q[0] + r_t * cos(q[2]) - r_n * sin(q[2]);
-        },
-        law);
+    add_ground_point_contact(model, r_t < 0 ? "trailing" : "leading", "box", r_t, r_n, law);
   }
   return model;
 }

@@ -33,19 +33,8 @@ LagrangianModel body_model(double m, double J, const std::vector<std::array<doub
   set_planar_body_dynamics(model, m, J, kG);
   int k = 0;
   for (const auto& [r_t, r_n] : corners) {
-    model.add_contact(
-        std::string("c").append(std::to_string(k++)), "body",
-        [r_t, r_n](const auto& q) {
-          using std::cos;
-          using std::sin;
-          return q[1] + r_t * sin(q[2]) + r_n * cos(q[2]);
-        },
-        [r_t, r_n](const auto& q) {
-          using std::cos;
-          using std::sin;
-          return q[0] + r_t * cos(q[2]) - r_n * sin(q[2]);
-        },
-        law);
+    add_ground_point_contact(model, std::string("c").append(std::to_string(k++)), "body", r_t, r_n,
+                             law);
   }
   return model;
 }

@@ -7,6 +7,9 @@
 //   b_y sin theta, so at theta = 0: w_N = (0, 1, r_t), w_T = (1, 0, -r_n) (planar_contact.hpp).
 #pragma once
 
+#include <string>
+#include <utility>
+
 #include "saltus/mech/lagrangian_model.hpp"
 
 namespace saltus::mech {
@@ -31,12 +34,12 @@ inline void set_planar_body_dynamics(LagrangianModel& model, double m, double J,
   model.set_forces([m, g](const auto&, const auto&, const auto&, auto& h) { h[1] = -m * g; });
 }
 
-inline LagrangianModel planar_rigid_body_model(const PlanarRigidBodyParameters& p) {
-  LagrangianModel model("planar_rigid_body", 3);
-  const double bx = p.b_x, by = p.b_y;
-  set_planar_body_dynamics(model, p.m, p.m * p.rho2, p.g);
+// A contact of the body point fixed at (b_x, b_y) in body axes with the ground y = 0: gap
+// y_G + b_x sin theta + b_y cos theta, tangential coordinate x_G + b_x cos theta - b_y sin theta.
+inline void add_ground_point_contact(LagrangianModel& model, std::string name, std::string body,
+                                     double bx, double by, ContactImpactLaw law) {
   model.add_contact(
-      "corner", "body",
+      std::move(name), std::move(body),
       [bx, by](const auto& q) {
         using std::cos;
         using std::sin;
@@ -47,7 +50,13 @@ inline LagrangianModel planar_rigid_body_model(const PlanarRigidBodyParameters& 
         using std::sin;
         return q[0] + bx * cos(q[2]) - by * sin(q[2]);
       },
-      p.law);
+      law);
+}
+
+inline LagrangianModel planar_rigid_body_model(const PlanarRigidBodyParameters& p) {
+  LagrangianModel model("planar_rigid_body", 3);
+  set_planar_body_dynamics(model, p.m, p.m * p.rho2, p.g);
+  add_ground_point_contact(model, "corner", "body", p.b_x, p.b_y, p.law);
   return model;
 }
 
