@@ -201,7 +201,8 @@ int main(int argc, char** argv) {
   orbit_cmd->add_option("--period", orbit.period,
                         "Forcing period T: fixed point of the time-T map from t_start");
   orbit_cmd->add_option("--section", orbit.section,
-                        "Poincare section EXPR or LHS=RHS, then ,+ (rising, default) or ,- "
+                        "Poincare section: the NAME of one of the model's [[sections]], or EXPR or "
+                        "LHS=RHS, then ,+ (rising, default) or ,- "
                         "(falling), e.g. \"v=0,+\" (autonomous systems)");
   orbit_cmd->add_option("--min-time", orbit.min_time,
                         "Section: time before the section counts again (> 0: leave it first)");
@@ -236,7 +237,8 @@ int main(int argc, char** argv) {
   bif_cmd->add_option("--vary", bif.vary, "NAME=A:B:N: N values of a state with rate 0")
       ->required();
   bif_cmd->add_option("--period", bif.period, "Stroboscopic section: every T from t_start");
-  bif_cmd->add_option("--section", bif.section, "Poincare section EXPR[,+|-] (as for orbit)");
+  bif_cmd->add_option("--section", bif.section,
+                      "Poincare section NAME or EXPR[,+|-] (as for orbit)");
   bif_cmd->add_option("--discard", bif.discard, "Crossings discarded per value (transients)")
       ->capture_default_str();
   bif_cmd->add_option("--keep", bif.keep, "Crossings recorded per value")->capture_default_str();

@@ -8,6 +8,17 @@
 namespace saltus::model {
 
 Guard section_guard(const Model& model, std::string_view spec) {
+  for (const ModelSection& s : model.sections) {  // the name of one of the model's [[sections]]
+    if (s.name != spec) continue;
+    if (s.period > 0.0) {
+      throw Error("section '" + s.name + "' of " + model.file + " is stroboscopic (period " +
+                  std::to_string(s.period) + "); give --period instead of --section");
+    }
+    auto tape = std::make_shared<const Tape>(compile_tape(*model.graph, {{s.value, 0}}));
+    return make_observer(
+        "section " + s.name, s.direction,
+        [tape](const auto& t, const auto& x, const auto& z) { return evaluate(*tape, t, x, z); });
+  }
   std::string_view text = spec;
   Direction direction = Direction::Rising;
   const auto comma = text.rfind(',');

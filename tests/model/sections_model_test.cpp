@@ -14,6 +14,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/model/model_section.hpp"
 
 namespace saltus::model {
 namespace {
@@ -124,6 +125,17 @@ direction = "falling"
   const std::vector<double> half = crossings(run, "half");
   ASSERT_FALSE(half.empty());
   EXPECT_NEAR(half[0], std::sqrt(2 * 0.5 / 9.81), 1e-8);  // y = 1 - g t^2 / 2 = 0.5
+}
+
+TEST(SectionsModel, OrbitAndBifurcationTakeAModelSectionByName) {
+  const Model m = load_model_text(kOscillator, "oscillator.toml");
+  const Guard apex = section_guard(m, "apex");  // value = "v", falling
+  EXPECT_EQ(apex.direction, Direction::Falling);
+  Vector x(2), z(0);
+  x << 0.3, -0.7;
+  EXPECT_EQ(apex.value(0.5, x, z), -0.7);
+  EXPECT_THROW((void)section_guard(m, "clock"), Error);      // stroboscopic: --period instead
+  EXPECT_EQ(section_guard(m, "x,+").value(0.5, x, z), 0.3);  // not a name: an expression
 }
 
 TEST(SectionsModel, MalformedSectionsNameFileLineAndCause) {

@@ -16,7 +16,9 @@
 
 namespace saltus::model {
 
-// An observer guard for `spec`; throws saltus::Error naming the text, offset and problem.
+// An observer guard for `spec`, or for the model's [[sections]] entry named `spec` (a Poincare
+// section; a stroboscopic one is refused: use a period); throws saltus::Error naming the text,
+// offset and problem.
 Guard section_guard(const Model& model, std::string_view spec);
 
 // The index of state `name`; throws saltus::Error (a parameter of that name: says to make it a
