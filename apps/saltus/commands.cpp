@@ -14,28 +14,35 @@
 #include "saltus/model/model_run.hpp"
 
 namespace saltus::cli {
-namespace {
 
-std::string number_text(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
+std::vector<std::string> overrides_with_t_end(std::vector<std::string> set, bool has_t_end,
+                                              double t_end) {
+  if (has_t_end) {
+    std::ostringstream s;
+    s.precision(17);
+    s << t_end;
+    set.push_back("solver.t_end=" + s.str());
+  }
+  return set;
 }
 
-}  // namespace
-
-int run_command(const RunArguments& args) {
-  std::vector<std::string> overrides = args.set;
-  if (args.has_t_end) overrides.push_back("solver.t_end=" + number_text(args.t_end));
-  std::shared_ptr<const model::Model> m;
+std::shared_ptr<const model::Model> load_model_for_command(
+    const std::string& path, const std::vector<std::string>& overrides) {
   try {
-    m = std::make_shared<const model::Model>(model::load_model_file(args.model, overrides));
+    return std::make_shared<const model::Model>(model::load_model_file(path, overrides));
   } catch (const model::ModelError& e) {
     std::cerr << e.what() << "\n"
-              << args.model << ": " << e.diagnostics().size() << " problem(s); nothing was run\n";
-    return 1;
+              << path << ": " << e.diagnostics().size() << " problem(s); nothing was run\n";
+    return nullptr;
   }
+}
+
+namespace {}  // namespace
+
+int run_command(const RunArguments& args) {
+  const std::shared_ptr<const model::Model> m = load_model_for_command(
+      args.model, overrides_with_t_end(args.set, args.has_t_end, args.t_end));
+  if (!m) return 1;
   model::ModelRun run;
   try {
     ProgressIndicator progress("simulating " + (m->name.empty() ? args.model : m->name));

@@ -6,8 +6,11 @@
 //   3  output could not be written (the output folder is left as it was) or plotted
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "saltus/model/model.hpp"
 
 namespace saltus::cli {
 
@@ -27,6 +30,14 @@ struct AnimateArguments {
   int frames = 200;
   int fps = 25;
 };
+
+// `set` plus solver.t_end=T (17 digits) when --t-end was given.
+std::vector<std::string> overrides_with_t_end(std::vector<std::string> set, bool has_t_end,
+                                              double t_end);
+// The model file loaded with `overrides`, or nullptr after printing every problem and
+// "nothing was run" (exit status 1).
+std::shared_ptr<const model::Model> load_model_for_command(
+    const std::string& path, const std::vector<std::string>& overrides);
 
 int run_command(const RunArguments& args);
 int check_command(const std::vector<std::string>& models, const std::vector<std::string>& set);

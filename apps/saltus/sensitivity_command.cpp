@@ -5,27 +5,16 @@
 #include <memory>
 #include <sstream>
 
+#include "commands.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_sensitivity.hpp"
 
 namespace saltus::cli {
 
 int sensitivity_command(const SensitivityArguments& args) {
-  std::vector<std::string> overrides = args.set;
-  if (args.has_t_end) {
-    std::ostringstream t;
-    t.precision(17);
-    t << args.t_end;
-    overrides.push_back("solver.t_end=" + t.str());
-  }
-  std::shared_ptr<const model::Model> m;
-  try {
-    m = std::make_shared<const model::Model>(model::load_model_file(args.model, overrides));
-  } catch (const model::ModelError& e) {
-    std::cerr << e.what() << "\n"
-              << args.model << ": " << e.diagnostics().size() << " problem(s); nothing was run\n";
-    return 1;
-  }
+  const std::shared_ptr<const model::Model> m = load_model_for_command(
+      args.model, overrides_with_t_end(args.set, args.has_t_end, args.t_end));
+  if (!m) return 1;
   analysis::SaltationOptions saltation;
   saltation.allow_numerical_derivatives = args.numerical_resets;
   model::ModelSensitivity s;
