@@ -11,6 +11,7 @@
 #include "saltus/analysis/orbit_continuation.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_section.hpp"
+#include "saltus/model/model_sensitivity.hpp"
 #include "saltus/model/output_folder.hpp"
 
 namespace saltus::cli {
@@ -35,16 +36,6 @@ nlohmann::ordered_json state_json(const model::Model& m, const Vector& x) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.states.size() && static_cast<Eigen::Index>(i) < x.size(); ++i) {
     out[m.states[i].name] = x[static_cast<Eigen::Index>(i)];
-  }
-  return out;
-}
-
-nlohmann::ordered_json rows(const Matrix& m) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    nlohmann::ordered_json row = nlohmann::ordered_json::array();
-    for (Eigen::Index k = 0; k < m.cols(); ++k) row.push_back(m(i, k));
-    out.push_back(row);
   }
   return out;
 }
@@ -140,7 +131,7 @@ int orbit_command(const OrbitArguments& args) {
       j["resets_per_period"] = orbit.events_per_period;
       j["multipliers"] = multipliers_json(orbit.multipliers);
       j["stable"] = orbit.multipliers.size() == 0 || std::abs(orbit.multipliers[0]) < 1.0;
-      j["monodromy"] = rows(orbit.monodromy);
+      j["monodromy"] = model::matrix_rows_json(orbit.monodromy);
       j["min_crossing_rate"] = orbit.min_crossing_rate;
       j["closest_approach"] = orbit.closest_approach;
     }

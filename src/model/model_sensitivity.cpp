@@ -7,7 +7,13 @@
 namespace saltus::model {
 namespace {
 
-nlohmann::ordered_json rows(const Matrix& m) {
+std::string mode_name(const ModelRun& run, ModeId m) {
+  return m >= 0 && m < run.system.mode_count() ? run.system.mode(m).name : "";
+}
+
+}  // namespace
+
+nlohmann::ordered_json matrix_rows_json(const Matrix& m) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     nlohmann::ordered_json row = nlohmann::ordered_json::array();
@@ -16,12 +22,6 @@ nlohmann::ordered_json rows(const Matrix& m) {
   }
   return out;
 }
-
-std::string mode_name(const ModelRun& run, ModeId m) {
-  return m >= 0 && m < run.system.mode_count() ? run.system.mode(m).name : "";
-}
-
-}  // namespace
 
 ModelSensitivity model_sensitivity(std::shared_ptr<const Model> model,
                                    const analysis::SaltationOptions& saltation) {
@@ -48,7 +48,7 @@ std::string sensitivity_json(const ModelSensitivity& s) {
   for (const Quantity& q : run.model->states) states.push_back(q.name);
   j["states"] = states;
   if (f.ok()) {
-    j["flow_map_jacobian"] = rows(f.flow_map_jacobian);
+    j["flow_map_jacobian"] = matrix_rows_json(f.flow_map_jacobian);
     j["volume_factor"] = f.volume_factor;
     j["impact_volume_factor"] = f.impact_volume_factor;
     j["arc_state_mismatch"] = f.arc_state_mismatch;
@@ -65,7 +65,7 @@ std::string sensitivity_json(const ModelSensitivity& s) {
     ev["guard"] = e.guard >= 0
                       ? run.system.mode(e.mode_before).guards[static_cast<size_t>(e.guard)].name
                       : "zeno-handover";
-    ev["saltation"] = rows(e.saltation);
+    ev["saltation"] = matrix_rows_json(e.saltation);
     ev["hybrid_jacobian"] = e.hybrid_jacobian;  // null across a change of dimension
     ev["numerical_derivatives"] = e.numerical_reset_jacobian;
     events.push_back(ev);

@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "saltus/analysis/hybrid_sensitivity.hpp"
 #include "saltus/model/model_run.hpp"
 
@@ -28,6 +30,9 @@ ModelSensitivity model_sensitivity(std::shared_ptr<const Model> model,
 // saltation matrix and hybrid Jacobian det S. A failed differentiation has no matrices (never a
 // NaN matrix): status and message say which event and why.
 std::string sensitivity_json(const ModelSensitivity& s);
+
+// A matrix as a JSON array of its rows (sensitivity.json, orbit.json).
+nlohmann::ordered_json matrix_rows_json(const Matrix& m);
 
 // Replaces `dir` by trajectory.csv, events.csv, summary.json and sensitivity.json.
 void write_sensitivity_outputs(const ModelSensitivity& s, const std::filesystem::path& dir);
