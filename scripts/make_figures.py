@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# Over 450 lines on purpose: one function per figure of the seed documents, sharing the run and
+# phase-volume helpers at the top; splitting would scatter the figure list docs/VALIDATION.md cites.
 """Reproduces the figures of the source documents from saltus runs (docs/VALIDATION.md "Figures").
 
 Every curve comes from `saltus run` / `saltus sweep` on a file of models/; this script only

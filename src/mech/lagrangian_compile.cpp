@@ -1,3 +1,5 @@
+// Over 450 lines (464): the single-contact modes and guards, one concept, kept together; the
+// several-closed-contacts modes are in index_set_modes.cpp.
 // LagrangianModel::compile(): the modes, guards, resets and Zeno hand-overs described in
 // lagrangian_model.hpp. Every flow and guard is one generic lambda (evaluated in double, and in
 // Dual for Jacobians and guard gradients); resets and choosers work on fixed-capacity vectors.

@@ -8,10 +8,9 @@ import json
 import math
 import os
 import re
-import shutil
 import sys
 
-from cli_test import Cli, expect, expect_exit, has_matplotlib, read_csv
+from cli_test import expect, expect_exit, has_matplotlib, main, read_csv
 
 CASES = {}
 
@@ -264,20 +263,5 @@ def orbit_bad_input_is_a_status(cli):
     expect("direction" in stderr, "names the direction", stderr)
 
 
-def main():
-    if len(sys.argv) != 5 or sys.argv[1] not in CASES:
-        sys.exit("usage: cli_analysis_test.py {" + "|".join(CASES) + "} SALTUS SOURCE_DIR WORK")
-    name, binary, source, work = sys.argv[1:]
-    work = os.path.join(work, name)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    try:
-        CASES[name](Cli(binary, source, work))
-    except AssertionError as e:
-        print(f"FAILED {name}: {e}")
-        sys.exit(1)
-    print(f"passed {name}")
-
-
 if __name__ == "__main__":
-    main()
+    main(CASES, "cli_analysis_test.py")

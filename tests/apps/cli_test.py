@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Over 450 lines on purpose: one case per CTest test, with the shared driver (Cli, expect, main)
+# that cli_analysis_test.py imports; cases are grouped by command.
 """End-to-end tests of the `saltus` command: exit status, output files and their contents.
 
 Usage: cli_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR
@@ -504,15 +506,17 @@ def check_drawing_unknown_symbol(cli):
     expect(not os.path.exists(os.path.join(cli.work, "out")), "a refused run wrote files")
 
 
-def main():
-    if len(sys.argv) != 5 or sys.argv[1] not in CASES:
-        sys.exit("usage: cli_test.py {" + "|".join(CASES) + "} SALTUS SOURCE_DIR WORK_DIR")
+def main(cases=None, script="cli_test.py"):
+    """Runs the case named by argv[1] (cli_analysis_test.py passes its own cases)."""
+    cases = CASES if cases is None else cases
+    if len(sys.argv) != 5 or sys.argv[1] not in cases:
+        sys.exit("usage: " + script + " {" + "|".join(cases) + "} SALTUS SOURCE_DIR WORK_DIR")
     name, binary, source, work = sys.argv[1:]
     work = os.path.join(work, name)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     try:
-        CASES[name](Cli(binary, source, work))
+        cases[name](Cli(binary, source, work))
     except AssertionError as e:
         print(f"FAILED {name}: {e}")
         sys.exit(1)
