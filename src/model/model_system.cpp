@@ -1,7 +1,10 @@
 #include "saltus/model/model_system.hpp"
 
+#include <sstream>
+#include <string>
 #include <utility>
 
+#include "saltus/core/error.hpp"
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/tape.hpp"
 
@@ -63,13 +66,23 @@ struct BlockSink {
   }
 };
 
+// One target of a guard: its condition (empty tape: always), the reset tape (slot = the state
+// assigned) and d(assigned values)/d(x, z, t), slots as in jacobian_tape (row i is state
+// reset_states[i]).
+struct CompiledTarget {
+  int target = -1;
+  bool conditional = false;
+  Tape when;
+  Tape reset;
+  Tape reset_jacobian;
+  std::vector<int> reset_states;
+};
+
 struct CompiledGuard {
   Tape value;
   Tape gradient;  // slots: dp/dx (nx), dp/dz (nz), dp/dt
-  Tape reset;     // slot = the state assigned
-  // d(assigned values)/d(x, z, t), slots as in jacobian_tape; row i is state reset_states[i].
-  Tape reset_jacobian;
-  std::vector<int> reset_states;
+  std::vector<CompiledTarget> targets;
+  Tape outputs;  // ModelGuard::outputs at the pre-event state
 };
 
 struct CompiledMode {
@@ -96,7 +109,7 @@ Reset::Map reset_map(std::shared_ptr<const CompiledMode> keep, const Tape* tape)
 }
 
 // dx+/d(x-, z-, t) of a reset that assigns some states (the others keep their value).
-Reset::Jacobian reset_jacobian(std::shared_ptr<const CompiledMode> keep, const CompiledGuard* c) {
+Reset::Jacobian reset_jacobian(std::shared_ptr<const CompiledMode> keep, const CompiledTarget* c) {
   return [keep = std::move(keep), c](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef d_dx,
                                      MatrixRef d_dz, VectorRef d_dt) {
     d_dx.setIdentity();
@@ -169,8 +182,71 @@ Flow make_flow(const std::shared_ptr<const CompiledMode>& m, FlowKind kind) {
   return flow;
 }
 
+// The first target whose condition holds at (t, x-, z-); nullptr when none does.
+const CompiledTarget* chosen_target(const CompiledGuard& c, double t, ConstVectorRef x,
+                                    ConstVectorRef z) {
+  for (const CompiledTarget& target : c.targets) {
+    if (!target.conditional || evaluate(target.when, t, x, x, z) != 0.0) return &target;
+  }
+  return nullptr;
+}
+
+std::string no_target_message(const std::vector<std::string>& conditions,
+                              const std::vector<std::string>& state_names, ConstVectorRef x) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "none of its targets' conditions holds (";
+  for (size_t i = 0; i < conditions.size(); ++i) out << (i ? ", " : "") << conditions[i];
+  out << ") at";
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    out << (i ? ", " : " ") << state_names[static_cast<size_t>(i)] << " = " << x[i];
+  }
+  return out.str();
+}
+
+Reset model_reset(const std::shared_ptr<const CompiledMode>& m, const ModelGuard& g,
+                  const CompiledGuard* c, const std::vector<std::string>& state_names) {
+  const CompiledTarget& first = c->targets.front();
+  if (c->targets.size() == 1 && !first.conditional && g.outputs.empty()) {
+    Reset r = Reset::to(first.target, reset_map(m, &first.reset));
+    if (!first.reset.empty()) r.jacobian = reset_jacobian(m, &first);
+    return r;
+  }
+  // State-chosen targets: one apply tries the conditions in order (all modes of an explicit
+  // model share the states, so x+ has the source's size whichever target is taken).
+  Reset r;
+  r.target = first.target;
+  r.chooses_target = true;
+  r.identity = false;
+  r.output_names = g.output_names;
+  std::vector<std::string> conditions;
+  for (const ModelTarget& target : g.targets) conditions.push_back(target.when_text);
+  r.apply = [m, c, conditions, state_names](double t, ConstVectorRef x, ConstVectorRef z, Jump& j) {
+    const CompiledTarget* target = chosen_target(*c, t, x, z);
+    if (target == nullptr) {
+      j.failure = no_target_message(conditions, state_names, x);
+      return false;
+    }
+    j.target = target->target;
+    run(c->outputs, t, x, x, z, [&j](int k, double v) { j.outputs[k] = v; });
+    VectorRef xp = j.x_plus;
+    xp.head(x.size()) = x;
+    run(target->reset, t, x, x, z, [&xp](int k, double v) { xp[k] = v; });
+    return true;
+  };
+  r.jacobian = [m, c](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef d_dx, MatrixRef d_dz,
+                      VectorRef d_dt) {
+    const CompiledTarget* target = chosen_target(*c, t, x, z);
+    if (target == nullptr) {
+      saltus::detail::throw_error("reset Jacobian requested where no target's condition holds");
+    }
+    reset_jacobian(m, target)(t, x, z, d_dx, d_dz, d_dt);
+  };
+  return r;
+}
+
 Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const ModelGuard& g,
-                       const CompiledGuard* c) {
+                       const CompiledGuard* c, const std::vector<std::string>& state_names) {
   Guard guard;
   guard.name = g.name;
   guard.direction = g.direction;
@@ -195,8 +271,7 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
     });
     return dpdt;
   };
-  guard.reset = Reset::to(g.target, reset_map(m, &c->reset));
-  if (!c->reset.empty()) guard.reset.jacobian = reset_jacobian(m, c);
+  guard.reset = model_reset(m, g, c, state_names);
   return guard;
 }
 
@@ -244,18 +319,28 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
       for (const Variable& v : dz) gradient.push_back(g.derivative(guard.value, v));
       gradient.push_back(g.derivative(guard.value, {OpCode::Time, 0}));
       cg.gradient = value_tape(g, gradient);
-      cg.reset = reset_tape(g, guard.reset);
-      std::vector<NodeId> assigned;
-      for (const Assignment& a : guard.reset) {
-        assigned.push_back(a.value);
-        cg.reset_states.push_back(a.state);
+      cg.outputs = value_tape(g, guard.outputs);
+      for (const ModelTarget& target : guard.targets) {
+        CompiledTarget ct;
+        ct.target = target.target;
+        ct.conditional = target.when != kNoNode;
+        if (ct.conditional) ct.when = value_tape(g, {target.when});
+        ct.reset = reset_tape(g, target.reset);
+        std::vector<NodeId> assigned;
+        for (const Assignment& a : target.reset) {
+          assigned.push_back(a.value);
+          ct.reset_states.push_back(a.state);
+        }
+        ct.reset_jacobian = jacobian_tape(g, assigned, {dx, dz, {{OpCode::Time, 0}}});
+        cg.targets.push_back(std::move(ct));
       }
-      cg.reset_jacobian = jacobian_tape(g, assigned, {dx, dz, {{OpCode::Time, 0}}});
       c->guards.push_back(std::move(cg));
     }
     if (mode.zeno) c->zeno_reset = reset_tape(g, mode.zeno->reset);
     compiled.push_back(std::move(c));
   }
+  std::vector<std::string> state_names;
+  for (const Quantity& q : model->states) state_names.push_back(q.name);
   HybridSystem sys;
   for (size_t m = 0; m < model->modes.size(); ++m) {
     sys.add_mode(model->modes[m].name, make_flow(compiled[m], model->modes[m].kind));
@@ -265,7 +350,7 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
     const std::shared_ptr<const CompiledMode> c = compiled[m];
     const auto id = static_cast<ModeId>(m);
     for (size_t k = 0; k < mode.guards.size(); ++k) {
-      sys.add_guard(id, make_model_guard(c, mode.guards[k], &c->guards[k]));
+      sys.add_guard(id, make_model_guard(c, mode.guards[k], &c->guards[k], state_names));
     }
     if (mode.zeno)
       sys.set_zeno_handover(id, ZenoHandover{mode.zeno->target, reset_map(c, &c->zeno_reset)});

@@ -36,13 +36,26 @@ struct Assignment {
   NodeId value = kNoNode;
 };
 
+// Where a guard's event continues: the target mode and the reset into it, taken when `when`
+// holds at the pre-event state (kNoNode: always).
+struct ModelTarget {
+  NodeId when = kNoNode;  // a condition c(t, x-, z-): holds when its value is not 0
+  std::string when_text;  // as written, for messages
+  int target = -1;
+  std::vector<Assignment> reset;  // states not listed keep their value
+};
+
 struct ModelGuard {
   std::string name;
   Direction direction = Direction::Rising;
   NodeId value = kNoNode;  // p(t, x, z)
-  int target = -1;
-  std::vector<Assignment> reset;  // states not listed keep their value
+  // The first target whose condition holds is taken; none: the run stops with a status naming
+  // the guard and the state. A guard with `target`/`reset` keys has one target, unconditional.
+  std::vector<ModelTarget> targets;
   bool terminal = false;
+  // Values reported with each event (events.csv), functions of the pre-event state.
+  std::vector<std::string> output_names;
+  std::vector<NodeId> outputs;
 };
 
 struct ModelZenoHandover {

@@ -11,17 +11,19 @@ namespace saltus::model::loader {
 
 // ------------------------------------------------------------------ mechanical models
 // [coordinates]: q = { initial = ..., velocity = ..., unit = "..." } or q = <initial>. The
-// states are q (in order), then q' (the velocities).
-void ModelReader::read_coordinates(const toml::table& doc) {
+// states are q (in order), then q' (the velocities). A Hamiltonian model (`canonical`) gives
+// `momentum` instead of `velocity`, and its second half of the states is p_q.
+void ModelReader::read_coordinates(const toml::table& doc, bool canonical) {
+  const char* rate_key = canonical ? "momentum" : "velocity";
   const toml::table* t = table_at(doc, "coordinates", "a mechanical model", true);
   if (t == nullptr) return;
   std::vector<Quantity> q, v;
   for (const auto& [k, n] : ordered(*t)) {
     if (!new_name(*n, k, "coordinate")) continue;
-    Quantity pos{k, 0.0, ""}, vel{k + "'", 0.0, ""};
+    Quantity pos{k, 0.0, ""}, vel{canonical ? "p_" + k : k + "'", 0.0, ""};
     if (n->is_table()) {
       const toml::table& c = *n->as_table();
-      check_keys(c, "coordinate '" + k + "'", {"initial", "velocity", "unit", "description"});
+      check_keys(c, "coordinate '" + k + "'", {"initial", rate_key, "unit", "description"});
       if (const toml::node* u = c.get("unit")) {
         if (auto s = string(*u, "unit")) pos.unit = *s;
       }
@@ -30,13 +32,13 @@ void ModelReader::read_coordinates(const toml::table& doc) {
       } else {
         add(*n, "coordinate '" + k + "' has no initial value; expected initial = <number>");
       }
-      if (const toml::node* i = c.get("velocity")) {
-        if (auto x = number(*i, "coordinate '" + k + "' velocity")) vel.value = *x;
+      if (const toml::node* i = c.get(rate_key)) {
+        if (auto x = number(*i, "coordinate '" + k + "' " + rate_key)) vel.value = *x;
       }
     } else if (auto x = number(*n, "coordinate '" + k + "'")) {
       pos.value = *x;
     }
-    vel.unit = pos.unit.empty() ? "" : pos.unit + "/" + model_.time_unit;
+    if (!canonical) vel.unit = pos.unit.empty() ? "" : pos.unit + "/" + model_.time_unit;
     q.push_back(pos);
     v.push_back(vel);
   }
@@ -46,10 +48,13 @@ void ModelReader::read_coordinates(const toml::table& doc) {
                 std::to_string(mech::kMaxDof) + " are supported");
   }
   const int n = static_cast<int>(q.size());
+  dof_ = n;
+  canonical_ = canonical;
   for (const Quantity& x : q) state_names_.push_back(x.name);
   for (const Quantity& x : v) state_names_.push_back(x.name);
   model_.states = q;
   model_.states.insert(model_.states.end(), v.begin(), v.end());
+  if (canonical) return;
   velocity_of_.assign(static_cast<size_t>(2 * n), -1);
   for (int i = 0; i < n; ++i) velocity_of_[static_cast<size_t>(i)] = n + i;
   model_.mechanics.emplace();
@@ -59,10 +64,11 @@ void ModelReader::read_coordinates(const toml::table& doc) {
 // What `node` reads that a function of the coordinates (and of t when `allow_time`) must
 // not: "the velocity q'" or "t"; "" when nothing.
 std::string ModelReader::forbidden_input(NodeId node, bool allow_time) const {
-  const int n = model_.mechanics->dof;
+  const int n = dof_;
   for (const Variable& v : graph_->inputs(node)) {
     if (v.kind == OpCode::State && v.index >= n) {
-      return "the velocity " + state_names_[static_cast<size_t>(v.index)];
+      return (canonical_ ? "the momentum " : "the velocity ") +
+             state_names_[static_cast<size_t>(v.index)];
     }
     if (v.kind == OpCode::Time && !allow_time) return "t";
   }
@@ -160,6 +166,33 @@ void ModelReader::read_mechanics(const toml::table& doc) {
   }
 }
 
+// A function of the coordinates only at `key` of `t` (a gap, a tangent, a surface) whose
+// gradient does not vanish identically; kNoNode when absent or wrong.
+NodeId ModelReader::geometry_expression(const toml::table& t, const char* key,
+                                        const std::string& where) {
+  const NodeId node = mechanics_expression(t, key, where);
+  if (node == kNoNode) return kNoNode;
+  const std::string culprit = forbidden_input(node, false);
+  const std::vector<Variable> in = graph_->inputs(node);
+  const int n = dof_;
+  const bool moves = std::any_of(in.begin(), in.end(), [n](const Variable& v) {
+    return v.kind == OpCode::State && v.index < n;
+  });
+  if (!culprit.empty()) {
+    add_at(*t.get(key), 0,
+           where + " " + key + " depends on " + culprit +
+               "; expected a function of the coordinates only");
+    return kNoNode;
+  }
+  if (!moves) {
+    add_at(*t.get(key), 0,
+           where + " " + key + " does not depend on the coordinates: its " +
+               "gradient vanishes; expected a function of the coordinates");
+    return kNoNode;
+  }
+  return node;
+}
+
 // [[contacts]]: name, body, gap g_N(q), tangent s_T(q), law and its coefficients.
 void ModelReader::read_contacts(const toml::table& doc) {
   if (!model_.mechanics) return;
@@ -185,7 +218,6 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       {"linear_spring", mech::CompliantLawKind::LinearSpring},
       {"kelvin_voigt", mech::CompliantLawKind::KelvinVoigt},
       {"hunt_crossley", mech::CompliantLawKind::HuntCrossley}};
-  const int n = model_.mechanics->dof;
   ModelContact c;
   c.name = "contact" + std::to_string(index);
   if (const toml::node* v = t.get("name")) {
@@ -226,29 +258,7 @@ void ModelReader::read_contact(const toml::table& t, int index) {
     keys.insert(keys.end(), {"e", "mu", "e_t", "tangent"});
   }
   check_keys(t, where + " (law " + law + ")", keys);
-  // Geometry: functions of the coordinates only.
-  auto geometry = [&](const char* key) -> NodeId {
-    const NodeId node = mechanics_expression(t, key, where);
-    if (node == kNoNode) return kNoNode;
-    const std::string culprit = forbidden_input(node, false);
-    const std::vector<Variable> in = graph_->inputs(node);
-    const bool moves = std::any_of(in.begin(), in.end(), [n](const Variable& v) {
-      return v.kind == OpCode::State && v.index < n;
-    });
-    if (!culprit.empty()) {
-      add_at(*t.get(key), 0,
-             where + " " + key + " depends on " + culprit +
-                 "; expected a function of the coordinates only");
-      return kNoNode;
-    }
-    if (!moves) {
-      add_at(*t.get(key), 0,
-             where + " " + key + " does not depend on the coordinates: its " +
-                 "gradient vanishes; expected a function of the coordinates");
-      return kNoNode;
-    }
-    return node;
-  };
+  auto geometry = [&](const char* key) { return geometry_expression(t, key, where); };
   c.gap = geometry("gap");
   if (t.get("gap") == nullptr) {
     add(t, where + " has no gap; expected gap = \"g_N(q)\" (positive when open)");

@@ -289,10 +289,58 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
   }
 }
 
+namespace {
+
+// True when `node` is a condition: a comparison, or a product ("and"), min ("and") or max
+// ("or") of conditions, or the constant 0 or 1 (a condition on parameters, folded).
+bool is_condition_node(const ExpressionGraph& g, NodeId root) {
+  std::vector<NodeId> open{root};
+  while (!open.empty()) {
+    const ExpressionNode& n = g.node(open.back());
+    open.pop_back();
+    if (is_comparison(n.op)) continue;
+    if (n.op == OpCode::Const && (n.value == 0.0 || n.value == 1.0)) continue;
+    if (n.op != OpCode::Mul && n.op != OpCode::Min && n.op != OpCode::Max) return false;
+    open.push_back(n.a);
+    open.push_back(n.b);
+  }
+  return true;
+}
+
+}  // namespace
+
+// One entry of a guard's `targets` (or the guard's own `target` and `reset` keys).
+ModelTarget ModelReader::read_target(const toml::table& t, int self, const std::string& where,
+                                     const SymbolTable& s) {
+  ModelTarget out;
+  out.target = target_mode(t.get("target"), self, where);
+  if (const toml::node* w = t.get("when")) {
+    if (!w->is_string()) {
+      add(*w, where + " when is " + type_name(*w) + "; expected a condition (a string)");
+    } else if (auto c = expression(*w, where + " when", s)) {
+      if (is_condition_node(*graph_, *c)) {
+        out.when = *c;
+        out.when_text = *w->value<std::string>();
+      } else {
+        add_at(*w, 0,
+               where + " when '" + *w->value<std::string>() +
+                   "' is not a condition; expected a comparison such as 'd >= 0' (products "
+                   "of comparisons for 'and', max(...) for 'or')");
+      }
+    }
+  }
+  if (const toml::node* r = t.get("reset")) {
+    for (auto& a : assignments(*r, where + " reset", s, false, s.algebraic)) {
+      out.reset.push_back({a.state, a.value});
+    }
+  }
+  return out;
+}
+
 void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
                              const SymbolTable& s) {
   check_keys(g, "a guard of mode '" + mode.name + "'",
-             {"name", "value", "direction", "target", "reset", "terminal"});
+             {"name", "value", "direction", "target", "reset", "targets", "terminal"});
   ModelGuard guard;
   guard.name = "guard" + std::to_string(mode.guards.size());
   if (const toml::node* n = g.get("name")) {
@@ -331,11 +379,14 @@ void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
       }
     }
   }
-  guard.target = target_mode(g.get("target"), self, where);
-  if (const toml::node* r = g.get("reset")) {
-    for (auto& a : assignments(*r, where + " reset", s, false, s.algebraic)) {
-      guard.reset.push_back({a.state, a.value});
+  if (const toml::node* ts = g.get("targets")) {
+    if (g.get("target") != nullptr || g.get("reset") != nullptr) {
+      add(*ts, where + " has 'targets' and also 'target' or 'reset'; expected either one " +
+                   "target (target, reset) or a list of conditional [[...targets]]");
     }
+    read_targets(*ts, guard, self, where, s);
+  } else {
+    guard.targets.push_back(read_target(g, self, where, s));
   }
   if (const toml::node* term = g.get("terminal")) {
     if (term->is_boolean()) {
@@ -345,5 +396,31 @@ void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
     }
   }
   mode.guards.push_back(std::move(guard));
+}
+
+// [[modes.M.guards.targets]]: tried in order at the event; only the last may omit `when`.
+void ModelReader::read_targets(const toml::node& ts, ModelGuard& guard, int self,
+                               const std::string& where, const SymbolTable& s) {
+  if (!ts.is_array() || ts.as_array()->empty()) {
+    add(ts, where + " targets is " + type_name(ts) +
+                "; expected a non-empty array of tables {target, when, reset}");
+    return;
+  }
+  const toml::array& list = *ts.as_array();
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string entry = where + " target " + std::to_string(i + 1);
+    if (!list[i].is_table()) {
+      add(list[i],
+          entry + " is " + type_name(list[i]) + "; expected a table {target, when, reset}");
+      continue;
+    }
+    const toml::table& t = *list[i].as_table();
+    check_keys(t, entry, {"target", "when", "reset"});
+    if (t.get("when") == nullptr && i + 1 < list.size()) {
+      add(t, entry + " has no 'when' but is not the last: the targets after it could never be " +
+                 "taken; expected a condition, or this entry last");
+    }
+    guard.targets.push_back(read_target(t, self, entry, s));
+  }
 }
 }  // namespace saltus::model::loader

@@ -177,10 +177,20 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   apply_overrides(doc, overrides);
   check_keys(doc, "the top level",
              {"model", "parameters", "states", "initial", "modes", "coordinates", "mechanics",
-              "contacts", "solver", "output", "drawing", "sections"});
+              "hamiltonian", "contacts", "solver", "output", "drawing", "sections"});
   read_model_section(doc);
   read_parameters(doc);
-  if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts")) {
+  if (doc.contains("hamiltonian")) {
+    // A Hamiltonian model: expanded into modes and guards (hamiltonian_reader.cpp).
+    for (const char* key : {"states", "modes", "mechanics"}) {
+      if (const toml::node* n = doc.get(key)) {
+        add(*n, std::string("[") + key + "] in a Hamiltonian model ([coordinates], " +
+                    "[hamiltonian], [[contacts]]); expected one form of model, not both");
+      }
+    }
+    read_coordinates(doc, true);
+    read_hamiltonian(doc);
+  } else if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts")) {
     // A mechanical model: its states and modes follow from the coordinates and contacts.
     for (const char* key : {"states", "modes"}) {
       if (const toml::node* n = doc.get(key)) {

@@ -6,6 +6,7 @@
 //   overrides.cpp         --set name=value applied to the parsed document
 //   mode_reader.cpp       [states], [modes], flows, residuals, constraints, guards, resets
 //   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian), [[contacts]]
+//   hamiltonian_reader.cpp  [hamiltonian] (via derive_hamiltonian), its walls and surface
 //   options_reader.cpp    [model], [initial], [solver], [output]
 // The loader never stops at the first problem: each section is read as far as it makes sense,
 // every problem becomes a Diagnostic, and only a model without problems is returned. Table keys
@@ -28,11 +29,19 @@
 
 #include "saltus/model/diagnostic.hpp"
 #include "saltus/model/expression_compiler.hpp"
+#include "saltus/model/hamiltonian_derivation.hpp"
 #include "saltus/model/model.hpp"
 
 namespace saltus::model::loader {
 
 using Keyed = std::vector<std::pair<std::string, const toml::node*>>;
+
+// A [[contacts]] entry of a Hamiltonian model: a wall g(q) >= 0 with restitution e.
+struct HamiltonianWall {
+  std::string name;
+  NodeId gap = kNoNode;
+  double e = 1.0;
+};
 
 std::string type_name(const toml::node& n);               // "a table", "an integer", ...
 std::string join(const std::vector<std::string>& names);  // "a, b, c" or "(none)"
@@ -92,14 +101,27 @@ class ModelReader {
   int target_mode(const toml::node* n, int self, const std::string& what);
   void read_mode(const toml::table& t, ModelMode& mode);
   void read_guard(const toml::table& g, ModelMode& mode, int self, const SymbolTable& s);
+  ModelTarget read_target(const toml::table& t, int self, const std::string& where,
+                          const SymbolTable& s);
+  void read_targets(const toml::node& ts, ModelGuard& guard, int self, const std::string& where,
+                    const SymbolTable& s);
 
   // ---------------------------------------------------------------- mechanical models
-  void read_coordinates(const toml::table& doc);
+  void read_coordinates(const toml::table& doc, bool canonical = false);
   std::string forbidden_input(NodeId node, bool allow_time) const;
   NodeId mechanics_expression(const toml::table& t, const char* key, const std::string& where);
+  NodeId geometry_expression(const toml::table& t, const char* key, const std::string& where);
   void read_mechanics(const toml::table& doc);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
+
+  // ---------------------------------------------------------------- Hamiltonian models
+  void read_hamiltonian(const toml::table& doc);  // hamiltonian_reader.cpp
+  NodeId region_hamiltonian(const toml::node& n, const std::string& where);
+  bool check_hamiltonian(const HamiltonianEquations& eq, const toml::node& at,
+                         const std::string& where);
+  std::vector<HamiltonianWall> read_hamiltonian_walls(const toml::table& doc);
+  ModelGuard wall_guard(const HamiltonianWall& wall, const HamiltonianEquations& eq, int self);
 
   // ---------------------------------------------------------------- options
   void read_model_section(const toml::table& doc);
@@ -122,7 +144,10 @@ class ModelReader {
   std::map<std::string, std::string> names_;
   std::vector<std::string> state_names_;
   std::vector<std::string> mode_names_;
-  std::vector<int> velocity_of_;  // mechanical models: index of q' for coordinate q
+  std::vector<int> velocity_of_;      // mechanical models: index of q' for coordinate q
+  int dof_ = 0;                       // mechanical and Hamiltonian models: number of coordinates
+  bool canonical_ = false;            // Hamiltonian model: the second half of the states is p
+  bool initial_mode_chosen_ = false;  // the model chose its initial mode (no [initial] mode)
   const toml::table* solver_table_ = nullptr;
   // Where the values replaced by --set stood in the file (toml++ gives new nodes no source).
   std::map<const toml::node*, toml::source_position> replaced_at_;

@@ -47,11 +47,12 @@ void ModelReader::read_initial(const toml::table& doc) {
   }
   const toml::node* m = t != nullptr && !model_.mechanics ? t->get("mode") : nullptr;
   if (m == nullptr) {
-    if (model_.modes.size() > 1) {
+    // A Hamiltonian model with a surface starts in the region of its initial state.
+    if (model_.modes.size() > 1 && !initial_mode_chosen_) {
       add(t != nullptr ? static_cast<int>(t->source().begin.line) : 0, 0,
           "no initial mode; expected [initial] mode = \"<one of " + join(mode_names_) + ">\"");
     }
-    model_.initial_mode = 0;
+    if (!initial_mode_chosen_) model_.initial_mode = 0;
   } else {
     model_.initial_mode = target_mode(m, 0, "[initial] mode");
   }
