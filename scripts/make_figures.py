@@ -12,6 +12,8 @@ reads the output folders and draws. Written into OUT (default docs/figures):
                               height, energy and infinitesimal phase volume against time
   cb_fig2_cross.png           seed 003 Fig. 2: Example 2's Zeno trajectory into the cross and the
                               infinitesimal phase volume around its initial state
+  cb_fig3_refraction.png      seed 003 Fig. 3: Example 3's horizontal rays into the disc: the
+                              refraction root of (12) (left) and the reflection root (right)
   cb_fig5_superelastic.png    seed 003 Fig. 5: Example 4's first 40 impacts (alpha = 1.1)
   cb_fig6_steady_zeno.png     seed 003 Fig. 6: Proposition 8's steady Zeno under the raised table
   jb_fig1_position.png        seed 004 Fig. 1: jumping ball position
@@ -276,6 +278,58 @@ def cb_fig2(s, out, dpi):
     save(fig, out, "cb_fig2_cross.png", dpi)
 
 
+def h_inside(x, y, px, py):
+    """Example 3's H inside the circle: p^T M^-1 p / 2 with the metric as printed in seed 003."""
+    d = 1 - x * x - y * y
+    m = np.array([[1 - x * x / d, x * y / d], [x * y / d, 1 - y * y / d]])
+    p = np.array([px, py])
+    return 0.5 * p @ np.linalg.solve(m, p)
+
+
+def cb_fig3(s, out, quick, dpi):
+    """Example 3: horizontal rays p = (1, 0) into the disc r < 1/2 with another metric."""
+    heights = np.linspace(-0.48, 0.48, 9 if quick else 17)
+    fig, ax = plt.subplots(1, 2, figsize=(10, 4.8))
+    circle = np.linspace(0, 2 * np.pi, 200)
+    refracted = reflected = 0
+    for y0 in heights:
+        run = s.run("refraction_sphere.toml", [f"y0={y0!r}", "t_end=2.2"])
+        ax[0].plot(run["x"], run["y"], lw=0.9, color="tab:blue")
+        first = run.events[0]
+        x, y = float(first["x_after"]), float(first["y_after"])
+        if first["mode_after"] == "inside":
+            refracted += 1
+            energy = h_inside(x, y, float(first["p_x_after"]), float(first["p_y_after"]))
+            check(abs(energy - 0.5) < 1e-10, f"refraction at y0 = {y0} changed H to {energy}")
+            # The other root of (12): back into the flat side with momentum p + eps dh.
+            eps = float(first["eps_reflection"])
+            px, py = 1.0 + eps * 2 * x, eps * 2 * y
+            check(abs(0.5 * (px * px + py * py) - 0.5) > 1e-6,
+                  f"the reflection root at y0 = {y0} keeps the flat side's energy")
+            t_before = float(first["t"])
+            before = run.t <= t_before
+            tail = np.linspace(0, 2.2 - t_before, 50)
+            ax[1].plot(np.append(run["x"][before], x + px * tail),
+                       np.append(run["y"][before], y + py * tail), lw=0.9, color="tab:red")
+        else:
+            reflected += 1
+            ax[1].plot(run["x"], run["y"], lw=0.9, color="tab:blue")
+    check(refracted >= 5 and reflected >= 2, "Fig. 3 needs refracted and totally reflected rays")
+    for a, title in zip(ax, ["refraction root of (12) (taken)", "reflection root (wrong energy)"]):
+        a.plot(0.5 * np.cos(circle), 0.5 * np.sin(circle), "k", lw=1.2)
+        a.set_xlim(-1.0, 1.2)
+        a.set_ylim(-1.1, 1.1)
+        a.set_aspect("equal")
+        a.set_xlabel("x")
+        a.set_ylabel("y")
+        a.set_title(title, fontsize=10)
+        a.grid(alpha=0.3)
+    fig.suptitle(f"Clark-Bloch Fig. 3: Example 3, rays p = (1, 0); {refracted} refract, "
+                 f"{reflected} reflect totally (no real root)")
+    fig.tight_layout()
+    save(fig, out, "cb_fig3_refraction.png", dpi)
+
+
 def cb_fig5(s, out, dpi):
     """Example 4 with alpha = 1.1, v0 = 1 from q = 0: t_k = sum_{j<k} alpha^-j."""
     alpha = 1.1
@@ -440,7 +494,8 @@ def impact_zeno_ball(s, out, dpi):
     save(fig, out, "impact_zeno_ball.png", dpi)
 
 
-FIGURES = ["cb_fig1_bouncing_ball.png", "cb_fig2_cross.png", "cb_fig5_superelastic.png",
+FIGURES = ["cb_fig1_bouncing_ball.png", "cb_fig2_cross.png", "cb_fig3_refraction.png",
+           "cb_fig5_superelastic.png",
            "cb_fig6_steady_zeno.png", "jb_fig1_position.png", "jb_fig7_position_velocity.png",
            "jb_fig8_event_function.png", "impact_rod.png", "impact_zeno_ball.png"]
 
@@ -460,6 +515,7 @@ def main():
         s = Saltus(args.saltus, work)
         cb_fig1(s, args.out, args.quick, dpi)
         cb_fig2(s, args.out, dpi)
+        cb_fig3(s, args.out, args.quick, dpi)
         cb_fig5(s, args.out, dpi)
         cb_fig6(s, args.out, dpi)
         jumping_ball(s, args.out, dpi)

@@ -102,17 +102,11 @@ NodeId ModelReader::region_hamiltonian(const toml::node& n, const std::string& w
   return natural_hamiltonian(*graph_, M, V, n_q);
 }
 
-// H quadratic in p (the closed-form maps need it) and convex in p at the initial state (the
-// Legendre transform exists: d^2 H / dp^2 positive definite).
-bool ModelReader::check_hamiltonian(const HamiltonianEquations& eq, const toml::node& at,
-                                    const std::string& where) {
+// H convex in p at the initial state: d^2 H / dp^2 positive definite (the Legendre transform
+// exists).
+bool ModelReader::check_convex(const HamiltonianEquations& eq, const toml::node& at,
+                               const std::string& where) {
   const int n = dof_;
-  if (!is_quadratic_in_momenta(*graph_, eq, n)) {
-    add(at, where + " is not quadratic in the momenta; expected a natural Hamiltonian " +
-                "H = 1/2 p^T M(q)^-1 p + (terms linear in p) + V(q), whose impact and crossing " +
-                "maps saltus solves in closed form");
-    return false;
-  }
   Eigen::MatrixXd Hpp(n, n);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
@@ -235,8 +229,14 @@ void ModelReader::read_hamiltonian(const toml::table& doc) {
     }
   }
   for (const Region& r : regions) {
-    if (!check_hamiltonian(r.eq, *r.at, "the Hamiltonian of " + r.name)) return;
+    if (!is_quadratic_in_momenta(g, r.eq, n)) {
+      add(*r.at, "the Hamiltonian of " + r.name + " is not quadratic in the momenta; expected " +
+                     "a natural Hamiltonian H = 1/2 p^T M(q)^-1 p + (terms linear in p) + V(q), " +
+                     "whose impact and crossing maps saltus solves in closed form");
+      return;
+    }
   }
+  if (!two_regions && !check_convex(regions.front().eq, *t, "[hamiltonian] H")) return;
   const std::vector<HamiltonianWall> walls = read_hamiltonian_walls(doc);
   for (size_t k = 0; k < regions.size(); ++k) {
     ModelMode mode;
@@ -262,6 +262,10 @@ void ModelReader::read_hamiltonian(const toml::table& doc) {
   }
   model_.initial_mode = h0 > 0 ? 0 : 1;
   initial_mode_chosen_ = true;
+  // The other region's H need not exist at the initial state; its convexity across the
+  // surface is a condition of the refraction target instead.
+  const Region& start = regions[static_cast<size_t>(model_.initial_mode)];
+  if (!check_convex(start.eq, *start.at, "the Hamiltonian of " + start.name)) return;
   // Crossing guards: outside (h > 0) fires as h falls through 0, inside as it rises.
   for (int from = 0; from < 2; ++from) {
     const int to = 1 - from, entering_sign = to == 0 ? 1 : -1;

@@ -118,8 +118,7 @@ class ModelReader {
   // ---------------------------------------------------------------- Hamiltonian models
   void read_hamiltonian(const toml::table& doc);  // hamiltonian_reader.cpp
   NodeId region_hamiltonian(const toml::node& n, const std::string& where);
-  bool check_hamiltonian(const HamiltonianEquations& eq, const toml::node& at,
-                         const std::string& where);
+  bool check_convex(const HamiltonianEquations& eq, const toml::node& at, const std::string& where);
   std::vector<HamiltonianWall> read_hamiltonian_walls(const toml::table& doc);
   ModelGuard wall_guard(const HamiltonianWall& wall, const HamiltonianEquations& eq, int self);
 
