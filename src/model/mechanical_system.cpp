@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "saltus/core/error.hpp"
+#include "saltus/mech/nonholonomic_model.hpp"
 #include "saltus/model/model_system.hpp"
 #include "saltus/model/tape.hpp"
 
@@ -28,6 +29,7 @@ struct MechanicalTapes {
   Tape mass;    // slot i + n j: M_ij
   Tape forces;  // slot i: h_i
   std::vector<Tape> gaps, tangents;
+  std::vector<Tape> constraint_rows;  // slot i: eta^a_i
 };
 
 template <class V>
@@ -42,12 +44,11 @@ auto configuration_function(std::shared_ptr<const MechanicalTapes> tapes, const 
   };
 }
 
-}  // namespace
-
-mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
-  const ModelMechanics& m = *model->mechanics;
+// The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.
+std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
+  const ModelMechanics& m = *model.mechanics;
   const int n = m.dof;
-  const ExpressionGraph& g = *model->graph;
+  const ExpressionGraph& g = *model.graph;
   auto tapes = std::make_shared<MechanicalTapes>();
   tapes->n = n;
   std::vector<TapeOutput> mass, forces;
@@ -64,19 +65,67 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
     tapes->gaps.push_back(compile_tape(g, {{c.gap, 0}}));
     tapes->tangents.push_back(c.tangent != kNoNode ? compile_tape(g, {{c.tangent, 0}}) : Tape{});
   }
+  for (const std::vector<NodeId>& row : m.constraint_rows) {
+    std::vector<TapeOutput> entries;
+    for (int i = 0; i < n; ++i) {
+      if (!g.is_zero(row[static_cast<size_t>(i)]))
+        entries.push_back({row[static_cast<size_t>(i)], i});
+    }
+    tapes->constraint_rows.push_back(compile_tape(g, entries));
+  }
+  return tapes;
+}
 
-  mech::LagrangianModel lm(model->name.empty() ? "model" : model->name, n);
-  lm.set_mass_matrix([tapes](const auto& q, auto& M) {
+// M(q) and h(t, q, q') for a LagrangianModel or a NonholonomicModel.
+template <class Model>
+void set_dynamics(Model& target, const std::shared_ptr<const MechanicalTapes>& tapes) {
+  target.set_mass_matrix([tapes](const auto& q, auto& M) {
     using S = Scalar<decltype(q)>;
     const StateView<S> x{q, nullptr, tapes->n};
     const int rows = tapes->n;
     run(tapes->mass, S(0.0), x, x, x, [&M, rows](int k, const S& v) { M(k % rows, k / rows) = v; });
   });
-  lm.set_forces([tapes](const auto& t, const auto& q, const auto& qdot, auto& h) {
+  target.set_forces([tapes](const auto& t, const auto& q, const auto& qdot, auto& h) {
     using S = Scalar<decltype(q)>;
     const StateView<S> x{q, &qdot, tapes->n};
     run(tapes->forces, S(t), x, x, x, [&h](int k, const S& v) { h[k] = v; });
   });
+}
+
+// A model with [mechanics] constraints: Lagrange-d'Alembert with its contacts as walls.
+mech::NonholonomicModel nonholonomic_model(const Model& model) {
+  const ModelMechanics& m = *model.mechanics;
+  const auto tapes = mechanical_tapes(model);
+  mech::NonholonomicModel nm(model.name.empty() ? "model" : model.name, m.dof);
+  set_dynamics(nm, tapes);
+  for (size_t a = 0; a < m.constraint_rows.size(); ++a) {
+    const Tape* tape = &tapes->constraint_rows[a];
+    nm.add_constraint(m.constraint_names[a], [tapes, tape](const auto& q, auto& row) {
+      using S = Scalar<decltype(q)>;
+      const StateView<S> x{q, nullptr, tapes->n};
+      run(*tape, S(0.0), x, x, x, [&row](int k, const S& v) { row[k] = v; });
+    });
+  }
+  for (size_t i = 0; i < m.contacts.size(); ++i) {
+    nm.add_wall(m.contacts[i].name, configuration_function(tapes, &tapes->gaps[i]),
+                m.contacts[i].rigid_law.e);
+  }
+  return nm;
+}
+
+}  // namespace
+
+mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
+  const ModelMechanics& m = *model->mechanics;
+  const int n = m.dof;
+  if (!m.constraint_rows.empty()) {
+    saltus::detail::throw_error("model '", model->name,
+                                "' has velocity constraints: it is a NonholonomicModel, not a "
+                                "LagrangianModel");
+  }
+  const auto tapes = mechanical_tapes(*model);
+  mech::LagrangianModel lm(model->name.empty() ? "model" : model->name, n);
+  set_dynamics(lm, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const ModelContact& c = m.contacts[i];
     const auto gap = configuration_function(tapes, &tapes->gaps[i]);
@@ -114,6 +163,12 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
 }
 
 MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model) {
+  if (!model->mechanics->constraint_rows.empty()) {
+    const mech::NonholonomicModel::Compiled compiled = nonholonomic_model(*model).compile();
+    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state())};
+    add_sections(m.system, *model);
+    return m;
+  }
   const mech::LagrangianModel::Compiled compiled = lagrangian_model(model).compile();
   MechanicalSystem m{compiled.system,
                      compiled.initial_mode(model->t_start, model->initial_state())};

@@ -95,6 +95,11 @@ struct ModelMechanics {
   std::vector<std::vector<NodeId>> mass;  // M_ij = d^2 T / dq'_i dq'_j, functions of q
   std::vector<NodeId> forces;  // h_i = dL/dq_i - (d/dq dL/dq'_i) q' - d/dt dL/dq'_i + Q_i
   std::vector<ModelContact> contacts;
+  // Constraints linear in the velocities, eta^a(q) q' = 0 ([mechanics] constraints): row a is
+  // d(constraint a)/dq', functions of q. With any, the model is a mech::NonholonomicModel and
+  // its contacts are walls with Clark and Bloch's impact map.
+  std::vector<std::string> constraint_names;
+  std::vector<std::vector<NodeId>> constraint_rows;
 };
 
 // A Poincare section ([[sections]]): an observer added to every mode, recorded in the event log

@@ -1,11 +1,13 @@
 // Mechanical models: [coordinates], [mechanics] (M and h from derive_lagrangian) and
 // [[contacts]] with their impact or compliant laws.
 #include <algorithm>
+#include <cmath>
 
 #include "model_reader.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
 #include "saltus/model/lagrangian_derivation.hpp"
+#include "saltus/model/tape.hpp"
 
 namespace saltus::model::loader {
 
@@ -94,7 +96,7 @@ void ModelReader::read_mechanics(const toml::table& doc) {
   if (t == nullptr || !model_.mechanics) return;
   ModelMechanics& m = *model_.mechanics;
   const int n = m.dof;
-  check_keys(*t, "[mechanics]", {"kinetic_energy", "potential_energy", "forces"});
+  check_keys(*t, "[mechanics]", {"kinetic_energy", "potential_energy", "forces", "constraints"});
   m.kinetic_energy = mechanics_expression(*t, "kinetic_energy", "[mechanics]");
   if (t->get("kinetic_energy") == nullptr) {
     add(*t, "[mechanics] has no kinetic_energy; expected kinetic_energy = \"T(q, q')\", e.g. " +
@@ -163,6 +165,67 @@ void ModelReader::read_mechanics(const toml::table& doc) {
                  state_names_[static_cast<size_t>(n + i)] +
                  ": the mass matrix is singular; expected every coordinate to carry inertia");
     }
+  }
+  if (const toml::node* c = t->get("constraints")) read_velocity_constraints(*c);
+}
+
+// [mechanics] constraints = { name = "eta(q) . q'" }: constraints linear and homogeneous in the
+// velocities (nonholonomic, or holonomic ones written at velocity level). Each row is
+// d(constraint)/dq'; it must read q only, and the constraint must vanish at q' = 0 (checked at
+// the initial configuration and at a second one, since the structure alone cannot show it).
+void ModelReader::read_velocity_constraints(const toml::node& c) {
+  ModelMechanics& m = *model_.mechanics;
+  const int n = m.dof;
+  if (!c.is_table()) {
+    add(c, "[mechanics] constraints is " + type_name(c) +
+               "; expected a table { name = \"constraint linear in the velocities\" }");
+    return;
+  }
+  ExpressionGraph& g = *graph_;
+  for (const auto& [name, e] : ordered(*c.as_table())) {
+    const std::string where = "[mechanics] constraint '" + name + "'";
+    if (!e->is_string()) {
+      add(*e, where + " is " + type_name(*e) + "; expected an expression (a string)");
+      continue;
+    }
+    const auto node = expression(*e, where, symbols({}));
+    if (!node) continue;
+    std::vector<NodeId> row;
+    bool ok = true, moves = false;
+    for (int i = 0; i < n && ok; ++i) {
+      const NodeId r = g.derivative(*node, {OpCode::State, n + i});
+      if (const std::string culprit = forbidden_input(r, false); !culprit.empty()) {
+        add_at(*e, 0,
+               where + " is not linear in the velocities: its coefficient of " +
+                   state_names_[static_cast<size_t>(n + i)] + " depends on " + culprit +
+                   "; expected eta(q) . q' = 0");
+        ok = false;
+      }
+      moves = moves || !g.is_zero(r);
+      row.push_back(r);
+    }
+    if (!ok) continue;
+    if (!moves) {
+      add_at(*e, 0, where + " does not depend on the velocities; expected eta(q) . q' = 0");
+      continue;
+    }
+    // Homogeneous: the constraint at q' = 0 (states n.. set to 0) must vanish.
+    const Tape tape = compile_tape(g, {{*node, 0}});
+    Vector x = model_.initial_state(), z(0);
+    x.tail(n).setZero();
+    for (const double shift : {0.0, 0.3}) {
+      x.head(n).array() += shift;
+      const double rest = evaluate(tape, model_.t_start, x, x, z);
+      if (ok && std::abs(rest) > 1e-12) {
+        add_at(*e, 0,
+               where + " is " + std::to_string(rest) + " at zero velocity; expected a " +
+                   "constraint linear and homogeneous in the velocities, eta(q) . q' = 0");
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    m.constraint_names.push_back(name);
+    m.constraint_rows.push_back(std::move(row));
   }
 }
 
@@ -248,6 +311,16 @@ void ModelReader::read_contact(const toml::table& t, int index) {
     return;
   }
   c.compliant = compliant != kCompliant.end();
+  if (!model_.mechanics->constraint_rows.empty() &&
+      (c.compliant || rigid->second != mech::ImpactLawKind::NewtonFrictionless ||
+       t.get("tangent") != nullptr)) {
+    add(t.get("law") != nullptr ? *t.get("law") : static_cast<const toml::node&>(t),
+        where + " in a model with velocity constraints has law '" + law +
+            (t.get("tangent") != nullptr ? "' and a tangent" : "'") +
+            "; expected law = \"newton\" without tangent (a wall with Clark and Bloch's " +
+            "nonholonomic impact map)");
+    return;
+  }
   const bool frictional = !c.compliant && rigid->second != mech::ImpactLawKind::NewtonFrictionless;
   // Every rigid law accepts the rigid keys (so --set contacts.<c>.law=... can switch laws);
   // compliant keys with a rigid law, or the reverse, are errors.

@@ -112,6 +112,7 @@ class ModelReader {
   NodeId mechanics_expression(const toml::table& t, const char* key, const std::string& where);
   NodeId geometry_expression(const toml::table& t, const char* key, const std::string& where);
   void read_mechanics(const toml::table& doc);
+  void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
 
