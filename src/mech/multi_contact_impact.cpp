@@ -114,11 +114,32 @@ SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vecto
   return out;
 }
 
+// The members of I_S that take part in the LCP. With restitution on any member, a touching
+// contact that separates (gdot_N(t-) > 0) is left out: Moreau's law would let it take impulse
+// without restitution beside contacts with it, and that impulse can add energy (dT =
+// sum_i Lambda_i (1 - E_i) gdot_N,i(t-) / 2 > 0; tests/model/stacked_balls_model_test.cpp). If
+// the others' impulses then drive it into the surface, its guard fires at the same instant and
+// it is resolved then (every such impact dissipates). Without restitution it stays ([LB]'s
+// inelastic law, oracle lcp.impact.*): dT = -Lambda^T G Lambda / 2 <= 0.
+std::vector<int> lcp_members(const LagrangianModel& m, const std::vector<int>& contacts,
+                             ConstVectorRef q, ConstVectorRef qdot_minus) {
+  const bool restitution = std::any_of(contacts.begin(), contacts.end(),
+                                       [&m](int i) { return m.contact(i).law.e > 0.0; });
+  if (!restitution) return contacts;
+  const double rate_tol = 1e-12 * (1.0 + qdot_minus.lpNorm<Eigen::Infinity>());
+  std::vector<int> members{contacts.front()};
+  for (size_t j = 1; j < contacts.size(); ++j) {
+    if (m.gap_gradient(contacts[j], q).dot(qdot_minus) <= rate_tol) members.push_back(contacts[j]);
+  }
+  return members;
+}
+
 }  // namespace
 
 SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
-                                               const std::vector<int>& contacts, double t,
+                                               const std::vector<int>& impact_set, double t,
                                                ConstVectorRef q, ConstVectorRef qdot_minus) {
+  const std::vector<int> contacts = lcp_members(m, impact_set, q, qdot_minus);
   SimultaneousImpact out;
   out.contacts = contacts;
   const std::string where = saltus::detail::text("model '", m.name(), "': simultaneous impact of ",

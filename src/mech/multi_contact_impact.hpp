@@ -20,10 +20,13 @@
 //
 // The impact set I_S ([LB] (2.12): every contact with g_N = 0): the contact whose guard fired,
 // every other rigid contact whose gap is within kImpactGapBand of zero, and the contacts held
-// closed by the mode. A touching contact that separates (gdot_N(t-) > 0) enters the LCP with
-// gdot_N(t-) itself (gdot_N(t+) >= 0 perp Lambda_N >= 0, no restitution): it receives impulse
-// only when the others' impulses would drive it into the surface (oracle
-// lcp.impact.box_two_corners_e0, qdot- = (0.5, -1, 3)).
+// closed by the mode. Without restitution ([LB]'s completely inelastic law) a touching contact
+// that separates (gdot_N(t-) > 0) enters the LCP with gdot_N(t-) itself (gdot_N(t+) >= 0 perp
+// Lambda_N >= 0): it receives impulse only when the others' impulses would drive it into the
+// surface (oracle lcp.impact.box_two_corners_e0, qdot- = (0.5, -1, 3)); the law dissipates. When
+// any member has e > 0 a separating contact is left out of the LCP (multi_contact_impact.cpp,
+// lcp_members: next to restitution its impulse could add energy) and resolved by the impact its
+// guard fires at the same instant if the others drive it into the surface.
 #pragma once
 
 #include <string>
