@@ -56,7 +56,9 @@ int main(int argc, char** argv) {
   std::printf("\n%s", r.summary.full_report(&sys).c_str());
 
   std::filesystem::create_directories(out_dir);
-  const CsvColumns columns{{"x", "v"}, {"lambda"}};
+  CsvColumns columns;
+  columns.x_names = {"x", "v"};
+  columns.z_names = {"lambda"};
   write_file_atomically(out_dir / "trajectory.csv", trajectory_csv(sys, r, columns));
   write_file_atomically(out_dir / "events.csv", events_csv(sys, r, columns));
   std::printf("wrote %s and %s\n", (out_dir / "trajectory.csv").c_str(),

@@ -123,9 +123,9 @@ def hybrid_time(run):
 
 
 def force_columns(run):
-    """Contact-force columns: the trajectory's algebraic states (a rest mode's lambda, ...) and
-    the events' reset outputs (impulses, energy change, ...) as (table, column) pairs."""
-    names = set(run.summary.get("algebraic_states", []))
+    """Contact-force columns: the trajectory's algebraic states (a rest mode's lambda, ...), a
+    mechanical model's lambda_N:<contact> / lambda_T:<contact>, and the events' reset outputs (impulses, energy change, ...) as (table, column) pairs."""
+    names = set(run.summary.get("algebraic_states", [])) | set(run.summary.get("contact_forces", []))
     found = [("trajectory", c) for c in run.trajectory.columns
              if c in names or any(part in names for part in c.split("|"))]
     tr_cols = set(state_columns(run))

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "saltus/model/contact_force_columns.hpp"
+
 namespace py = pybind11;
 
 namespace saltus::python {
@@ -34,6 +36,9 @@ py::dict trajectory_table(const model::ModelRun& run) {
   std::vector<std::string> columns = {"t", "j"};
   for (const std::string& n : names(c.x_names, "x", nx)) columns.push_back(n);
   for (const std::string& n : names(c.z_names, "z", nz)) columns.push_back(n);
+  const model::ContactForceColumns forces = model::contact_force_columns(run);
+  for (const std::string& n : forces.names) columns.push_back(n);
+  const int nf = static_cast<int>(forces.names.size());
 
   const Trajectory& tr = run.result.trajectory;
   const long n = tr.size(), width = static_cast<long>(columns.size());
@@ -47,6 +52,7 @@ py::dict trajectory_table(const model::ModelRun& run) {
     row[1] = static_cast<double>(tr.j(i));
     put(row, 2, tr.x(i), nx);
     put(row, 2 + nx, tr.z(i), nz);
+    for (int k = 0; k < nf; ++k) row[2 + nx + nz + k] = forces.values(i, k);
     mi[i] = tr.mode(i);
   }
   std::vector<std::string> mode_names;

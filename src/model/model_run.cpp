@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "saltus/model/contact_force_columns.hpp"
 #include "saltus/model/drawing_table.hpp"
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
@@ -245,6 +246,8 @@ std::string summary_json(const ModelRun& run) {
   }
   j["states"] = states;
   j["algebraic_states"] = algebraic;
+  // trajectory.csv's contact-force columns (contact_force_columns.hpp); units from the model's.
+  j["contact_forces"] = contact_force_columns(run).names;
   j["units"] = units;
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const Quantity& q : m.parameters) params[q.name] = {{"value", q.value}, {"unit", q.unit}};
@@ -257,7 +260,11 @@ std::string summary_json(const ModelRun& run) {
 }
 
 std::string model_trajectory_csv(const ModelRun& run) {
-  return select_columns(trajectory_csv(run.system, run.result, model_csv_columns(*run.model)),
+  CsvColumns columns = model_csv_columns(*run.model);
+  ContactForceColumns forces = contact_force_columns(run);
+  columns.extra_names = std::move(forces.names);
+  columns.extra = std::move(forces.values);
+  return select_columns(trajectory_csv(run.system, run.result, columns),
                         run.model->output_variables);
 }
 

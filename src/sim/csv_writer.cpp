@@ -61,12 +61,19 @@ std::string trajectory_csv(const HybridSystem& system, const SimulationResult& r
   std::string out = "t,j,mode";
   for (const std::string& n : names(columns.x_names, "x", nx)) out += "," + n;
   for (const std::string& n : names(columns.z_names, "z", nz)) out += "," + n;
+  for (const std::string& n : columns.extra_names) out += "," + n;
   out += '\n';
   const Trajectory& tr = result.trajectory;
+  const int extra = static_cast<int>(columns.extra_names.size());
+  if (extra > 0 && columns.extra.rows() != tr.size()) {
+    saltus::detail::throw_error("trajectory_csv: ", columns.extra.rows(),
+                                " rows of extra columns for ", tr.size(), " samples");
+  }
   for (long i = 0; i < tr.size(); ++i) {
     out += number(tr.t(i)) + "," + std::to_string(tr.j(i)) + "," + system.mode(tr.mode(i)).name;
     append_row(out, tr.x(i), nx);
     append_row(out, tr.z(i), nz);
+    if (extra > 0) append_row(out, columns.extra.row(i).transpose(), extra);
     out += '\n';
   }
   return out;

@@ -183,7 +183,10 @@ TEST(CsvOutput, WritesAtomicallyAndRoundTrips) {
   const SimulationResult r = simulate(sys, ball.flight, 0.0, vec({1.0, 0.0}), 0.5, o);
   const auto dir = std::filesystem::temp_directory_path() / "saltus_csv_test";
   std::filesystem::create_directories(dir);
-  write_file_atomically(dir / "trajectory.csv", trajectory_csv(sys, r, {{"x", "v"}, {"lambda"}}));
+  CsvColumns columns;
+  columns.x_names = {"x", "v"};
+  columns.z_names = {"lambda"};
+  write_file_atomically(dir / "trajectory.csv", trajectory_csv(sys, r, columns));
   write_file_atomically(dir / "events.csv", events_csv(sys, r));
   EXPECT_FALSE(std::filesystem::exists(dir / "trajectory.csv.tmp"));
   std::ifstream in(dir / "trajectory.csv");

@@ -23,6 +23,10 @@ namespace saltus {
 struct CsvColumns {
   std::vector<std::string> x_names;  // empty: x0, x1, ...
   std::vector<std::string> z_names;  // empty: z0, z1, ...
+  // trajectory.csv only: columns after the states, one row of `extra` per trajectory sample
+  // (a mechanical model's contact forces).
+  std::vector<std::string> extra_names;
+  Matrix extra;
 };
 
 std::string trajectory_csv(const HybridSystem& system, const SimulationResult& result,
