@@ -12,6 +12,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "support/model_files.hpp"
 
 namespace saltus::model {
 namespace {
@@ -115,16 +116,8 @@ TEST(GuardTargets, MalformedTargetListsNameFileLineAndCause) {
       {"[[modes.a.guards.targets]]\nwhen = \"v > 0\"\nif = \"v\"\n", "unknown key 'if'"},
       {"targets = 3\n", "expected a non-empty array"},
   };
-  for (const auto& [text, cause] : cases) {
-    try {
-      (void)load_model_text(head + text + tail, "bad.toml");
-      ADD_FAILURE() << "accepted: " << text;
-    } catch (const Error& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find("bad.toml:"), std::string::npos) << what;
-      EXPECT_NE(what.find(cause), std::string::npos) << what;
-    }
-  }
+  for (const auto& [text, cause] : cases)
+    saltus::testing::expect_load_refused(head + text + tail, cause);
 }
 
 }  // namespace
