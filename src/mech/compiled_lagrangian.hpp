@@ -85,8 +85,8 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self);
 
 // Zeno hand-over of a model with several rigid contacts (index_set_modes.cpp): the limit state
 // projected onto g_N = 0, gdot_N = 0 of the contacts of `closed` and of every rigid contact
-// whose gap at the limit state is below kSettleGapBand max(1, |q|_inf) (q along M^-1 W_N, four
-// Newton steps; qdot <- qdot - M^-1 W_N G^+ W_N^T qdot, G = W_N^T M^-1 W_N). A limit state with
+// whose gap at the limit state is below kSettleGapBand max(1, |q|_inf) (project_onto_contacts
+// below). A limit state with
 // a contact deeper than that band is left unchanged, and settle's guard ends the run naming it
 // (the engine's extrapolation of a "pattern" of events at one instant can be far off).
 inline constexpr double kSettleGapBand = 1e-8;
@@ -96,5 +96,18 @@ Reset::Map settle_projection(const Context& ctx, unsigned closed);
 // contacts touching at rest (g_N <= 1e-10, |gdot_N| <= 1e-9 of the scale) by the contact-force
 // LCP over them.
 void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask);
+
+// Moves (q, qdot) to the nearest state in the kinetic metric with g_N,i(q) = g_target over the
+// `normal` contacts (Newton steps along M^-1 W_N) and V^T qdot = rate_target, V = [W_N of
+// `normal`, W_T of `tangential`] (one linear step). Dependent rows (two sticking corners on flat
+// ground) are solved by complete orthogonal decomposition. False when the positions do not
+// converge (closed_contact_projection.cpp).
+bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& normal,
+                           const std::vector<int>& tangential, ConstVectorRef g_target,
+                           ConstVectorRef rate_target, VectorRef q, VectorRef qdot);
+
+// The invariants of a mode holding rigid contacts closed, kept by projection after every
+// accepted step: g_N and gdot_N of each closed contact, gdot_T of each sticking one.
+InvariantProjection closed_contact_projection(const Context& ctx, const LagrangianMode& mode);
 
 }  // namespace saltus::mech::detail

@@ -354,6 +354,9 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
   for (const LagrangianMode& mode : out.modes) {
     const ModeId id = out.system.add_mode(mode_name(*this, mode), mode_flow(ctx, mode));
     ctx->add(mode, id);
+    if (closed_bits(mode) != 0 && mode.kind != ClosedKind::Touchdown) {
+      out.system.set_projection(id, detail::closed_contact_projection(ctx, mode));
+    }
   }
 
   // Guards: impacts of the rigid contacts not held closed, the closed contact's transitions,

@@ -162,7 +162,11 @@ TEST(MultiContact, RockingBlockFollowsHousnerAndSettlesFlat) {
   double worst = 0.0;
   for (long i = 0; i < r.events.size(); ++i) {
     const auto xb = r.events.x_before(i), xa = r.events.x_after(i);
-    EXPECT_LE(energy(xa), energy(xb) + 1e-12 * m * kG * h) << "event " << i;
+    // Impacts: round-off. The Zeno hand-over's state is an extrapolated limit projected flat, off
+    // by the extrapolation error (measured 9.8e-12 J here): 1e-9 as in the stacked-balls scenes.
+    const double slack = r.events[i].guard == kZenoHandoverGuard ? 1e-9 : 1e-12;
+    EXPECT_LE(energy(xa), energy(xb) + slack * m * kG * h)
+        << "event " << i << " gain " << energy(xa) - energy(xb);
     const std::string& guard = r.events[i].guard == kZenoHandoverGuard
                                    ? std::string("zeno")
                                    : c.system.modes()[static_cast<size_t>(r.events[i].mode_before)]

@@ -1,0 +1,121 @@
+// Closed rigid contacts kept on their constraint manifold (compiled_lagrangian.hpp): the flow of
+// a closed mode enforces gddot_N = 0 (and gddot_T = 0 while sticking), an index-1 form of the
+// position constraint g_N(q) = 0, so the integrator's local errors make g_N and gdot_N drift,
+// g_N quadratically in time (measured on a particle in a circular bowl: 4.9e-5 after 200 s at
+// rtol 1e-8). Projection after every accepted step (core/invariant_projection.hpp) keeps them at
+// the values they had when the mode was entered.
+#include <Eigen/QR>
+#include <array>
+#include <cmath>
+
+#include "compiled_lagrangian.hpp"
+#include "contact_dynamics.hpp"
+
+namespace saltus::mech::detail {
+
+namespace {
+
+// Fixed capacities (no heap allocation at the per-step projection): at most kMaxDof closed
+// contacts, each with a normal and possibly a tangential row.
+constexpr int kMaxRows = 2 * kMaxDof;
+using RowBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDof, kMaxRows>;
+using RowSquare = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>;
+using RowVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxRows, 1>;
+
+// The gradients of the contact functions `fns` at q as columns of W, and M^-1 W in MW.
+using Functions = std::array<const ConfigurationFunction*, kMaxRows>;
+
+void gradients(const LagrangianModel& m, const Functions& fns, int r, const DofVector<double>& q,
+               RowBlock& W, RowBlock& MW) {
+  const int n = m.dof();
+  SpdFactor<double> factor;
+  factor_mass(m, q, factor);
+  W.resize(n, r);
+  MW.resize(n, r);
+  DofVector<double> w;
+  for (int j = 0; j < r; ++j) {
+    gradient(*fns[static_cast<size_t>(j)], q, w);
+    W.col(j) = w;
+    factor.solve_in_place(w);
+    MW.col(j) = w;
+  }
+}
+
+// The step -M^-1 W G^+ e, G = W^T M^-1 W (minimum-norm for dependent rows).
+DofVector<double> correction(const RowBlock& W, const RowBlock& MW, const RowVector& e) {
+  const RowSquare G = W.transpose() * MW;
+  const RowVector y = Eigen::CompleteOrthogonalDecomposition<RowSquare>(G).solve(e);
+  return -(MW * y);
+}
+
+}  // namespace
+
+bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& normal,
+                           const std::vector<int>& tangential, ConstVectorRef g_target,
+                           ConstVectorRef rate_target, VectorRef q, VectorRef qdot) {
+  if (normal.empty() && tangential.empty()) return true;
+  const int n = m.dof(), k = static_cast<int>(normal.size());
+  const int r = k + static_cast<int>(tangential.size());
+  Functions rows{};  // the gaps, then the sticking contacts' tangents
+  for (int j = 0; j < k; ++j)
+    rows[static_cast<size_t>(j)] = &m.contact(normal[static_cast<size_t>(j)]).gap;
+  for (size_t j = 0; j < tangential.size(); ++j) {
+    rows[static_cast<size_t>(k) + j] = &m.contact(tangential[j]).tangent;
+  }
+  DofVector<double> qv = load<double>(q, 0, n), qdv = load<double>(qdot, 0, n);
+  RowBlock W, MW;
+  RowVector e(k);
+  // Positions: Newton steps q <- q - M^-1 W G^+ (g - target).
+  const double tol = 1e-15 * (1.0 + qv.lpNorm<Eigen::Infinity>());
+  for (int it = 0; it < 6; ++it) {
+    for (int j = 0; j < k; ++j) e[j] = (*rows[static_cast<size_t>(j)])(qv)-g_target[j];
+    if (e.lpNorm<Eigen::Infinity>() <= tol) break;
+    gradients(m, rows, k, qv, W, MW);
+    qv += correction(W, MW, e);
+  }
+  for (int j = 0; j < k; ++j) e[j] = (*rows[static_cast<size_t>(j)])(qv)-g_target[j];
+  if (!(e.lpNorm<Eigen::Infinity>() <= 1e-10 * (1.0 + qv.lpNorm<Eigen::Infinity>()))) return false;
+  // Velocities (linear): qdot <- qdot - M^-1 V G^+ (V^T qdot - target), V = [W_N, W_T(stick)].
+  gradients(m, rows, r, qv, W, MW);
+  const RowVector excess = W.transpose() * qdv - rate_target;
+  qdv += correction(W, MW, excess);
+  q = qv;
+  qdot = qdv;
+  return qv.allFinite() && qdv.allFinite();
+}
+
+InvariantProjection closed_contact_projection(const Context& ctx, const LagrangianMode& mode) {
+  std::vector<int> normal, tangential;
+  for (int i = 0; i < ctx->model.contact_count(); ++i) {
+    if (!((closed_bits(mode) >> i) & 1u)) continue;
+    normal.push_back(i);
+    const bool sticks = mode.kind == ClosedKind::IndexSets ? ((mode.stick_set >> i) & 1u) != 0
+                                                           : mode.kind == ClosedKind::Stick;
+    if (sticks) tangential.push_back(i);
+  }
+  const int k = static_cast<int>(normal.size()), n = ctx->n;
+  InvariantProjection p;
+  p.count = 2 * k + static_cast<int>(tangential.size());
+  p.values = [ctx, normal, tangential, k, n](ConstVectorRef x, VectorRef c) {
+    const LagrangianModel& m = ctx->model;
+    const DofVector<double> q = load<double>(x, 0, n), qdot = load<double>(x, n, n);
+    DofVector<double> w;
+    for (int j = 0; j < k; ++j) {
+      const LagrangianContact& contact = m.contact(normal[static_cast<size_t>(j)]);
+      c[j] = contact.gap(q);
+      gradient(contact.gap, q, w);
+      c[k + j] = w.dot(qdot);
+    }
+    for (size_t j = 0; j < tangential.size(); ++j) {
+      gradient(m.contact(tangential[j]).tangent, q, w);
+      c[2 * k + static_cast<int>(j)] = w.dot(qdot);
+    }
+  };
+  p.project = [ctx, normal, tangential, k, n](ConstVectorRef target, VectorRef x) {
+    return project_onto_contacts(ctx->model, normal, tangential, target.head(k),
+                                 target.tail(target.size() - k), x.head(n), x.segment(n, n));
+  };
+  return p;
+}
+
+}  // namespace saltus::mech::detail
