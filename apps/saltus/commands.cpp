@@ -27,9 +27,10 @@ std::vector<std::string> overrides_with_t_end(std::vector<std::string> set, bool
 }
 
 std::shared_ptr<const model::Model> load_model_for_command(
-    const std::string& path, const std::vector<std::string>& overrides) {
+    const std::string& path, const std::vector<std::string>& overrides,
+    const model::LoadOptions& options) {
   try {
-    return std::make_shared<const model::Model>(model::load_model_file(path, overrides));
+    return std::make_shared<const model::Model>(model::load_model_file(path, overrides, options));
   } catch (const model::ModelError& e) {
     std::cerr << e.what() << "\n"
               << path << ": " << e.diagnostics().size() << " problem(s); nothing was run\n";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "saltus/model/model.hpp"
+#include "saltus/model/model_loader.hpp"
 
 namespace saltus::cli {
 
@@ -37,7 +38,8 @@ std::vector<std::string> overrides_with_t_end(std::vector<std::string> set, bool
 // The model file loaded with `overrides`, or nullptr after printing every problem and
 // "nothing was run" (exit status 1).
 std::shared_ptr<const model::Model> load_model_for_command(
-    const std::string& path, const std::vector<std::string>& overrides);
+    const std::string& path, const std::vector<std::string>& overrides,
+    const model::LoadOptions& options = {});
 
 int run_command(const RunArguments& args);
 int check_command(const std::vector<std::string>& models, const std::vector<std::string>& set);

@@ -179,9 +179,15 @@ int main(int argc, char** argv) {
   sens_cmd->add_flag("--numerical-resets", sens.numerical_resets,
                      "Allow central differences for resets without an exact derivative (impact "
                      "laws of [mechanics] models); flagged per event in sensitivity.json");
+  sens_cmd
+      ->add_option("--parameters,-p", sens.parameters,
+                   "Also d x(t_end) / d p for these parameters (comma-separated; models with "
+                   "[states] and [modes]): parameter_sensitivity in sensitivity.json")
+      ->delimiter(',');
   sens_cmd->footer(
       "Examples:\n"
       "  saltus sensitivity models/bouncing_ball.toml --out out/ball --t-end 1.5\n"
+      "  saltus sensitivity models/jumping_ball.toml --parameters k --out out/dk\n"
       "  saltus sensitivity models/filippov_crossing.toml --out out/filippov\n"
       "Writes DIR/sensitivity.json (key flow_map_jacobian; docs/ANALYSIS.md) beside\n"
       "trajectory.csv, events.csv and summary.json.\n"

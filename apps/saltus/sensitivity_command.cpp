@@ -12,8 +12,10 @@
 namespace saltus::cli {
 
 int sensitivity_command(const SensitivityArguments& args) {
+  model::LoadOptions options;
+  options.parameters_as_states = args.parameters;
   const std::shared_ptr<const model::Model> m = load_model_for_command(
-      args.model, overrides_with_t_end(args.set, args.has_t_end, args.t_end));
+      args.model, overrides_with_t_end(args.set, args.has_t_end, args.t_end), options);
   if (!m) return 1;
   analysis::SaltationOptions saltation;
   saltation.allow_numerical_derivatives = args.numerical_resets;

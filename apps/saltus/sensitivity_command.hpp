@@ -17,6 +17,7 @@ struct SensitivityArguments {
   double t_end = 0.0;
   bool has_t_end = false;
   bool numerical_resets = false;
+  std::vector<std::string> parameters;  // --parameters: d x(t_end) / d p for these
 };
 
 int sensitivity_command(const SensitivityArguments& args);

@@ -1,5 +1,6 @@
 #include "saltus/model/model_sensitivity.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "saltus/model/output_folder.hpp"
@@ -34,6 +35,20 @@ ModelSensitivity model_sensitivity(std::shared_ptr<const Model> model,
   return out;
 }
 
+Matrix parameter_sensitivity(const ModelSensitivity& s) {
+  const std::vector<int>& p = s.run.model->parameter_states;
+  const Matrix& J = s.sensitivity.flow_map_jacobian;
+  std::vector<int> own;
+  for (int i = 0; i < static_cast<int>(J.rows()); ++i) {
+    if (std::find(p.begin(), p.end(), i) == p.end()) own.push_back(i);
+  }
+  Matrix out(static_cast<Eigen::Index>(own.size()), static_cast<Eigen::Index>(p.size()));
+  for (size_t r = 0; r < own.size(); ++r) {
+    for (size_t c = 0; c < p.size(); ++c) out(r, c) = J(own[r], p[c]);
+  }
+  return out;
+}
+
 std::string sensitivity_json(const ModelSensitivity& s) {
   const analysis::FlowMapSensitivity& f = s.sensitivity;
   const ModelRun& run = s.run;
@@ -52,6 +67,14 @@ std::string sensitivity_json(const ModelSensitivity& s) {
     j["volume_factor"] = f.volume_factor;
     j["impact_volume_factor"] = f.impact_volume_factor;
     j["arc_state_mismatch"] = f.arc_state_mismatch;
+    if (!run.model->parameter_states.empty()) {
+      nlohmann::ordered_json names = nlohmann::ordered_json::array();
+      for (int i : run.model->parameter_states) {
+        names.push_back(run.model->states[static_cast<size_t>(i)].name);
+      }
+      j["parameters"] = names;
+      j["parameter_sensitivity"] = matrix_rows_json(parameter_sensitivity(s));
+    }
   } else {
     j["flow_map_jacobian"] = nullptr;
   }

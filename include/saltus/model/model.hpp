@@ -129,6 +129,8 @@ struct Model {
   std::vector<std::string> output_variables;  // state / algebraic names; empty: all
   std::optional<ModelDrawing> drawing;        // [drawing]: how `saltus animate` draws a run
   std::vector<ModelSection> sections;         // [[sections]]: Poincare sections (observers)
+  // States that are parameters loaded as states (LoadOptions::parameters_as_states), in order.
+  std::vector<int> parameter_states;
 
   int state_index(const std::string& state) const;  // -1 if none
   Vector initial_state() const;                     // x0: the states' initial values

@@ -15,12 +15,22 @@
 
 namespace saltus::model {
 
+struct LoadOptions {
+  // Parameters loaded as states with x' = 0 in every mode and no reset (Model::parameter_states),
+  // so that the flow-map Jacobian's columns for them are the sensitivities d x(t) / d p
+  // (`saltus sensitivity --parameters`). Explicit models only; a parameter or initial value
+  // computed from one of them is refused (its derivative would be lost to constant folding).
+  std::vector<std::string> parameters_as_states;
+};
+
 // Parses `text` as the model file `file_name`. Throws ModelError with every problem found.
 Model load_model_text(std::string_view text, const std::string& file_name,
-                      const std::vector<std::string>& overrides = {});
+                      const std::vector<std::string>& overrides = {},
+                      const LoadOptions& options = {});
 // Reads and parses `path`. Throws ModelError (an unreadable file is one diagnostic).
 Model load_model_file(const std::filesystem::path& path,
-                      const std::vector<std::string>& overrides = {});
+                      const std::vector<std::string>& overrides = {},
+                      const LoadOptions& options = {});
 
 // Every problem in the model (empty when it loads): what `saltus check` reports.
 std::vector<Diagnostic> check_model_text(std::string_view text, const std::string& file_name,

@@ -26,10 +26,15 @@ ModelSensitivity model_sensitivity(std::shared_ptr<const Model> model,
                                    const analysis::SaltationOptions& saltation = {});
 
 // sensitivity.json: status, message, the flow-map Jacobian (rows: x(t_end), columns: x(t_start)),
-// its determinant (volume factor), and per event its index in events.csv, time, modes, guard,
+// its determinant (volume factor), with parameters loaded as states their names and
+// parameter_sensitivity, and per event its index in events.csv, time, modes, guard,
 // saltation matrix and hybrid Jacobian det S. A failed differentiation has no matrices (never a
 // NaN matrix): status and message say which event and why.
 std::string sensitivity_json(const ModelSensitivity& s);
+
+// d x(t_end) / d p for the parameters loaded as states (Model::parameter_states): rows the other
+// states in order, columns the parameters; the flow-map Jacobian's columns for them.
+Matrix parameter_sensitivity(const ModelSensitivity& s);
 
 // A matrix as a JSON array of its rows (sensitivity.json, orbit.json).
 nlohmann::ordered_json matrix_rows_json(const Matrix& m);

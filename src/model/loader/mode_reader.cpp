@@ -6,6 +6,11 @@
 
 namespace saltus::model::loader {
 
+bool ModelReader::is_parameter_state(int i) const {
+  return std::find(model_.parameter_states.begin(), model_.parameter_states.end(), i) !=
+         model_.parameter_states.end();
+}
+
 void ModelReader::read_states(const toml::table& doc) {
   const toml::table* t = table_at(doc, "states", "the file", true);
   if (t == nullptr) return;
@@ -13,7 +18,12 @@ void ModelReader::read_states(const toml::table& doc) {
     if (!new_name(*v, k, "state")) continue;
     Quantity q;
     q.name = k;
-    if (auto r = quantity(k, *v, "state", "initial", true)) q = *r;
+    if (const std::string used = promoted_in(*v); !used.empty()) {
+      add(*v, "state '" + k + "' starts at an expression of '" + used + "', whose sensitivity " +
+                  "is asked for: d x0 / d p would be lost; expected a number");
+    } else if (auto r = quantity(k, *v, "state", "initial", true)) {
+      q = *r;
+    }
     model_.states.push_back(q);  // kept (with 0) after a problem, so later checks still work
     state_names_.push_back(k);
   }
@@ -222,11 +232,14 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
     if (flow->is_array() && static_cast<size_t>(std::count(given.begin(), given.end(), true)) ==
                                 flow->as_array()->size()) {
       for (int i = 0; i < nx; ++i) {
-        if (!given[static_cast<size_t>(i)]) {
+        if (!given[static_cast<size_t>(i)] && !is_parameter_state(i)) {
           add(*flow, where + " flow gives no equation for " + state_names_[i] + "'; expected \"" +
                          state_names_[i] + "' = ...\"");
         }
       }
+    }
+    for (int i : model_.parameter_states) {
+      if (!given[static_cast<size_t>(i)]) mode.flow[static_cast<size_t>(i)] = graph_->constant(0.0);
     }
   } else if (res != nullptr) {
     mode.kind = FlowKind::ImplicitDae;
@@ -234,11 +247,13 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
     sr.allow_state_rate = true;
     mode.flow = residuals(*res, where + " residuals", sr);
     const size_t given = res->is_array() ? res->as_array()->size() : 0;
-    if (given == mode.flow.size() && given != static_cast<size_t>(nx)) {
-      add(*res, where + " has " + std::to_string(given) + " residuals for " + std::to_string(nx) +
-                    " differential states; expected " + std::to_string(nx) +
+    const int own = nx - static_cast<int>(model_.parameter_states.size());
+    if (given == mode.flow.size() && given != static_cast<size_t>(own)) {
+      add(*res, where + " has " + std::to_string(given) + " residuals for " + std::to_string(own) +
+                    " differential states; expected " + std::to_string(own) +
                     " (index 1: one per state)");
     }
+    for (int i : model_.parameter_states) mode.flow.push_back(graph_->state_rate(i));
   } else {
     add(t, where + " has no 'flow' (x' = ...) or 'residuals'; expected one of them");
   }

@@ -180,6 +180,11 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
               "hamiltonian", "contacts", "solver", "output", "drawing", "sections"});
   read_model_section(doc);
   read_parameters(doc);
+  if (!promote_.empty() && !doc.contains("modes")) {
+    add(0, 0,
+        "parameter sensitivities (--parameters) need a model with [states] and [modes]; "
+        "a mechanical or Hamiltonian model folds its parameters into its contact laws");
+  }
   if (doc.contains("hamiltonian")) {
     // A Hamiltonian model: expanded into modes and guards (hamiltonian_reader.cpp).
     for (const char* key : {"states", "modes", "mechanics"}) {
@@ -204,6 +209,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
     read_contacts(doc);
   } else {
     read_states(doc);
+    add_parameter_states(doc);
     read_modes(doc);
   }
   read_initial(doc);
@@ -359,11 +365,64 @@ void ModelReader::read_parameters(const toml::table& doc) {
   if (t == nullptr) return;
   for (const auto& [k, v] : ordered(*t)) {
     if (!new_name(*v, k, "parameter")) continue;
+    if (const std::string used = promoted_in(*v); !used.empty()) {
+      add(*v, "parameter '" + k + "' is computed from '" + used + "', whose sensitivity is " +
+                  "asked for: the derivative through '" + k + "' would be lost; expected a " +
+                  "number for '" + k + "', or its own sensitivity");
+      continue;
+    }
     if (auto q = quantity(k, *v, "parameter", "value", true)) {
       model_.parameters.push_back(*q);
-      constants_.constants[k] = q->value;
+      if (std::find(promote_.begin(), promote_.end(), k) != promote_.end()) {
+        promoted_.push_back(*q);  // a state from read_states on, not a constant
+      } else {
+        constants_.constants[k] = q->value;
+      }
     }
   }
+}
+
+// The first name of promote_ that the value `v` (an expression, or a table holding one) mentions;
+// "" when none.
+std::string ModelReader::promoted_in(const toml::node& v) const {
+  std::string text;
+  if (const auto s = v.value<std::string>()) text = *s;
+  if (const toml::table* t = v.as_table()) {
+    for (auto&& [key, value] : *t) {
+      if (const auto s = value.value<std::string>()) text += " " + *s;
+    }
+  }
+  for (const std::string& name : promote_) {
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+      const auto word = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      };
+      const bool starts = at == 0 || !word(text[at - 1]);
+      const bool ends = at + name.size() == text.size() || !word(text[at + name.size()]);
+      if (starts && ends) return name;
+    }
+  }
+  return "";
+}
+
+void ModelReader::promote(std::vector<std::string> names) {
+  promote_ = std::move(names);
+}
+
+// The promoted parameters as the last states (their flows are added by read_mode: x' = 0).
+void ModelReader::add_parameter_states(const toml::table& doc) {
+  for (const std::string& name : promote_) {
+    const auto it = std::find_if(promoted_.begin(), promoted_.end(),
+                                 [&name](const Quantity& q) { return q.name == name; });
+    if (it == promoted_.end()) {
+      add(0, 0, "no parameter '" + name + "' to differentiate; expected one of the [parameters]");
+      continue;
+    }
+    model_.parameter_states.push_back(static_cast<int>(model_.states.size()));
+    model_.states.push_back(*it);
+    state_names_.push_back(name);
+  }
+  (void)doc;
 }
 
 }  // namespace saltus::model::loader
@@ -384,8 +443,9 @@ std::vector<Diagnostic> check_model_text(std::string_view text, const std::strin
 }
 
 Model load_model_text(std::string_view text, const std::string& file_name,
-                      const std::vector<std::string>& overrides) {
+                      const std::vector<std::string>& overrides, const LoadOptions& options) {
   ModelReader loader(text, file_name);
+  loader.promote(options.parameters_as_states);
   Model m = loader.load(overrides);
   if (!loader.diagnostics.empty()) throw ModelError(loader.diagnostics);
   if (auto problems = check_model_values(m); !problems.empty()) throw ModelError(problems);
@@ -400,12 +460,12 @@ std::vector<Diagnostic> check_model_file(const std::filesystem::path& path,
   return check_model_text(text, path.string(), overrides);
 }
 
-Model load_model_file(const std::filesystem::path& path,
-                      const std::vector<std::string>& overrides) {
+Model load_model_file(const std::filesystem::path& path, const std::vector<std::string>& overrides,
+                      const LoadOptions& options) {
   std::vector<Diagnostic> d;
   const std::string text = read_model_file_text(path, d);
   if (!d.empty()) throw ModelError(d);
-  return load_model_text(text, path.string(), overrides);
+  return load_model_text(text, path.string(), overrides, options);
 }
 
 }  // namespace saltus::model

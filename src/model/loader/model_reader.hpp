@@ -53,6 +53,8 @@ class ModelReader {
   std::vector<Diagnostic> diagnostics;
 
   Model load(const std::vector<std::string>& overrides);
+  // Parameters to load as states (LoadOptions::parameters_as_states); before load().
+  void promote(std::vector<std::string> names);
 
  private:
   // ---------------------------------------------------------------- diagnostics (model_reader)
@@ -76,6 +78,9 @@ class ModelReader {
   std::optional<Quantity> quantity(const std::string& name, const toml::node& n,
                                    const std::string& what, const char* field, bool required);
   void read_parameters(const toml::table& doc);
+  std::string promoted_in(const toml::node& v) const;
+  void add_parameter_states(const toml::table& doc);
+  bool is_parameter_state(int i) const;
 
   // ---------------------------------------------------------------- overrides
   void apply_overrides(toml::table& doc, const std::vector<std::string>& overrides);
@@ -148,6 +153,8 @@ class ModelReader {
   int dof_ = 0;                       // mechanical and Hamiltonian models: number of coordinates
   bool canonical_ = false;            // Hamiltonian model: the second half of the states is p
   bool initial_mode_chosen_ = false;  // the model chose its initial mode (no [initial] mode)
+  std::vector<std::string> promote_;  // LoadOptions::parameters_as_states
+  std::vector<Quantity> promoted_;    // those read, in [parameters] order
   const toml::table* solver_table_ = nullptr;
   // Where the values replaced by --set stood in the file (toml++ gives new nodes no source).
   std::map<const toml::node*, toml::source_position> replaced_at_;
