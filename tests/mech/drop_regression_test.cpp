@@ -86,6 +86,36 @@ TEST(DropRegression, RodEndBouncesToRest) {
   EXPECT_NEAR(r.x_final[1], 0.0, 1e-9);
 }
 
+// Rod drop 19: an end leaving the floor at round-off speed read the guard's +-1e-17 noise as a
+// sign change moving away; each fired an identity event a few 1e-13 s after the last, to a
+// step-size underflow at t = 0.5217. Such a change is no crossing (event_locator.hpp).
+TEST(DropRegression, RodEndLeavingAtRoundOffIsNoCrossing) {
+  const Drop d{
+      false,
+      0.18206406334881392,
+      0.0,
+      0.17559926627738243,
+      0.013273252811095128,
+      {0, 0.99401754394753938, -1.6232540457768845, 0.002618549725425634, 0, 1.1287397896305338}};
+  const SimulationResult r = drop_to_rest(d);
+  EXPECT_NEAR(r.x_final[2], 0.0, 1e-9);  // flat
+}
+
+// Rod drop 246: an end's impact fired with gdot_N = +1e-19 (touching at rest, not separating)
+// was an identity event; gravity brought it back an ulp later, to a step-size underflow at
+// t = 0.1126. It now closes by its forces (lagrangian_compile.cpp, impact_reset).
+TEST(DropRegression, RodEndTouchingAtRestCloses) {
+  const Drop d{
+      false,
+      0.30290286657627075,
+      0.0,
+      0.075013827394778895,
+      0.064914548166580072,
+      {0, 0.20391256244147921, -2.9380295612804899, -0.10923549878626759, 0, 4.5569303304032438}};
+  const SimulationResult r = drop_to_rest(d);
+  EXPECT_NEAR(std::abs(r.x_final[2]), M_PI, 1e-9);  // flat, upside down
+}
+
 // Rod drop 132: lying flat and sliding at 0.26 m/s on one closed end (slip-) while the other
 // end's bounces (r = 0.077) accumulate; both ends then enter the frictional impact LCP with
 // normal rates ~1e-7 beside tangential ones of 0.26. Before, every basis solve carried the
