@@ -94,7 +94,7 @@ Reset::Map settle_projection(const Context& ctx, unsigned closed);
 
 // The guard of "settle" (entered by the Zeno hand-over): fires at once and closes the rigid
 // contacts touching at rest (g_N <= 1e-10, |gdot_N| <= 1e-9 of the scale) by the contact-force
-// LCP over them.
+// LCP over them, those with |gdot_T| <= 1e-9 of the scale as sticking candidates.
 void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask);
 
 // Moves (q, qdot) to the nearest state in the kinetic metric with g_N,i(q) = g_target over the

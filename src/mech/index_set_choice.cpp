@@ -33,13 +33,14 @@ LagrangianMode mode_of_sets(const LagrangianModel& m, unsigned closed, unsigned 
 }
 
 void sets_from_velocities(const LagrangianModel& m, unsigned closed, ConstVectorRef q,
-                          ConstVectorRef qdot, unsigned& stick, unsigned& slip_negative) {
+                          ConstVectorRef qdot, unsigned& stick, unsigned& slip_negative,
+                          double rest) {
   stick = slip_negative = 0;
   for_each_bit(closed, [&](int i) {
     if (!m.contact(i).frictional()) return;
     const Vector w_T = m.tangent_gradient(i, q);
     const double gdot_T = w_T.dot(qdot);
-    const double tol = 1e-12 * (1.0 + w_T.lpNorm<1>() * qdot.lpNorm<Eigen::Infinity>());
+    const double tol = rest * (1.0 + w_T.lpNorm<1>() * qdot.lpNorm<Eigen::Infinity>());
     if (std::abs(gdot_T) <= tol) {
       stick |= 1u << i;
     } else if (gdot_T < 0.0) {

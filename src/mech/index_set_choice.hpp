@@ -22,10 +22,12 @@ namespace saltus::mech::detail {
 LagrangianMode mode_of_sets(const LagrangianModel& m, unsigned closed, unsigned stick,
                             unsigned slip_negative, unsigned compliant_mask);
 
-// Sticking candidates (|gdot_T| <= 1e-12 (1 + |w_T|_1 |qdot|_inf)) and slip directions of the
-// frictional contacts of `closed` at (q, qdot).
+// Sticking candidates (|gdot_T| <= rest (1 + |w_T|_1 |qdot|_inf)) and slip directions of the
+// frictional contacts of `closed` at (q, qdot). rest = 1e-12 at an event; the Zeno hand-over's
+// extrapolated limit state uses its own, wider one (settle, index_set_modes.cpp).
 void sets_from_velocities(const LagrangianModel& m, unsigned closed, ConstVectorRef q,
-                          ConstVectorRef qdot, unsigned& stick, unsigned& slip_negative);
+                          ConstVectorRef qdot, unsigned& stick, unsigned& slip_negative,
+                          double rest = 1e-12);
 
 // Solves (2.9)-(2.11) over `closed` (assumed g_N = gdot_N = 0) with `stick` as I_H and the
 // sliding directions of `slip_negative`; true with the next mode in `out`, or false with

@@ -88,6 +88,23 @@ std::string closed_names(const LagrangianModel& m, unsigned closed) {
   return out;
 }
 
+// qdot -= M^-1 W G^+ W^T qdot, W = (w_N of `closed`, w_T of `stick`), G = W^T M^-1 W: the
+// velocity M-closest to qdot with those rates zero (G may be singular: dependent w_T).
+void remove_rest_rates(const LagrangianModel& m, unsigned closed, unsigned stick, ConstVectorRef q,
+                       VectorRef qdot) {
+  const int n = m.dof();
+  const int k = std::popcount(closed) + std::popcount(stick);
+  if (k == 0) return;
+  Matrix W(n, k);
+  int j = 0;
+  for_each_bit(closed, [&](int i) { W.col(j++) = m.gap_gradient(i, q); });
+  for_each_bit(stick, [&](int i) { W.col(j++) = m.tangent_gradient(i, q); });
+  const Matrix MW = m.mass_matrix(q).llt().solve(W);
+  const Eigen::CompleteOrthogonalDecomposition<Matrix> G(W.transpose() * MW);
+  const Vector change = MW * G.solve(W.transpose() * qdot);
+  qdot -= change;
+}
+
 }  // namespace
 
 // The modes of kind IndexSets: every set of two or more rigid contacts up to dof() of them, each
@@ -273,11 +290,20 @@ void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned
                         closed |= 1u << i;
                       }
                     }
+                    // Tangential rates at the level the extrapolation leaves in the normal
+                    // ones (1e-9) are sticking candidates too: the LCP decides stick or slip.
+                    // (A box rocking to rest on sticking corners reached settle with
+                    // gdot_T = 2e-11; taken as sliding, a tall box tipped over on that.)
                     unsigned stick = 0, negative = 0;
-                    sets_from_velocities(m, closed, x.head(n), x.tail(n), stick, negative);
+                    sets_from_velocities(m, closed, x.head(n), x.tail(n), stick, negative, 1e-9);
+                    // Those rates removed as settle_projection removes the normal ones: a
+                    // sticking contact left with gdot_T = 2e-11 slides off at once against its
+                    // own slip direction, and stick <-> slip flip at this instant.
+                    remove_rest_rates(m, closed, stick, x.head(n), jump.x_plus.segment(n, n));
                     LagrangianMode next;
-                    if (!choose_index_sets(m, t, x.head(n), x.tail(n), closed, stick, negative,
-                                           mask, next, jump.failure)) {
+                    const Vector qd = jump.x_plus.segment(n, n);
+                    if (!choose_index_sets(m, t, x.head(n), qd, closed, stick, negative, mask, next,
+                                           jump.failure)) {
                       return false;
                     }
                     jump.target = ctx->find(next);

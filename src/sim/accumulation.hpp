@@ -52,6 +52,12 @@ class Accumulation {
     return left >= -tail && std::abs(left - tail) <= 0.5 * tail + 4 * ulp;
   }
 
+  // While accumulating(t, mode): the predicted duration of the next cycle, D r (0 otherwise).
+  double next_cycle(double t, ModeId mode) const {
+    if (!accumulating(t, mode)) return 0.0;
+    return (monitor_.time(0) - monitor_.time(pattern_.period)) * pattern_.ratio;
+  }
+
   // Guard k of mode `from` reset the state to x_after at t; `mode_now` is the mode after it.
   // The standing prediction is kept while the events keep to it (accumulating()): recognised
   // early, on long cycles, it is the most accurate one; later ratios carry the round-off of

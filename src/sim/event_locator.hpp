@@ -224,7 +224,10 @@ class EventLocator {
           // non-negative sample with a non-negative rate means it came back since the previous
           // sample (where it was still departing), however small the excursion: look for the
           // return crossing between them.
-          const double s_leave = guards_->leave_sign[k] * p;
+          // (A guard of one direction always leaves towards its orientation.)
+          const double leave =
+              g.direction == Direction::Either ? guards_->leave_sign[k] : orientation(g.direction);
+          const double s_leave = leave * p;
           if (s_leave < 0.0) {
             arm = Arming::Armed;
             continue;
@@ -232,9 +235,9 @@ class EventLocator {
           // Not below zero: still on its way out (it started inside the band on the trigger
           // side) while its rate is negative, else back.
           double rate = 0.0;
-          guard_and_rate_at(g, guards_->leave_sign[k], sample_t_[i], rate);
+          guard_and_rate_at(g, leave, sample_t_[i], rate);
           if (rate < 0.0) continue;
-          candidate_t_[k] = return_crossing(k, g, guards_->leave_sign[k], i);
+          candidate_t_[k] = return_crossing(k, g, leave, i);
           if (candidate_t_[k] == sample_t_[i - 1]) retrigger_[k] = 1;
           continue;
         }
@@ -247,6 +250,18 @@ class EventLocator {
         const double sa = sign * p_prev, sb = sign * p;
         if (sa < 0.0 && sb >= 0.0) {
           const events::RootResult r = find_root(g, sign, sample_t_[i - 1], sa, sample_t_[i], sb);
+          if (sa >= -tol && sb <= tol && g.gradient && g.direction != Direction::Either) {
+            // A sign change within the band where the guard moves away (rate < 0) is not a
+            // crossing (one from below has rate >= 0 at its root) but the guard's round-off: a
+            // spinning corner leaving the floor at 1e-4 m/s reads +-1e-17 for a few 1e-13 s.
+            // It is on the surface and leaving: the return, if any, is found as after a reset.
+            double rate = 0.0;
+            guard_and_rate_at(g, sign, r.after, rate);
+            if (rate < 0.0) {
+              arm = Arming::Leaving;
+              continue;
+            }
+          }
           candidate_t_[k] = r.before;
         } else if (sa < 0.0 && sb < 0.0 && options_.detect_grazing && g.gradient) {
           candidate_t_[k] = grazing_crossing(k, g, sign, i);

@@ -28,6 +28,8 @@ class GuardRates {
   virtual bool rate(const Guard& g, ConstVectorRef x, double& rate) = 0;
   // The Zeno monitor's prediction holds now (accumulation.hpp).
   virtual bool accumulating() const = 0;
+  // While accumulating(): the predicted duration of the next cycle of events (0 otherwise).
+  virtual double next_cycle() const { return 0.0; }
 
  protected:
   ~GuardRates() = default;
@@ -140,6 +142,13 @@ class FiringRule {
           if (d != Departure::Away && rates.accumulating()) {
             // Accumulating events whose next one is below what the dense output resolves (the
             // reset no longer separates): this is the Zeno point.
+            accumulation_reached_ = true;
+          } else if (d == Departure::Away && rates.accumulating() &&
+                     std::abs(surface_rate_) * rates.next_cycle() <= 4.0 * tol) {
+            // Leaving at rate v and back within the next cycle D: an arc of constant curvature
+            // departs by v D / 4 at most, so the whole next excursion stays "on the surface"
+            // (within the band): the events below that are round-off, and this is the Zeno
+            // point (a spinning corner bouncing to rest, issue 11).
             accumulation_reached_ = true;
           } else if (d == Departure::IntoTrigger || d == Departure::Approaching) {
             if (!reset_kept_rate(g, x_minus, at.band, rates)) {

@@ -326,6 +326,7 @@ class HybridLoop final : private GuardRates {
   // Where the firing rule examines the guards: the current state, with its band.
   GuardSite site() const { return {t_, x_.head(nx_), z_.head(nz_), band()}; }
   bool accumulating() const override { return accumulation_.accumulating(t_, mode_); }
+  double next_cycle() const override { return accumulation_.next_cycle(t_, mode_); }
 
   // ------------------------------------------------------------------ ending and messages
   void stop(Termination why, std::string text) {

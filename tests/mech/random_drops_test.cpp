@@ -5,6 +5,12 @@
 // (1e-12 of the energy scale; 1e-9 at a Zeno hand-over, which projects the extrapolated limit
 // state onto the surface). 500 drops of each body here; SALTUS_RANDOM_DROPS=N runs N of each
 // (bench/run_random_drops.sh runs 10^4).
+//
+// Early ends (any status but end-time-reached: a step-size underflow or an event cap where
+// events chatter, a reset without an answer) are allowed, each with its message, but bounded:
+// at most 8 % of the boxes and 2 % of the rods from 100 drops on (measured after issue 11:
+// 4.8 % and 0.4 % of 500, 5.6 % and 0.5 % of 2000; before: 38 % and 17 % of 300), so that a
+// regression in the event-driven scheme fails here.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,36 +21,19 @@
 #include <string>
 #include <vector>
 
-#include "lagrangian_test_models.hpp"
-#include "saltus/mech/lagrangian_model.hpp"
-#include "saltus/mech/planar_rigid_body.hpp"
-#include "saltus/sim/simulator.hpp"
+#include "drop_models.hpp"
 
 namespace saltus::mech {
 namespace {
 
-constexpr double kG = 9.81;
-
-// Planar body with corners at body offsets (r_t, r_n) touching the floor y = 0, Routh-Stronge
-// impacts (energetically consistent alone; several at once: Moreau's law with Coulomb friction).
-LagrangianModel body_model(double m, double J, const std::vector<std::array<double, 2>>& corners,
-                           ContactImpactLaw law) {
-  LagrangianModel model("drop", 3);
-  set_planar_body_dynamics(model, m, J, kG);
-  int k = 0;
-  for (const auto& [r_t, r_n] : corners) {
-    add_ground_point_contact(model, std::string("c").append(std::to_string(k++)), "body", r_t, r_n,
-                             law);
-  }
-  return model;
-}
+using testing::kDropG;
 
 int drops_per_body() {
   const char* n = std::getenv("SALTUS_RANDOM_DROPS");
   return n ? std::atoi(n) : 500;
 }
 
-void random_drops(bool box, unsigned seed) {
+void random_drops(bool box, unsigned seed, double max_early_fraction) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const auto in = [&](double lo, double hi) { return lo + (hi - lo) * unit(rng); };
@@ -55,14 +44,9 @@ void random_drops(bool box, unsigned seed) {
     const double m = 1.0, a = in(0.1, 0.5), b = box ? in(0.1, 0.5) : 0.0;
     const double mu = unit(rng) < 0.1 ? 0.0 : in(0.05, 1.0);
     const double e = unit(rng) < 0.2 ? 0.0 : in(0.0, 0.8);
-    std::vector<std::array<double, 2>> corners;
-    if (box) {
-      corners = {{-a, -b}, {a, -b}, {a, b}, {-a, b}};
-    } else {
-      corners = {{-a, 0.0}, {a, 0.0}};
-    }
-    const double J = box ? m * (a * a + b * b) / 3.0 : m * a * a / 3.0;
-    const auto model = body_model(m, J, corners, {ImpactLawKind::RouthStronge, e, 0.0, mu});
+    const auto corners = testing::drop_corners(box, a, b);
+    const double J = m * testing::drop_inertia(box, a, b);
+    const auto model = testing::drop_body(m, J, corners, {ImpactLawKind::RouthStronge, e, 0.0, mu});
     const auto c = model.compile();
     // Every tenth drop flat without spin (simultaneous landing); the rest random.
     const bool flat = run % 10 == 0;
@@ -73,14 +57,15 @@ void random_drops(bool box, unsigned seed) {
     }
     Vector x0(6);
     x0 << 0.0, -lowest + in(0.02, 1.0), th, in(-2.0, 2.0), 0.0, w;
-    SimulationOptions o = testing::tight_options();
-    o.events.max_events = 3000;
-    // Free flight is polynomial in x, y and linear in theta, so Dop853's error estimate vanishes
-    // and its steps grow without bound; a corner of a spinning body can then dip under the floor
-    // and back between two guard samples (the locator sees neither crossing). A step cap keeps
-    // ~0.05 rad between samples at the drops' spins (see the report of issue 11).
-    o.stepper.h_max = 2e-3;
+    const SimulationOptions o = testing::drop_options();
     const SimulationResult r = simulate(c.system, c.initial_mode(0.0, x0), 0.0, x0, 1.5, o);
+    if (const char* one = std::getenv("SALTUS_SHOW_RUN"); one && std::atoi(one) == run) {
+      std::printf(
+          "run %d: a = %.17g, b = %.17g, mu = %.17g, e = %.17g\nx0 = %.17g, %.17g, %.17g, "
+          "%.17g, %.17g, %.17g\nx_final = %.17g, %.17g, %.17g, %.17g, %.17g, %.17g\n%s\n",
+          run, a, b, mu, e, x0[0], x0[1], x0[2], x0[3], x0[4], x0[5], r.x_final[0], r.x_final[1],
+          r.x_final[2], r.x_final[3], r.x_final[4], r.x_final[5], r.summary.message.c_str());
+    }
     ASSERT_NE(r.termination(), Termination::NotRun);
     ++outcomes[to_string(r.termination())];
     if (r.termination() != Termination::EndTimeReached) {
@@ -90,9 +75,10 @@ void random_drops(bool box, unsigned seed) {
         std::printf("%s run %d: %s\n", box ? "box" : "rod", run, r.summary.message.c_str());
       }
     }
-    const double scale = m * kG * (x0[1] + a + b) + model.kinetic_energy(x0.head(3), x0.tail(3));
+    const double scale =
+        m * kDropG * (x0[1] + a + b) + model.kinetic_energy(x0.head(3), x0.tail(3));
     const auto energy = [&](ConstVectorRef x) {
-      return model.kinetic_energy(x.head(3), x.tail(3)) + m * kG * x[1];
+      return model.kinetic_energy(x.head(3), x.tail(3)) + m * kDropG * x[1];
     };
     // The engine's extrapolated Zeno limit state can penetrate (a "pattern" of events at one
     // instant); settle then stops the run naming it, and that limit state is not checked.
@@ -125,14 +111,18 @@ void random_drops(bool box, unsigned seed) {
   std::printf("random %s drops (%d):", box ? "box" : "rod", runs);
   for (const auto& [what, count] : outcomes) std::printf(" %s %d,", what.c_str(), count);
   std::printf("\n");
+  const int early = runs - outcomes[to_string(Termination::EndTimeReached)];
+  if (runs >= 100) {
+    EXPECT_LE(early, max_early_fraction * runs) << "early ends of " << runs;
+  }
 }
 
 TEST(RandomDrops, BoxWithFriction) {
-  random_drops(true, 20261124u);
+  random_drops(true, 20261124u, 0.08);
 }
 
 TEST(RandomDrops, RodWithFriction) {
-  random_drops(false, 20261125u);
+  random_drops(false, 20261125u, 0.02);
 }
 
 }  // namespace

@@ -36,8 +36,10 @@ struct MadeUpRates final : GuardRates {
     return true;
   }
   bool accumulating() const override { return accumulating_now; }
+  double next_cycle() const override { return accumulating_now ? cycle : 0.0; }
   Vector x_after;
   bool accumulating_now = false;
+  double cycle = 0.0;
 };
 
 struct Fixture {
@@ -139,6 +141,31 @@ TEST(FiringRule, AResetThatDoesNotSeparateIsAFailureUnlessEventsAccumulate) {
   ASSERT_EQ(f.examine(vec({0.0}), vec({0.25}), true), FiringRule::Outcome::Ok);
   EXPECT_TRUE(f.rule.take_accumulation_reached());
   EXPECT_FALSE(f.rule.take_accumulation_reached());  // cleared on reading
+}
+
+TEST(FiringRule, AccumulatingEventsWhoseNextExcursionStaysInTheBandReachTheirLimit) {
+  Fixture f({Direction::Rising});
+  // The reset separates: the guard leaves at rate -1 (a bounce).
+  f.rates.f = [](int, bool before) { return before ? 1.0 : -1.0; };
+  // Next cycle D = 8 band: the arc departs by up to |v| D / 4 = 2 band, resolvable: goes on.
+  f.rates.cycle = 8 * kBand;
+  f.rule.begin_set();
+  f.rule.applied(0, true);
+  ASSERT_EQ(f.examine(vec({0.0}), vec({0.0}), true), FiringRule::Outcome::Ok);
+  EXPECT_FALSE(f.rule.take_accumulation_reached());
+  EXPECT_EQ(f.guards.arming[0], Arming::Leaving);
+  // D = 4 band: the whole next excursion stays within the band: the accumulation point.
+  f.rates.cycle = 4 * kBand;
+  f.rule.start_round();
+  f.rule.applied(0, true);
+  ASSERT_EQ(f.examine(vec({0.0}), vec({0.0}), true), FiringRule::Outcome::Ok);
+  EXPECT_TRUE(f.rule.take_accumulation_reached());
+  // Not accumulating (no prediction): an ordinary bounce, however short.
+  f.rule.start_round();
+  f.rule.applied(0, true);
+  ASSERT_EQ(f.examine(vec({0.0}), vec({0.0}), false), FiringRule::Outcome::Ok);
+  EXPECT_FALSE(f.rule.take_accumulation_reached());
+  EXPECT_EQ(f.guards.arming[0], Arming::Leaving);
 }
 
 TEST(FiringRule, AnAppliedObserverWaitsForItsOtherSide) {

@@ -105,8 +105,9 @@
 // through the surface), and a Zeno hand-over from every mode to the instantaneous mode
 // "settle": the limit state is projected onto g_N = gdot_N = 0 of the closed contacts and of those
 // within 1e-8 max(1, |q|_inf) of their surface, and settle's guard closes the touching contacts
-// by the LCP. The single-contact modes, guards and messages are unchanged; the IndexSets resets
-// allocate (they solve an LCP), the single-contact paths do not.
+// by the LCP, those with |gdot_T| <= 1e-9 of the scale as sticking candidates (their tangential
+// rates removed like the normal ones). The single-contact modes, guards and messages are unchanged;
+// the IndexSets resets allocate (they solve an LCP), the single-contact paths do not.
 //
 // Every mode supplies its Jacobian by forward AD (Dual, DualSecondOrderJet), so all integrators,
 // Radau5 included, run every mode. The compiled flows, guards and resets do not allocate (fixed

@@ -9,7 +9,8 @@
 // a. The points of face a form the polyhedron
 //     P_a = { z_a >= 0 : M_aa z_a = -q_a,  M_{a'a} z_a + q_{a'} >= 0 },  a' = complement of a,
 // and the solution set of the LCP is the union of the P_a.
-//   * M_aa nonsingular: P_a is the single point z_a = -M_aa^-1 q_a (kept if feasible).
+//   * M_aa nonsingular: P_a is the single point z_a = -M_aa^-1 q_a (kept if feasible; one
+//     step of iterative refinement after the LU solve).
 //   * M_aa singular (smallest full-pivoting LU pivot <= singular_tolerance * matrix_scale):
 //     P_a may be empty, one point or a continuum. A phase-1 simplex (Bland's rule, so it
 //     terminates) decides whether it is empty and returns a vertex; if the caller passes an
