@@ -23,10 +23,11 @@
 // closed by the mode. Without restitution ([LB]'s completely inelastic law) a touching contact
 // that separates (gdot_N(t-) > 0) enters the LCP with gdot_N(t-) itself (gdot_N(t+) >= 0 perp
 // Lambda_N >= 0): it receives impulse only when the others' impulses would drive it into the
-// surface (oracle lcp.impact.box_two_corners_e0, qdot- = (0.5, -1, 3)); the law dissipates. When
-// any member has e > 0 a separating contact is left out of the LCP (multi_contact_impact.cpp,
-// lcp_members: next to restitution its impulse could add energy) and resolved by the impact its
-// guard fires at the same instant if the others drive it into the surface.
+// surface (oracle lcp.impact.box_two_corners_e0, qdot- = (0.5, -1, 3)); the law dissipates. With
+// restitution it can add energy through such a contact; when the solution over I_S gains energy
+// beyond round-off, the impact is solved again without the separating contacts
+// (multi_contact_impact.cpp, lcp_members), which take their own impact at the same instant if
+// the others drive them into the surface.
 #pragma once
 
 #include <string>
