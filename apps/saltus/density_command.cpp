@@ -14,6 +14,7 @@
 
 #include "python_script.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/model/npy_file.hpp"
 #include "saltus/model/output_folder.hpp"
 #include "saltus/systems/billiard_catalogue.hpp"
 
@@ -54,24 +55,10 @@ std::string density_csv(const analysis::DensityResult& r, const analysis::Densit
   return out.str();
 }
 
-// The counts as a NumPy .npy file (format 1.0): little-endian int64, shape (ny, nx), row iy.
+// The counts as a NumPy .npy file: int64, shape (ny, nx), row iy.
 std::string density_npy(const analysis::DensityHistogram& h) {
-  std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" +
-                       std::to_string(h.ny) + ", " + std::to_string(h.nx) + "), }";
-  const size_t unpadded = 10 + header.size() + 1;  // magic + version + length, header, newline
-  header.append((64 - unpadded % 64) % 64, ' ');
-  header += '\n';
-  std::string out("\x93NUMPY\x01\x00", 8);
-  out += static_cast<char>(header.size() & 0xff);
-  out += static_cast<char>((header.size() >> 8) & 0xff);
-  out += header;
-  for (const long c : h.counts) {
-    const std::int64_t v = c;
-    char bytes[8];
-    std::memcpy(bytes, &v, 8);  // x86-64 and aarch64 are little-endian
-    out.append(bytes, 8);
-  }
-  return out;
+  const std::vector<std::int64_t> counts(h.counts.begin(), h.counts.end());
+  return model::npy_int64(counts, h.ny, h.nx);
 }
 
 }  // namespace

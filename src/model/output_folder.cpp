@@ -33,7 +33,8 @@ fs::path normalized_target(const fs::path& dir) {
 }
 
 bool written_by_saltus(const std::string& name) {
-  // `saltus sweep`: sweep.csv and one sweep_<quantity>.png per collected quantity.
+  // `saltus sweep`: sweep.csv (sweep.npy, sweep_columns.json below) and one sweep_<quantity>.png
+  // per collected quantity.
   const auto ends_with = [&name](const std::string& tail) {
     return name.size() >= tail.size() &&
            name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
@@ -135,14 +136,16 @@ fs::path swap_in(const fs::path& fresh, const fs::path& target) {
 }  // namespace
 
 const std::vector<std::string>& output_folder_names() {
-  // drawing.*: models with a [drawing]; animation.gif: `saltus animate`; density.*: `saltus
-  // density`; sensitivity.json: `saltus sensitivity`; orbit.json, branch.*, floquet.png:
-  // `saltus orbit`; bifurcation.*: `saltus bifurcation`.
+  // forces.png: `saltus plot` of a run with contact forces; drawing.*: models with a [drawing];
+  // animation.gif: `saltus animate`; density.*: `saltus density`; sensitivity.json: `saltus
+  // sensitivity`; orbit.json, branch.*, floquet.png: `saltus orbit`; bifurcation.*: `saltus
+  // bifurcation`.
   static const std::vector<std::string> names = {
-      "trajectory.csv",  "events.csv",  "summary.json",     "states.png",     "phase.png",
-      "hybrid_time.png", "drawing.csv", "drawing.json",     "animation.gif",  "density.csv",
-      "density.npy",     "density.png", "sensitivity.json", "orbit.json",     "branch.csv",
-      "floquet.png",     "branch.png",  "bifurcation.csv",  "bifurcation.png"};
+      "trajectory.csv",  "events.csv",        "summary.json", "states.png",       "phase.png",
+      "hybrid_time.png", "forces.png",        "drawing.csv",  "drawing.json",     "animation.gif",
+      "density.csv",     "density.npy",       "density.png",  "sensitivity.json", "orbit.json",
+      "branch.csv",      "floquet.png",       "branch.png",   "bifurcation.csv",  "bifurcation.png",
+      "sweep.npy",       "sweep_columns.json"};
   return names;
 }
 

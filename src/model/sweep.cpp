@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/model/npy_file.hpp"
 #include "saltus/model/output_folder.hpp"
 
 namespace saltus::model {
@@ -325,8 +327,34 @@ std::string sweep_csv(const SweepResult& result) {
   return out;
 }
 
+std::string sweep_npy(const SweepResult& result) {
+  const long cols = static_cast<long>(result.axis_names.size() + 1 + result.quantity_names.size());
+  std::vector<double> values;
+  values.reserve(result.points.size() * static_cast<size_t>(cols));
+  for (const SweepPoint& p : result.points) {
+    values.insert(values.end(), p.values.begin(), p.values.end());
+    values.push_back(p.succeeded ? 1.0 : 0.0);
+    values.insert(values.end(), p.collected.begin(), p.collected.end());
+  }
+  return npy_float64(values, static_cast<long>(result.points.size()), cols);
+}
+
+std::string sweep_columns_json(const SweepResult& result) {
+  nlohmann::ordered_json j;
+  std::vector<std::string> columns = result.axis_names;
+  columns.emplace_back("succeeded");
+  columns.insert(columns.end(), result.quantity_names.begin(), result.quantity_names.end());
+  j["columns"] = columns;
+  std::vector<std::string> status;
+  for (const SweepPoint& p : result.points) status.push_back(p.status);
+  j["status"] = status;
+  return j.dump(2) + "\n";
+}
+
 void write_sweep_outputs(const SweepResult& result, const std::filesystem::path& dir) {
-  replace_output_folder(dir, {{"sweep.csv", sweep_csv(result)}});
+  replace_output_folder(dir, {{"sweep.csv", sweep_csv(result)},
+                              {"sweep.npy", sweep_npy(result)},
+                              {"sweep_columns.json", sweep_columns_json(result)}});
 }
 
 }  // namespace saltus::model

@@ -15,6 +15,7 @@ import re
 import resource
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 
@@ -98,6 +99,25 @@ def run_bouncing_ball(cli):
            "trajectory.csv does not cover [0, 5]", trajectory[0], trajectory[-1])
     expect(sorted(os.listdir(out)) == ["events.csv", "summary.json", "trajectory.csv"],
            "unexpected files in the output folder", os.listdir(out))
+
+
+@case
+def rerun_replaces_a_plotted_folder(cli):
+    """A folder `saltus run --plot` filled (forces.png included) is saltus's own: a second run
+    into it replaces it (it once refused, naming forces.png)."""
+    if not has_matplotlib():
+        return
+    out = os.path.join(cli.work, "box")
+    box = cli.model("box_sliding_two_corners.toml")
+    code, stdout, stderr = cli.run("run", box, "--out", out, "--plot")
+    expect_exit(code, 0, stdout, stderr, "run --plot")
+    expect("forces.png" in os.listdir(out), "no forces.png for the box", os.listdir(out))
+    header = read_csv(os.path.join(out, "trajectory.csv"))[0].keys()
+    expect("lambda_N:trailing" in header and "lambda_T:leading" in header,
+           "no contact-force columns", list(header))
+    code, stdout, stderr = cli.run("run", box, "--out", out)
+    expect_exit(code, 0, stdout, stderr, "second run into the plotted folder")
+    expect("forces.png" not in os.listdir(out), "the folder was not replaced", os.listdir(out))
 
 
 @case
@@ -240,6 +260,27 @@ def has_matplotlib():
                           capture_output=True).returncode == 0
 
 
+def read_npy_float64(path):
+    """A 2-d '<f8' .npy file (format 1.0) read without numpy: (shape, values row by row); the
+    same file through numpy.load when numpy is there."""
+    with open(path, "rb") as f:
+        data = f.read()
+    expect(data[:8] == b"\x93NUMPY\x01\x00", "not an .npy 1.0 file", path)
+    length = int.from_bytes(data[8:10], "little")
+    header = data[10:10 + length].decode("latin1")
+    expect((10 + length) % 64 == 0 and header.endswith("\n"), "npy header padding", header)
+    expect("'descr': '<f8'" in header and "'fortran_order': False" in header, "npy header", header)
+    shape = tuple(int(n) for n in re.search(r"'shape': \((\d+), (\d+)\)", header).groups())
+    values = struct.unpack("<%dd" % (shape[0] * shape[1]), data[10 + length:])
+    try:
+        import numpy
+        loaded = numpy.load(path)
+        expect(loaded.shape == shape and list(loaded.ravel()) == list(values), "numpy.load", path)
+    except ImportError:
+        pass
+    return shape, values
+
+
 @case
 def sweep_writes_table_and_plots(cli):
     out = os.path.join(cli.work, "sweep")
@@ -258,6 +299,17 @@ def sweep_writes_table_and_plots(cli):
         t_inf = (2 * h0 / 9.81) ** 0.5 * (1 + e) / (1 - e)
         expect(r["status"] == "end-time-reached" and r["succeeded"] == "1", "status", r)
         expect(abs(float(r["zeno_time"]) - t_inf) < 1e-6 * t_inf, "Zeno time off", r, t_inf)
+    # sweep.npy: the same numbers, bit for bit (status in sweep_columns.json).
+    shape, table = read_npy_float64(os.path.join(out, "sweep.npy"))
+    with open(os.path.join(out, "sweep_columns.json")) as f:
+        columns = json.load(f)
+    expect(columns["columns"] == ["e", "h0", "succeeded", "zeno_time", "events.count", "final.x"]
+           and columns["status"] == [r["status"] for r in rows], "sweep_columns.json", columns)
+    expect(shape == (8, 6), "sweep.npy shape", shape)
+    for i, r in enumerate(rows):
+        for k, name in enumerate(columns["columns"]):
+            expect(table[i * 6 + k] == float(r[name]), "sweep.npy differs from sweep.csv", i, name,
+                   table[i * 6 + k], r[name])
     pngs = sorted(n for n in os.listdir(out) if n.endswith(".png"))
     wanted = ["sweep_events.count.png", "sweep_final.x.png", "sweep_zeno_time.png"]
     expect(pngs == (wanted if plotted else []), "plots in the sweep folder", pngs)
@@ -265,7 +317,8 @@ def sweep_writes_table_and_plots(cli):
     code, stdout, stderr = cli.run("sweep", cli.model("bouncing_ball.toml"), "--vary",
                                    "e=0.5:0.5:1", "--collect", "t_final", "--no-plot", "--out", out)
     expect_exit(code, 0, stdout, stderr, "second sweep into the same folder")
-    expect(os.listdir(out) == ["sweep.csv"] and len(read_csv(os.path.join(out, "sweep.csv"))) == 1,
+    expect(sorted(os.listdir(out)) == ["sweep.csv", "sweep.npy", "sweep_columns.json"]
+           and len(read_csv(os.path.join(out, "sweep.csv"))) == 1,
            "the second sweep did not replace the folder", os.listdir(out))
 
 

@@ -88,7 +88,14 @@ SweepResult run_sweep(const SweepSpec& spec, int threads, std::atomic<long>* poi
 // sweep.csv: the axes, status, succeeded (1/0), then the collected quantities (%.17g, "nan").
 std::string sweep_csv(const SweepResult& result);
 
-// Replaces `dir` by a folder holding sweep.csv (model/output_folder.hpp: never half-written).
+// The table's numbers for numpy.load: float64, one row per point, the columns of sweep.csv
+// without status (axes, succeeded 1/0, quantities; NaN where a point has none).
+std::string sweep_npy(const SweepResult& result);
+// The columns of sweep.npy and every point's status (sweep_columns.json).
+std::string sweep_columns_json(const SweepResult& result);
+
+// Replaces `dir` by a folder holding sweep.csv, sweep.npy and sweep_columns.json
+// (model/output_folder.hpp: never half-written).
 void write_sweep_outputs(const SweepResult& result, const std::filesystem::path& dir);
 
 }  // namespace saltus::model
