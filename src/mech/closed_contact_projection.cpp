@@ -65,8 +65,17 @@ bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& nor
   DofVector<double> qv = load<double>(q, 0, n), qdv = load<double>(qdot, 0, n);
   RowBlock W, MW;
   RowVector e(k);
-  // Positions: Newton steps q <- q - M^-1 W G^+ (g - target).
   const double tol = 1e-15 * (1.0 + qv.lpNorm<Eigen::Infinity>());
+  // Already there (flat contacts keep g_N and its rates exactly): one jet per row, no factoring.
+  const double rate_tol = 1e-15 * (1.0 + qdv.lpNorm<Eigen::Infinity>());
+  bool on = true;
+  for (int j = 0; j < r && on; ++j) {
+    const SecondOrderJetTpl<double> g = along(*rows[static_cast<size_t>(j)], qv, qdv);
+    on = std::abs(g.d1 - rate_target[j]) <= rate_tol &&
+         (j >= k || std::abs(g.v - g_target[j]) <= tol);
+  }
+  if (on) return true;
+  // Positions: Newton steps q <- q - M^-1 W G^+ (g - target).
   for (int it = 0; it < 6; ++it) {
     for (int j = 0; j < k; ++j) e[j] = (*rows[static_cast<size_t>(j)])(qv)-g_target[j];
     if (e.lpNorm<Eigen::Infinity>() <= tol) break;
