@@ -8,6 +8,7 @@
 //   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian), [[contacts]]
 //   hamiltonian_reader.cpp  [hamiltonian] (via derive_hamiltonian), its walls and surface
 //   options_reader.cpp    [model], [initial], [solver], [output]
+//   parameter_states.cpp  parameters loaded as states (LoadOptions::parameters_as_states)
 // The loader never stops at the first problem: each section is read as far as it makes sense,
 // every problem becomes a Diagnostic, and only a model without problems is returned. Table keys
 // are visited in source order (toml++ tables are sorted maps).

@@ -1,0 +1,55 @@
+// Parameters loaded as states (LoadOptions::parameters_as_states, `saltus sensitivity
+// --parameters`): read_parameters keeps them out of the constants, add_parameter_states appends
+// them as the last states, read_mode gives them x' = 0; a value computed from one of them is
+// refused, since constant folding would lose that path of the derivative.
+#include <algorithm>
+#include <cctype>
+
+#include "model_reader.hpp"
+
+namespace saltus::model::loader {
+
+// The first name of promote_ that the value `v` (an expression, or a table holding one) mentions;
+// "" when none.
+std::string ModelReader::promoted_in(const toml::node& v) const {
+  std::string text;
+  if (const auto s = v.value<std::string>()) text = *s;
+  if (const toml::table* t = v.as_table()) {
+    for (auto&& [key, value] : *t) {
+      if (const auto s = value.value<std::string>()) text += " " + *s;
+    }
+  }
+  for (const std::string& name : promote_) {
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+      const auto word = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      };
+      const bool starts = at == 0 || !word(text[at - 1]);
+      const bool ends = at + name.size() == text.size() || !word(text[at + name.size()]);
+      if (starts && ends) return name;
+    }
+  }
+  return "";
+}
+
+void ModelReader::promote(std::vector<std::string> names) {
+  promote_ = std::move(names);
+}
+
+// The promoted parameters as the last states (their flows are added by read_mode: x' = 0).
+void ModelReader::add_parameter_states(const toml::table& doc) {
+  for (const std::string& name : promote_) {
+    const auto it = std::find_if(promoted_.begin(), promoted_.end(),
+                                 [&name](const Quantity& q) { return q.name == name; });
+    if (it == promoted_.end()) {
+      add(0, 0, "no parameter '" + name + "' to differentiate; expected one of the [parameters]");
+      continue;
+    }
+    model_.parameter_states.push_back(static_cast<int>(model_.states.size()));
+    model_.states.push_back(*it);
+    state_names_.push_back(name);
+  }
+  (void)doc;
+}
+
+}  // namespace saltus::model::loader
