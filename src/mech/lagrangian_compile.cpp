@@ -1,4 +1,4 @@
-// Over 450 lines (481): the single-contact modes and guards, one concept, kept together; the
+// Over 450 lines (484): the single-contact modes and guards, one concept, kept together; the
 // several-closed-contacts modes are in index_set_modes.cpp.
 // LagrangianModel::compile(): the modes, guards, resets and Zeno hand-overs described in
 // lagrangian_model.hpp. Every flow and guard is one generic lambda (evaluated in double, and in
