@@ -209,7 +209,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
     read_contacts(doc);
   } else {
     read_states(doc);
-    add_parameter_states(doc);
+    add_parameter_states();
     read_modes(doc);
   }
   read_initial(doc);

@@ -80,7 +80,7 @@ class ModelReader {
                                    const std::string& what, const char* field, bool required);
   void read_parameters(const toml::table& doc);
   std::string promoted_in(const toml::node& v) const;
-  void add_parameter_states(const toml::table& doc);
+  void add_parameter_states();
   bool is_parameter_state(int i) const;
 
   // ---------------------------------------------------------------- overrides

@@ -37,7 +37,7 @@ void ModelReader::promote(std::vector<std::string> names) {
 }
 
 // The promoted parameters as the last states (their flows are added by read_mode: x' = 0).
-void ModelReader::add_parameter_states(const toml::table& doc) {
+void ModelReader::add_parameter_states() {
   for (const std::string& name : promote_) {
     const auto it = std::find_if(promoted_.begin(), promoted_.end(),
                                  [&name](const Quantity& q) { return q.name == name; });
@@ -49,7 +49,6 @@ void ModelReader::add_parameter_states(const toml::table& doc) {
     model_.states.push_back(*it);
     state_names_.push_back(name);
   }
-  (void)doc;
 }
 
 }  // namespace saltus::model::loader
