@@ -1,7 +1,8 @@
 // Issue 14: where a sweep point's time goes for models/bouncing_ball.toml: loading the model
 // from its text (done once per point, parameters folded) or from its file, and running it.
 // Decides whether reading the file once per sweep matters and what run-time parameters
-// (issue 14 item 1) would save. Also the 100-value e sweep through run_sweep() against the
+// (issue 14 item 1) save: the cost of setting one against one flow evaluation, and a point run
+// on the model built once. Also the 100-value e sweep through run_sweep() against the
 // hand-written C++ loop the issue compares with (2 threads, each loading and running its half).
 #include <benchmark/benchmark.h>
 
@@ -15,6 +16,7 @@
 
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/model/runtime_parameters.hpp"
 #include "saltus/model/sweep.hpp"
 
 namespace {
@@ -48,6 +50,53 @@ void RunLoadedModel(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(saltus::model::run_model(m));
 }
 BENCHMARK(RunLoadedModel);
+
+// The ball loaded once with e at run time, built once.
+struct BuiltBall {
+  saltus::model::ModelRun run;
+  saltus::model::ModelStart start;
+  BuiltBall() {
+    saltus::model::LoadOptions options;
+    options.runtime_parameters = {"e"};
+    start =
+        saltus::model::prepare_model_run(std::make_shared<const saltus::model::Model>(
+                                             saltus::model::load_model_file(kBall, {}, options)),
+                                         run);
+  }
+};
+
+void SetRuntimeParameter(benchmark::State& state) {
+  BuiltBall ball;
+  double e = 0.5;
+  for (auto _ : state) {
+    saltus::model::set_runtime_parameter(*ball.run.model, "e", e);
+    e = e == 0.5 ? 0.6 : 0.5;
+  }
+}
+BENCHMARK(SetRuntimeParameter);
+
+// One evaluation of the flight mode's flow, as the integrator calls it.
+void FlowEvaluation(benchmark::State& state) {
+  BuiltBall ball;
+  const saltus::Mode& flight = ball.run.system.mode(ball.start.mode);
+  saltus::Vector x = ball.start.x0, dx(2);
+  const saltus::Vector z(0);
+  for (auto _ : state) {
+    flight.flow.rhs(0.1, x, z, dx);
+    benchmark::DoNotOptimize(dx.data());
+  }
+}
+BENCHMARK(FlowEvaluation);
+
+void RunBuiltModelAfterSet(benchmark::State& state) {
+  BuiltBall ball;
+  for (auto _ : state) {
+    saltus::model::set_runtime_parameter(*ball.run.model, "e", 0.5);
+    saltus::model::simulate_model_run(ball.run, ball.start);
+    benchmark::DoNotOptimize(ball.run.result.summary.zeno_time);
+  }
+}
+BENCHMARK(RunBuiltModelAfterSet);
 
 std::vector<double> e_values() {
   std::vector<double> e;

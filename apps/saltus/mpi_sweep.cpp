@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <string>
 
@@ -19,7 +20,8 @@ MpiSession::~MpiSession() = default;
 std::optional<model::SweepResult> run_sweep_over_ranks(const model::SweepPlan& plan,
                                                        const MpiSession&) {
   model::SweepResult result = plan.empty_result();
-  for (size_t i = 0; i < plan.size(); ++i) result.points[i] = plan.point(i);
+  const std::function<model::SweepPoint(size_t)> point = plan.runner();
+  for (size_t i = 0; i < plan.size(); ++i) result.points[i] = point(i);
   return result;
 }
 
@@ -136,6 +138,7 @@ model::SweepResult manage(const model::SweepPlan& plan, const MpiSession& mpi) {
 }
 
 void work(const model::SweepPlan& plan) {
+  const std::function<model::SweepPoint(size_t)> point = plan.runner();
   std::string reply;  // empty: ready for the first point
   for (;;) {
     MPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_BYTE, 0, kTagResult, MPI_COMM_WORLD);
@@ -143,7 +146,7 @@ void work(const model::SweepPlan& plan) {
     std::uint64_t index = 0;
     MPI_Recv(&index, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
     if (status.MPI_TAG == kTagStop) return;
-    reply = encode(index, plan.point(index));
+    reply = encode(index, point(index));
   }
 }
 

@@ -35,13 +35,16 @@ class Model:
 
     Made by :func:`load` or :func:`load_string`. Overrides are applied at load time exactly as
     ``saltus run --set`` applies them (parameters are folded into the compiled expressions), so
-    :meth:`with_values` loads the model again with more overrides.
+    :meth:`with_values` loads the model again with more overrides. Parameters named in
+    ``runtime=[...]`` at load time are not folded: :meth:`set_parameters` changes them in place,
+    a write instead of a reload (the next :meth:`run` uses the new values).
     """
 
-    def __init__(self, core_model, source, overrides):
+    def __init__(self, core_model, source, overrides, runtime=()):
         self._core = core_model
         self._source = source  # ("file", path) or ("text", text, file_name)
         self.overrides = list(overrides)
+        self._runtime = list(runtime)
 
     name = property(lambda self: self._core.name, doc="[model] name.")
     file = property(lambda self: self._core.file, doc="The file name used in messages.")
@@ -67,10 +70,26 @@ class Model:
         """{name: unit} of every parameter and state ('' when not given)."""
         return {n: u for n, _, u in self._core.parameters + self._core.states}
 
+    @property
+    def runtime_parameters(self):
+        """Names of the parameters kept at run time (``load(..., runtime=[...])``)."""
+        return list(self._core.runtime_parameters)
+
     def with_values(self, set=None, **values):
         """A new Model with more overrides (``e=0.5``, or ``set={"solver.rtol": 1e-10}``)."""
         extra = _overrides(set, values)
-        return _load(self._source, self.overrides + extra)
+        return _load(self._source, self.overrides + extra, self._runtime)
+
+    def set_parameters(self, **values):
+        """Sets run-time parameters in place (``model.set_parameters(e=0.3)``); returns self.
+
+        Only parameters named in ``runtime=[...]`` when the model was loaded; others raise
+        :class:`saltus.errors.EngineError` naming the run-time parameters. Runs made before keep
+        the values they were made with.
+        """
+        for name, value in values.items():
+            self._core.set_runtime_parameter(name, float(value))
+        return self
 
     def run(self, check=True):
         """Simulates from the initial mode, state and time to t_end; returns a :class:`Run`.
@@ -142,25 +161,28 @@ class Run:
         return f"saltus.Run({self.status}, {len(self.trajectory)} samples, {len(self.events)} events)"
 
 
-def _load(source, overrides):
+def _load(source, overrides, runtime=()):
+    runtime = list(runtime)
     if source[0] == "file":
-        core, problems = _core.load_file(source[1], overrides)
+        core, problems = _core.load_file(source[1], overrides, runtime)
     else:
-        core, problems = _core.load_text(source[1], source[2], overrides)
+        core, problems = _core.load_text(source[1], source[2], overrides, runtime)
     if core is None:
         raise model_error(problems)
-    return Model(core, source, overrides)
+    return Model(core, source, overrides, runtime)
 
 
-def load(path, set=None, **values):
+def load(path, set=None, runtime=(), **values):
     """Loads the model file `path` with overrides, as ``saltus run PATH --set ...``.
 
     ``load("models/bouncing_ball.toml", e=0.5)`` or ``set=["solver.integrator=radau5"]``.
+    ``runtime=["e"]`` keeps those parameters at run time (:meth:`Model.set_parameters`); a
+    value computed from one when the model loads (an initial value, a contact's e) is refused.
     Raises a :class:`saltus.errors.ModelError` subclass naming file, line and cause.
     """
-    return _load(("file", os.fspath(path)), _overrides(set, values))
+    return _load(("file", os.fspath(path)), _overrides(set, values), runtime)
 
 
-def load_string(text, name="<string>", set=None, **values):
+def load_string(text, name="<string>", set=None, runtime=(), **values):
     """Loads a model from its TOML text (`name` is the file name used in messages)."""
-    return _load(("text", text, name), _overrides(set, values))
+    return _load(("text", text, name), _overrides(set, values), runtime)

@@ -11,6 +11,7 @@
 #include "run_tables.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/model/runtime_parameters.hpp"
 #include "sweep_binding.hpp"
 
 namespace py = pybind11;
@@ -61,6 +62,22 @@ py::list quantities(const std::vector<saltus::model::Quantity>& qs) {
   return out;
 }
 
+// (name, value now, unit) of every parameter: a run-time parameter's current value.
+py::list parameters(const Model& m) {
+  py::list out;
+  for (size_t i = 0; i < m.parameters.size(); ++i) {
+    const auto& q = m.parameters[i];
+    out.append(py::make_tuple(q.name, m.parameter_value(static_cast<int>(i)), q.unit));
+  }
+  return out;
+}
+
+saltus::model::LoadOptions runtime_options(const std::vector<std::string>& runtime) {
+  saltus::model::LoadOptions options;
+  options.runtime_parameters = runtime;
+  return options;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -87,7 +104,19 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("time_unit", [](const Model& x) { return x.time_unit; })
       .def_property_readonly("t_start", [](const Model& x) { return x.t_start; })
       .def_property_readonly("t_end", [](const Model& x) { return x.t_end; })
-      .def_property_readonly("parameters", [](const Model& x) { return quantities(x.parameters); })
+      .def_property_readonly("parameters", &parameters)
+      .def_property_readonly("runtime_parameters",
+                             [](const Model& x) {
+                               std::vector<std::string> names;
+                               for (int i : x.runtime_parameters) {
+                                 names.push_back(x.parameters[static_cast<size_t>(i)].name);
+                               }
+                               return names;
+                             })
+      .def("set_runtime_parameter",
+           [](const Model& x, const std::string& name, double value) {
+             saltus::model::set_runtime_parameter(x, name, value);
+           })
       .def_property_readonly("states", [](const Model& x) { return quantities(x.states); })
       .def_property_readonly("mechanical", [](const Model& x) { return x.mechanics.has_value(); })
       .def_property_readonly("dof",
@@ -96,17 +125,23 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "load_file",
-      [](const std::filesystem::path& path, const std::vector<std::string>& overrides) {
-        return load([&] { return saltus::model::load_model_file(path, overrides); });
+      [](const std::filesystem::path& path, const std::vector<std::string>& overrides,
+         const std::vector<std::string>& runtime) {
+        return load([&] {
+          return saltus::model::load_model_file(path, overrides, runtime_options(runtime));
+        });
       },
-      py::arg("path"), py::arg("overrides"));
+      py::arg("path"), py::arg("overrides"), py::arg("runtime"));
   m.def(
       "load_text",
       [](const std::string& text, const std::string& file_name,
-         const std::vector<std::string>& overrides) {
-        return load([&] { return saltus::model::load_model_text(text, file_name, overrides); });
+         const std::vector<std::string>& overrides, const std::vector<std::string>& runtime) {
+        return load([&] {
+          return saltus::model::load_model_text(text, file_name, overrides,
+                                                runtime_options(runtime));
+        });
       },
-      py::arg("text"), py::arg("file_name"), py::arg("overrides"));
+      py::arg("text"), py::arg("file_name"), py::arg("overrides"), py::arg("runtime"));
 
   py::class_<TimedRun>(m, "Run")
       .def_property_readonly("status", [](const TimedRun& r) { return r.run.status(); })

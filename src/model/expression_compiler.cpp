@@ -294,6 +294,7 @@ class Parser {
     if (const auto it = symbols_.constants.find(name); it != symbols_.constants.end()) {
       return graph_.constant(it->second);
     }
+    if (const int i = find(symbols_.parameters); i >= 0) return graph_.parameter(i);
     if (const int i = find(symbols_.states); i >= 0) return graph_.state(i);
     if (const int i = find(symbols_.algebraic); i >= 0 && symbols_.allow_algebraic) {
       return graph_.algebraic(i);
@@ -445,12 +446,14 @@ CompiledExpression compile_alone(const ExpressionGraph& graph, ParsedExpression 
 
 CompiledExpression compile_expression(std::string_view text, const SymbolTable& symbols) {
   ExpressionGraph graph;
+  graph.share_parameter_values(symbols.parameter_values);
   ParsedExpression parsed = parse_expression(text, symbols, graph);
   return compile_alone(graph, std::move(parsed));
 }
 
 CompiledExpression compile_residual(std::string_view text, int equals, const SymbolTable& symbols) {
   ExpressionGraph graph;
+  graph.share_parameter_values(symbols.parameter_values);
   ParsedExpression parsed = parse_residual(text, equals, symbols, graph);
   return compile_alone(graph, std::move(parsed));
 }

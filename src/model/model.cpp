@@ -22,4 +22,11 @@ int Model::mode_index(const std::string& mode) const {
   return -1;
 }
 
+double Model::parameter_value(int i) const {
+  for (size_t k = 0; k < runtime_parameters.size(); ++k) {
+    if (runtime_parameters[k] == i) return (*graph->parameter_values())[k];
+  }
+  return parameters[static_cast<size_t>(i)].value;
+}
+
 }  // namespace saltus::model

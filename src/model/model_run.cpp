@@ -147,19 +147,29 @@ ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run) 
   return start;
 }
 
-ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {
-  ModelRun run;
-  const ModelStart start = prepare_model_run(model, run);
-  SimulationOptions options = model->options;
+void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<double>* progress_t) {
+  const Model& model = *run.model;
+  SimulationOptions options = model.options;
   if (progress_t != nullptr) {
     options.on_progress = [progress_t](double t) {
       progress_t->store(t, std::memory_order_relaxed);
     };
   }
   Simulator sim(run.system, options);
+  run.result = SimulationResult{};
+  run.parameter_values.clear();
+  for (size_t i = 0; i < model.parameters.size(); ++i) {
+    run.parameter_values.push_back(model.parameter_value(static_cast<int>(i)));
+  }
   // Every outcome of the run is a Termination with its message (the engine throws only for
   // sizes and times the loader has already checked).
-  sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, run.result);
+  sim.run(start.mode, model.t_start, start.x0, start.z0, model.t_end, run.result);
+}
+
+ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {
+  ModelRun run;
+  const ModelStart start = prepare_model_run(std::move(model), run);
+  simulate_model_run(run, start, progress_t);
   return run;
 }
 
@@ -250,7 +260,11 @@ std::string summary_json(const ModelRun& run) {
   j["contact_forces"] = contact_force_columns(run).names;
   j["units"] = units;
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (const Quantity& q : m.parameters) params[q.name] = {{"value", q.value}, {"unit", q.unit}};
+  for (size_t i = 0; i < m.parameters.size(); ++i) {
+    const Quantity& q = m.parameters[i];
+    const double value = i < run.parameter_values.size() ? run.parameter_values[i] : q.value;
+    params[q.name] = {{"value", value}, {"unit", q.unit}};
+  }
   j["parameters"] = params;
   nlohmann::ordered_json modes = nlohmann::ordered_json::array();
   for (ModeId i = 0; i < run.system.mode_count(); ++i) modes.push_back(run.system.mode(i).name);

@@ -38,6 +38,12 @@ Guard section_guard(const Model& model, std::string_view spec) {
   }
   SymbolTable symbols;
   for (const Quantity& p : model.parameters) symbols.constants[p.name] = p.value;
+  for (int i : model.runtime_parameters) {  // leaves, so the section follows a new value
+    const std::string& name = model.parameters[static_cast<size_t>(i)].name;
+    symbols.constants.erase(name);
+    symbols.parameters.push_back(name);
+  }
+  symbols.parameter_values = model.graph->parameter_values();
   for (const Quantity& s : model.states) symbols.states.push_back(s.name);
   symbols.allow_algebraic = false;
   const int equals = find_equals(text);

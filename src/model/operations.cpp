@@ -9,6 +9,7 @@ int arity(OpCode op) {
     case OpCode::State:
     case OpCode::StateRate:
     case OpCode::Algebraic:
+    case OpCode::Parameter:
       return 0;
     case OpCode::Neg:
     case OpCode::PowConst:
@@ -72,6 +73,8 @@ const char* to_string(OpCode op) {
       return "state rate";
     case OpCode::Algebraic:
       return "algebraic state";
+    case OpCode::Parameter:
+      return "run-time parameter";
     case OpCode::Neg:
       return "-";
     case OpCode::Add:

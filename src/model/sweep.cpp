@@ -4,6 +4,7 @@
 #endif
 #include "saltus/model/sweep.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "saltus/model/model_run.hpp"
 #include "saltus/model/npy_file.hpp"
 #include "saltus/model/output_folder.hpp"
+#include "saltus/model/runtime_parameters.hpp"
 
 namespace saltus::model {
 namespace {
@@ -126,30 +128,30 @@ std::vector<CollectedQuantity> checked_quantities(const SweepSpec& spec, const M
   return out;
 }
 
-SweepPoint run_point(const std::string& text, const SweepSpec& spec,
-                     const std::vector<CollectedQuantity>& quantities, std::vector<double> values) {
-  SweepPoint point;
-  point.collected.assign(quantities.size(), kMissing);
-  std::vector<std::string> overrides = spec.overrides;
-  for (size_t i = 0; i < values.size(); ++i) {
-    overrides.push_back(spec.axes[i].name + "=" + exact_text(values[i]));
+// The run's status and collected quantities into `point`.
+void record_run(const ModelRun& run, const std::vector<CollectedQuantity>& quantities,
+                SweepPoint& point) {
+  point.status = run.status();
+  point.succeeded = run.succeeded();
+  if (!point.succeeded) {
+    point.message = run.message();
+    return;
   }
+  for (size_t q = 0; q < quantities.size(); ++q) {
+    point.collected[q] = collected_value(quantities[q], run);
+  }
+}
+
+// Runs `simulate` for the point with `values`; a point that cannot be built or run is a row with
+// its status ("model-error" when its values make the model invalid or unbuildable).
+template <class Simulate>
+SweepPoint guarded_point(std::vector<double> values, size_t quantities, Simulate simulate) {
+  SweepPoint point;
+  point.collected.assign(quantities, kMissing);
   point.values = std::move(values);
   try {
-    auto m =
-        std::make_shared<const Model>(load_model_text(text, spec.model_file.string(), overrides));
-    const ModelRun run = run_model(m);
-    point.status = run.status();
-    point.succeeded = run.succeeded();
-    if (!point.succeeded) {
-      point.message = run.message();
-      return point;
-    }
-    for (size_t q = 0; q < quantities.size(); ++q) {
-      point.collected[q] = collected_value(quantities[q], run);
-    }
+    simulate(point);
   } catch (const Error& e) {
-    // The point's values make the model invalid (ModelError) or unbuildable.
     point.status = "model-error";
     point.message = e.what();
   } catch (const std::exception& e) {
@@ -157,6 +159,39 @@ SweepPoint run_point(const std::string& text, const SweepSpec& spec,
     point.message = e.what();
   }
   return point;
+}
+
+// A point as its own model: the file loaded with the point's values as overrides.
+SweepPoint run_point(const std::string& text, const SweepSpec& spec,
+                     const std::vector<CollectedQuantity>& quantities, std::vector<double> values) {
+  return guarded_point(std::move(values), quantities.size(), [&](SweepPoint& point) {
+    std::vector<std::string> overrides = spec.overrides;
+    for (size_t i = 0; i < point.values.size(); ++i) {
+      overrides.push_back(spec.axes[i].name + "=" + exact_text(point.values[i]));
+    }
+    auto m =
+        std::make_shared<const Model>(load_model_text(text, spec.model_file.string(), overrides));
+    record_run(run_model(m), quantities, point);
+  });
+}
+
+// A thread's model when every varied name is a parameter the model can keep at run time: loaded
+// and built once; a point writes its values into the tapes' parameter values and runs.
+struct PreparedModel {
+  ModelRun run;
+  ModelStart start;
+};
+
+SweepPoint run_prepared_point(PreparedModel& prepared, const SweepSpec& spec,
+                              const std::vector<CollectedQuantity>& quantities,
+                              std::vector<double> values) {
+  return guarded_point(std::move(values), quantities.size(), [&](SweepPoint& point) {
+    for (size_t i = 0; i < point.values.size(); ++i) {
+      set_runtime_parameter(*prepared.run.model, spec.axes[i].name, point.values[i]);
+    }
+    simulate_model_run(prepared.run, prepared.start);
+    record_run(prepared.run, quantities, point);
+  });
 }
 
 double parse_bound(std::string_view field, std::string_view text, const char* what) {
@@ -260,6 +295,10 @@ struct SweepPlan::Data {
   std::string text;
   std::vector<CollectedQuantity> quantities;
   std::vector<std::vector<double>> values;
+  // The model loads with every varied name a run-time parameter (none is a state or read when
+  // the model is loaded): each runner loads and builds it once.
+  bool loads_once = false;
+  LoadOptions runtime;  // those names as LoadOptions::runtime_parameters
 };
 
 SweepPlan::SweepPlan(const SweepSpec& spec) : data_(std::make_unique<Data>()) {
@@ -268,6 +307,23 @@ SweepPlan::SweepPlan(const SweepSpec& spec) : data_(std::make_unique<Data>()) {
   const Model base = load_model_text(data_->text, spec.model_file.string(), spec.overrides);
   data_->quantities = checked_quantities(spec, base);
   data_->values = sweep_points(spec);
+  const bool all_parameters =
+      std::all_of(spec.axes.begin(), spec.axes.end(),
+                  [&base](const SweepAxis& a) { return base.state_index(a.name) < 0; });
+  for (const SweepAxis& a : spec.axes) data_->runtime.runtime_parameters.push_back(a.name);
+  if (all_parameters) {
+    try {
+      (void)load_model_text(data_->text, spec.model_file.string(), spec.overrides, data_->runtime);
+      data_->loads_once = true;
+    } catch (const Error&) {
+      // A varied parameter is read while the model loads (a contact's e, t_end, another
+      // parameter's value): each point loads the model with its values instead.
+    }
+  }
+}
+
+bool SweepPlan::loads_once() const {
+  return data_->loads_once;
 }
 
 SweepPlan::~SweepPlan() = default;
@@ -277,7 +333,25 @@ size_t SweepPlan::size() const {
 }
 
 SweepPoint SweepPlan::point(size_t i) const {
-  return run_point(data_->text, data_->spec, data_->quantities, data_->values.at(i));
+  return runner()(i);
+}
+
+std::function<SweepPoint(size_t)> SweepPlan::runner() const {
+  const Data& d = *data_;
+  if (d.loads_once) {
+    try {
+      auto model = std::make_shared<const Model>(
+          load_model_text(d.text, d.spec.model_file.string(), d.spec.overrides, d.runtime));
+      auto prepared = std::make_shared<PreparedModel>();
+      prepared->start = prepare_model_run(std::move(model), prepared->run);
+      return [&d, prepared](size_t i) {
+        return run_prepared_point(*prepared, d.spec, d.quantities, d.values.at(i));
+      };
+    } catch (const Error&) {
+      // The model does not build: each point reports that as its own status below.
+    }
+  }
+  return [&d](size_t i) { return run_point(d.text, d.spec, d.quantities, d.values.at(i)); };
 }
 
 SweepResult SweepPlan::empty_result() const {
@@ -296,8 +370,9 @@ SweepResult run_sweep(const SweepSpec& spec, int threads, std::atomic<long>* poi
   // near Zeno do not leave the other threads idle. Each point writes only its own row.
   std::atomic<size_t> next{0};
   auto work = [&] {
+    const std::function<SweepPoint(size_t)> point = plan.runner();
     for (size_t i; (i = next.fetch_add(1)) < plan.size();) {
-      result.points[i] = plan.point(i);
+      result.points[i] = point(i);
       if (points_done != nullptr) points_done->fetch_add(1);
     }
   };

@@ -1,6 +1,8 @@
 #include "saltus/model/tape.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 namespace saltus::model {
@@ -143,6 +145,15 @@ Tape compile_tape(const ExpressionGraph& graph, const std::vector<TapeOutput>& o
         break;
       case OpCode::StateRate:
         tape.loads_rate.push_back({r, n.index});
+        break;
+      case OpCode::Parameter:
+        if (graph.parameter_values() == nullptr ||
+            n.index >= static_cast<int>(graph.parameter_values()->size())) {
+          throw std::logic_error("compile_tape: run-time parameter " + std::to_string(n.index) +
+                                 " has no value in the graph");
+        }
+        tape.loads_p.push_back({r, n.index});
+        tape.parameter_values = graph.parameter_values();
         break;
       default:
         tape.loads_z.push_back({r, n.index});

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "saltus/core/autodiff.hpp"
 #include "saltus/core/types.hpp"
@@ -237,4 +240,29 @@ TEST(ExpressionGraph, LargeTapesUseTheThreadBuffer) {
 }
 
 }  // namespace
+TEST(ExpressionGraph, RunTimeParametersAreLeavesReadFromTheSharedValues) {
+  ExpressionGraph g;
+  auto values = std::make_shared<std::vector<double>>(std::vector<double>{2.0});
+  SymbolTable s = symbols();
+  s.parameters = {"k"};
+  const ParsedExpression p = parse_expression("k*x^2 + k", s, g);
+  ASSERT_TRUE(p.ok());
+  // A tape of a graph without values cannot read k.
+  EXPECT_THROW(compile_tape(g, {{p.node, 0}}), std::logic_error);
+  g.share_parameter_values(values);
+  const Tape tape = compile_tape(g, {{p.node, 0}});
+  Vector x(2), z(1);
+  x << 3.0, 0.0;
+  z << 0.0;
+  EXPECT_EQ(evaluate(tape, 0.0, x, z), 2.0 * 9.0 + 2.0);
+  (*values)[0] = -1.0;  // a write, no recompilation
+  EXPECT_EQ(evaluate(tape, 0.0, x, z), -9.0 - 1.0);
+  // d/dk = x^2 + 1; d/dx = 2 k x, with k still a leaf.
+  const NodeId dk = g.derivative(p.node, {OpCode::Parameter, 0});
+  EXPECT_EQ(evaluate(compile_tape(g, {{dk, 0}}), 0.0, x, z), 10.0);
+  const NodeId dx = g.derivative(p.node, {OpCode::State, 0});
+  EXPECT_TRUE(g.depends_on(dx, {OpCode::Parameter, 0}));
+  EXPECT_EQ(evaluate(compile_tape(g, {{dx, 0}}), 0.0, x, z), -6.0);
+}
+
 }  // namespace saltus::model

@@ -9,15 +9,16 @@
 //   unary       -a, +a
 //   power       a ^ b  (also a ** b; right-associative, binds tighter than unary minus: -x^2)
 //   primary     number, name, name' (a state's rate, implicit residuals only), f(args), (a)
-// Names: t, parameters (folded to constants), pi, the differential states x and the algebraic
-// states z of the mode. Functions: min, max (2 or more arguments), abs, sign, pow, sqrt, exp, log,
-// sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, if(c, a, b).
+// Names: t, parameters (folded to constants, or run-time parameter leaves), pi, the differential
+// states x and the algebraic states z of the mode. Functions: min, max (2 or more arguments), abs,
+// sign, pow, sqrt, exp, log, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, if(c, a, b).
 //
 // Every problem found is reported (unknown names, wrong arity, syntax), each with its offset in
 // the text; the caller maps offsets to file, line and column.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,8 +30,12 @@ namespace saltus::model {
 
 struct SymbolTable {
   std::map<std::string, double, std::less<>> constants;  // parameters, folded at compile time
-  std::vector<std::string> states;                       // x, in order
-  std::vector<std::string> algebraic;                    // z of the mode, in order
+  // Run-time parameters (Parameter leaves, in order) and their values (shared with the tapes
+  // of compile_expression; parse_expression uses the graph's own).
+  std::vector<std::string> parameters;
+  std::shared_ptr<std::vector<double>> parameter_values;
+  std::vector<std::string> states;     // x, in order
+  std::vector<std::string> algebraic;  // z of the mode, in order
   bool allow_time = true;
   bool allow_state_rate = false;  // x' may appear (implicit residuals)
   // Mechanical models: q' names a state of its own, the velocity of coordinate q. velocity_of[i]

@@ -21,7 +21,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "saltus/model/operations.hpp"
@@ -38,9 +40,9 @@ struct ExpressionNode {
   NodeId a = kNoNode, b = kNoNode, c = kNoNode;
 };
 
-// A leaf that can be differentiated for: t, x[i], x'[i] or z[i].
+// A leaf that can be differentiated for: t, x[i], x'[i], z[i] or run-time parameter p[i].
 struct Variable {
-  OpCode kind = OpCode::State;  // Time, State, StateRate or Algebraic
+  OpCode kind = OpCode::State;  // Time, State, StateRate, Algebraic or Parameter
   std::int32_t index = 0;
   friend bool operator==(const Variable&, const Variable&) = default;
 };
@@ -55,6 +57,14 @@ class ExpressionGraph {
   NodeId state(int i) { return variable({OpCode::State, i}); }
   NodeId state_rate(int i) { return variable({OpCode::StateRate, i}); }
   NodeId algebraic(int i) { return variable({OpCode::Algebraic, i}); }
+  NodeId parameter(int i) { return variable({OpCode::Parameter, i}); }
+  // The values of the run-time parameters (Parameter leaves), shared with every tape compiled
+  // from this graph (tape.hpp): a write changes what those tapes compute from their next call.
+  // Null while the graph has no run-time parameter values.
+  void share_parameter_values(std::shared_ptr<std::vector<double>> values) {
+    parameter_values_ = std::move(values);
+  }
+  const std::shared_ptr<std::vector<double>>& parameter_values() const { return parameter_values_; }
   // An operation on existing nodes (c is PowConst's exponent through `exponent`); simplified,
   // folded and shared as described above.
   NodeId make(OpCode op, NodeId a, NodeId b = kNoNode, NodeId c = kNoNode);
@@ -94,6 +104,7 @@ class ExpressionGraph {
   std::unordered_map<Key, NodeId, KeyHash> index_;
   // Derivative memo per variable: derivative_[v][node] (kNoNode = not yet computed).
   std::vector<std::pair<Variable, std::vector<NodeId>>> derivative_;
+  std::shared_ptr<std::vector<double>> parameter_values_;
 };
 
 }  // namespace saltus::model

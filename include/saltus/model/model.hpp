@@ -2,8 +2,10 @@
 // hand-over), the initial condition, and how to simulate it (docs/MODEL_FORMAT.md).
 //
 // Every expression is already parsed into the model's ExpressionGraph (expression_graph.hpp) with
-// the parameters folded in, so a Model is immutable once loaded; model_system.hpp derives the
-// Jacobians symbolically and compiles tapes (tape.hpp) to build a HybridSystem.
+// the parameters folded in, so a Model is immutable once loaded, except for the values of its
+// run-time parameters (LoadOptions::runtime_parameters, runtime_parameters.hpp), which its tapes
+// read at each call; model_system.hpp derives the Jacobians symbolically and compiles tapes
+// (tape.hpp) to build a HybridSystem.
 #pragma once
 
 #include <memory>
@@ -131,10 +133,15 @@ struct Model {
   std::vector<ModelSection> sections;         // [[sections]]: Poincare sections (observers)
   // States that are parameters loaded as states (LoadOptions::parameters_as_states), in order.
   std::vector<int> parameter_states;
+  // Parameters kept at run time (LoadOptions::runtime_parameters): runtime_parameters[k] is the
+  // index in `parameters` of Parameter leaf k, whose value is (*graph->parameter_values())[k].
+  std::vector<int> runtime_parameters;
 
   int state_index(const std::string& state) const;  // -1 if none
   Vector initial_state() const;                     // x0: the states' initial values
   int mode_index(const std::string& mode) const;    // -1 if none
+  // Parameter i's value now: a run-time parameter's current value, else the loaded one.
+  double parameter_value(int i) const;
 };
 
 }  // namespace saltus::model

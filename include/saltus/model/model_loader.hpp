@@ -2,7 +2,8 @@
 //
 // Overrides ("name=value", as given to `saltus run --set`) replace a parameter's value, a state's
 // initial value ("x=2"), or a solver / output setting ("rtol=1e-8", "solver.integrator=radau5",
-// "t_end=10"); they are applied before the expressions are compiled (parameters are folded).
+// "t_end=10"); they are applied before the expressions are compiled (parameters are folded,
+// except those LoadOptions keeps at run time).
 #pragma once
 
 #include <filesystem>
@@ -21,6 +22,12 @@ struct LoadOptions {
   // (`saltus sensitivity --parameters`). Explicit models only; a parameter or initial value
   // computed from one of them is refused (its derivative would be lost to constant folding).
   std::vector<std::string> parameters_as_states;
+  // Parameters kept as inputs of the model's tapes instead of folded into constants
+  // (Model::runtime_parameters), so set_runtime_parameter (runtime_parameters.hpp) changes one
+  // with a write instead of a reload. A value computed from one when the model is loaded
+  // (another parameter, an initial value, a contact's e or mu, t_end) is refused: it would not
+  // follow a new value.
+  std::vector<std::string> runtime_parameters;
 };
 
 // Parses `text` as the model file `file_name`. Throws ModelError with every problem found.

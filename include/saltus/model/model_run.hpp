@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/model/model.hpp"
@@ -22,6 +23,8 @@ struct ModelRun {
   std::shared_ptr<const Model> model;
   HybridSystem system;
   SimulationResult result;
+  // Every parameter's value when the run was made (a run-time parameter may change later).
+  std::vector<double> parameter_values;
 
   // to_string(result.termination()) and the message that goes with it.
   std::string status() const;
@@ -40,6 +43,12 @@ struct ModelStart {
 };
 // Builds the model's hybrid system into `run` (run.model, run.system) without running it.
 ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run);
+
+// Simulates the system built in `run` (prepare_model_run) from `start` and the model's t_start to
+// its t_end into run.result (replaced): a built model runs again, e.g. after a run-time parameter
+// changed (runtime_parameters.hpp). `progress_t` as for run_model.
+void simulate_model_run(ModelRun& run, const ModelStart& start,
+                        std::atomic<double>* progress_t = nullptr);
 
 // Builds the hybrid system and simulates from the model's initial mode, state and time to t_end.
 // `progress_t`, when given, receives the simulated time after every step (for a progress bar).

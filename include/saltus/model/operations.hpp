@@ -18,11 +18,12 @@ namespace saltus::model {
 
 enum class OpCode : std::uint8_t {
   // Leaves (graph nodes only; a tape loads them into registers before it runs).
-  Const,      // a number (parameters are folded into numbers)
+  Const,      // a number (parameters are folded into numbers unless they are run-time)
   Time,       // t
   State,      // x[index]
   StateRate,  // x'[index] (implicit residuals only)
   Algebraic,  // z[index]
+  Parameter,  // run-time parameter [index] (ExpressionGraph::parameter_values)
   // Operators and functions.
   Neg,
   Add,

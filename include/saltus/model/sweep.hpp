@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -65,13 +66,23 @@ std::vector<std::vector<double>> sweep_points(const SweepSpec& spec);
 void check_sweep(const SweepSpec& spec);
 
 // A sweep made ready to run: the file read once, the spec checked (as check_sweep), the points
-// listed. point(i) runs point i in the calling thread; the threaded and the MPI sweep
-// (apps/saltus/mpi_sweep.cpp) both hand points out one at a time to whoever is free.
+// listed. The threaded and the MPI sweep (apps/saltus/mpi_sweep.cpp) both hand points out one at
+// a time to whoever is free; each thread (or rank) runs them with its own runner().
 class SweepPlan {
  public:
   explicit SweepPlan(const SweepSpec& spec);
   ~SweepPlan();
   size_t size() const;
+  // True when every varied name is a parameter that the model can keep at run time
+  // (runtime_parameters.hpp): a runner then loads and builds the model once and a point only
+  // writes its values. Otherwise (a varied state, or a parameter read while the model loads,
+  // such as a contact's e) each point loads the model with its values as overrides. Both give
+  // the same numbers, up to the sign of a zero (tests/model/runtime_parameters_test.cpp).
+  bool loads_once() const;
+  // Runs points in the calling thread, with a model of its own (not to be shared between
+  // threads).
+  std::function<SweepPoint(size_t)> runner() const;
+  // Point i alone (runner()(i)).
   SweepPoint point(size_t i) const;
   // A result with the names and size() points holding only their values, to be filled.
   SweepResult empty_result() const;

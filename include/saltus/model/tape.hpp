@@ -2,14 +2,14 @@
 // (expression_graph.hpp) and stores each into an output slot. One tape computes all equations of
 // a mode's flow, or a whole Jacobian, so subexpressions shared between outputs are computed once.
 //
-// Layout: registers hold t, the x, x' and z components the tape reads, its constants, then the
-// intermediate values. compile_tape orders the operations depth-first from the outputs, stores
-// every output as soon as it is computed (fused into the operation that computes it, so a store
-// costs no dispatch), merges a product used once into the multiplication, addition or subtraction
-// that reads it (Mul3, MulAdd, MulSub, SubMul: one dispatch instead of two, same roundings), and
-// reuses a register once its value has no later reader, so a tape needs few registers
-// (kStackRegisters live on the stack; a larger tape uses a per-thread buffer that grows once).
-// Evaluation allocates nothing in steady state.
+// Layout: registers hold t, the x, x' and z components and run-time parameters the tape reads,
+// its constants, then the intermediate values. compile_tape orders the operations depth-first from
+// the outputs, stores every output as soon as it is computed (fused into the operation that
+// computes it, so a store costs no dispatch), merges a product used once into the multiplication,
+// addition or subtraction that reads it (Mul3, MulAdd, MulSub, SubMul: one dispatch instead of two,
+// same roundings), and reuses a register once its value has no later reader, so a tape needs few
+// registers (kStackRegisters live on the stack; a larger tape uses a per-thread buffer that grows
+// once). Evaluation allocates nothing in steady state.
 //
 // run() evaluates in any scalar S with the operators and functions of operations.hpp: double,
 // saltus::Dual (ceres::Jet), or a higher-order jet found by argument-dependent lookup.
@@ -58,6 +58,10 @@ struct Tape {
   std::vector<std::pair<std::int32_t, double>> constants;  // (register, value)
   std::vector<TapeLoad> loads_x, loads_rate, loads_z;      // (register, component)
   std::int32_t time_register = -1;                         // -1: does not read t
+  // Run-time parameters (register, parameter index), read from `parameter_values` (the graph's,
+  // shared: setting a parameter is a write there, not a recompile).
+  std::vector<TapeLoad> loads_p;
+  std::shared_ptr<const std::vector<double>> parameter_values;
   std::vector<TapeLoad> leaf_outputs;  // (register, slot): outputs that are a t, x, x', z or
                                        // constant, stored before the code runs
   int registers = 0;
@@ -70,7 +74,8 @@ struct Tape {
 };
 
 // Tape computing `outputs` (nodes of `graph`). Slots may repeat nodes; nodes may be leaves or
-// constants.
+// constants. A tape reading a run-time parameter shares graph.parameter_values() (throws
+// std::logic_error when the graph has none, or fewer than the parameter's index).
 Tape compile_tape(const ExpressionGraph& graph, const std::vector<TapeOutput>& outputs);
 
 namespace detail {
@@ -123,6 +128,10 @@ void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& 
   for (const TapeLoad& l : tape.loads_x) r.set(l.reg, S(x[l.index]));
   for (const TapeLoad& l : tape.loads_rate) r.set(l.reg, S(xrate[l.index]));
   for (const TapeLoad& l : tape.loads_z) r.set(l.reg, S(z[l.index]));
+  if (!tape.loads_p.empty()) {
+    const double* p = tape.parameter_values->data();
+    for (const TapeLoad& l : tape.loads_p) r.set(l.reg, S(p[l.index]));
+  }
   for (const auto& [reg, value] : tape.constants) r.set(reg, S(value));
   for (const TapeLoad& o : tape.leaf_outputs) sink(static_cast<int>(o.index), r[o.reg]);
   for (const TapeInstruction& in : tape.code) {

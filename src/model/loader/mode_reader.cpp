@@ -18,7 +18,7 @@ void ModelReader::read_states(const toml::table& doc) {
     if (!new_name(*v, k, "state")) continue;
     Quantity q;
     q.name = k;
-    if (const std::string used = promoted_in(*v); !used.empty()) {
+    if (const std::string used = mentioned_in(*v, promote_); !used.empty()) {
       add(*v, "state '" + k + "' starts at an expression of '" + used + "', whose sensitivity " +
                   "is asked for: d x0 / d p would be lost; expected a number");
     } else if (auto r = quantity(k, *v, "state", "initial", true)) {
@@ -33,6 +33,8 @@ void ModelReader::read_states(const toml::table& doc) {
 SymbolTable ModelReader::symbols(const std::vector<std::string>& algebraic) const {
   SymbolTable s;
   s.constants = constants_.constants;
+  s.parameters = runtime_read_;
+  s.parameter_values = runtime_values_;
   s.states = state_names_;
   s.algebraic = algebraic;
   s.velocity_of = velocity_of_;
@@ -208,7 +210,8 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
     for (const Quantity& q : mode.algebraic) {
       if (!is_identifier(q.name) || is_reserved_name(q.name) ||
           std::find(state_names_.begin(), state_names_.end(), q.name) != state_names_.end() ||
-          constants_.constants.count(q.name) != 0) {
+          constants_.constants.count(q.name) != 0 ||
+          std::find(runtime_read_.begin(), runtime_read_.end(), q.name) != runtime_read_.end()) {
         add(*a, where + ": algebraic state name '" + q.name + "' is invalid or already used");
       }
       alg.push_back(q.name);

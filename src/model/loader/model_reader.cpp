@@ -155,6 +155,7 @@ ModelReader::ModelReader(std::string_view text, std::string file)
 Model ModelReader::load(const std::vector<std::string>& overrides) {
   model_.file = file_;
   model_.graph = graph_;
+  graph_->share_parameter_values(runtime_values_);
   toml::table doc;
   bool non_ascii = false;
   if (const auto [line, column] = malformed_table_header(text_, non_ascii); line > 0) {
@@ -180,6 +181,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
               "hamiltonian", "contacts", "solver", "output", "drawing", "sections"});
   read_model_section(doc);
   read_parameters(doc);
+  check_runtime_parameters();
   if (!promote_.empty() && !doc.contains("modes")) {
     add(0, 0,
         "parameter sensitivities (--parameters) need a model with [states] and [modes]; "
@@ -290,6 +292,12 @@ std::optional<double> ModelReader::number(const toml::node& n, const std::string
   if (n.is_string()) {
     // A constant expression of the parameters read so far, e.g. "sqrt(2*g*h0)".
     const std::string text = *n.value<std::string>();
+    if (const std::string used = mentioned_in(n, runtime_read_); !used.empty()) {
+      add(n, what + " '" + text + "' reads run-time parameter '" + used + "', but it is " +
+                 "computed once when the model is loaded; expected a number or an expression " +
+                 "of parameters that are not run-time");
+      return std::nullopt;
+    }
     const CompiledExpression c = compile_expression(text, constants_);
     for (const auto& issue : c.issues) add_at(n, issue.offset, what + ": " + issue.message);
     if (!c.ok()) return std::nullopt;
@@ -365,7 +373,13 @@ void ModelReader::read_parameters(const toml::table& doc) {
   if (t == nullptr) return;
   for (const auto& [k, v] : ordered(*t)) {
     if (!new_name(*v, k, "parameter")) continue;
-    if (const std::string used = promoted_in(*v); !used.empty()) {
+    if (const std::string used = mentioned_in(*v, runtime_); !used.empty()) {
+      add(*v, "parameter '" + k + "' is computed from run-time parameter '" + used + "' when " +
+                  "the model is loaded, so it would not follow a new value of '" + used +
+                  "'; expected a number for '" + k + "', or '" + k + "' run-time as well");
+      continue;
+    }
+    if (const std::string used = mentioned_in(*v, promote_); !used.empty()) {
       add(*v, "parameter '" + k + "' is computed from '" + used + "', whose sensitivity is " +
                   "asked for: the derivative through '" + k + "' would be lost; expected a " +
                   "number for '" + k + "', or its own sensitivity");
@@ -375,6 +389,10 @@ void ModelReader::read_parameters(const toml::table& doc) {
       model_.parameters.push_back(*q);
       if (std::find(promote_.begin(), promote_.end(), k) != promote_.end()) {
         promoted_.push_back(*q);  // a state from read_states on, not a constant
+      } else if (std::find(runtime_.begin(), runtime_.end(), k) != runtime_.end()) {
+        model_.runtime_parameters.push_back(static_cast<int>(model_.parameters.size()) - 1);
+        runtime_read_.push_back(k);
+        runtime_values_->push_back(q->value);
       } else {
         constants_.constants[k] = q->value;
       }
@@ -403,6 +421,7 @@ Model load_model_text(std::string_view text, const std::string& file_name,
                       const std::vector<std::string>& overrides, const LoadOptions& options) {
   ModelReader loader(text, file_name);
   loader.promote(options.parameters_as_states);
+  loader.keep_at_run_time(options.runtime_parameters);
   Model m = loader.load(overrides);
   if (!loader.diagnostics.empty()) throw ModelError(loader.diagnostics);
   if (auto problems = check_model_values(m); !problems.empty()) throw ModelError(problems);

@@ -8,7 +8,8 @@
 //   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian), [[contacts]]
 //   hamiltonian_reader.cpp  [hamiltonian] (via derive_hamiltonian), its walls and surface
 //   options_reader.cpp    [model], [initial], [solver], [output]
-//   parameter_states.cpp  parameters loaded as states (LoadOptions::parameters_as_states)
+//   parameter_states.cpp  parameters loaded as states (LoadOptions::parameters_as_states) or
+//                         kept as run-time inputs (LoadOptions::runtime_parameters)
 // The loader never stops at the first problem: each section is read as far as it makes sense,
 // every problem becomes a Diagnostic, and only a model without problems is returned. Table keys
 // are visited in source order (toml++ tables are sorted maps).
@@ -56,6 +57,8 @@ class ModelReader {
   Model load(const std::vector<std::string>& overrides);
   // Parameters to load as states (LoadOptions::parameters_as_states); before load().
   void promote(std::vector<std::string> names);
+  // Parameters kept as run-time inputs (LoadOptions::runtime_parameters); before load().
+  void keep_at_run_time(std::vector<std::string> names);
 
  private:
   // ---------------------------------------------------------------- diagnostics (model_reader)
@@ -79,8 +82,11 @@ class ModelReader {
   std::optional<Quantity> quantity(const std::string& name, const toml::node& n,
                                    const std::string& what, const char* field, bool required);
   void read_parameters(const toml::table& doc);
-  std::string promoted_in(const toml::node& v) const;
+  // The first of `names` that the value `v` (an expression, or a table holding one) mentions;
+  // "" when none.
+  static std::string mentioned_in(const toml::node& v, const std::vector<std::string>& names);
   void add_parameter_states();
+  void check_runtime_parameters();
   bool is_parameter_state(int i) const;
 
   // ---------------------------------------------------------------- overrides
@@ -156,6 +162,11 @@ class ModelReader {
   bool initial_mode_chosen_ = false;  // the model chose its initial mode (no [initial] mode)
   std::vector<std::string> promote_;  // LoadOptions::parameters_as_states
   std::vector<Quantity> promoted_;    // those read, in [parameters] order
+  std::vector<std::string> runtime_;  // LoadOptions::runtime_parameters
+  // Those read, in [parameters] order (Parameter leaf k is runtime_read_[k]), and their values,
+  // shared by the graph and every tape compiled from it.
+  std::vector<std::string> runtime_read_;
+  std::shared_ptr<std::vector<double>> runtime_values_ = std::make_shared<std::vector<double>>();
   const toml::table* solver_table_ = nullptr;
   // Where the values replaced by --set stood in the file (toml++ gives new nodes no source).
   std::map<const toml::node*, toml::source_position> replaced_at_;

@@ -1,7 +1,12 @@
-// Parameters loaded as states (LoadOptions::parameters_as_states, `saltus sensitivity
-// --parameters`): read_parameters keeps them out of the constants, add_parameter_states appends
-// them as the last states, read_mode gives them x' = 0; a value computed from one of them is
-// refused, since constant folding would lose that path of the derivative.
+// Parameters that are not folded into constants:
+// - loaded as states (LoadOptions::parameters_as_states, `saltus sensitivity --parameters`):
+//   read_parameters keeps them out of the constants, add_parameter_states appends them as the
+//   last states, read_mode gives them x' = 0; a value computed from one of them is refused,
+//   since constant folding would lose that path of the derivative;
+// - kept at run time (LoadOptions::runtime_parameters): read_parameters makes them Parameter
+//   leaves whose values the graph shares with its tapes; a value computed from one when the
+//   model is loaded (another parameter, an initial value, a contact's e) is refused, since it
+//   would not follow a new value.
 #include <algorithm>
 #include <cctype>
 
@@ -9,9 +14,7 @@
 
 namespace saltus::model::loader {
 
-// The first name of promote_ that the value `v` (an expression, or a table holding one) mentions;
-// "" when none.
-std::string ModelReader::promoted_in(const toml::node& v) const {
+std::string ModelReader::mentioned_in(const toml::node& v, const std::vector<std::string>& names) {
   std::string text;
   if (const auto s = v.value<std::string>()) text = *s;
   if (const toml::table* t = v.as_table()) {
@@ -19,7 +22,7 @@ std::string ModelReader::promoted_in(const toml::node& v) const {
       if (const auto s = value.value<std::string>()) text += " " + *s;
     }
   }
-  for (const std::string& name : promote_) {
+  for (const std::string& name : names) {
     for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
       const auto word = [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
@@ -34,6 +37,22 @@ std::string ModelReader::promoted_in(const toml::node& v) const {
 
 void ModelReader::promote(std::vector<std::string> names) {
   promote_ = std::move(names);
+}
+
+void ModelReader::keep_at_run_time(std::vector<std::string> names) {
+  runtime_ = std::move(names);
+}
+
+// Every run-time parameter asked for was read, and none is also loaded as a state.
+void ModelReader::check_runtime_parameters() {
+  for (const std::string& name : runtime_) {
+    if (std::find(promote_.begin(), promote_.end(), name) != promote_.end()) {
+      add(0, 0, "parameter '" + name + "' cannot be both a state (sensitivity) and run-time");
+    } else if (std::find(runtime_read_.begin(), runtime_read_.end(), name) == runtime_read_.end()) {
+      add(0, 0,
+          "no parameter '" + name + "' to keep at run time; expected one of the [parameters]");
+    }
+  }
 }
 
 // The promoted parameters as the last states (their flows are added by read_mode: x' = 0).
