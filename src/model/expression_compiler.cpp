@@ -295,6 +295,11 @@ class Parser {
       return graph_.constant(it->second);
     }
     if (const int i = find(symbols_.parameters); i >= 0) return graph_.parameter(i);
+    if (symbols_.definitions_graph == &graph_) {
+      if (const auto it = symbols_.definitions.find(name); it != symbols_.definitions.end()) {
+        return it->second;
+      }
+    }
     if (const int i = find(symbols_.states); i >= 0) return graph_.state(i);
     if (const int i = find(symbols_.algebraic); i >= 0 && symbols_.allow_algebraic) {
       return graph_.algebraic(i);

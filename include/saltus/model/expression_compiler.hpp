@@ -10,8 +10,9 @@
 //   power       a ^ b  (also a ** b; right-associative, binds tighter than unary minus: -x^2)
 //   primary     number, name, name' (a state's rate, implicit residuals only), f(args), (a)
 // Names: t, parameters (folded to constants, or run-time parameter leaves), pi, the differential
-// states x and the algebraic states z of the mode. Functions: min, max (2 or more arguments), abs,
-// sign, pow, sqrt, exp, log, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, if(c, a, b).
+// states x, the algebraic states z of the mode and named subexpressions (definitions). Functions:
+// min, max (2 or more arguments), abs, sign, pow, sqrt, exp, log, sin, cos, tan, asin, acos, atan,
+// atan2, sinh, cosh, tanh, if(c, a, b).
 //
 // Every problem found is reported (unknown names, wrong arity, syntax), each with its offset in
 // the text; the caller maps offsets to file, line and column.
@@ -34,6 +35,10 @@ struct SymbolTable {
   // of compile_expression; parse_expression uses the graph's own).
   std::vector<std::string> parameters;
   std::shared_ptr<std::vector<double>> parameter_values;
+  // Named subexpressions ([let] in model files): nodes of `definitions_graph`, seen only by
+  // parse_expression into that graph (compile_expression's own graph does not hold them).
+  std::map<std::string, NodeId, std::less<>> definitions;
+  const ExpressionGraph* definitions_graph = nullptr;
   std::vector<std::string> states;     // x, in order
   std::vector<std::string> algebraic;  // z of the mode, in order
   bool allow_time = true;

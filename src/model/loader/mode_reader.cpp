@@ -35,6 +35,8 @@ SymbolTable ModelReader::symbols(const std::vector<std::string>& algebraic) cons
   s.constants = constants_.constants;
   s.parameters = runtime_read_;
   s.parameter_values = runtime_values_;
+  s.definitions = definitions_;
+  s.definitions_graph = graph_.get();
   s.states = state_names_;
   s.algebraic = algebraic;
   s.velocity_of = velocity_of_;
@@ -211,7 +213,8 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
       if (!is_identifier(q.name) || is_reserved_name(q.name) ||
           std::find(state_names_.begin(), state_names_.end(), q.name) != state_names_.end() ||
           constants_.constants.count(q.name) != 0 ||
-          std::find(runtime_read_.begin(), runtime_read_.end(), q.name) != runtime_read_.end()) {
+          std::find(runtime_read_.begin(), runtime_read_.end(), q.name) != runtime_read_.end() ||
+          definitions_.count(q.name) != 0) {
         add(*a, where + ": algebraic state name '" + q.name + "' is invalid or already used");
       }
       alg.push_back(q.name);

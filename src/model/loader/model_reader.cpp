@@ -177,8 +177,8 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   }
   apply_overrides(doc, overrides);
   check_keys(doc, "the top level",
-             {"model", "parameters", "states", "initial", "modes", "coordinates", "mechanics",
-              "hamiltonian", "contacts", "solver", "output", "drawing", "sections"});
+             {"model", "parameters", "let", "states", "initial", "modes", "coordinates",
+              "mechanics", "hamiltonian", "contacts", "solver", "output", "drawing", "sections"});
   read_model_section(doc);
   read_parameters(doc);
   check_runtime_parameters();
@@ -196,6 +196,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
       }
     }
     read_coordinates(doc, true);
+    read_lets(doc);
     read_hamiltonian(doc);
   } else if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts")) {
     // A mechanical model: its states and modes follow from the coordinates and contacts.
@@ -207,11 +208,13 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
       }
     }
     read_coordinates(doc);
+    read_lets(doc);
     read_mechanics(doc);
     read_contacts(doc);
   } else {
     read_states(doc);
     add_parameter_states();
+    read_lets(doc);
     read_modes(doc);
   }
   read_initial(doc);

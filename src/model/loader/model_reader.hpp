@@ -8,6 +8,7 @@
 //   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian), [[contacts]]
 //   hamiltonian_reader.cpp  [hamiltonian] (via derive_hamiltonian), its walls and surface
 //   options_reader.cpp    [model], [initial], [solver], [output]
+//   let_reader.cpp        [let]: named subexpressions
 //   parameter_states.cpp  parameters loaded as states (LoadOptions::parameters_as_states) or
 //                         kept as run-time inputs (LoadOptions::runtime_parameters)
 // The loader never stops at the first problem: each section is read as far as it makes sense,
@@ -93,6 +94,8 @@ class ModelReader {
   void apply_overrides(toml::table& doc, const std::vector<std::string>& overrides);
   void override_contact(toml::table& doc, const std::string& name, const toml::node& value);
 
+  // ---------------------------------------------------------------- [let] (let_reader)
+  void read_lets(const toml::table& doc);
   // ---------------------------------------------------------------- states and modes
   void read_states(const toml::table& doc);
   SymbolTable symbols(const std::vector<std::string>& algebraic) const;
@@ -155,6 +158,7 @@ class ModelReader {
   SymbolTable constants_;
   std::map<std::string, std::string> names_;
   std::vector<std::string> state_names_;
+  std::map<std::string, NodeId, std::less<>> definitions_;  // [let], nodes of graph_
   std::vector<std::string> mode_names_;
   std::vector<int> velocity_of_;      // mechanical models: index of q' for coordinate q
   int dof_ = 0;                       // mechanical and Hamiltonian models: number of coordinates
