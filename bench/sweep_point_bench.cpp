@@ -18,6 +18,7 @@
 #include "saltus/model/model_run.hpp"
 #include "saltus/model/runtime_parameters.hpp"
 #include "saltus/model/sweep.hpp"
+#include "saltus/systems/nonholonomic_billiards.hpp"
 
 namespace {
 
@@ -97,6 +98,20 @@ void RunBuiltModelAfterSet(benchmark::State& state) {
   }
 }
 BENCHMARK(RunBuiltModelAfterSet);
+
+// A C++ system built from the mech layer takes its parameters as a struct of numbers captured
+// by its callables: a new value is a rebuild (no parsing, no tapes). Its cost, for the sleigh in
+// its ellipse (model, walls, compiled modes).
+void RebuildMechanicalCppSystem(benchmark::State& state) {
+  const saltus::systems::EllipticTable table{2.0, 1.0};
+  saltus::systems::ChaplyginSleigh sleigh{1.0, 0.1, 0.3, 0.3};
+  for (auto _ : state) {
+    sleigh.a = sleigh.a == 0.3 ? 0.31 : 0.3;
+    const auto model = saltus::systems::chaplygin_sleigh(sleigh, table);
+    benchmark::DoNotOptimize(model.compile());
+  }
+}
+BENCHMARK(RebuildMechanicalCppSystem);
 
 std::vector<double> e_values() {
   std::vector<double> e;

@@ -8,6 +8,8 @@
 
 #ifdef SALTUS_WITH_MPI
 #include <mpi.h>
+
+#include "progress_indicator.hpp"
 #endif
 
 namespace saltus::cli {
@@ -120,12 +122,19 @@ model::SweepResult manage(const model::SweepPlan& plan, const MpiSession& mpi) {
               << " point(s): rank 0 hands out the points, ranks " << plan.size() + 1 << ".."
               << mpi.size() - 1 << " have none to run\n";
   }
-  size_t next = 0;
+  // The same line as the threaded sweep's (a terminal only), drawn as results come in.
+  ProgressIndicator progress("sweeping " + std::to_string(plan.size()) + " points on " +
+                                 std::to_string(workers) + " ranks",
+                             true);
+  size_t next = 0, received = 0;
   int stopped = 0;
   while (stopped < workers) {
     MPI_Status status;
     const std::string msg = receive(MPI_ANY_SOURCE, kTagResult, status);
-    if (!msg.empty()) decode(msg, result);
+    if (!msg.empty()) {
+      decode(msg, result);
+      progress.tick(static_cast<double>(++received) / static_cast<double>(plan.size()));
+    }
     if (next < plan.size()) {
       const std::uint64_t index = next++;
       MPI_Send(&index, 1, MPI_UINT64_T, status.MPI_SOURCE, kTagWork, MPI_COMM_WORLD);
@@ -134,6 +143,7 @@ model::SweepResult manage(const model::SweepPlan& plan, const MpiSession& mpi) {
       ++stopped;
     }
   }
+  progress.finish();
   return result;
 }
 
