@@ -2,7 +2,8 @@
 // (docs/FUZZING.md). Each input is tried twice: as a whole model file (TOML + every expression in
 // it, then the HybridSystem built from it: flows, symbolic Jacobians, guards with their gradients
 // and resets, all evaluated once), and as one bare expression (its tape evaluated in double and in
-// Dual, and its symbolic derivatives). Any outcome other than success or a ModelError /
+// Dual, and its symbolic derivatives); a model that loads is loaded and built again with every
+// parameter at run time. Any outcome other than success or a ModelError /
 // saltus::Error is a finding.
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "saltus/model/expression_compiler.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_system.hpp"
+#include "saltus/model/runtime_parameters.hpp"
 
 namespace {
 
@@ -72,6 +74,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto m = std::make_shared<const saltus::model::Model>(
         saltus::model::load_model_text(text, "fuzz.toml", {"g=1"}));
     exercise(saltus::model::build_hybrid_system(m), static_cast<int>(m->states.size()));
+    // Again with every parameter kept at run time (refused where a value is computed from
+    // one at load time), after a new value is written.
+    saltus::model::LoadOptions runtime;
+    for (const auto& p : m->parameters) runtime.runtime_parameters.push_back(p.name);
+    auto r = std::make_shared<const saltus::model::Model>(
+        saltus::model::load_model_text(text, "fuzz.toml", {"g=1"}, runtime));
+    for (int i : r->runtime_parameters) {
+      saltus::model::set_runtime_parameter(*r, r->parameters[static_cast<size_t>(i)].name, 0.5);
+    }
+    exercise(saltus::model::build_hybrid_system(r), static_cast<int>(r->states.size()));
   } catch (const saltus::Error&) {
     // ModelError (with its diagnostics) is the expected outcome for bad input.
   }
