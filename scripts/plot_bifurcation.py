@@ -1,10 +1,13 @@
 #!/usr/bin/python3
 """Plots the output folder of `saltus bifurcation` (called by it unless --no-plot).
 
-DIR/bifurcation.png: every recorded section point's first state that is not the varied one
-against the parameter (values without points are counted in the title). Atomic write.
-Usage: plot_bifurcation.py DIR
+DIR/bifurcation.png: every recorded section point's state SHOW (default: the first state that
+is not the varied one) against the parameter VARIED; values that gave fewer points are marked
+below the points, red triangles where the run met a Painleve situation, grey crosses otherwise,
+and counted in the title. Atomic write.
+Usage: plot_bifurcation.py DIR [--varied NAME] [--show STATE]
 """
+import argparse
 import csv
 import math
 import os
@@ -17,27 +20,45 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot_bifurcation.py DIR")
-    out = sys.argv[1]
+    parser = argparse.ArgumentParser(usage="plot_bifurcation.py DIR [--varied NAME] [--show STATE]")
+    parser.add_argument("dir")
+    parser.add_argument("--varied", default=None)
+    parser.add_argument("--show", default=None)
+    args = parser.parse_args()
+    out = args.dir
     with open(os.path.join(out, "bifurcation.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
     header = list(rows[0].keys()) if rows else ["parameter", "point", "status"]
     states = header[2:-1]
     ok = [r for r in rows if r["status"] == "ok"]
     # The varied state equals the parameter in every row; plot the first other one.
-    state = next((s for s in states
-                  if any(not math.isclose(float(r[s]), float(r["parameter"])) for r in ok)),
-                 states[0] if states else None)
-    varied = next((s for s in states
-                   if ok and all(math.isclose(float(r[s]), float(r["parameter"])) for r in ok)),
-                  "parameter")
+    state = args.show or next(
+        (s for s in states
+         if any(not math.isclose(float(r[s]), float(r["parameter"])) for r in ok)),
+        states[0] if states else None)
+    varied = args.varied or next(
+        (s for s in states
+         if ok and all(math.isclose(float(r[s]), float(r["parameter"])) for r in ok)),
+        "parameter")
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if state:
         ax.plot([float(r["parameter"]) for r in ok], [float(r[state]) for r in ok], "k.",
                 markersize=1.5)
         ax.set_ylabel(state + " on the section")
-    failed = len([r for r in rows if r["status"] != "ok"])
+    failed_rows = [r for r in rows if r["status"] != "ok"]
+    failed = len(failed_rows)
+    if failed_rows:
+        low = min((float(r[state]) for r in ok), default=0.0) if state else 0.0
+        high = max((float(r[state]) for r in ok), default=1.0) if state else 1.0
+        mark = low - 0.05 * max(high - low, 1e-12)
+        for painleve in (True, False):
+            xs = [float(r["parameter"]) for r in failed_rows
+                  if ("painleve" in r["status"].lower()) == painleve]
+            if xs:
+                ax.plot(xs, [mark] * len(xs), "^" if painleve else "x",
+                        color="tab:red" if painleve else "0.5", markersize=4,
+                        label="Painleve stop" if painleve else "fewer points (other)")
+        ax.legend(loc="best", fontsize=8)
     ax.set_xlabel(varied)
     ax.set_title("bifurcation diagram" + (f" ({failed} values without points)" if failed else ""))
     ax.grid(True, alpha=0.3)

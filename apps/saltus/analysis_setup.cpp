@@ -9,9 +9,11 @@
 namespace saltus::cli {
 
 bool load_for_analysis(const std::string& path, const std::vector<std::string>& set,
-                       LoadedModel& out) {
+                       LoadedModel& out, const std::vector<std::string>& runtime) {
   try {
-    auto m = std::make_shared<const model::Model>(model::load_model_file(path, set));
+    model::LoadOptions options;
+    options.runtime_parameters = runtime;
+    auto m = std::make_shared<const model::Model>(model::load_model_file(path, set, options));
     out.start = model::prepare_model_run(m, out.run);
   } catch (const model::ModelError& e) {
     std::cerr << e.what() << "\n" << path << ": " << e.diagnostics().size() << " problem(s)\n";

@@ -15,9 +15,10 @@ struct LoadedModel {
   model::ModelStart start;
 };
 
-// False after printing every problem of the file (exit status 1).
+// False after printing every problem of the file (exit status 1). `runtime`: parameters kept at
+// run time (model/runtime_parameters.hpp).
 bool load_for_analysis(const std::string& path, const std::vector<std::string>& set,
-                       LoadedModel& out);
+                       LoadedModel& out, const std::vector<std::string>& runtime = {});
 
 struct Range {
   std::string name;

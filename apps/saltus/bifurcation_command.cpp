@@ -11,25 +11,52 @@
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_section.hpp"
 #include "saltus/model/output_folder.hpp"
+#include "saltus/model/runtime_parameters.hpp"
 
 namespace saltus::cli {
 
+namespace {
+
+bool is_parameter(const model::Model& m, const std::string& name) {
+  for (const model::Quantity& p : m.parameters) {
+    if (p.name == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 int bifurcation_command(const BifurcationArguments& args) {
+  Range range;
+  try {
+    range = parse_range(args.vary, true);
+  } catch (const Error& e) {
+    std::cerr << args.model << ": error: " << e.what() << "\n";
+    return 1;
+  }
   LoadedModel lm;
   if (!load_for_analysis(args.model, args.set, lm)) return 1;
+  // A parameter of the file is kept at run time: one load, a write per value.
+  const bool runtime = is_parameter(*lm.run.model, range.name);
+  if (runtime && !load_for_analysis(args.model, args.set, lm, {range.name})) return 1;
   const model::Model& m = *lm.run.model;
   HybridSystem sys = lm.run.system;
   analysis::DiagramOptions d;
   GuardId section = 0;
+  std::string varied = range.name;
   try {
-    const Range r = parse_range(args.vary, true);
-    d.parameter = model::parameter_state_index(m, r.name);
-    for (long k = 0; k < r.n; ++k) {
-      d.values.push_back(r.n == 1 ? r.a
-                                  : r.a + (r.b - r.a) * static_cast<double>(k) /
-                                              static_cast<double>(r.n - 1));
+    if (runtime) {
+      d.set_parameter = [&m, varied](double v) { model::set_runtime_parameter(m, varied, v); };
+    } else {
+      d.parameter = model::parameter_state_index(m, range.name);
+    }
+    for (long k = 0; k < range.n; ++k) {
+      d.values.push_back(range.n == 1 ? range.a
+                                      : range.a + (range.b - range.a) * static_cast<double>(k) /
+                                                      static_cast<double>(range.n - 1));
     }
     if (args.discard < 0 || args.keep < 1) throw Error("--discard must be >= 0 and --keep >= 1");
+    if (!args.show.empty()) model::parameter_state_index(m, args.show);  // a state, or why not
     Guard g;
     if (args.period > 0.0) {
       g = analysis::stroboscopic_section("section", args.period, m.t_start);
@@ -38,11 +65,16 @@ int bifurcation_command(const BifurcationArguments& args) {
     } else {
       throw Error("give --period T (stroboscopic section) or --section EXPR[,+|-]");
     }
-    section = sys.add_guard(lm.start.mode, std::move(g));
+    // In every mode: a mechanical model changes mode at each contact event.
+    for (ModeId k = 0; k < sys.mode_count(); ++k) {
+      const GuardId id = sys.add_guard(k, g);
+      if (k == lm.start.mode) section = id;
+    }
   } catch (const Error& e) {
     std::cerr << args.model << ": error: " << e.what() << "\n";
     return 1;
   }
+  d.follow = !args.restart;
   d.discard = args.discard;
   d.keep = args.keep;
   d.horizon = args.horizon > 0.0  ? args.horizon
@@ -72,8 +104,7 @@ int bifurcation_command(const BifurcationArguments& args) {
       csv << col.parameter << ",-1";
       for (size_t i = 0; i < m.states.size(); ++i) csv << ",nan";
       csv << "," << why << "\n";
-      std::cerr << m.states[static_cast<size_t>(d.parameter)].name << " = " << col.parameter << ": "
-                << col.message << "\n";
+      std::cerr << varied << " = " << col.parameter << ": " << col.message << "\n";
     }
   }
   try {
@@ -87,8 +118,11 @@ int bifurcation_command(const BifurcationArguments& args) {
             << "wrote      " << (std::filesystem::path(args.out_dir) / "bifurcation.csv").string()
             << "\n";
   if (args.plot) {
-    const int plotted = run_plot_script("SALTUS_BIFURCATION_PLOT_SCRIPT",
-                                        SALTUS_DEFAULT_BIFURCATION_PLOT_SCRIPT, args.out_dir);
+    std::vector<std::string> options = {"--varied", varied};
+    if (!args.show.empty()) options.insert(options.end(), {"--show", args.show});
+    const int plotted =
+        run_plot_script("SALTUS_BIFURCATION_PLOT_SCRIPT", SALTUS_DEFAULT_BIFURCATION_PLOT_SCRIPT,
+                        args.out_dir, options);
     if (plotted != 0) return plotted;
   }
   return short_columns > 0 ? 2 : 0;

@@ -240,7 +240,10 @@ int main(int argc, char** argv) {
       "Brute-force bifurcation diagram: for each parameter value discard K section crossings and "
       "record M (bifurcation.csv, bifurcation.png)");
   bif_cmd->add_option("model", bif.model, "Model file (TOML)")->required();
-  bif_cmd->add_option("--vary", bif.vary, "NAME=A:B:N: N values of a state with rate 0")
+  bif_cmd
+      ->add_option("--vary", bif.vary,
+                   "NAME=A:B:N: N values of a parameter (kept at run time) or a state with "
+                   "rate 0")
       ->required();
   bif_cmd->add_option("--period", bif.period, "Stroboscopic section: every T from t_start");
   bif_cmd->add_option("--section", bif.section,
@@ -251,12 +254,20 @@ int main(int argc, char** argv) {
   bif_cmd->add_option("--horizon", bif.horizon, "Longest run per value (time)");
   bif_cmd->add_option("--set,-s", bif.set, "Override: name=value (repeatable)");
   bif_cmd->add_option("--out,-o", bif.out_dir, "Output folder")->capture_default_str();
+  bif_cmd->add_option("--show", bif.show, "State plotted against the parameter");
+  bif_cmd->add_flag("--restart", bif.restart,
+                    "Start every value from the model's initial state and time (needed when the "
+                    "parameter enters with t, as the belt speed of models/frictional_bounce.toml)");
   bif_cmd->add_flag("!--no-plot", bif.plot, "Do not write bifurcation.png");
   bif_cmd->footer(
       "Examples:\n"
       "  saltus bifurcation models/impact_oscillator.toml --vary sigma=0:0.15:200 \\\n"
       "      --period 2.5132741228718345 --discard 200 --keep 32 --out out/diagram\n"
-      "Each value starts from the previous value's last state (the attractor is followed).\n"
+      "  saltus bifurcation models/frictional_bounce.toml --vary v_b=0.1:2:96 --restart \\\n"
+      "      --section apex --discard 40 --keep 12 --show y --out out/fbm\n"
+      "Each value starts from the previous value's last mode and state (the attractor is\n"
+      "followed) unless --restart; values ending in a failure (Painleve) restart from the last\n"
+      "good start.\n"
       "Exit status: 0 ok, 1 bad input, 2 some values gave fewer points (why: stderr and the\n"
       "status column), 3 output error.");
 

@@ -14,13 +14,22 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
     throw Error("bifurcation_diagram: guard " + std::to_string(section) + " of mode '" + m.name +
                 "' is not an observer (a section)");
   }
-  if (options.parameter < 0 || options.parameter >= initial.size()) {
+  if (!options.set_parameter && (options.parameter < 0 || options.parameter >= initial.size())) {
     throw Error("bifurcation_diagram: parameter index " + std::to_string(options.parameter) +
                 " is not a state component");
   }
+  const std::string& section_name = m.guards[static_cast<size_t>(section)].name;
+  const auto is_section = [&](ModeId in, GuardId g) {
+    if (in == mode) return g == section;
+    const Mode& other = system.mode(in);
+    return g >= 0 && g < static_cast<GuardId>(other.guards.size()) &&
+           other.guards[static_cast<size_t>(g)].observe_only &&
+           other.guards[static_cast<size_t>(g)].name == section_name;
+  };
   std::vector<DiagramColumn> out;
   const long wanted = options.discard + options.keep;
   Vector x = initial;
+  ModeId from = mode;
   double t = 0.0;
   for (const double value : options.values) {
     DiagramColumn column;
@@ -32,19 +41,23 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
     o.output = OutputOptions{};
     o.output.record_events = false;
     o.on_event = [&](const EventInfo& e) {
-      if (!e.observation || e.mode_before != mode || e.guard != section) {
+      if (!e.observation || !is_section(e.mode_before, e.guard)) {
         return CallbackResult::Continue;
       }
       if (++crossings > options.discard) kept.emplace_back(e.x_before);
       return crossings >= wanted ? CallbackResult::Stop : CallbackResult::Continue;
     };
-    x[options.parameter] = value;
     if (!options.follow) {
       x = initial;
-      x[options.parameter] = value;
+      from = mode;
       t = 0.0;
     }
-    const SimulationResult r = simulate(system, mode, t, x, t + options.horizon, o);
+    if (options.set_parameter) {
+      options.set_parameter(value);
+    } else {
+      x[options.parameter] = value;
+    }
+    const SimulationResult r = simulate(system, from, t, x, t + options.horizon, o);
     column.termination = r.termination();
     column.points.resize(static_cast<Eigen::Index>(kept.size()), initial.size());
     for (size_t k = 0; k < kept.size(); ++k) {
@@ -54,8 +67,14 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
       column.message = "only " + std::to_string(kept.size()) + " of " +
                        std::to_string(options.keep) + " section points: " + r.summary.message;
     }
-    if (r.final_mode == mode && r.x_final.size() == x.size() && r.x_final.allFinite()) {
+    // A run that failed (Painleve, a non-finite state, Zeno) leaves the start for the next value
+    // as it was; so does one ending in a mode of another dimension.
+    const bool ended_well = r.termination() == Termination::EndTimeReached ||
+                            r.termination() == Termination::TerminalEvent;
+    if (ended_well && r.final_mode != kNoMode && r.x_final.size() == x.size() &&
+        r.x_final.allFinite()) {
       x = r.x_final;
+      from = r.final_mode;
       t = r.t_final;
     }
     out.push_back(std::move(column));

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "contact_dynamics.hpp"
+#include "index_set_choice.hpp"
 #include "painleve_report.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/mass_matrix_check.hpp"
@@ -194,17 +195,33 @@ LagrangianMode LagrangianModel::close_contact(int i, double t, ConstVectorRef q,
   detail::gradient(c.tangent, qv, w_T);
   const double gdot_T = w_T.dot(qdv);
   const double rest_tol = 1e-12 * (1.0 + w_T.lpNorm<1>() * qdv.lpNorm<Eigen::Infinity>());
-  double s;
   if (tangential_rest || std::abs(gdot_T) <= rest_tol) {
-    // Sticking candidate: [LB] (2.9) with the contact in I_H.
+    // Sticking candidate: [LB] (2.9) with the contact in I_H. Inside the cone: stick; pushing
+    // (lambda_N > 0) beyond it: slip against the force friction cannot supply (B > 0).
     const LagrangianMode stick{i, ClosedKind::Stick, compliant_mask};
     const ContactDynamics d = dynamics(stick, t, q, qdot);
-    if (!(d.lambda_N > 0.0)) return open;
-    if (std::abs(d.lambda_T) <= c.law.mu * d.lambda_N) return stick;
-    s = d.lambda_T > 0.0 ? -1.0 : 1.0;  // slip starts against the force friction cannot supply
-  } else {
-    s = gdot_T > 0.0 ? 1.0 : -1.0;
+    if (d.lambda_N > 0.0) {
+      if (std::abs(d.lambda_T) <= c.law.mu * d.lambda_N) return stick;
+      const double s = d.lambda_T > 0.0 ? -1.0 : 1.0;
+      const LagrangianMode slip{i, s > 0.0 ? ClosedKind::SlipPositive : ClosedKind::SlipNegative,
+                                compliant_mask};
+      if (sliding_coefficient(i, q, s) > 0.0 && dynamics(slip, t, q, qdot).lambda_N > 0.0) {
+        return slip;
+      }
+    }
+    // Otherwise stick, either slip direction and lift-off are all candidates and the
+    // contact-force LCP decides (the stick forces alone would open a contact whose stick force
+    // pulls although a slip reversal holds it and the free motion penetrates: an impact loop at
+    // one instant). Also reports Painleve (none or several solutions) with the LCP's evidence.
+    const unsigned bit = 1u << i;
+    LagrangianMode next;
+    std::string failure;
+    if (!detail::choose_index_sets(*this, t, q, qdot, bit, bit, 0, compliant_mask, next, failure)) {
+      throw Error(failure);
+    }
+    return next;
   }
+  const double s = gdot_T > 0.0 ? 1.0 : -1.0;
   const double B = sliding_coefficient(i, q, s);
   if (!(B > 0.0)) {
     detail::throw_painleve(*this, i, t, q, qdot, s, B, "a sliding closed contact would start");

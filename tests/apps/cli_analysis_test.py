@@ -237,6 +237,31 @@ def bifurcation_diagram_agrees_with_the_branch(cli):
 
 
 @case
+def bifurcation_in_a_run_time_parameter_marks_painleve_stops(cli):
+    # models/frictional_bounce.toml: the belt speed is a parameter (kept at run time), the section
+    # a [[sections]] entry seen in every mode; v_b = 0.3 hops, v_b = 1.2 meets Painleve (mu 0.49).
+    out = os.path.join(cli.work, "fbm")
+    code, stdout, stderr = cli.run("bifurcation", cli.model("frictional_bounce.toml"), "--vary",
+                                   "v_b=0.3:1.2:2", "--restart", "--section", "apex",
+                                   "--discard", "40", "--keep", "5", "--show", "y", "--out", out)
+    expect_exit(code, 2, stdout, stderr, "bifurcation with a Painleve stop")
+    rows = read_csv(os.path.join(out, "bifurcation.csv"))
+    slow = [r for r in rows if math.isclose(float(r["parameter"]), 0.3)]
+    fast = [r for r in rows if math.isclose(float(r["parameter"]), 1.2)]
+    expect(len(slow) == 5 and all(r["status"] == "ok" for r in slow), "hops at 0.3", slow)
+    expect(any(r["point"] == "-1" and "Painleve" in r["status"] for r in fast), "stop at 1.2",
+           fast)
+    expect("v_b = 1.2" in stderr and "Painleve" in stderr, "the stop is printed", stderr)
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "bifurcation.png")), "bifurcation.png")
+    code, stdout, stderr = cli.run("bifurcation", cli.model("frictional_bounce.toml"), "--vary",
+                                   "v_b=0.3:1.2:2", "--section", "apex", "--show", "nosuch",
+                                   "--out", out)
+    expect_exit(code, 1, stdout, stderr, "an unknown --show")
+    expect("nosuch" in stderr, "names it", stderr)
+
+
+@case
 def orbit_bad_input_is_a_status(cli):
     out = os.path.join(cli.work, "bad")
     code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",

@@ -3,12 +3,16 @@
 // attractor's section points: one point for a stable period-1 orbit, two alternating after a
 // period doubling, a cloud for chaos).
 //
-// The parameter is a state component with zero derivative (orbit_continuation.hpp); the section
-// is an observer guard of `mode` (poincare_section.hpp: stroboscopic_section for forced systems).
-// With `follow`, each value starts from the previous value's last state (the attractor is
-// followed along the sweep, as a slowly swept experiment would); otherwise from `initial`.
+// The parameter is either a state component with zero derivative (orbit_continuation.hpp) or
+// set by a callback between runs (a model's run-time parameter, model/runtime_parameters.hpp).
+// The section is an observer guard of `mode` (poincare_section.hpp: stroboscopic_section for
+// forced systems); its crossings count in every mode that has an observer of the same name (a
+// mechanical model changes mode at every contact event). With `follow`, each value starts from
+// the previous value's last mode, time and state (the attractor is followed along the sweep, as a
+// slowly swept experiment would); otherwise from `mode`, t = 0 and `initial`.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,7 +23,10 @@
 namespace saltus::analysis {
 
 struct DiagramOptions {
-  int parameter = 0;
+  int parameter = 0;  // state index of the parameter; ignored when set_parameter is given
+  // Applies a value that is not a state (called before each value's run), e.g. a run-time
+  // parameter of a loaded model.
+  std::function<void(double)> set_parameter;
   std::vector<double> values;
   long discard = 100, keep = 50;
   double horizon = 1e4;  // longest run per value (time)
