@@ -1,5 +1,6 @@
-// Over 450 lines (484): the single-contact modes and guards, one concept, kept together; the
-// several-closed-contacts modes are in index_set_modes.cpp.
+// Over 450 lines (462): the single-contact modes and guards, one concept, kept together; the
+// several-closed-contacts modes are in index_set_modes.cpp, the compliant contacts' guards in
+// compliant_contact_guards.cpp.
 // LagrangianModel::compile(): the modes, guards, resets and Zeno hand-overs described in
 // lagrangian_model.hpp. Every flow and guard is one generic lambda (evaluated in double, and in
 // Dual for Jacobians and guard gradients); resets and choosers work on fixed-capacity vectors.
@@ -50,7 +51,16 @@ std::string mode_name(const LagrangianModel& m, const LagrangianMode& mode) {
   }
   const std::vector<int>& compliant = m.compliant_contacts();
   for (size_t j = 0; j < compliant.size(); ++j) {
-    if (mode.compliant_mask & (1u << j)) name += "|" + m.contact(compliant[j]).name;
+    const unsigned bit = 1u << j;
+    if (!(mode.compliant_mask & bit)) continue;
+    const LagrangianContact& c = m.contact(compliant[j]);
+    name += "|";
+    if (c.compliant_frictional()) {  // "|slip+:pad", "|slip-:pad", "|stick:pad"
+      name += (mode.compliant_stick & bit)
+                  ? "stick:"
+                  : ((mode.compliant_slip_negative & bit) ? "slip-:" : "slip+:");
+    }
+    name += c.name;
   }
   return name;
 }
@@ -269,46 +279,6 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   }
 }
 
-// touch/release guards of the compliant contacts.
-void add_compliant_guards(HybridSystem& sys, ModeId id, const Context& ctx,
-                          const LagrangianMode& mode) {
-  const std::vector<int>& compliant = ctx->model.compliant_contacts();
-  for (size_t j = 0; j < compliant.size(); ++j) {
-    const int ci = compliant[j];
-    const LagrangianContact& c = ctx->model.contact(ci);
-    const unsigned bit = 1u << j;
-    const bool on_force = c.compliant.releases_on_force();
-    LagrangianMode next = mode;
-    if (mode.compliant_mask & bit) {
-      next.compliant_mask &= ~bit;
-      sys.add_guard(id, make_guard(
-                            "release:" + c.name, Direction::Rising,
-                            [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
-                              using S = std::decay_t<decltype(x[0])>;
-                              const auto [q, qd] = split_state(x, ctx->n);
-                              const LagrangianContact& cc = ctx->model.contact(ci);
-                              if (on_force) return S(-detail::compliant_force(cc, q, qd));
-                              return S(cc.gap(q));  // the gap returns to zero
-                            },
-                            Reset::to(ctx->find(next))));
-    } else {
-      next.compliant_mask |= bit;
-      sys.add_guard(id, make_guard(
-                            "touch:" + c.name, Direction::Rising,
-                            [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
-                              using S = std::decay_t<decltype(x[0])>;
-                              const auto [q, qd] = split_state(x, ctx->n);
-                              const LagrangianContact& cc = ctx->model.contact(ci);
-                              const S p = S(-cc.gap(q));
-                              if (!on_force) return p;
-                              const S f = detail::compliant_force(cc, q, qd);
-                              return detail::val(f) < detail::val(p) ? f : p;  // min(-g_N, f)
-                            },
-                            Reset::to(ctx->find(next))));
-    }
-  }
-}
-
 // Zeno hand-over map: the limit state projected onto g_N = 0 (q along M^-1 w_N, three Newton
 // steps) and gdot_N = 0 (qdot <- P(q, 0) qdot, seed 000 (5.18) with e = 0).
 Reset::Map zeno_projection(const Context& ctx, int ci) {
@@ -349,10 +319,13 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
                                 " contacts are supported when several rigid contacts may close");
   }
 
-  // Modes: for every set of active compliant contacts, the open mode and each rigid contact's
-  // closed modes.
-  for (unsigned mask = 0; mask < ctx->masks; ++mask) {
-    out.modes.push_back({-1, ClosedKind::None, mask});
+  // Modes: for every state of the compliant contacts (active set and friction states), the open
+  // mode and each rigid contact's closed modes (friction on compliant contacts comes without
+  // rigid contacts: validate()).
+  for (unsigned code = 0; code < ctx->configurations; ++code) {
+    const LagrangianMode open = ctx->open_configuration(code);
+    const unsigned mask = open.compliant_mask;
+    out.modes.push_back(open);
     for (int r : rigid) {
       if (contacts_[r].frictional()) {
         out.modes.push_back({r, ClosedKind::SlipPositive, mask});
@@ -392,7 +365,9 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     } else if (mode.kind != ClosedKind::None) {
       add_closed_contact_guards(out.system, id, ctx, mode);
     }
-    if (mode.kind != ClosedKind::Touchdown) add_compliant_guards(out.system, id, ctx, mode);
+    if (mode.kind != ClosedKind::Touchdown) {
+      detail::add_compliant_guards(out.system, id, ctx, mode);
+    }
   }
 
   // Zeno hand-over (one rigid contact): project onto g_N = gdot_N = 0 and close the contact.
@@ -400,7 +375,7 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     const int r = rigid[0];
     const ClosedKind target =
         contacts_[r].frictional() ? ClosedKind::Touchdown : ClosedKind::Frictionless;
-    for (unsigned mask = 0; mask < ctx->masks; ++mask) {
+    for (unsigned mask = 0; mask < ctx->configurations; ++mask) {  // no friction: code = mask
       out.system.set_zeno_handover(
           ctx->open(mask), ZenoHandover{ctx->find({r, target, mask}), zeno_projection(ctx, r)});
     }
@@ -454,8 +429,12 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
         !c.compliant.releases_on_force() || detail::compliant_force(c, q, qd) > 0.0;
     if (penetrating && pushing) mask |= 1u << j;
   }
+  LagrangianMode open{-1, ClosedKind::None, mask};
+  for (size_t j = 0; j < compliant.size(); ++j) {
+    open = detail::choose_compliant_friction(m, open, j, t, x.head(n), x.tail(n), false);
+  }
   const double tol = 1e-12 * (1.0 + x.lpNorm<Eigen::Infinity>());
-  ModeId first = context->open(mask);
+  ModeId first = find(open);
   std::vector<int> closing;  // rigid contacts that would each stay closed
   for (int i = 0; i < m.contact_count(); ++i) {
     const LagrangianContact& c = m.contact(i);

@@ -175,6 +175,8 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
   if (mode.kind == ClosedKind::IndexSets) {
     out.lambda_N_each = d.lambda_N_of;
     out.lambda_T_each = d.lambda_T_of;
+  } else if (detail::has_compliant_friction(*this, mode)) {
+    out.lambda_T_each = d.lambda_T_of;
   }
   return out;
 }
@@ -292,6 +294,20 @@ void LagrangianModel::validate() const {
     const LagrangianContact& c = contacts_[i];
     if (!c.rigid()) {
       c.compliant.validate(c.description);
+      if (c.compliant.mu > 0.0 && !c.tangent) {
+        saltus::detail::throw_error(c.description, ": friction coefficient mu = ", c.compliant.mu,
+                                    " needs a tangential coordinate s_T(q); give one to "
+                                    "add_compliant_contact or set mu = 0");
+      }
+      if (c.compliant_frictional() && compliant_.size() < contacts_.size()) {
+        int first = 0;  // the first rigid contact
+        while (first < contact_count() && !contacts_[first].rigid()) ++first;
+        saltus::detail::throw_error(
+            c.description, ": Coulomb friction on a compliant contact (mu = ", c.compliant.mu,
+            ") is not supported in a model with rigid contacts (rigid contact '",
+            contacts_[first].name,
+            "'); make the other contacts compliant or set mu = 0 on this one");
+      }
       continue;
     }
     c.law.validate(c.description);

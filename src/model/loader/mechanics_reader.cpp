@@ -2,6 +2,7 @@
 // [[contacts]] with their impact or compliant laws.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "model_reader.hpp"
 #include "saltus/core/error.hpp"
@@ -10,6 +11,15 @@
 #include "saltus/model/tape.hpp"
 
 namespace saltus::model::loader {
+
+namespace {
+// A coefficient as the file would write it ("0.3", not 17 digits), for messages.
+std::string short_number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+}  // namespace
 
 // ------------------------------------------------------------------ mechanical models
 // [coordinates]: q = { initial = ..., velocity = ..., unit = "..." } or q = <initial>. The
@@ -266,7 +276,25 @@ void ModelReader::read_contacts(const toml::table& doc) {
     return;
   }
   int index = 0;
-  for (const toml::node& e : *list->as_array()) read_contact(*e.as_table(), index++);
+  std::vector<std::pair<const toml::table*, size_t>> read;  // table -> its contact
+  for (const toml::node& e : *list->as_array()) {
+    const size_t before = model_.mechanics->contacts.size();
+    read_contact(*e.as_table(), index++);
+    if (model_.mechanics->contacts.size() > before) read.push_back({e.as_table(), before});
+  }
+  // Friction on compliant contacts is built for models whose contacts are all compliant.
+  const std::vector<ModelContact>& contacts = model_.mechanics->contacts;
+  const auto rigid = std::find_if(contacts.begin(), contacts.end(),
+                                  [](const ModelContact& c) { return !c.compliant; });
+  if (rigid == contacts.end()) return;
+  for (const auto& [table, i] : read) {
+    const ModelContact& c = contacts[i];
+    if (!c.compliant || !(c.compliant_law.mu > 0.0) || table->get("mu") == nullptr) continue;
+    add(*table->get("mu"), "contact '" + c.name + "': friction on a compliant contact (mu = " +
+                               short_number(c.compliant_law.mu) +
+                               ") in a model with the rigid contact '" + rigid->name +
+                               "' is not supported; expected every contact compliant, or mu = 0");
+  }
 }
 
 void ModelReader::read_contact(const toml::table& t, int index) {
@@ -326,7 +354,7 @@ void ModelReader::read_contact(const toml::table& t, int index) {
   // compliant keys with a rigid law, or the reverse, are errors.
   std::vector<std::string> keys = {"name", "body", "gap", "law"};
   if (c.compliant) {
-    keys.insert(keys.end(), {"k", "c", "n", "release"});
+    keys.insert(keys.end(), {"k", "c", "n", "release", "mu", "tangent"});
   } else {
     keys.insert(keys.end(), {"e", "mu", "e_t", "tangent"});
   }
@@ -351,6 +379,14 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       coefficient("k", c.compliant_law.k, true);
       coefficient("c", c.compliant_law.c, false);
       coefficient("n", c.compliant_law.n, false);
+      coefficient("mu", c.compliant_law.mu, false);
+      if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
+      if (c.compliant_law.mu > 0.0 && t.get("tangent") == nullptr) {
+        add(*t.get("mu"), where + " (law " + law +
+                              ") has mu = " + short_number(c.compliant_law.mu) +
+                              " but no tangent; expected tangent = \"s_T(q)\", the contact " +
+                              "point's coordinate along the surface");
+      }
       if (const toml::node* v = t.get("release")) {
         if (auto s = string(*v, where + " release")) {
           if (*s == "gap") {
