@@ -1,8 +1,9 @@
 // Coulomb friction on compliant contacts in model files ([[contacts]] with a compliant law, `mu`
 // and `tangent`; docs/MODEL_FORMAT.md): models/compliant_stick_slip.toml run through run_model
-// slips backwards, sticks and slips forwards at the closed-form times, with the friction state in
-// the mode names and the friction force in the contact-force columns; bad friction input is
-// reported with its line and the contact's name.
+// slips backwards, sticks and slips forwards at the closed-form times and along the closed form
+// (through two momentary rests at the cone's edge), with the friction state in the mode names
+// and the friction force in the contact-force columns; bad friction input is reported with its
+// line and the contact's name.
 //
 // Tolerances: event times to 1e-9 s at the file's rtol 1e-12 (Dop853); forces to 1e-8 of mu m g.
 #include <gtest/gtest.h>
@@ -67,6 +68,10 @@ TEST(CompliantFrictionModel, StickSlipFileFollowsTheClosedForm) {
                             : mode == "free|slip+:floor" ? -F_max
                                                          : -k_s * (v_d * t - x);
     EXPECT_NEAR(f.values(i, 1), expected, 1e-8 * F_max) << mode << " t = " << t;
+    if (mode == "free|slip+:floor") {  // over two periods: x = v_d t - mu g/w^2 - v_d/w sin
+      const double x_forward = v_d * t - mu * g / (w * w) - (v_d / w) * std::sin(w * (t - t_slip));
+      EXPECT_NEAR(x, x_forward, 1e-8 * v0 / w) << "t = " << t;
+    }
   }
 }
 

@@ -109,26 +109,33 @@
 // rates removed like the normal ones). The single-contact modes, guards and messages are unchanged;
 // the IndexSets resets allocate (they solve an LCP), the single-contact paths do not.
 //
-// Friction on compliant contacts (src/mech/compliant_friction_dynamics.hpp, compliant_contact_guards.cpp): a compliant contact with
-// law.mu > 0 and a tangential coordinate (add_compliant_contact with a tangent) is FRICTIONAL.
-// While active it carries, besides f w_N, a tangential force lambda_T w_T with the normal load
-// f+ = max(f, 0): sliding with s = sign(gdot_T), lambda_T = -mu s f+; sticking (gdot_T = 0
-// held), lambda_T from  w_T^T qddot + what_T = 0  (one row per sticking compliant contact,
+// Friction on compliant contacts (src/mech/compliant_friction_dynamics.hpp,
+// compliant_contact_guards.cpp): a compliant contact with law.mu > 0 and a tangential coordinate
+// (add_compliant_contact with a tangent) is FRICTIONAL. While active it carries, besides f w_N,
+// a tangential force lambda_T w_T with the normal load f+ = max(f, 0): sliding with
+// s = sign(gdot_T), lambda_T = -mu s f+; sticking (gdot_T = 0 held), lambda_T from
+// w_T^T qddot + what_T = 0 (one row per sticking compliant contact,
 // G lambda_T = -(W_T^T M^-1 h_total + what_T), G = W_T^T M^-1 W_T). The friction state is part
 // of the mode (LagrangianMode::compliant_stick, compliant_slip_negative) and of its name:
 // "free|slip+:pad", "free|slip-:pad", "free|stick:pad" (a frictionless compliant contact stays
-// "|pad"). Guards, mirroring a closed rigid contact's:
-//   "stick:<j>"   (j sliding with s) p = -s gdot_T rising -> stick if the stick force lies in
-//                 the cone |lambda_T| <= mu f+, else slip reversal s' = -sign(lambda_T)
+// "|pad"). Guards, mirroring a closed rigid contact's (v_rest = 1e-12 (1 + sum_k |w_T,k qdot_k|),
+// the speed that counts as zero):
+//   "stick:<j>"   (j sliding with s) p = -s gdot_T - v_rest rising: the sliding speed reaches
+//                 zero -> stick if the stick force lies in the cone |lambda_T| <= mu f+, else
+//                 slip with s' = -sign(lambda_T) (reversal)
 //   "slip+:<j>"   (j sticking) p = -lambda_T - mu f+ rising -> slip+; "slip-:<j>"
 //                 p = lambda_T - mu f+ rising -> slip-
 //   "touch:<j>"   -> active, sliding with s = sign(gdot_T) when |gdot_T| > 1e-12 (1 + |w_T|_1
 //                 |qdot|_inf), else by the cone test; "release:<j>" ends the friction too.
+// Cone test at the edge (|lambda_T| within 1e-9 of mu f+): stick only while d/dt (mu f+ -
+// |lambda_T|) >= 0 along the stick flow (the force moves inward), else slip. A contact that starts
+// sticking has its residual gdot_T (round-off of the located root) removed along M^-1 w_T; the
+// flow then keeps gdot_T = 0 (no projection): to round-off for tangents linear in q (a linear
+// invariant of every Runge-Kutta method), else to the integrator's tolerance. The stick multiplier
+// needs independent w_T of the sticking compliant contacts (else an error naming them).
 // A frictional compliant contact may not share a model with rigid contacts (validate() refuses
 // it: the coupled stick forces of closed rigid contacts and sticking compliant ones are not
-// built). The sticking constraint gdot_T = 0 is kept by the flow alone (no projection): exact for
-// tangents linear in q (a linear invariant of every Runge-Kutta method), else to the
-// integrator's tolerance.
+// built).
 //
 // Every mode supplies its Jacobian by forward AD (Dual, DualSecondOrderJet), so all integrators,
 // Radau5 included, run every mode. The compiled flows, guards and resets do not allocate (fixed
