@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "saltus/core/hybrid_system.hpp"
@@ -107,6 +108,25 @@ using Context = std::shared_ptr<const CompiledLagrangian>;
 LagrangianMode choose_compliant_friction(const LagrangianModel& m, LagrangianMode mode, size_t j,
                                          double t, ConstVectorRef q, ConstVectorRef qdot,
                                          bool tangential_rest);
+
+// choose_compliant_friction for every compliant contact of `mode`, in order.
+LagrangianMode choose_compliant_frictions(const LagrangianModel& m, LagrangianMode mode, double t,
+                                          ConstVectorRef q, ConstVectorRef qdot);
+
+// The name of the first active compliant contact with friction in `mode` ("" when none).
+std::string first_frictional_compliant(const LagrangianModel& m, const LagrangianMode& mode);
+
+// The mode without a closed rigid contact that follows a jump (an impact) from `from` to
+// (q, qdot+): the same active compliant contacts, the frictional ones in the state the new
+// velocities give (compliant_contact_guards.cpp).
+ModeId open_after_jump(const CompiledLagrangian& ctx, const LagrangianMode& from, double t,
+                       ConstVectorRef q, ConstVectorRef qdot_plus);
+
+// True, with jump.failure naming rigid contact d and the frictional compliant contact, when
+// `from` has an active compliant contact with friction: d may not close there
+// (compliant_contact_guards.cpp).
+bool refuse_closing(const CompiledLagrangian& ctx, const LagrangianMode& from, int d, double t,
+                    Jump& jump);
 
 // Guards of the compliant contacts in a mode (compliant_contact_guards.cpp): "touch:<j>" /
 // "release:<j>", and for the active frictional ones "stick:<j>" while sliding, "slip+:<j>" /

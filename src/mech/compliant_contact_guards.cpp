@@ -3,12 +3,14 @@
 // or stops sliding and the stick/slip guards of an active frictional one. Friction mirrors a
 // closed rigid contact's transitions (close_contact, add_closed_contact_guards in
 // lagrangian_compile.cpp) with the compliant force f+ = max(f, 0) as the normal load
-// ([LB] (2.4)-(2.10)).
+// ([LB] (2.4)-(2.10)). Also the rule that keeps closed rigid contacts and compliant friction
+// apart (open_after_jump, refuse_closing), used by the impact resets.
 #include <cmath>
 #include <string>
 
 #include "compiled_lagrangian.hpp"
 #include "contact_dynamics.hpp"
+#include "saltus/core/error.hpp"
 
 namespace saltus::mech::detail {
 
@@ -75,6 +77,47 @@ LagrangianMode choose_compliant_friction(const LagrangianModel& m, LagrangianMod
   return mode;
 }
 
+LagrangianMode choose_compliant_frictions(const LagrangianModel& m, LagrangianMode mode, double t,
+                                          ConstVectorRef q, ConstVectorRef qdot) {
+  for (size_t j = 0; j < m.compliant_contacts().size(); ++j) {
+    mode = choose_compliant_friction(m, mode, j, t, q, qdot, false);
+  }
+  return mode;
+}
+
+std::string first_frictional_compliant(const LagrangianModel& m, const LagrangianMode& mode) {
+  const std::vector<int>& compliant = m.compliant_contacts();
+  for (size_t j = 0; j < compliant.size(); ++j) {
+    const LagrangianContact& c = m.contact(compliant[j]);
+    if (((mode.compliant_mask >> j) & 1u) && c.compliant_frictional()) return c.name;
+  }
+  return "";
+}
+
+// The mode without a closed rigid contact that follows a jump from `from` to (q, qdot+): the same
+// active compliant contacts, the frictional ones in the friction state the new velocities give
+// (a sticking contact whose gdot_T the impact changed slides).
+ModeId open_after_jump(const CompiledLagrangian& ctx, const LagrangianMode& from, double t,
+                       ConstVectorRef q, ConstVectorRef qdot_plus) {
+  const LagrangianMode open{-1, ClosedKind::None, from.compliant_mask};
+  if (!has_compliant_friction(ctx.model, open)) return ctx.find(open);
+  return ctx.find(choose_compliant_frictions(ctx.model, open, t, q, qdot_plus));
+}
+
+// Closed rigid contacts and compliant contacts with friction are not built together: a rigid
+// contact that would close while a frictional compliant contact is active ends the run.
+bool refuse_closing(const CompiledLagrangian& ctx, const LagrangianMode& from, int d, double t,
+                    Jump& jump) {
+  if (!has_compliant_friction(ctx.model, from)) return false;
+  jump.failure = saltus::detail::text(
+      ctx.model.describe_contact(d), ": would stay closed after its impact at t = ", t,
+      " while compliant contact '", first_frictional_compliant(ctx.model, from),
+      "' is active with Coulomb friction; closed rigid contacts together with friction on ",
+      "compliant contacts are not supported (use e > 0 for this contact, or mu = 0 on the ",
+      "compliant one)");
+  return true;
+}
+
 namespace {
 
 // x = (q, qdot) split into DofVectors of the scalar of x (double or Dual).
@@ -98,6 +141,15 @@ Reset friction_reset(const Context& ctx, const LagrangianMode& from, size_t j, b
         const LagrangianMode next =
             choose_compliant_friction(m, from, j, t, x.head(n), x.tail(n), at_rest);
         jump.target = ctx->find(next);
+        if (jump.target == kNoMode) {  // closed rigid contacts in `from` (compile() builds none)
+          const int closed = from.closed_contact >= 0 ? from.closed_contact : 0;
+          jump.failure = saltus::detail::text(
+              m.describe_contact(m.compliant_contacts()[j]), ": touches at t = ", t,
+              " with Coulomb friction while rigid contact '", m.contact(closed).name,
+              "' is closed (mode '", to_string(from.kind), "'); closed rigid contacts together ",
+              "with friction on compliant contacts are not supported");
+          return false;
+        }
         jump.x_plus.head(2 * n) = x;
         if (!(next.compliant_stick & (1u << j))) return true;
         const DofVector<double> q = load<double>(x, 0, n);

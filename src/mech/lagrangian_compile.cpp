@@ -1,4 +1,4 @@
-// Over 450 lines (462): the single-contact modes and guards, one concept, kept together; the
+// Over 450 lines (480): the single-contact modes and guards, one concept, kept together; the
 // several-closed-contacts modes are in index_set_modes.cpp, the compliant contacts' guards in
 // compliant_contact_guards.cpp.
 // LagrangianModel::compile(): the modes, guards, resets and Zeno hand-overs described in
@@ -82,13 +82,15 @@ Flow mode_flow(const Context& ctx, const LagrangianMode& mode) {
 // A simultaneous impact as one jump (multi_contact_impact.hpp); closes the one contact left
 // closed, if any, by close_contact(), and two or more by the contact-force LCP over them
 // (index_set_choice.hpp) with I_H = those left with gdot_T(t+) = 0.
-bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& set, unsigned mask,
-                       double t, ConstVectorRef x, Jump& jump) {
+bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& set,
+                       const LagrangianMode& from, double t, ConstVectorRef x, Jump& jump) {
   const int n = ctx.n;
+  const unsigned mask = from.compliant_mask;
   unsigned closed = 0;
   if (!detail::simultaneous_impact_jump(ctx.model, set, t, x, jump, closed)) return false;
-  jump.target = ctx.open(mask);
+  jump.target = detail::open_after_jump(ctx, from, t, x.head(n), jump.x_plus.segment(n, n));
   if (closed == 0) return true;
+  if (detail::refuse_closing(ctx, from, std::countr_zero(closed), t, jump)) return false;
   const Vector qdot_plus = jump.x_plus.segment(n, n);
   if (closed & (closed - 1u)) {
     unsigned stick = 0, negative = 0;
@@ -138,10 +140,11 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
         }
         const std::vector<int> set =
             detail::simultaneous_impact_set(ctx->model, d, closed_bits(from), x.head(n), x.tail(n));
-        if (set.size() > 1) return simultaneous_jump(*ctx, set, mask, t, x, jump);
+        if (set.size() > 1) return simultaneous_jump(*ctx, set, from, t, x, jump);
         if (before >= -rest && may_close) {
           jump.x_plus.head(2 * n) = x;
           jump.outputs.setZero();
+          if (detail::refuse_closing(*ctx, from, d, t, jump)) return false;
           try {
             jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), x.tail(n), mask));
           } catch (const Error& e) {
@@ -161,10 +164,11 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
         jump.outputs[0] = imp.planar.impulse[0];
         jump.outputs[1] = imp.planar.impulse[1];
         jump.outputs[2] = imp.planar.dT;
-        jump.target = ctx->open(mask);
+        jump.target = detail::open_after_jump(*ctx, from, t, x.head(n), imp.qdot_plus);
         if (!may_close) return true;
         const double after = w_N.dot(imp.qdot_plus);
         if (std::abs(after) <= 1e-12 * (1.0 + std::abs(before))) {
+          if (detail::refuse_closing(*ctx, from, d, t, jump)) return false;
           try {
             jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask));
           } catch (const Error& e) {
@@ -326,6 +330,7 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     const LagrangianMode open = ctx->open_configuration(code);
     const unsigned mask = open.compliant_mask;
     out.modes.push_back(open);
+    if (detail::has_compliant_friction(*this, open)) continue;  // no closed rigid contact with it
     for (int r : rigid) {
       if (contacts_[r].frictional()) {
         out.modes.push_back({r, ClosedKind::SlipPositive, mask});
@@ -375,9 +380,12 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     const int r = rigid[0];
     const ClosedKind target =
         contacts_[r].frictional() ? ClosedKind::Touchdown : ClosedKind::Frictionless;
-    for (unsigned mask = 0; mask < ctx->configurations; ++mask) {  // no friction: code = mask
+    for (unsigned code = 0; code < ctx->configurations; ++code) {
+      const LagrangianMode open = ctx->open_configuration(code);
+      if (detail::has_compliant_friction(*this, open)) continue;  // ends as Termination::Zeno
       out.system.set_zeno_handover(
-          ctx->open(mask), ZenoHandover{ctx->find({r, target, mask}), zeno_projection(ctx, r)});
+          ctx->find(open),
+          ZenoHandover{ctx->find({r, target, open.compliant_mask}), zeno_projection(ctx, r)});
     }
   }
 
@@ -387,6 +395,7 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     for (ModeId id = 0; id < static_cast<ModeId>(out.modes.size()); ++id) {
       const LagrangianMode& mode = out.modes[id];
       if (mode.kind == ClosedKind::Touchdown) continue;
+      if (detail::has_compliant_friction(*this, mode)) continue;  // ends as Termination::Zeno
       out.system.set_zeno_handover(
           id, ZenoHandover{ctx->find({-1, ClosedKind::Touchdown, mode.compliant_mask}),
                            detail::settle_projection(ctx, closed_bits(mode))});
@@ -429,10 +438,8 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
         !c.compliant.releases_on_force() || detail::compliant_force(c, q, qd) > 0.0;
     if (penetrating && pushing) mask |= 1u << j;
   }
-  LagrangianMode open{-1, ClosedKind::None, mask};
-  for (size_t j = 0; j < compliant.size(); ++j) {
-    open = detail::choose_compliant_friction(m, open, j, t, x.head(n), x.tail(n), false);
-  }
+  const LagrangianMode open =
+      detail::choose_compliant_frictions(m, {-1, ClosedKind::None, mask}, t, x.head(n), x.tail(n));
   const double tol = 1e-12 * (1.0 + x.lpNorm<Eigen::Infinity>());
   ModeId first = find(open);
   std::vector<int> closing;  // rigid contacts that would each stay closed
@@ -445,6 +452,16 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
     if (mode.kind == ClosedKind::None) continue;
     if (closing.empty()) first = find(mode);
     closing.push_back(i);
+  }
+  if (!closing.empty() && detail::has_compliant_friction(m, open)) {
+    saltus::detail::throw_error(
+        m.describe_contact(closing[0]),
+        ": the initial state holds it closed while compliant "
+        "contact '",
+        detail::first_frictional_compliant(m, open),
+        "' is active with Coulomb "
+        "friction; closed rigid contacts together with friction on compliant contacts are not "
+        "supported (initial state)");
   }
   if (closing.size() > 1) {  // the contact-force LCP over all of them decides
     unsigned closed = 0, stick = 0, negative = 0;

@@ -299,15 +299,6 @@ void LagrangianModel::validate() const {
                                     " needs a tangential coordinate s_T(q); give one to "
                                     "add_compliant_contact or set mu = 0");
       }
-      if (c.compliant_frictional() && compliant_.size() < contacts_.size()) {
-        int first = 0;  // the first rigid contact
-        while (first < contact_count() && !contacts_[first].rigid()) ++first;
-        saltus::detail::throw_error(
-            c.description, ": Coulomb friction on a compliant contact (mu = ", c.compliant.mu,
-            ") is not supported in a model with rigid contacts (rigid contact '",
-            contacts_[first].name,
-            "'); make the other contacts compliant or set mu = 0 on this one");
-      }
       continue;
     }
     c.law.validate(c.description);

@@ -117,10 +117,10 @@ k = 1000.0
   EXPECT_TRUE(has(d, "but no tangent", 13)) << all(d);
   d = check(head + "tangent = \"y'\"\nmu = 0.3\n" + solver);
   EXPECT_TRUE(has(d, "tangent depends on the velocity y'", 13)) << all(d);
+  // Beside a rigid contact: accepted (a closing rigid contact ends the run at run time).
   d = check(head + "tangent = \"x\"\nmu = 0.3\n" +
             "[[contacts]]\nname = \"wall\"\ngap = \"1 - x\"\ne = 0.5\n" + solver);
-  EXPECT_TRUE(has(d, "contact 'pad': friction on a compliant contact", 14)) << all(d);
-  EXPECT_TRUE(has(d, "rigid contact 'wall'", 14)) << all(d);
+  EXPECT_TRUE(d.empty()) << all(d);
   d = check(head + "tangent = \"x\"\nmu = 0.3\nrelease = \"gap\"\n" + solver);
   EXPECT_TRUE(d.empty()) << all(d);
   d = check(head + "tangent = \"x\"\nmu = 0.3\ne = 0.5\n" + solver);  // a rigid key

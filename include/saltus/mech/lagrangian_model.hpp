@@ -133,9 +133,15 @@
 // flow then keeps gdot_T = 0 (no projection): to round-off for tangents linear in q (a linear
 // invariant of every Runge-Kutta method), else to the integrator's tolerance. The stick multiplier
 // needs independent w_T of the sticking compliant contacts (else an error naming them).
-// A frictional compliant contact may not share a model with rigid contacts (validate() refuses
-// it: the coupled stick forces of closed rigid contacts and sticking compliant ones are not
-// built).
+// Rigid contacts may share the model, but not a mode: the coupled forces of closed rigid contacts
+// and frictional compliant ones are not built. Modes with a closed rigid contact exist only while
+// no frictional compliant contact is active; an impact from a mode with compliant friction
+// re-chooses the friction states from the new velocities (a sticking contact the impact set
+// sliding slides); a rigid contact that would close there (plastic impact, touching at rest, a
+// simultaneous impact leaving one closed), a frictional compliant contact touching while a rigid
+// contact is closed, or such an initial state, ends the run (ResetFailed; an initial state:
+// saltus::Error) naming both contacts; impacts accumulating there end as Termination::Zeno (no
+// hand-over).
 //
 // Every mode supplies its Jacobian by forward AD (Dual, DualSecondOrderJet), so all integrators,
 // Radau5 included, run every mode. The compiled flows, guards and resets do not allocate (fixed
@@ -387,8 +393,7 @@ class LagrangianModel {
   ContactImpact resolve_impact(int i, ConstVectorRef q, ConstVectorRef qdot_minus) const;
 
   // Throws saltus::Error (model, body, contact, value) for invalid coefficients, a frictional
-  // law without a tangential coordinate (rigid, or compliant with mu > 0), a frictional
-  // compliant contact in a model with rigid contacts, or missing M / h.
+  // law without a tangential coordinate (rigid, or compliant with mu > 0), or missing M / h.
   void validate() const;
   // validate() plus: M(q) SPD and every gap gradient non-zero at q.
   void check_configuration(ConstVectorRef q) const;

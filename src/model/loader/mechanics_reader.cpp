@@ -276,25 +276,7 @@ void ModelReader::read_contacts(const toml::table& doc) {
     return;
   }
   int index = 0;
-  std::vector<std::pair<const toml::table*, size_t>> read;  // table -> its contact
-  for (const toml::node& e : *list->as_array()) {
-    const size_t before = model_.mechanics->contacts.size();
-    read_contact(*e.as_table(), index++);
-    if (model_.mechanics->contacts.size() > before) read.push_back({e.as_table(), before});
-  }
-  // Friction on compliant contacts is built for models whose contacts are all compliant.
-  const std::vector<ModelContact>& contacts = model_.mechanics->contacts;
-  const auto rigid = std::find_if(contacts.begin(), contacts.end(),
-                                  [](const ModelContact& c) { return !c.compliant; });
-  if (rigid == contacts.end()) return;
-  for (const auto& [table, i] : read) {
-    const ModelContact& c = contacts[i];
-    if (!c.compliant || !(c.compliant_law.mu > 0.0) || table->get("mu") == nullptr) continue;
-    add(*table->get("mu"), "contact '" + c.name + "': friction on a compliant contact (mu = " +
-                               short_number(c.compliant_law.mu) +
-                               ") in a model with the rigid contact '" + rigid->name +
-                               "' is not supported; expected every contact compliant, or mu = 0");
-  }
+  for (const toml::node& e : *list->as_array()) read_contact(*e.as_table(), index++);
 }
 
 void ModelReader::read_contact(const toml::table& t, int index) {
