@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "saltus/core/hybrid_system.hpp"
@@ -11,28 +12,68 @@
 namespace saltus::mech::detail {
 
 struct CompiledLagrangian {
-  explicit CompiledLagrangian(const LagrangianModel& m)
-      : model(m), n(m.dof()), masks(1u << m.compliant_contacts().size()) {
-    table.assign(static_cast<size_t>(m.contact_count() + 1) * kKinds * masks, kNoMode);
+  explicit CompiledLagrangian(const LagrangianModel& m) : model(m), n(m.dof()) {
+    for (int c : m.compliant_contacts()) {
+      place.push_back(configurations);
+      configurations *= m.contact(c).compliant_frictional() ? 4u : 2u;
+    }
+    table.assign(static_cast<size_t>(m.contact_count() + 1) * kKinds * configurations, kNoMode);
   }
   static constexpr int kKinds = 6;  // ClosedKind values below IndexSets
 
-  size_t key(const LagrangianMode& mode) const {
+  // The compliant contacts' states as one number in mixed radix: digit j is 0 (inactive) or 1
+  // (active) for a frictionless compliant contact; 0, 1 (slip+), 2 (slip-) or 3 (stick) for a
+  // frictional one. Without friction the code is compliant_mask itself. `configurations` when
+  // the mode's compliant fields hold no such state.
+  unsigned configuration(const LagrangianMode& mode) const {
+    const unsigned count = static_cast<unsigned>(place.size());
+    const unsigned friction = mode.compliant_stick | mode.compliant_slip_negative;
+    if ((mode.compliant_mask >> count) != 0 || (friction & ~mode.compliant_mask) != 0 ||
+        (mode.compliant_stick & mode.compliant_slip_negative) != 0) {
+      return configurations;
+    }
+    unsigned code = 0;
+    for (unsigned j = 0; j < count; ++j) {
+      const unsigned bit = 1u << j;
+      if (!(mode.compliant_mask & bit)) continue;
+      const bool frictional = model.contact(model.compliant_contacts()[j]).compliant_frictional();
+      if (!frictional && (friction & bit)) return configurations;
+      const unsigned digit =
+          (mode.compliant_stick & bit) ? 3u : ((mode.compliant_slip_negative & bit) ? 2u : 1u);
+      code += digit * place[j];
+    }
+    return code;
+  }
+  // The mode without a closed rigid contact whose compliant contacts are in state `code`.
+  LagrangianMode open_configuration(unsigned code) const {
+    LagrangianMode mode{-1, ClosedKind::None, 0};
+    for (size_t j = 0; j < place.size(); ++j) {
+      const bool frictional = model.contact(model.compliant_contacts()[j]).compliant_frictional();
+      const unsigned digit = (code / place[j]) % (frictional ? 4u : 2u), bit = 1u << j;
+      if (digit != 0) mode.compliant_mask |= bit;
+      if (digit == 2) mode.compliant_slip_negative |= bit;
+      if (digit == 3) mode.compliant_stick |= bit;
+    }
+    return mode;
+  }
+
+  size_t key(const LagrangianMode& mode, unsigned code) const {
     return (static_cast<size_t>(mode.closed_contact + 1) * kKinds +
             static_cast<size_t>(mode.kind)) *
-               masks +
-           mode.compliant_mask;
+               configurations +
+           code;
   }
   void add(const LagrangianMode& mode, ModeId id) {
     if (mode.kind == ClosedKind::IndexSets) {
       index_set_modes.push_back({mode, id});
     } else {
-      table[key(mode)] = id;
+      table[key(mode, configuration(mode))] = id;
     }
   }
   ModeId find(const LagrangianMode& mode) const {
+    const unsigned code = configuration(mode);
     if (mode.closed_contact < -1 || mode.closed_contact >= model.contact_count() ||
-        mode.compliant_mask >= masks) {
+        code >= configurations) {
       return kNoMode;
     }
     if (mode.kind == ClosedKind::IndexSets) {
@@ -45,18 +86,53 @@ struct CompiledLagrangian {
       }
       return kNoMode;
     }
-    return table[key(mode)];
+    return table[key(mode, code)];
   }
   ModeId open(unsigned mask) const { return find({-1, ClosedKind::None, mask}); }
 
   LagrangianModel model;
   int n;
-  unsigned masks;             // 2^(number of compliant contacts)
-  std::vector<ModeId> table;  // key(mode) -> ModeId (modes with at most one closed contact)
+  unsigned configurations = 1;  // number of compliant-contact states (see configuration())
+  std::vector<unsigned> place;  // per compliant contact: the place value of its digit
+  std::vector<ModeId> table;    // key(mode) -> ModeId (modes with at most one closed contact)
   std::vector<std::pair<LagrangianMode, ModeId>> index_set_modes;  // kind IndexSets
 };
 
 using Context = std::shared_ptr<const CompiledLagrangian>;
+
+// The friction state compliant contact number j (in compliant order) takes in `mode` at
+// (t, q, qdot) (compliant_contact_guards.cpp): unchanged when it is inactive or frictionless;
+// sliding with s = sign(gdot_T) when |gdot_T| > 1e-12 (1 + |w_T|_1 |qdot|_inf) and not
+// `tangential_rest`; else sticking when its stick force lies in the cone |lambda_T| <= mu f+,
+// otherwise sliding with s = -sign(lambda_T).
+LagrangianMode choose_compliant_friction(const LagrangianModel& m, LagrangianMode mode, size_t j,
+                                         double t, ConstVectorRef q, ConstVectorRef qdot,
+                                         bool tangential_rest);
+
+// choose_compliant_friction for every compliant contact of `mode`, in order.
+LagrangianMode choose_compliant_frictions(const LagrangianModel& m, LagrangianMode mode, double t,
+                                          ConstVectorRef q, ConstVectorRef qdot);
+
+// The name of the first active compliant contact with friction in `mode` ("" when none).
+std::string first_frictional_compliant(const LagrangianModel& m, const LagrangianMode& mode);
+
+// The mode without a closed rigid contact that follows a jump (an impact) from `from` to
+// (q, qdot+): the same active compliant contacts, the frictional ones in the state the new
+// velocities give (compliant_contact_guards.cpp).
+ModeId open_after_jump(const CompiledLagrangian& ctx, const LagrangianMode& from, double t,
+                       ConstVectorRef q, ConstVectorRef qdot_plus);
+
+// True, with jump.failure naming rigid contact d and the frictional compliant contact, when
+// `from` has an active compliant contact with friction: d may not close there
+// (compliant_contact_guards.cpp).
+bool refuse_closing(const CompiledLagrangian& ctx, const LagrangianMode& from, int d, double t,
+                    Jump& jump);
+
+// Guards of the compliant contacts in a mode (compliant_contact_guards.cpp): "touch:<j>" /
+// "release:<j>", and for the active frictional ones "stick:<j>" while sliding, "slip+:<j>" /
+// "slip-:<j>" while sticking.
+void add_compliant_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                          const LagrangianMode& mode);
 
 // The rigid contacts a mode holds closed, as bits (contact i: bit i).
 inline unsigned closed_bits(const LagrangianMode& mode) {

@@ -31,6 +31,10 @@ void CompliantContactLaw::validate(const std::string& who) const {
   if (kind == CompliantLawKind::HuntCrossley && (!std::isfinite(n) || n <= 0.0)) {
     detail::throw_error(who, " (hunt_crossley): exponent n = ", n, " must be > 0");
   }
+  if (!std::isfinite(mu) || mu < 0.0) {
+    detail::throw_error(who, " (", to_string(kind), "): friction coefficient mu = ", mu,
+                        " must be >= 0");
+  }
 }
 
 }  // namespace saltus::mech

@@ -196,6 +196,15 @@ template <class S>
 void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
                         const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out);
 
+// Defined in compliant_friction_dynamics.hpp: the friction of the active frictional compliant
+// contacts (a mode without a closed rigid contact), added to out.qdd = M^-1 h_total, with their
+// tangential forces in out.lambda_T_of (per contact index).
+inline bool has_compliant_friction(const LagrangianModel& m, const LagrangianMode& mode);
+template <class S>
+void add_compliant_friction(const LagrangianModel& m, const LagrangianMode& mode,
+                            const SpdFactor<S>& M, const DofVector<S>& q, const DofVector<S>& qd,
+                            DynamicsT<S>& out);
+
 // qddot and contact forces of `mode` at (t, q, qdot).
 template <class S>
 void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
@@ -211,7 +220,10 @@ void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S
   total_forces(m, mode.compliant_mask, t, q, qd, h);
   out.qdd = M.solve(h);  // a = M^-1 h_total
   out.lambda_N = out.lambda_T = S(0.0);
-  if (mode.kind == ClosedKind::None || mode.kind == ClosedKind::Touchdown) return;
+  if (mode.kind == ClosedKind::None || mode.kind == ClosedKind::Touchdown) {
+    if (has_compliant_friction(m, mode)) add_compliant_friction(m, mode, M, q, qd, out);
+    return;
+  }
 
   const LagrangianContact& c = m.contact(mode.closed_contact);
   Kinematics<S> kn;
@@ -270,4 +282,5 @@ S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q, do
 
 }  // namespace saltus::mech::detail
 
-#include "index_set_dynamics.hpp"  // NOLINT: the definition declared above
+#include "compliant_friction_dynamics.hpp"  // NOLINT: the definitions declared above
+#include "index_set_dynamics.hpp"           // NOLINT: the definition declared above

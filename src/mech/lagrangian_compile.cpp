@@ -1,5 +1,6 @@
-// Over 450 lines (484): the single-contact modes and guards, one concept, kept together; the
-// several-closed-contacts modes are in index_set_modes.cpp.
+// Over 450 lines (480): the single-contact modes and guards, one concept, kept together; the
+// several-closed-contacts modes are in index_set_modes.cpp, the compliant contacts' guards in
+// compliant_contact_guards.cpp.
 // LagrangianModel::compile(): the modes, guards, resets and Zeno hand-overs described in
 // lagrangian_model.hpp. Every flow and guard is one generic lambda (evaluated in double, and in
 // Dual for Jacobians and guard gradients); resets and choosers work on fixed-capacity vectors.
@@ -50,7 +51,16 @@ std::string mode_name(const LagrangianModel& m, const LagrangianMode& mode) {
   }
   const std::vector<int>& compliant = m.compliant_contacts();
   for (size_t j = 0; j < compliant.size(); ++j) {
-    if (mode.compliant_mask & (1u << j)) name += "|" + m.contact(compliant[j]).name;
+    const unsigned bit = 1u << j;
+    if (!(mode.compliant_mask & bit)) continue;
+    const LagrangianContact& c = m.contact(compliant[j]);
+    name += "|";
+    if (c.compliant_frictional()) {  // "|slip+:pad", "|slip-:pad", "|stick:pad"
+      name += (mode.compliant_stick & bit)
+                  ? "stick:"
+                  : ((mode.compliant_slip_negative & bit) ? "slip-:" : "slip+:");
+    }
+    name += c.name;
   }
   return name;
 }
@@ -72,13 +82,15 @@ Flow mode_flow(const Context& ctx, const LagrangianMode& mode) {
 // A simultaneous impact as one jump (multi_contact_impact.hpp); closes the one contact left
 // closed, if any, by close_contact(), and two or more by the contact-force LCP over them
 // (index_set_choice.hpp) with I_H = those left with gdot_T(t+) = 0.
-bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& set, unsigned mask,
-                       double t, ConstVectorRef x, Jump& jump) {
+bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& set,
+                       const LagrangianMode& from, double t, ConstVectorRef x, Jump& jump) {
   const int n = ctx.n;
+  const unsigned mask = from.compliant_mask;
   unsigned closed = 0;
   if (!detail::simultaneous_impact_jump(ctx.model, set, t, x, jump, closed)) return false;
-  jump.target = ctx.open(mask);
+  jump.target = detail::open_after_jump(ctx, from, t, x.head(n), jump.x_plus.segment(n, n));
   if (closed == 0) return true;
+  if (detail::refuse_closing(ctx, from, std::countr_zero(closed), t, jump)) return false;
   const Vector qdot_plus = jump.x_plus.segment(n, n);
   if (closed & (closed - 1u)) {
     unsigned stick = 0, negative = 0;
@@ -128,10 +140,11 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
         }
         const std::vector<int> set =
             detail::simultaneous_impact_set(ctx->model, d, closed_bits(from), x.head(n), x.tail(n));
-        if (set.size() > 1) return simultaneous_jump(*ctx, set, mask, t, x, jump);
+        if (set.size() > 1) return simultaneous_jump(*ctx, set, from, t, x, jump);
         if (before >= -rest && may_close) {
           jump.x_plus.head(2 * n) = x;
           jump.outputs.setZero();
+          if (detail::refuse_closing(*ctx, from, d, t, jump)) return false;
           try {
             jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), x.tail(n), mask));
           } catch (const Error& e) {
@@ -151,10 +164,11 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
         jump.outputs[0] = imp.planar.impulse[0];
         jump.outputs[1] = imp.planar.impulse[1];
         jump.outputs[2] = imp.planar.dT;
-        jump.target = ctx->open(mask);
+        jump.target = detail::open_after_jump(*ctx, from, t, x.head(n), imp.qdot_plus);
         if (!may_close) return true;
         const double after = w_N.dot(imp.qdot_plus);
         if (std::abs(after) <= 1e-12 * (1.0 + std::abs(before))) {
+          if (detail::refuse_closing(*ctx, from, d, t, jump)) return false;
           try {
             jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask));
           } catch (const Error& e) {
@@ -280,46 +294,6 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   }
 }
 
-// touch/release guards of the compliant contacts.
-void add_compliant_guards(HybridSystem& sys, ModeId id, const Context& ctx,
-                          const LagrangianMode& mode) {
-  const std::vector<int>& compliant = ctx->model.compliant_contacts();
-  for (size_t j = 0; j < compliant.size(); ++j) {
-    const int ci = compliant[j];
-    const LagrangianContact& c = ctx->model.contact(ci);
-    const unsigned bit = 1u << j;
-    const bool on_force = c.compliant.releases_on_force();
-    LagrangianMode next = mode;
-    if (mode.compliant_mask & bit) {
-      next.compliant_mask &= ~bit;
-      sys.add_guard(id, make_guard(
-                            "release:" + c.name, Direction::Rising,
-                            [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
-                              using S = std::decay_t<decltype(x[0])>;
-                              const auto [q, qd] = split_state(x, ctx->n);
-                              const LagrangianContact& cc = ctx->model.contact(ci);
-                              if (on_force) return S(-detail::compliant_force(cc, q, qd));
-                              return S(cc.gap(q));  // the gap returns to zero
-                            },
-                            Reset::to(ctx->find(next))));
-    } else {
-      next.compliant_mask |= bit;
-      sys.add_guard(id, make_guard(
-                            "touch:" + c.name, Direction::Rising,
-                            [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
-                              using S = std::decay_t<decltype(x[0])>;
-                              const auto [q, qd] = split_state(x, ctx->n);
-                              const LagrangianContact& cc = ctx->model.contact(ci);
-                              const S p = S(-cc.gap(q));
-                              if (!on_force) return p;
-                              const S f = detail::compliant_force(cc, q, qd);
-                              return detail::val(f) < detail::val(p) ? f : p;  // min(-g_N, f)
-                            },
-                            Reset::to(ctx->find(next))));
-    }
-  }
-}
-
 // Zeno hand-over map: the limit state projected onto g_N = 0 (q along M^-1 w_N, three Newton
 // steps) and gdot_N = 0 (qdot <- P(q, 0) qdot, seed 000 (5.18) with e = 0).
 Reset::Map zeno_projection(const Context& ctx, int ci) {
@@ -360,10 +334,14 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
                                 " contacts are supported when several rigid contacts may close");
   }
 
-  // Modes: for every set of active compliant contacts, the open mode and each rigid contact's
-  // closed modes.
-  for (unsigned mask = 0; mask < ctx->masks; ++mask) {
-    out.modes.push_back({-1, ClosedKind::None, mask});
+  // Modes: for every state of the compliant contacts (active set and friction states), the open
+  // mode and each rigid contact's closed modes (friction on compliant contacts comes without
+  // rigid contacts: validate()).
+  for (unsigned code = 0; code < ctx->configurations; ++code) {
+    const LagrangianMode open = ctx->open_configuration(code);
+    const unsigned mask = open.compliant_mask;
+    out.modes.push_back(open);
+    if (detail::has_compliant_friction(*this, open)) continue;  // no closed rigid contact with it
     for (int r : rigid) {
       if (contacts_[r].frictional()) {
         out.modes.push_back({r, ClosedKind::SlipPositive, mask});
@@ -403,7 +381,9 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     } else if (mode.kind != ClosedKind::None) {
       add_closed_contact_guards(out.system, id, ctx, mode);
     }
-    if (mode.kind != ClosedKind::Touchdown) add_compliant_guards(out.system, id, ctx, mode);
+    if (mode.kind != ClosedKind::Touchdown) {
+      detail::add_compliant_guards(out.system, id, ctx, mode);
+    }
   }
 
   // Zeno hand-over (one rigid contact): project onto g_N = gdot_N = 0 and close the contact.
@@ -411,9 +391,12 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     const int r = rigid[0];
     const ClosedKind target =
         contacts_[r].frictional() ? ClosedKind::Touchdown : ClosedKind::Frictionless;
-    for (unsigned mask = 0; mask < ctx->masks; ++mask) {
+    for (unsigned code = 0; code < ctx->configurations; ++code) {
+      const LagrangianMode open = ctx->open_configuration(code);
+      if (detail::has_compliant_friction(*this, open)) continue;  // ends as Termination::Zeno
       out.system.set_zeno_handover(
-          ctx->open(mask), ZenoHandover{ctx->find({r, target, mask}), zeno_projection(ctx, r)});
+          ctx->find(open),
+          ZenoHandover{ctx->find({r, target, open.compliant_mask}), zeno_projection(ctx, r)});
     }
   }
 
@@ -423,6 +406,7 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     for (ModeId id = 0; id < static_cast<ModeId>(out.modes.size()); ++id) {
       const LagrangianMode& mode = out.modes[id];
       if (mode.kind == ClosedKind::Touchdown) continue;
+      if (detail::has_compliant_friction(*this, mode)) continue;  // ends as Termination::Zeno
       out.system.set_zeno_handover(
           id, ZenoHandover{ctx->find({-1, ClosedKind::Touchdown, mode.compliant_mask}),
                            detail::settle_projection(ctx, closed_bits(mode))});
@@ -465,8 +449,10 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
         !c.compliant.releases_on_force() || detail::compliant_force(c, q, qd) > 0.0;
     if (penetrating && pushing) mask |= 1u << j;
   }
+  const LagrangianMode open =
+      detail::choose_compliant_frictions(m, {-1, ClosedKind::None, mask}, t, x.head(n), x.tail(n));
   const double tol = 1e-12 * (1.0 + x.lpNorm<Eigen::Infinity>());
-  ModeId first = context->open(mask);
+  ModeId first = find(open);
   std::vector<int> closing;  // rigid contacts that would each stay closed
   for (int i = 0; i < m.contact_count(); ++i) {
     const LagrangianContact& c = m.contact(i);
@@ -477,6 +463,16 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
     if (mode.kind == ClosedKind::None) continue;
     if (closing.empty()) first = find(mode);
     closing.push_back(i);
+  }
+  if (!closing.empty() && detail::has_compliant_friction(m, open)) {
+    saltus::detail::throw_error(
+        m.describe_contact(closing[0]),
+        ": the initial state holds it closed while compliant "
+        "contact '",
+        detail::first_frictional_compliant(m, open),
+        "' is active with Coulomb "
+        "friction; closed rigid contacts together with friction on compliant contacts are not "
+        "supported (initial state)");
   }
   if (closing.size() > 1) {  // the contact-force LCP over all of them decides
     unsigned closed = 0, stick = 0, negative = 0;

@@ -176,6 +176,8 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
   if (mode.kind == ClosedKind::IndexSets) {
     out.lambda_N_each = d.lambda_N_of;
     out.lambda_T_each = d.lambda_T_of;
+  } else if (detail::has_compliant_friction(*this, mode)) {
+    out.lambda_T_each = d.lambda_T_of;
   }
   return out;
 }
@@ -309,6 +311,11 @@ void LagrangianModel::validate() const {
     const LagrangianContact& c = contacts_[i];
     if (!c.rigid()) {
       c.compliant.validate(c.description);
+      if (c.compliant.mu > 0.0 && !c.tangent) {
+        saltus::detail::throw_error(c.description, ": friction coefficient mu = ", c.compliant.mu,
+                                    " needs a tangential coordinate s_T(q); give one to "
+                                    "add_compliant_contact or set mu = 0");
+      }
       continue;
     }
     c.law.validate(c.description);

@@ -25,7 +25,7 @@ ContactForceColumns contact_force_columns(const ModelRun& run) {
   for (int c = 0; c < k; ++c) {
     normal_column[static_cast<size_t>(c)] = static_cast<int>(out.names.size());
     out.names.push_back("lambda_N:" + lm.contact(c).name);
-    if (lm.contact(c).frictional()) {
+    if (lm.contact(c).frictional() || lm.contact(c).compliant_frictional()) {
       tangent_column[static_cast<size_t>(c)] = static_cast<int>(out.names.size());
       out.names.push_back("lambda_T:" + lm.contact(c).name);
     }
@@ -54,6 +54,7 @@ ContactForceColumns contact_force_columns(const ModelRun& run) {
       if (slot != compliant.end()) {
         if ((mode.compliant_mask >> (slot - compliant.begin())) & 1u) {
           normal = lm.compliant_force(c, q, qdot);
+          if (lm.contact(c).compliant_frictional()) tangential = d.lambda_T_each[c];
         }
       } else if (mode.kind == mech::ClosedKind::IndexSets) {
         normal = d.lambda_N_each[c];

@@ -130,7 +130,9 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
     const ModelContact& c = m.contacts[i];
     const auto gap = configuration_function(tapes, &tapes->gaps[i]);
     const auto tangent = configuration_function(tapes, &tapes->tangents[i]);
-    if (c.compliant) {
+    if (c.compliant && c.tangent != kNoNode) {
+      lm.add_compliant_contact(c.name, c.body, gap, tangent, c.compliant_law);
+    } else if (c.compliant) {
       lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
     } else if (c.tangent != kNoNode) {
       lm.add_contact(c.name, c.body, gap, tangent, c.rigid_law);

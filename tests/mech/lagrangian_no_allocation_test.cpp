@@ -1,9 +1,10 @@
 // No heap allocation per step or per impact in a compiled LagrangianModel: flows, guards,
 // impact resets (Routh's process keeps its phases in a fixed-capacity record, ImpactPhaseList),
 // choosers, reset outputs, the Zeno hand-over map and the compliant-contact flows all work on
-// fixed-capacity DofVector/DofMatrix. A reused Simulator makes zero mallocs per run after the
-// first. This is the only file of saltus_mech_tests that includes malloc_counter.hpp; it
-// exports the count as saltus_malloc_calls() to the others (lemke_test.cpp).
+// fixed-capacity DofVector/DofMatrix, and so do the compliant contacts' friction flows, guards
+// and resets. A reused Simulator makes zero mallocs per run after the first. This is the only
+// file of saltus_mech_tests that includes malloc_counter.hpp; it exports the count as
+// saltus_malloc_calls() to the others (lemke_test.cpp).
 #include <gtest/gtest.h>
 
 #include "lagrangian_test_models.hpp"
@@ -83,6 +84,41 @@ TEST(LagrangianNoAllocation, FrictionlessAndCompliantRodsRunWithoutMalloc) {
     ASSERT_TRUE(r.summary.ok()) << r.summary.message;
     ASSERT_GE(r.events.size(), 4) << model->name();
     EXPECT_EQ(again, 0) << model->name() << ": " << r.events.size() << " events";
+  }
+}
+
+// The Hunt-Crossley rod with Coulomb friction on its tip (compliant friction: sliding and
+// sticking flows, stick / slip guards, the friction-state resets), under Dop853 and Radau5.
+TEST(LagrangianNoAllocation, CompliantFrictionRodRunsWithoutMalloc) {
+  if (!saltus::testing::kCountsMalloc) {
+    GTEST_SKIP() << "malloc counting needs glibc without sanitizers";
+  }
+  BouncingRodParameters p;
+  LagrangianModel soft("rough_hunt_crossley_rod", 3);
+  set_bouncing_rod_dynamics(soft, p);
+  soft.add_compliant_contact(
+      "tip", "rod", [](const auto& q) { return q[1]; }, [](const auto& q) { return q[0]; },
+      CompliantContactLaw::hunt_crossley(1e6, 2e4).with_friction(0.5));
+  const auto c = soft.compile();
+  Vector x0(6);
+  x0 << 0.0, 0.3, 0.9, 0.4, 0.0, 0.0;
+  for (Integrator integrator : {Integrator::Dop853, Integrator::Radau5}) {
+    SimulationOptions o = testing::tight_options();
+    o.integrator = integrator;
+    o.output.reserve_events = 200;
+    Simulator sim(c.system, o);
+    SimulationResult r;
+    allocations_for_run(sim, c.free, x0, 1.5, r);
+    const long again = allocations_for_run(sim, c.free, x0, 1.5, r);
+    ASSERT_TRUE(r.summary.ok()) << r.summary.message;
+    int friction_events = 0;
+    for (long i = 0; i < r.events.size(); ++i) {
+      const std::string& g = c.system.mode(r.events[i].mode_before).guards[r.events[i].guard].name;
+      friction_events += g == "stick:tip" || g == "slip+:tip" || g == "slip-:tip";
+    }
+    EXPECT_GE(friction_events, 2) << r.events.size() << " events";
+    EXPECT_EQ(again, 0) << r.events.size() << " events, integrator "
+                        << (integrator == Integrator::Radau5 ? "radau5" : "dop853");
   }
 }
 

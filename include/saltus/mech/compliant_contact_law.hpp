@@ -12,6 +12,11 @@
 //   ForceReturnsToZero contact ends when k delta + c deltadot = 0 (dynamic; delta > 0 remains)
 // For LinearSpring and HuntCrossley both definitions give the same instant.
 //
+// mu >= 0 is the Coulomb coefficient of the contact's tangential force (used by a
+// LagrangianModel contact that also has a tangential coordinate): while the contact is active its
+// friction force has magnitude <= mu f+, f+ = max(f, 0) (the normal load; a pulling f, possible
+// for Kelvin-Voigt and Hunt-Crossley, carries no friction).
+//
 // force() is generic in its scalar (double or saltus::Dual) so flows built from it get their
 // Jacobians by automatic differentiation.
 //
@@ -38,6 +43,7 @@ struct CompliantContactLaw {
   double c = 0.0;  // damping: N s/m (KelvinVoigt), s/m (HuntCrossley, c/k has units s/m); >= 0
   double n = 1.5;  // Hunt-Crossley exponent (> 0; Hertz 3/2)
   ReleaseCondition release = ReleaseCondition::GapReturnsToZero;
+  double mu = 0.0;  // Coulomb friction coefficient on the contact's tangent; >= 0 (0: none)
 
   static CompliantContactLaw linear_spring(double k) {
     return {CompliantLawKind::LinearSpring, k, 0.0, 1.0, ReleaseCondition::GapReturnsToZero};
@@ -72,7 +78,15 @@ struct CompliantContactLaw {
     return kind == CompliantLawKind::KelvinVoigt && release == ReleaseCondition::ForceReturnsToZero;
   }
 
-  // Throws saltus::Error naming `who` when k <= 0, c < 0, n <= 0 or a value is not finite.
+  // Returns a copy with Coulomb coefficient mu.
+  CompliantContactLaw with_friction(double mu_coefficient) const {
+    CompliantContactLaw out = *this;
+    out.mu = mu_coefficient;
+    return out;
+  }
+
+  // Throws saltus::Error naming `who` when k <= 0, c < 0, n <= 0, mu < 0 or a value is not
+  // finite.
   void validate(const std::string& who) const;
 };
 

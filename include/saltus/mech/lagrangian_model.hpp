@@ -109,6 +109,40 @@
 // rates removed like the normal ones). The single-contact modes, guards and messages are unchanged;
 // the IndexSets resets allocate (they solve an LCP), the single-contact paths do not.
 //
+// Friction on compliant contacts (src/mech/compliant_friction_dynamics.hpp,
+// compliant_contact_guards.cpp): a compliant contact with law.mu > 0 and a tangential coordinate
+// (add_compliant_contact with a tangent) is FRICTIONAL. While active it carries, besides f w_N,
+// a tangential force lambda_T w_T with the normal load f+ = max(f, 0): sliding with
+// s = sign(gdot_T), lambda_T = -mu s f+; sticking (gdot_T = 0 held), lambda_T from
+// w_T^T qddot + what_T = 0 (one row per sticking compliant contact,
+// G lambda_T = -(W_T^T M^-1 h_total + what_T), G = W_T^T M^-1 W_T). The friction state is part
+// of the mode (LagrangianMode::compliant_stick, compliant_slip_negative) and of its name:
+// "free|slip+:pad", "free|slip-:pad", "free|stick:pad" (a frictionless compliant contact stays
+// "|pad"). Guards, mirroring a closed rigid contact's (v_rest = 1e-12 (1 + sum_k |w_T,k qdot_k|),
+// the speed that counts as zero):
+//   "stick:<j>"   (j sliding with s) p = -s gdot_T - v_rest rising: the sliding speed reaches
+//                 zero -> stick if the stick force lies in the cone |lambda_T| <= mu f+, else
+//                 slip with s' = -sign(lambda_T) (reversal)
+//   "slip+:<j>"   (j sticking) p = -lambda_T - mu f+ rising -> slip+; "slip-:<j>"
+//                 p = lambda_T - mu f+ rising -> slip-
+//   "touch:<j>"   -> active, sliding with s = sign(gdot_T) when |gdot_T| > 1e-12 (1 + |w_T|_1
+//                 |qdot|_inf), else by the cone test; "release:<j>" ends the friction too.
+// Cone test at the edge (|lambda_T| within 1e-9 of mu f+): stick only while d/dt (mu f+ -
+// |lambda_T|) >= 0 along the stick flow (the force moves inward), else slip. A contact that starts
+// sticking has its residual gdot_T (round-off of the located root) removed along M^-1 w_T; the
+// flow then keeps gdot_T = 0 (no projection): to round-off for tangents linear in q (a linear
+// invariant of every Runge-Kutta method), else to the integrator's tolerance. The stick multiplier
+// needs independent w_T of the sticking compliant contacts (else an error naming them).
+// Rigid contacts may share the model, but not a mode: the coupled forces of closed rigid contacts
+// and frictional compliant ones are not built. Modes with a closed rigid contact exist only while
+// no frictional compliant contact is active; an impact from a mode with compliant friction
+// re-chooses the friction states from the new velocities (a sticking contact the impact set
+// sliding slides); a rigid contact that would close there (plastic impact, touching at rest, a
+// simultaneous impact leaving one closed), a frictional compliant contact touching while a rigid
+// contact is closed, or such an initial state, ends the run (ResetFailed; an initial state:
+// saltus::Error) naming both contacts; impacts accumulating there end as Termination::Zeno (no
+// hand-over).
+//
 // Every mode supplies its Jacobian by forward AD (Dual, DualSecondOrderJet), so all integrators,
 // Radau5 included, run every mode. The compiled flows, guards and resets do not allocate (fixed
 // capacity DofVector/DofMatrix, a fixed-capacity phase record in Routh's process).
@@ -190,6 +224,10 @@ struct LagrangianContact {
   std::string description;        // "model 'm', body 'b', contact 'c'" (for messages)
 
   bool rigid() const { return model == ContactModel::Rigid; }
+  // A compliant contact with Coulomb friction: mu > 0 and a tangential coordinate.
+  bool compliant_frictional() const {
+    return !rigid() && compliant.mu > 0.0 && static_cast<bool>(tangent);
+  }
   // A rigid contact whose closed state slips or sticks (see the header comment).
   bool frictional() const {
     return rigid() && law.kind != ImpactLawKind::NewtonFrictionless && law.mu > 0.0 &&
@@ -223,6 +261,11 @@ struct LagrangianMode {
   unsigned closed_set = 0;
   unsigned stick_set = 0;
   unsigned slip_negative_set = 0;
+  // Friction state of the active frictional compliant contacts (bit j = j-th compliant contact,
+  // as compliant_mask): sticking, or sliding with s = -1; an active frictional compliant contact
+  // in neither set slides with s = +1. Zero for frictionless compliant contacts.
+  unsigned compliant_stick = 0;
+  unsigned compliant_slip_negative = 0;
 };
 
 // The outcome of one impact of a contact at (q, qdot-) (fixed capacity: no allocation).
@@ -241,6 +284,8 @@ struct ContactDynamics {
                           // w_N^T M^-1 w_N in stick; NaN without a closed contact; kind
                           // IndexSets: the normalised determinant of index_set_dynamics.hpp
   // Kind IndexSets: lambda_N, lambda_T of every contact (index = contact; 0 when not closed).
+  // Modes with frictional compliant contacts: lambda_T_each[c] is the friction force of
+  // compliant contact c along w_T (0 when inactive); lambda_N_each is then empty.
   DofVector<double> lambda_N_each, lambda_T_each;
 };
 
@@ -290,6 +335,17 @@ class LagrangianModel {
     c.compliant = law;
     return push_contact(std::move(c));
   }
+  // A compliant contact with Coulomb friction law.mu along w_T = ds_T/dq^T (see the header
+  // comment, "Friction on compliant contacts").
+  template <class Gap, class Tangent>
+  int add_compliant_contact(std::string name, std::string body, Gap gap, Tangent tangent,
+                            CompliantContactLaw law) {
+    LagrangianContact c = make_contact(std::move(name), std::move(body), gap);
+    c.model = ContactModel::Compliant;
+    c.compliant = law;
+    c.tangent = ConfigurationFunction(tangent);
+    return push_contact(std::move(c));
+  }
 
   int contact_count() const { return static_cast<int>(contacts_.size()); }
   const LagrangianContact& contact(int i) const;
@@ -337,7 +393,7 @@ class LagrangianModel {
   ContactImpact resolve_impact(int i, ConstVectorRef q, ConstVectorRef qdot_minus) const;
 
   // Throws saltus::Error (model, body, contact, value) for invalid coefficients, a frictional
-  // law without a tangential coordinate, or missing M / h.
+  // law without a tangential coordinate (rigid, or compliant with mu > 0), or missing M / h.
   void validate() const;
   // validate() plus: M(q) SPD and every gap gradient non-zero at q.
   void check_configuration(ConstVectorRef q) const;
@@ -402,7 +458,8 @@ struct LagrangianModel::Compiled {
   // The mode holding `mode`, or kNoMode.
   ModeId find(const LagrangianMode& mode) const;
   // A mode consistent with the state x = (q, qdot) at t: compliant contacts with g_N < 0 (and,
-  // for force release, f > 0) active; the first rigid contact with |g_N| and |gdot_N| below
+  // for force release, f > 0) active, frictional ones sliding with s = sign(gdot_T), or by the
+  // cone test at gdot_T = 0; the first rigid contact with |g_N| and |gdot_N| below
   // 1e-12 (1 + |x|) closed by close_contact(); else no closed contact. Throws saltus::Error
   // when two or more rigid contacts would close (no mode holds them yet).
   ModeId initial_mode(double t, ConstVectorRef x) const;

@@ -2,6 +2,7 @@
 // [[contacts]] with their impact or compliant laws.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "model_reader.hpp"
 #include "saltus/core/error.hpp"
@@ -10,6 +11,15 @@
 #include "saltus/model/tape.hpp"
 
 namespace saltus::model::loader {
+
+namespace {
+// A coefficient as the file would write it ("0.3", not 17 digits), for messages.
+std::string short_number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+}  // namespace
 
 // ------------------------------------------------------------------ mechanical models
 // [coordinates]: q = { initial = ..., velocity = ..., unit = "..." } or q = <initial>. The
@@ -326,7 +336,7 @@ void ModelReader::read_contact(const toml::table& t, int index) {
   // compliant keys with a rigid law, or the reverse, are errors.
   std::vector<std::string> keys = {"name", "body", "gap", "law"};
   if (c.compliant) {
-    keys.insert(keys.end(), {"k", "c", "n", "release"});
+    keys.insert(keys.end(), {"k", "c", "n", "release", "mu", "tangent"});
   } else {
     keys.insert(keys.end(), {"e", "mu", "e_t", "tangent"});
   }
@@ -351,6 +361,14 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       coefficient("k", c.compliant_law.k, true);
       coefficient("c", c.compliant_law.c, false);
       coefficient("n", c.compliant_law.n, false);
+      coefficient("mu", c.compliant_law.mu, false);
+      if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
+      if (c.compliant_law.mu > 0.0 && t.get("tangent") == nullptr) {
+        add(*t.get("mu"), where + " (law " + law +
+                              ") has mu = " + short_number(c.compliant_law.mu) +
+                              " but no tangent; expected tangent = \"s_T(q)\", the contact " +
+                              "point's coordinate along the surface");
+      }
       if (const toml::node* v = t.get("release")) {
         if (auto s = string(*v, where + " release")) {
           if (*s == "gap") {
