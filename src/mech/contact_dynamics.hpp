@@ -14,6 +14,7 @@
 // q + s e_k gives w_k in d1; at q + s qdot gives gdot in d1 and what in d2.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -29,6 +30,7 @@ inline double val(double x) {
 inline double val(const ceres::Jet<double, 1>& x) {
   return x.a;
 }
+
 
 // "(q_0, q_1, ...)" with 17 digits, for messages (allocates: error paths only).
 std::string q_text(ConstVectorRef q);
@@ -119,6 +121,18 @@ SecondOrderJetTpl<S> along(const ConfigurationFunction& f, const DofVector<S>& q
   DofVector<SecondOrderJetTpl<S>> qj(q.size());
   for (Eigen::Index k = 0; k < q.size(); ++k) qj[k] = SecondOrderJetTpl<S>(q[k], dir[k], S(0.0));
   return f(qj);
+}
+
+// The stick guard of contact c sliding with s: p = -s gdot_T - 1e-12 (1 + |qdot|_inf), rising when
+// the sliding speed falls to the level close_contact counts as tangential rest (the offset is a
+// constant for the gradient). At p = -s gdot_T exactly, a slip entered from stick starts at speed
+// 0 on its own guard and re-fires it at ~1e-13 s gaps until the step size underflows.
+template <class S>
+S stick_guard_value(const LagrangianContact& c, double s, const DofVector<S>& q,
+                    const DofVector<S>& qd) {
+  double scale = 1.0;
+  for (Eigen::Index i = 0; i < qd.size(); ++i) scale = std::max(scale, 1.0 + std::abs(val(qd[i])));
+  return S(-s * along(c.tangent, q, qd).d1 - 1e-12 * scale);
 }
 
 // w = df/dq^T at q.

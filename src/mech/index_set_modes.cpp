@@ -2,7 +2,8 @@
 // transitions of [LB] Sec. 2 as guards of the current index sets; every reset chooses the next sets
 // by the contact-force LCP (index_set_choice.hpp) with the changed contact moved as the event says.
 //   "lift-off:<c>"  p = -lambda_N,c rising -> LCP over I_N \ {c}
-//   "stick:<c>"     p = -s gdot_T,c rising (c sliding with s) -> LCP with c in I_H
+//   "stick:<c>"     p = -s gdot_T,c - 1e-12 (1 + |qdot|_inf) rising (c sliding with s reaches
+//                   rest; stick_guard_value) -> LCP with c in I_H
 //   "slip+:<c>", "slip-:<c>"  p = -/+ lambda_T,c - mu lambda_N,c rising (c sticking) -> LCP with c
 //                   and the members of its sticking group (equal w_T) sliding with s
 //   "painleve:<sets>" p = -B rising (some contact sliding; B of index_set_dynamics.hpp): the
@@ -193,7 +194,7 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                               using S = std::decay_t<decltype(x[0])>;
                               const int n = ctx->n;
                               const DofVector<S> q = load<S>(x, 0, n), qd = load<S>(x, n, n);
-                              return S(-s * along(ctx->model.contact(i).tangent, q, qd).d1);
+                              return stick_guard_value(ctx->model.contact(i), s, q, qd);
                             },
                             stick_reset(ctx, id, i, closed, stick, neg, mask)));
       return;

@@ -255,9 +255,8 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
         id, make_guard(
                 "stick:" + c.name, Direction::Rising,
                 [ctx, ci, s](const auto&, const auto& x, const auto&) {
-                  using S = std::decay_t<decltype(x[0])>;
                   const auto [q, qd] = split_state(x, ctx->n);
-                  return S(-s * detail::along(ctx->model.contact(ci).tangent, q, qd).d1);
+                  return detail::stick_guard_value(ctx->model.contact(ci), s, q, qd);
                 },
                 Reset::chosen([ctx, ci, mask, s, mode](double t, ConstVectorRef x, ConstVectorRef) {
                   const int n = ctx->n;

@@ -57,7 +57,8 @@
 //                  with ResetFailed naming the contacts); impulse_n is then d's share. d already
 //                  separating (resolved with another contact's guard): no jump.
 //   "lift-off:<c>" p = -lambda_N rising (closed, slip, stick) -> no closed contact
-//   "stick:<c>"    p = -s gdot_T rising (slip s: the sliding speed reaches zero) -> stick if the
+//   "stick:<c>"    p = -s gdot_T - 1e-12 (1 + |qdot|_inf) rising (slip s: the sliding speed
+//                  reaches the rest level of close_contact) -> stick if the
 //                  stick forces lie in the cone |lambda_T| <= mu lambda_N, else slip reversal
 //                  (s' = -sign(lambda_T) = -s), or no closed contact if lambda_N <= 0
 //   "slip+:<c>"    p = -lambda_T - mu lambda_N rising (stick: the force reaches the cone edge
