@@ -31,7 +31,6 @@ inline double val(const ceres::Jet<double, 1>& x) {
   return x.a;
 }
 
-
 // "(q_0, q_1, ...)" with 17 digits, for messages (allocates: error paths only).
 std::string q_text(ConstVectorRef q);
 
