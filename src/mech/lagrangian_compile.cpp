@@ -252,28 +252,17 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
     const double s = detail::slip_sign(mode.kind);
     // The sliding speed reaches zero: stick, slip reversal, or lift-off by the stick forces.
     sys.add_guard(
-        id, make_guard(
-                "stick:" + c.name, Direction::Rising,
-                [ctx, ci, s](const auto&, const auto& x, const auto&) {
-                  const auto [q, qd] = split_state(x, ctx->n);
-                  return detail::stick_guard_value(ctx->model.contact(ci), s, q, qd);
-                },
-                Reset::chosen([ctx, ci, mask, s, mode](double t, ConstVectorRef x, ConstVectorRef) {
-                  const int n = ctx->n;
-                  // Entered from stick at the cone's edge, the sliding speed starts at zero with a
-                  // rate of round-off sign and may "reach zero" at once: with the stick force still
-                  // on the edge (to 1e-9) and pushing this way, sliding goes on (an ordinary event;
-                  // the guard re-arms once the speed grows). Else stick and slip flip at one
-                  // instant.
-                  const LagrangianModel& m = ctx->model;
-                  const LagrangianMode stick{ci, ClosedKind::Stick, mask};
-                  const ContactDynamics d = m.dynamics(stick, t, x.head(n), x.tail(n));
-                  const double edge = m.contact(ci).law.mu * d.lambda_N;
-                  if (d.lambda_N > 0.0 && -s * d.lambda_T >= edge * (1.0 - 1e-9)) {
-                    return ctx->find(mode);
-                  }
-                  return ctx->find(m.close_contact(ci, t, x.head(n), x.tail(n), mask, true));
-                })));
+        id,
+        make_guard(
+            "stick:" + c.name, Direction::Rising,
+            [ctx, ci, s](const auto&, const auto& x, const auto&) {
+              const auto [q, qd] = split_state(x, ctx->n);
+              return detail::stick_guard_value(ctx->model.contact(ci), s, q, qd);
+            },
+            Reset::chosen([ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef) {
+              const int n = ctx->n;
+              return ctx->find(ctx->model.close_contact(ci, t, x.head(n), x.tail(n), mask, true));
+            })));
   } else if (mode.kind == ClosedKind::Stick) {
     // The stick force reaches the cone edge: slip starts against it ([LB] (2.10)).
     const ModeId slip_pos = ctx->find({ci, ClosedKind::SlipPositive, mask});
