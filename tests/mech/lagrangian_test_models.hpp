@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cmath>
+#include <string>
 
 #include "saltus/mech/lagrangian_model.hpp"
 #include "saltus/mech/planar_rigid_body.hpp"
 #include "saltus/sim/simulation_options.hpp"
+#include "saltus/sim/simulator.hpp"
 
 namespace saltus::mech::testing {
 
@@ -61,6 +63,14 @@ inline SimulationOptions tight_options() {
   o.stepper.rtol = 1e-12;
   o.stepper.atol = 1e-14;
   return o;
+}
+
+// The name of event i's guard in a run of c ("zeno-handover" for the hand-over).
+inline std::string guard_name(const LagrangianModel::Compiled& c, const SimulationResult& r,
+                              long i) {
+  const EventRecord& ev = r.events[i];
+  if (ev.guard == kZenoHandoverGuard) return "zeno-handover";
+  return c.system.mode(ev.mode_before).guards[ev.guard].name;
 }
 
 }  // namespace saltus::mech::testing

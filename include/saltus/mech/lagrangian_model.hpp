@@ -1,3 +1,5 @@
+// Over 450 lines (about 470): most of it is the one contract comment below (every mode, guard and
+// reset of the compiled system), kept whole beside the class it describes.
 // A planar Lagrangian system with unilateral contacts, compiled into a saltus::HybridSystem.
 //
 // Sources: seed 000 eqs. (5.1)-(5.21) (compliant contact, impact map, mechanical hybrid system,
