@@ -6,6 +6,7 @@
 // set-up (tests/sim/accumulation_test.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -59,13 +60,16 @@ class Accumulation {
   }
 
   // Guard k of mode `from` reset the state to x_after at t; `mode_now` is the mode after it.
-  // The standing prediction is kept while the events keep to it (accumulating()): recognised
-  // early, on long cycles, it is the most accurate one; later ratios carry the round-off of
-  // short cycles. A prediction the events no longer follow is replaced.
+  // The standing prediction is kept while the events keep to it (accumulating()) and a new one
+  // agrees with it to within round-off: for exactly geometric events the one recognised early,
+  // on long cycles, is the most accurate (with r near 1 later ratios carry the round-off of
+  // short cycles). A new prediction that moves t_inf by more than round-off replaces it: the
+  // ratio of an asymptotically geometric sequence (a rocking block's corner bouncing to rest
+  // while the block turns) converges with the cycle, and an early t_inf is off by ~D dr.
   Verdict on_event(double t, ModeId from, int k, ModeId mode_now, ConstVectorRef x_after) {
     const events::ZenoPrediction z = monitor_.notify(t, from, k);
     post_event_states_.remember(x_after);
-    if (z.detected && !accumulating(t, mode_now)) {
+    if (z.detected && (!accumulating(t, mode_now) || moves_t_inf(z, t))) {
       pattern_ = z;
       pattern_mode_ = from;
       pattern_guard_ = k;
@@ -97,6 +101,14 @@ class Accumulation {
   }
 
  private:
+  // Whether z's t_inf differs from the standing prediction's by more than the round-off of a
+  // geometric tail, D r / (1 - r) with each duration D known to ~2 ulp(t): ~4 ulp(t) r / (1 - r)^2.
+  bool moves_t_inf(const events::ZenoPrediction& z, double t) const {
+    const double ulp = std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
+    const double round_off = 4.0 * ulp * z.ratio / ((1.0 - z.ratio) * (1.0 - z.ratio));
+    return std::abs(z.t_inf - pattern_.t_inf) > 16.0 * round_off;
+  }
+
   const events::ZenoOptions& options_;
   events::ZenoMonitor monitor_;
   PostEventStates post_event_states_;
