@@ -237,7 +237,7 @@ class EventLocator {
           double rate = 0.0;
           guard_and_rate_at(g, leave, sample_t_[i], rate);
           if (rate < 0.0) continue;
-          candidate_t_[k] = return_crossing(k, g, leave, i);
+          candidate_t_[k] = return_crossing(k, g, leave, i, tol);
           if (candidate_t_[k] == sample_t_[i - 1]) retrigger_[k] = 1;
           continue;
         }
@@ -287,7 +287,7 @@ class EventLocator {
   // for a negative value when the rate does not change sign once. With no negative value at
   // all the dense output never left the surface: the event is at the dip (or the departure),
   // where the guard has stopped moving away.
-  double return_crossing(int k, const Guard& g, double sign, int i) {
+  double return_crossing(int k, const Guard& g, double sign, int i, double band) {
     const double a = sample_t_[i - 1], b = sample_t_[i];
     const double sb = sign * sample_s_(k, i);
     if (!g.gradient) return a;
@@ -295,10 +295,15 @@ class EventLocator {
     const double sa = guard_and_rate_at(g, sign, a, ra);
     guard_and_rate_at(g, sign, b, rb);
     if (!(ra < 0.0)) return a;
-    const double probe = a + std::max(4.0 * std::abs(sa) / -ra, 64.0 * events::detail::ulp_of(a));
+    // The probe goes as far as the departure needs to leave the band at its rate: nearer, the
+    // guard reads its own round-off (a corner leaving at 3e-4 m/s is +-1e-17 for ~1e-13 s) and
+    // the root between a noise-negative probe and b is a noise crossing next to it, not the
+    // return (step-size underflow in random box drops, issue 11).
+    const double probe = a + std::max({4.0 * std::abs(sa) / -ra, band / -ra,
+                                       64.0 * events::detail::ulp_of(a)});
     if (probe < b) {
       const double s_probe = guard_at(g, sign, probe);
-      if (s_probe < 0.0) return find_root(g, sign, probe, s_probe, b, sb).before;
+      if (s_probe < -0.5 * band) return find_root(g, sign, probe, s_probe, b, sb).before;
     }
     if (rb > 0.0) {
       auto rate = [&](double t) {

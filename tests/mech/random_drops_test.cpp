@@ -89,7 +89,7 @@ void random_drops(bool box, unsigned seed, double max_early_fraction) {
       if (bad_limit && r.events[i].guard == kZenoHandoverGuard && i + 1 == r.events.size()) break;
       if (show && std::atoi(show) == run) {
         const auto& rec = r.events[i];
-        std::printf("event %ld t=%.17g %s -> %s x-=(%g %g %g %g %g %g) x+=(%g %g %g %g %g %g)\n", i,
+        std::printf("event %ld t=%.17g %s -> %s x-=(%.17g %.17g %.17g %.17g %.17g %.17g) x+=(%.17g %.17g %.17g %.17g %.17g %.17g)\n", i,
                     rec.t,
                     rec.guard < 0 ? "zeno"
                                   : c.system.modes()[static_cast<size_t>(rec.mode_before)]
