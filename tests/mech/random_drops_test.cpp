@@ -89,14 +89,16 @@ void random_drops(bool box, unsigned seed, double max_early_fraction) {
       if (bad_limit && r.events[i].guard == kZenoHandoverGuard && i + 1 == r.events.size()) break;
       if (show && std::atoi(show) == run) {
         const auto& rec = r.events[i];
-        std::printf("event %ld t=%.17g %s -> %s x-=(%.17g %.17g %.17g %.17g %.17g %.17g) x+=(%.17g %.17g %.17g %.17g %.17g %.17g)\n", i,
-                    rec.t,
-                    rec.guard < 0 ? "zeno"
-                                  : c.system.modes()[static_cast<size_t>(rec.mode_before)]
-                                        .guards[static_cast<size_t>(rec.guard)]
-                                        .name.c_str(),
-                    c.system.modes()[static_cast<size_t>(rec.mode_after)].name.c_str(), xb[0],
-                    xb[1], xb[2], xb[3], xb[4], xb[5], xa[0], xa[1], xa[2], xa[3], xa[4], xa[5]);
+        std::printf(
+            "event %ld t=%.17g %s -> %s x-=(%.17g %.17g %.17g %.17g %.17g %.17g) x+=(%.17g %.17g "
+            "%.17g %.17g %.17g %.17g)\n",
+            i, rec.t,
+            rec.guard < 0 ? "zeno"
+                          : c.system.modes()[static_cast<size_t>(rec.mode_before)]
+                                .guards[static_cast<size_t>(rec.guard)]
+                                .name.c_str(),
+            c.system.modes()[static_cast<size_t>(rec.mode_after)].name.c_str(), xb[0], xb[1], xb[2],
+            xb[3], xb[4], xb[5], xa[0], xa[1], xa[2], xa[3], xa[4], xa[5]);
       }
       for (int k = 0; k < model.contact_count(); ++k) {
         EXPECT_GE(model.gap(k, xa.head(3)), -1e-9) << "run " << run << " event " << i;
