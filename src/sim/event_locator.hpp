@@ -299,8 +299,8 @@ class EventLocator {
     // guard reads its own round-off (a corner leaving at 3e-4 m/s is +-1e-17 for ~1e-13 s) and
     // the root between a noise-negative probe and b is a noise crossing next to it, not the
     // return (step-size underflow in random box drops, issue 11).
-    const double probe = a + std::max({4.0 * std::abs(sa) / -ra, band / -ra,
-                                       64.0 * events::detail::ulp_of(a)});
+    const double probe =
+        a + std::max({4.0 * std::abs(sa) / -ra, band / -ra, 64.0 * events::detail::ulp_of(a)});
     if (probe < b) {
       const double s_probe = guard_at(g, sign, probe);
       if (s_probe < -0.5 * band) return find_root(g, sign, probe, s_probe, b, sb).before;
