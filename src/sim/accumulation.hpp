@@ -33,6 +33,22 @@ class Accumulation {
     monitor_.reset();
     pattern_ = events::ZenoPrediction{};
     post_event_states_.clear();
+    identity_guard_ = -1;
+  }
+
+  // Guard k of `mode` fired at t and its reset left the state unchanged (`identity`) or not.
+  // True when the event before was an identity reset of the same guard less than zeno.min_gap
+  // earlier: the guard keeps crossing within the round-off of a state that no longer moves (a
+  // corner at rest on the floor read as departing at 1e-10 m/s, its impact reset finding it
+  // separating), and this instant is the accumulation point. Left alone, the events went on
+  // to a step-size underflow (random box drops, issue 11). Called for every event.
+  bool stalled(double t, ModeId mode, int k, bool identity) {
+    const bool again = identity && identity_guard_ == k && identity_mode_ == mode &&
+                       t - identity_t_ <= options_.min_gap * std::max(1.0, std::abs(t));
+    identity_guard_ = identity ? k : -1;
+    identity_mode_ = mode;
+    identity_t_ = t;
+    return again;
   }
 
   // The Zeno monitor has recognised the events accumulating in `mode`, and the latest cycle
@@ -115,6 +131,9 @@ class Accumulation {
   events::ZenoPrediction pattern_;  // the monitor's verdict after the latest event
   ModeId pattern_mode_ = kNoMode;
   int pattern_guard_ = -1;
+  int identity_guard_ = -1;  // the latest event's guard when its reset changed nothing, else -1
+  ModeId identity_mode_ = kNoMode;
+  double identity_t_ = 0.0;
 };
 
 }  // namespace saltus::detail

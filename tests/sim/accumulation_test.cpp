@@ -50,6 +50,25 @@ TEST(Accumulation, GeometricEventsAreHandedOverAtTheirLimit) {
   }
 }
 
+// Identity resets of one guard in a row closer than zeno.min_gap (1e-13 relative): the state no
+// longer moves and the guard only crosses in round-off; anything else breaks the chain.
+TEST(Accumulation, IdentityResetsInARowBelowTheMinimumGapAreStalled) {
+  events::ZenoOptions o;
+  Accumulation a(o, 2);
+  a.reset();
+  const double t = 0.5, gap = 0.5 * o.min_gap;
+  EXPECT_FALSE(a.stalled(t, 0, 2, true)) << "one identity reset is an ordinary event";
+  EXPECT_TRUE(a.stalled(t + gap, 0, 2, true));
+  EXPECT_FALSE(a.stalled(t + 2 * gap, 0, 2, false)) << "a reset that changes the state";
+  EXPECT_FALSE(a.stalled(t + 3 * gap, 0, 2, true));
+  EXPECT_FALSE(a.stalled(t + 4 * gap, 0, 1, true)) << "another guard";
+  EXPECT_FALSE(a.stalled(t + 5 * gap, 1, 1, true)) << "another mode";
+  EXPECT_FALSE(a.stalled(t + 5 * gap + 3 * o.min_gap, 1, 1, true)) << "beyond the minimum gap";
+  EXPECT_TRUE(a.stalled(t + 5 * gap + 3.5 * o.min_gap, 1, 1, true));
+  a.reset();
+  EXPECT_FALSE(a.stalled(t + 6 * o.min_gap, 1, 1, true)) << "a new arc forgets the chain";
+}
+
 TEST(Accumulation, PolicyOffNeverHandsOver) {
   const Geometric g{1.0, 0.7};
   events::ZenoOptions o;
