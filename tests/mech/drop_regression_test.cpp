@@ -65,13 +65,13 @@ TEST(DropRegression, SpinningBoxCornerBouncesToRest) {
 // again to a step-size underflow at t = 0.2579. The probe now waits until the departure has
 // left the band (event_locator.hpp, return_crossing).
 TEST(DropRegression, CornerLeavingSlowlyIsNotBackAtOnce) {
-  const Drop d{true,
-               0.48152366007908254,
-               0.15183696885703873,
-               0.64609353660234725,
-               0.08291569884504002,
-               {0, 0.75007279474001443, -1.3798101001080547, -1.2023629017043893, 0,
-                -0.90335486958448019}};
+  const Drop d{
+      true,
+      0.48152366007908254,
+      0.15183696885703873,
+      0.64609353660234725,
+      0.08291569884504002,
+      {0, 0.75007279474001443, -1.3798101001080547, -1.2023629017043893, 0, -0.90335486958448019}};
   const SimulationResult r = drop_to_rest(d);
   EXPECT_NEAR(r.x_final[1], d.b, 1e-9);  // flat on its long side
 }
@@ -84,13 +84,13 @@ TEST(DropRegression, CornerLeavingSlowlyIsNotBackAtOnce) {
 // t = 0.2033. The same guard's identity resets in a row below zeno.min_gap are now the
 // accumulation point (Accumulation::stalled): the hand-over settles the box.
 TEST(DropRegression, IdentityImpactsOfACornerAtRestAreItsZenoPoint) {
-  const Drop d{true,
-               0.26362369800867042,
-               0.33861212905278215,
-               0.87370242048141311,
-               0.09746771783537872,
-               {0, 0.34355966759098544, 1.5692451326501304, 1.3015260749003725, 0,
-                2.650374181686761}};
+  const Drop d{
+      true,
+      0.26362369800867042,
+      0.33861212905278215,
+      0.87370242048141311,
+      0.09746771783537872,
+      {0, 0.34355966759098544, 1.5692451326501304, 1.3015260749003725, 0, 2.650374181686761}};
   const SimulationResult r = drop_to_rest(d);
   EXPECT_NEAR(r.x_final[1], d.a, 1e-9);  // on its side
 }
