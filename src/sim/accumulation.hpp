@@ -34,6 +34,7 @@ class Accumulation {
     pattern_ = events::ZenoPrediction{};
     post_event_states_.clear();
     identity_guard_ = -1;
+    last_guard_ = -1;
   }
 
   // Guard k of `mode` fired at t and its reset left the state unchanged (`identity`) or not.
@@ -48,8 +49,17 @@ class Accumulation {
     identity_guard_ = identity ? k : -1;
     identity_mode_ = mode;
     identity_t_ = t;
+    last_guard_ = k;
+    last_mode_ = mode;
+    last_t_ = t;
     return again;
   }
+
+  // The latest reset (since reset()) was guard k's in `mode`, at last_reset_time().
+  bool follows_own_reset(ModeId mode, int k) const {
+    return last_guard_ == k && last_mode_ == mode;
+  }
+  double last_reset_time() const { return last_t_; }
 
   // The Zeno monitor has recognised the events accumulating in `mode`, and the latest cycle
   // still fits that prediction: the time left to t_inf from t is within a factor 2 of the
@@ -134,6 +144,9 @@ class Accumulation {
   int identity_guard_ = -1;  // the latest event's guard when its reset changed nothing, else -1
   ModeId identity_mode_ = kNoMode;
   double identity_t_ = 0.0;
+  int last_guard_ = -1;  // the latest reset's guard and mode (stalled() sees every reset)
+  ModeId last_mode_ = kNoMode;
+  double last_t_ = 0.0;
 };
 
 }  // namespace saltus::detail

@@ -298,8 +298,13 @@ class HybridLoop final : private GuardRates {
 
   // ------------------------------------------------------------------ Zeno
   // (defined in hybrid_loop_zeno.hpp)
+  // Why a Zeno point is reached: the monitor's prediction, a reset mapping the state to itself
+  // at once, or an excursion below the state's resolution right after the guard's own reset.
+  enum class ZenoCause { Predicted, Instantaneous, Unresolved };
   bool reach_accumulation();
-  void handle_zeno(const events::ZenoPrediction& z, ModeId mode, int guard, bool instantaneous);
+  bool reach_unresolved_return(int guard);
+  bool after_zeno_point(ModeId mode_before);
+  void handle_zeno(const events::ZenoPrediction& z, ModeId mode, int guard, ZenoCause cause);
 
   // ------------------------------------------------------------------ guard rates
   // d/dt p along the current mode's flow at (t_, x): p_x x' + p_z z' + p_t, with

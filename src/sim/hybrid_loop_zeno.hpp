@@ -14,7 +14,30 @@ template <ode::DenseStepper S>
 bool HybridLoop<S>::reach_accumulation() {
   const ModeId before = mode_;
   handle_zeno(accumulation_.prediction(), accumulation_.prediction_mode(),
-              accumulation_.prediction_guard(), false);
+              accumulation_.prediction_guard(), ZenoCause::Predicted);
+  return after_zeno_point(before);
+}
+
+// Guard k fired again after its own reset with an excursion below the state's resolution and no
+// recognised pattern: its Zeno point is now (the time left to it is below what the dense output
+// resolves), handed over or stopped as reach_accumulation() does.
+template <ode::DenseStepper S>
+bool HybridLoop<S>::reach_unresolved_return(int k) {
+  const ModeId before = mode_;
+  events::ZenoPrediction z;
+  z.detected = true;
+  z.t_inf = t_;
+  z.ratio = 0.0;
+  z.period = 1;
+  z.last_cycle = t_ - accumulation_.last_reset_time();
+  handle_zeno(z, mode_, k, ZenoCause::Unresolved);
+  return after_zeno_point(before);
+}
+
+// After a Zeno point reached inside an event set: the guards of the mode the run continues in
+// are examined (rule_.fired()). False when the run ended.
+template <ode::DenseStepper S>
+bool HybridLoop<S>::after_zeno_point(ModeId before) {
   if (finished_) return false;
   rule_.fired().clear();
   if (mode_ != before) {
@@ -26,7 +49,7 @@ bool HybridLoop<S>::reach_accumulation() {
 
 template <ode::DenseStepper S>
 void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, int guard,
-                                bool instantaneous) {
+                                ZenoCause cause) {
   SimulationSummary& s = out_->summary;
   const Mode& m = system_.mode(mode);
   s.zeno_time = z.t_inf;
@@ -35,14 +58,23 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
   s.zeno_kind = accumulation_.zeno_kind();
   // Built only when the run stops here: a hand-over must not allocate (reused Simulator).
   auto what = [&] {
-    return instantaneous
-               ? message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
-                         "' fires again at once and its reset leaves the state unchanged at t = ",
-                         t_, " (accumulation at this instant)")
-               : message("Zeno: events of guard '", m.guards[guard].name, "' in mode '", m.name,
-                         "' accumulate at t_inf = ", z.t_inf, " (cycle of ", z.period,
-                         " event(s), duration ratio ", z.ratio, ", last cycle ", z.last_cycle,
-                         " s, ", events_total_, " events resolved)");
+    switch (cause) {
+      case ZenoCause::Instantaneous:
+        return message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
+                       "' fires again at once and its reset leaves the state unchanged at t = ", t_,
+                       " (accumulation at this instant)");
+      case ZenoCause::Unresolved:
+        return message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
+                       "' fires again ", z.last_cycle, " s after its own reset with an excursion ",
+                       "below the state's resolution at t = ", t_,
+                       " (accumulation at this instant, no recognised pattern)");
+      case ZenoCause::Predicted:
+        break;
+    }
+    return message("Zeno: events of guard '", m.guards[guard].name, "' in mode '", m.name,
+                   "' accumulate at t_inf = ", z.t_inf, " (cycle of ", z.period,
+                   " event(s), duration ratio ", z.ratio, ", last cycle ", z.last_cycle, " s, ",
+                   events_total_, " events resolved)");
   };
   if (options_.zeno.policy != events::ZenoOptions::Policy::Handover || !m.zeno_handover) {
     stop(Termination::Zeno,

@@ -76,6 +76,23 @@ TEST(DropRegression, CornerLeavingSlowlyIsNotBackAtOnce) {
   EXPECT_NEAR(r.x_final[1], d.b, 1e-9);  // flat on its long side
 }
 
+// Box drop 76 of RandomDrops.BoxWithFriction: a corner bouncing to rest (e = 0.11) without a
+// pattern the Zeno monitor recognises fires again after its own impact with an excursion below
+// the state's resolution (the dense output never shows it below the floor); the run went on
+// resolving such returns until the event cap. A guard fired again after its own reset with an
+// unresolved excursion is now the accumulation point (HybridLoop::reach_unresolved_return).
+TEST(DropRegression, UnresolvedReturnAfterItsOwnImpactIsAZenoPoint) {
+  const Drop d{
+      true,
+      0.24451719821763551,
+      0.21495285931221664,
+      0.84118562790514517,
+      0.11257503290200604,
+      {0, 1.2411428184745761, 2.5891161665908395, 0.80584998454686119, 0, 3.8697922143374299}};
+  const SimulationResult r = drop_to_rest(d);
+  EXPECT_NEAR(r.x_final[1], d.a, 1e-9);  // on its side
+}
+
 // Box drop 406 of RandomDrops.BoxWithFriction: the box tips onto its side pivoting on a corner
 // whose bounces (e = 0.097) are irregular at 1e-8..1e-10 m/s, with durations that round-off
 // sets, so the Zeno monitor recognises no pattern; then the corner reads as departing at
