@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end tests of `saltus orbit`'s Neimark-Sacker detection and period-doubling branch
-switching (--switch-at-pd).
+"""End-to-end tests of `saltus orbit`'s Neimark-Sacker detection, period-doubling branch
+switching (--switch-at-pd) and orbits of modes with algebraic states.
 
 Usage: cli_orbit_bifurcations_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per
 CASE, apps/CMakeLists.txt); the helpers are those of cli_test.py and cli_analysis_test.py.
@@ -109,6 +109,45 @@ def orbit_switches_to_the_period_two_branch(cli):
                                    repr(T), "--switch-at-pd", "--out", out)
     expect_exit(code, 1, stdout, stderr, "--switch-at-pd without --continue")
     expect("give --continue" in stderr, "says why", stderr)
+
+
+@case
+def orbit_of_a_dae_mode(cli):
+    # models/impact_oscillator_dae.toml: the impact oscillator with its acceleration z as an
+    # algebraic state. With c = 0 it is the same system: the closed-form orbit, det M = e^2, and
+    # along sigma the same doubling and grazing. With c = 0.1, z jumps at each impact (it
+    # depends on v) and det M = e^2 exp(-c T) (det S = e^2 at each impact, exp of the integral of
+    # the divergence -c on the arcs).
+    out = os.path.join(cli.work, "dae")
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator_dae.toml"), "--period",
+                                   repr(T), "--set", "x=-0.7", "--set", "v=0.1", "--out", out,
+                                   "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "orbit of a DAE mode")
+    o = read_json(out, "orbit.json")
+    (x, v), _, _ = closed_form(0.0)
+    expect(o["status"] == "converged" and o["resets_per_period"] == 1, "status", o)
+    expect(abs(o["state"]["x"] - x) < 1e-8 and abs(o["state"]["v"] - v) < 1e-8, "orbit", o, x, v)
+    moduli = [m["abs"] for m in o["multipliers"]]
+    expect(len(moduli) == 2 and all(abs(m - 0.8) < 1e-7 for m in moduli), "multipliers", moduli)
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator_dae.toml"), "--period",
+                                   repr(T), "--continue", "sigma=0:0.3", "--out", out,
+                                   "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "continuation of a DAE mode")
+    o = read_json(out, "orbit.json")
+    kinds = [b["kind"] for b in o["bifurcations"]]
+    expect(kinds == ["period doubling", "grazing"], "bifurcations", kinds)
+    expect(abs(o["bifurcations"][0]["parameter"] - doubling_sigma()) < 1e-7, "doubling",
+           o["bifurcations"][0])
+    expect(abs(o["bifurcations"][1]["parameter"] - 1 / (2.5 ** 2 - 1)) < 1e-5, "grazing",
+           o["bifurcations"][1])
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator_dae.toml"), "--period",
+                                   repr(T), "--set", "c=0.1", "--set", "x=-0.7", "--set",
+                                   "v=0.1", "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "orbit of the damped DAE mode")
+    o = read_json(out, "orbit.json")
+    det = o["multipliers"][0]["abs"] * o["multipliers"][1]["abs"]
+    expect(o["status"] == "converged" and abs(det - 0.64 * math.exp(-0.1 * T)) < 1e-8, "det M",
+           det, o["multipliers"])
 
 
 if __name__ == "__main__":
