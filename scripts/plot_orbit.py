@@ -6,7 +6,8 @@ the unit circle; with DIR/branch.csv also every branch point's multipliers, colo
 parameter. DIR/branch.png (continuation only): the first state that is not the parameter against
 the parameter, stable points solid, unstable dashed, bifurcations (fold, period doubling,
 Neimark-Sacker, grazing) marked; with DIR/period2.csv (--switch-at-pd) also both points of the
-period-2 orbit (green solid: stable, magenta dashed: unstable). Atomic writes.
+period-2 orbit (green solid: stable, magenta dashed: unstable) and its own bifurcations.
+Atomic writes.
 Usage: plot_orbit.py DIR
 """
 import csv
@@ -88,8 +89,14 @@ def main():
                     continue
                 stable = a["stable"] == "1" and b["stable"] == "1"
                 ax.plot([float(a["parameter"]), float(b["parameter"])],
-                        [float(a[column]), float(b[column])], "g-" if stable else "m--", lw=1.2,
-                        label="period 2" if column == state and i == 0 else None)
+                        [float(a[column]), float(b[column])], "g-" if stable else "m--", lw=1.2)
+        ax.plot([], [], "g-", label="period 2, stable")
+        ax.plot([], [], "m--", label="period 2, unstable")
+        # The period-2 branch's own bifurcations (e.g. its doubling to period 4).
+        for b in orbit.get("period_2", {}).get("bifurcations", []):
+            ax.axvline(b["parameter"], color="g", ls=":", lw=0.8)
+            ax.annotate(b["kind"] + " (period 2)", (b["parameter"], ax.get_ylim()[0]),
+                        fontsize=8, rotation=90, va="bottom", color="g")
         ax.legend(loc="best", fontsize=8)
     for b in orbit.get("bifurcations", []):
         k = min(b["after_point"], len(rows) - 1)
