@@ -6,12 +6,15 @@
 //    v, forced_damped_oscillator.hpp's closed forms), shot and continued through its
 //    Neimark-Sacker point c = 0;
 //  - the impact oscillator x' = v, v' = z, 0 = z + x - A cos(w t) below the stop at sigma,
-//    v -> -e v (impact_oscillator.hpp's closed-form period-1 orbit and monodromy trace).
+//    v -> -e v (impact_oscillator.hpp's closed-form period-1 orbit and monodromy trace);
+//  - the energising wall x' = v, v' = z, 0 = z + x + c v, v -> -(v + k) at x = 0, on the section
+//    v = 0 (energising_wall.hpp's closed-form limit cycle, period and multiplier q).
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
 #include <cmath>
 
+#include "energising_wall.hpp"
 #include "flow_map_differences.hpp"
 #include "forced_damped_oscillator.hpp"
 #include "impact_oscillator.hpp"
@@ -115,6 +118,27 @@ TEST(DaeOrbit, ImpactOscillatorWithAccelerationAsAlgebraicState) {
   // det M = e^2 and tr M = -2 e cos T + k sin T (impact_oscillator.hpp).
   EXPECT_NEAR(orbit.monodromy.determinant(), io.e * io.e, 1e-8);
   EXPECT_NEAR(orbit.monodromy.trace(), io.monodromy_trace(), 1e-7);
+}
+
+TEST(DaeOrbit, EnergisingWallOnASectionWithAccelerationAsAlgebraicState) {
+  const saltus::testing::EnergisingWall wall;
+  Vector guess = wall.section_point();
+  guess[0] *= 1.2;
+  guess[1] = -0.05;
+  const Guard lowest = make_observer("lowest", Direction::Rising,
+                                     [](const auto&, const auto& x, const auto&) { return x[1]; });
+  const PeriodicOrbit orbit = find_fixed_point(
+      section_map(wall.build_dae(), 0, 0.0, lowest, 0.25 * wall.period(), 3.0 * wall.period(),
+                  saltus::testing::differentiation_options(), {}, Vector::Constant(1, 3.0)),
+      guess);
+  ASSERT_TRUE(orbit.converged()) << orbit.message;
+  EXPECT_LE((orbit.x - wall.section_point()).lpNorm<Eigen::Infinity>(), 1e-8);
+  EXPECT_NEAR(orbit.period, wall.period(), 1e-8);
+  EXPECT_EQ(orbit.events_per_period, 1);
+  // The Poincare map's multipliers: q and 0 (the flow direction).
+  ASSERT_EQ(orbit.multipliers.size(), 2);
+  EXPECT_NEAR(orbit.multipliers[0].real(), wall.q(), 1e-8);
+  EXPECT_NEAR(std::abs(orbit.multipliers[1]), 0.0, 1e-8);
 }
 
 TEST(DaeOrbit, InconsistentAlgebraicStateIsAStatus) {
