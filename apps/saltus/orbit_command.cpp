@@ -54,18 +54,26 @@ nlohmann::ordered_json switch_at_doubling(const model::Model& m, const analysis:
   const analysis::Branch minus = analysis::switch_at_period_doubling(map, *pd, c, -1.0);
   out["at"] = pd->parameter;
   out["status"] = plus.ok && minus.ok ? "continued" : "no period-2 branch";
-  out["message"] = plus.ok ? minus.stop_reason : plus.stop_reason;
+  out["message"] = "along +v: " + plus.stop_reason + "; along -v: " + minus.stop_reason;
   out["stop_reasons"] = {plus.stop_reason, minus.stop_reason};
+  // Joined: the -v side reversed, then the +v side without its first point (the doubling, the
+  // -v side's first point too); after_point counted in the joined rows.
   analysis::Branch joined;
   for (auto it = minus.points.rbegin(); it != minus.points.rend(); ++it) {
     joined.points.push_back(*it);
   }
-  for (size_t i = joined.points.empty() ? 0 : 1; i < plus.points.size(); ++i) {
+  const int offset = minus.points.empty() ? 0 : static_cast<int>(minus.points.size()) - 1;
+  for (size_t i = minus.points.empty() ? 0 : 1; i < plus.points.size(); ++i) {
     joined.points.push_back(plus.points[i]);
   }
-  joined.bifurcations = plus.bifurcations;
-  joined.bifurcations.insert(joined.bifurcations.end(), minus.bifurcations.begin(),
-                             minus.bifurcations.end());
+  for (analysis::BifurcationPoint p : plus.bifurcations) {
+    p.after_point += offset;
+    joined.bifurcations.push_back(p);
+  }
+  for (analysis::BifurcationPoint p : minus.bifurcations) {
+    p.after_point = offset - 1 - p.after_point;
+    joined.bifurcations.push_back(p);
+  }
   out["points"] = joined.points.size();
   out["bifurcations"] = bifurcations_json(joined);
   files.emplace_back("period2.csv", branch_csv(m, joined, &map));

@@ -81,6 +81,10 @@ def orbit_switches_to_the_period_two_branch(cli):
     again = [b["parameter"] for b in p2["bifurcations"] if b["kind"] == "period doubling"]
     expect(len(again) == 2 and abs(again[0] - again[1]) < 1e-9 and again[0] > sigma_pd,
            "period 4", p2["bifurcations"])
+    for b in p2["bifurcations"]:  # between the rows it is reported after
+        k = b["after_point"]
+        lo, hi = sorted([float(rows[k]["sigma"]), float(rows[k + 1]["sigma"])])
+        expect(lo <= b["parameter"] <= hi, "after_point", b, rows[k], rows[k + 1])
     # The stable branch value nearest 1.05 sigma_pd against the attractor of a long run from
     # the model's initial state (further on, near the period-4 doubling, that run ends on
     # another, irregular attractor).
