@@ -148,6 +148,44 @@ TEST(PeriodDoublingSwitch, SwitchedBranchIsTheBruteForceAttractor) {
   EXPECT_GT((near->x - once.x).lpNorm<Eigen::Infinity>(), 1e-2);
 }
 
+TEST(PeriodDoublingSwitch, BothSidesFoldAndGrazeAtTheSameSigma) {
+  // Further on, the period-2 branch turns back (a fold) and ends where its orbit grazes the
+  // stop; x1 and x2 belong to one orbit, so both sides report the same points, and the branch
+  // ends with a grazing report naming its evidence, every point with finite multipliers.
+  const ImpactOscillator io;
+  const ReturnMap map = stroboscopic_map(io.build(nullptr, true), 0, 0.0, io.period(),
+                                         saltus::testing::differentiation_options());
+  const BifurcationPoint pd = located_doubling(io, map);
+  ASSERT_EQ(pd.kind, BifurcationKind::PeriodDoubling);
+  ContinuationOptions c = switched_options();
+  c.p_max = 0.3;
+  c.max_points = 200;
+  std::vector<double> folds, grazings;
+  for (const double side : {1.0, -1.0}) {
+    const Branch branch = switch_at_period_doubling(map, pd, c, side);
+    ASSERT_TRUE(branch.ok) << branch.stop_reason;
+    for (const BranchPoint& p : branch.points) {
+      EXPECT_TRUE(p.multipliers.allFinite()) << "sigma " << p.parameter;
+    }
+    ASSERT_FALSE(branch.bifurcations.empty()) << branch.stop_reason;
+    const BifurcationPoint& last = branch.bifurcations.back();
+    EXPECT_EQ(last.kind, BifurcationKind::Grazing) << branch.stop_reason;
+    EXPECT_LT(last.test_value, c.grazing_tolerance) << last.message;
+    EXPECT_NE(last.message.find("closest approach"), std::string::npos) << last.message;
+    grazings.push_back(last.parameter);
+    for (const BifurcationPoint& b : branch.bifurcations) {
+      if (b.kind == BifurcationKind::Fold) folds.push_back(b.parameter);
+    }
+  }
+  ASSERT_EQ(folds.size(), 2u);
+  ::testing::Test::RecordProperty("period_two_fold", saltus::testing::measured(folds[0]));
+  ::testing::Test::RecordProperty("period_two_grazing", saltus::testing::measured(grazings[0]));
+  EXPECT_NEAR(folds[0], folds[1], 1e-9);
+  // Grazing is located to the evidence's tolerance (1e-6) over a slope of order 1.
+  EXPECT_NEAR(grazings[0], grazings[1], 1e-5);
+  EXPECT_LT(grazings[0], folds[0]);  // reached after the turn, going back down in sigma
+}
+
 TEST(PeriodDoublingSwitch, RefusesWhatIsNotADoubling) {
   const ImpactOscillator io;
   const ReturnMap map = stroboscopic_map(io.build(nullptr, true), 0, 0.0, io.period(),
