@@ -4,7 +4,10 @@
 DIR/floquet.png: the Floquet multipliers of the orbit (the first branch point when continued) on
 the unit circle; with DIR/branch.csv also every branch point's multipliers, coloured by the
 parameter. DIR/branch.png (continuation only): the first state that is not the parameter against
-the parameter, stable points solid, unstable dashed, bifurcations marked. Atomic writes.
+the parameter, stable points solid, unstable dashed, bifurcations (fold, period doubling,
+Neimark-Sacker, grazing) marked; with DIR/period2.csv (--switch-at-pd) also both points of the
+period-2 orbit (green solid: stable, magenta dashed: unstable) and its own bifurcations.
+Atomic writes.
 Usage: plot_orbit.py DIR
 """
 import csv
@@ -74,6 +77,27 @@ def main():
         stable = a["stable"] == "1" and b["stable"] == "1"
         ax.plot([float(a["parameter"]), float(b["parameter"])], [float(a[state]), float(b[state])],
                 "b-" if stable else "r--", lw=1.5)
+    period2_path = os.path.join(out, "period2.csv")
+    if os.path.exists(period2_path):
+        with open(period2_path, newline="") as f:
+            rows2 = list(csv.DictReader(f))
+        # Both points of the period-2 orbit (x1 and next_x1 = P(x1)).
+        for column in (state, "next_" + state):
+            for i in range(len(rows2) - 1):
+                a, b = rows2[i], rows2[i + 1]
+                if a[column] == "" or b[column] == "":
+                    continue
+                stable = a["stable"] == "1" and b["stable"] == "1"
+                ax.plot([float(a["parameter"]), float(b["parameter"])],
+                        [float(a[column]), float(b[column])], "g-" if stable else "m--", lw=1.2)
+        ax.plot([], [], "g-", label="period 2, stable")
+        ax.plot([], [], "m--", label="period 2, unstable")
+        # The period-2 branch's own bifurcations (e.g. its doubling to period 4).
+        for b in orbit.get("period_2", {}).get("bifurcations", []):
+            ax.axvline(b["parameter"], color="g", ls=":", lw=0.8)
+            ax.annotate(b["kind"] + " (period 2)", (b["parameter"], ax.get_ylim()[0]),
+                        fontsize=8, rotation=90, va="bottom", color="g")
+        ax.legend(loc="best", fontsize=8)
     for b in orbit.get("bifurcations", []):
         k = min(b["after_point"], len(rows) - 1)
         ax.axvline(b["parameter"], color="k", ls=":", lw=0.8)

@@ -198,8 +198,9 @@ int main(int argc, char** argv) {
   CLI::App* orbit_cmd = app.add_subcommand(
       "orbit",
       "Find a periodic orbit (Newton shooting on a stroboscopic or Poincare map) with its Floquet "
-      "multipliers; optionally continue it in a parameter with fold, period-doubling and grazing "
-      "detection (orbit.json, branch.csv, floquet.png, branch.png)");
+      "multipliers; optionally continue it in a parameter with fold, period-doubling, "
+      "Neimark-Sacker and grazing detection and switch to the period-2 branch at a period "
+      "doubling (orbit.json, branch.csv, bifurcations.csv, period2.csv, floquet.png, branch.png)");
   orbit_cmd->add_option("model", orbit.model, "Model file (TOML); its initial state is the guess")
       ->required();
   orbit_cmd->add_option("--out,-o", orbit.out_dir, "Output folder")->capture_default_str();
@@ -223,6 +224,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   orbit_cmd->add_option("--max-step", orbit.max_step, "Continuation: largest arclength step")
       ->capture_default_str();
+  orbit_cmd->add_flag("--switch-at-pd", orbit.switch_at_pd,
+                      "Continuation: at the first period doubling found, start the period-2 "
+                      "branch (both points of the orbit; period2.csv) and continue it");
   orbit_cmd->add_flag("--numerical-resets", orbit.numerical_resets,
                       "Allow central differences for resets without an exact derivative");
   orbit_cmd->add_flag("!--no-plot", orbit.plot, "Do not write floquet.png and branch.png");
@@ -231,8 +235,14 @@ int main(int argc, char** argv) {
       "  saltus orbit models/impact_oscillator.toml --period 2.5132741228718345 --out out/orbit\n"
       "  saltus orbit models/impact_oscillator.toml --period 2.5132741228718345 \\\n"
       "      --continue sigma=0:0.3 --out out/branch\n"
-      "Exit status: 0 ok, 1 bad model or options, 2 no orbit (orbit.json: status, residual),\n"
-      "3 output error. docs/ANALYSIS.md describes the files.");
+      "  saltus orbit models/impact_oscillator.toml --period 2.5132741228718345 \\\n"
+      "      --continue sigma=0:0.12 --switch-at-pd --out out/period2\n"
+      "  saltus orbit models/forced_damped_oscillator.toml --period 2.5132741228718345 \\\n"
+      "      --continue c=0.4:-0.4 --out out/neimark_sacker\n"
+      "  saltus orbit models/impact_oscillator_dae.toml --period 2.5132741228718345 --out out/dae\n"
+      "Exit status: 0 ok, 1 bad model or options, 2 no orbit (orbit.json: status, residual) or\n"
+      "no period-2 branch for --switch-at-pd (orbit.json: period_2), 3 output error.\n"
+      "docs/ANALYSIS.md describes the files.");
 
   saltus::cli::BifurcationArguments bif;
   CLI::App* bif_cmd = app.add_subcommand(

@@ -7,8 +7,9 @@
 #include <sstream>
 
 #include "analysis_setup.hpp"
+#include "orbit_branch_output.hpp"
 #include "python_script.hpp"
-#include "saltus/analysis/orbit_continuation.hpp"
+#include "saltus/analysis/orbit_branch_switching.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_section.hpp"
 #include "saltus/model/model_sensitivity.hpp"
@@ -24,14 +25,6 @@ std::string number(double v) {
   return s.str();
 }
 
-nlohmann::ordered_json multipliers_json(const Eigen::VectorXcd& m) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (Eigen::Index k = 0; k < m.size(); ++k) {
-    out.push_back({{"re", m[k].real()}, {"im", m[k].imag()}, {"abs", std::abs(m[k])}});
-  }
-  return out;
-}
-
 nlohmann::ordered_json state_json(const model::Model& m, const Vector& x) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.states.size() && static_cast<Eigen::Index>(i) < x.size(); ++i) {
@@ -40,28 +33,53 @@ nlohmann::ordered_json state_json(const model::Model& m, const Vector& x) {
   return out;
 }
 
-std::string branch_csv(const model::Model& m, const analysis::Branch& b) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "point,parameter";
-  for (const auto& s : m.states) out << "," << s.name;
-  out << ",stable,largest_multiplier,resets,period,min_crossing_rate,closest_approach";
-  const Eigen::Index nm = b.points.empty() ? 0 : b.points[0].multipliers.size();
-  for (Eigen::Index k = 0; k < nm; ++k) out << ",multiplier" << k << "_re,multiplier" << k << "_im";
-  out << "\n";
-  for (size_t i = 0; i < b.points.size(); ++i) {
-    const analysis::BranchPoint& p = b.points[i];
-    out << i << "," << p.parameter;
-    for (Eigen::Index k = 0; k < p.x.size(); ++k) out << "," << p.x[k];
-    out << "," << (p.stable ? 1 : 0) << ","
-        << (p.multipliers.size() > 0 ? std::abs(p.multipliers[0]) : 0.0) << "," << p.resets << ","
-        << p.period << "," << p.min_crossing_rate << "," << p.closest_approach;
-    for (Eigen::Index k = 0; k < nm; ++k) {
-      out << "," << p.multipliers[k].real() << "," << p.multipliers[k].imag();
-    }
-    out << "\n";
+// --switch-at-pd: the period-2 branch from the first period doubling of `b`, both sides of the
+// pitchfork of the doubled map (its two points) joined into one curve through the doubling.
+nlohmann::ordered_json switch_at_doubling(const model::Model& m, const analysis::ReturnMap& map,
+                                          const analysis::Branch& b,
+                                          const analysis::ContinuationOptions& c,
+                                          std::vector<model::OutputFile>& files) {
+  nlohmann::ordered_json out;
+  const analysis::BifurcationPoint* pd = nullptr;
+  for (const analysis::BifurcationPoint& p : b.bifurcations) {
+    if (!pd && p.kind == analysis::BifurcationKind::PeriodDoubling) pd = &p;
   }
-  return out.str();
+  if (!pd) {
+    out["status"] = "no period doubling";
+    out["message"] = "no period doubling on the branch to switch at";
+    std::cout << "period 2   " << out["message"].get<std::string>() << "\n";
+    return out;
+  }
+  const analysis::Branch plus = analysis::switch_at_period_doubling(map, *pd, c, 1.0);
+  const analysis::Branch minus = analysis::switch_at_period_doubling(map, *pd, c, -1.0);
+  out["at"] = pd->parameter;
+  out["status"] = plus.ok && minus.ok ? "continued" : "no period-2 branch";
+  out["message"] = "along +v: " + plus.stop_reason + "; along -v: " + minus.stop_reason;
+  out["stop_reasons"] = {plus.stop_reason, minus.stop_reason};
+  // Joined: the -v side reversed, then the +v side without its first point (the doubling, the
+  // -v side's first point too); after_point counted in the joined rows.
+  analysis::Branch joined;
+  for (auto it = minus.points.rbegin(); it != minus.points.rend(); ++it) {
+    joined.points.push_back(*it);
+  }
+  const int offset = minus.points.empty() ? 0 : static_cast<int>(minus.points.size()) - 1;
+  for (size_t i = minus.points.empty() ? 0 : 1; i < plus.points.size(); ++i) {
+    joined.points.push_back(plus.points[i]);
+  }
+  for (analysis::BifurcationPoint p : plus.bifurcations) {
+    p.after_point += offset;
+    joined.bifurcations.push_back(p);
+  }
+  for (analysis::BifurcationPoint p : minus.bifurcations) {
+    p.after_point = offset - 1 - p.after_point;
+    joined.bifurcations.push_back(p);
+  }
+  out["points"] = joined.points.size();
+  out["bifurcations"] = bifurcations_json(joined);
+  files.emplace_back("period2.csv", branch_csv(m, joined, &map));
+  std::cout << "period 2   from " << number(pd->parameter) << ": " << joined.points.size()
+            << " points; " << plus.stop_reason << "; " << minus.stop_reason << "\n";
+  return out;
 }
 
 }  // namespace
@@ -78,15 +96,20 @@ int orbit_command(const OrbitArguments& args) {
   Vector guess = lm.start.x0;
   try {
     if (args.period > 0.0) {
+      // Algebraic states (DAE modes): the map acts on the differential states, z made
+      // consistent at each start from the model's guess (return_map.hpp).
       map = analysis::stroboscopic_map(sys, lm.start.mode, m.t_start, args.period, m.options,
-                                       saltation);
+                                       saltation, lm.start.z0);
     } else if (!args.section.empty()) {
       const double horizon = args.horizon > 0.0 ? args.horizon : m.t_end - m.t_start;
       map = analysis::section_map(sys, lm.start.mode, m.t_start,
                                   model::section_guard(m, args.section), args.min_time, horizon,
-                                  m.options, saltation);
+                                  m.options, saltation, lm.start.z0);
     } else {
       throw Error("give --period T (stroboscopic map) or --section EXPR[,+|-] (Poincare map)");
+    }
+    if (args.switch_at_pd && args.continuation.empty()) {
+      throw Error("--switch-at-pd switches branches along a continuation: give --continue too");
     }
     if (!args.continuation.empty()) {
       const Range r = parse_range(args.continuation, false);
@@ -101,11 +124,6 @@ int orbit_command(const OrbitArguments& args) {
     }
   } catch (const Error& e) {
     std::cerr << args.model << ": error: " << e.what() << "\n";
-    return 1;
-  }
-  if (lm.start.z0.size() > 0) {
-    std::cerr << args.model << ": error: the initial mode has algebraic states; orbits of DAE "
-              << "modes are not supported by `saltus orbit` yet\n";
     return 1;
   }
   nlohmann::ordered_json j;
@@ -151,25 +169,26 @@ int orbit_command(const OrbitArguments& args) {
     j["points"] = b.points.size();
     j["stop_reason"] = b.stop_reason;
     j["message"] = b.stop_reason;
-    nlohmann::ordered_json bif = nlohmann::ordered_json::array();
     for (const analysis::BifurcationPoint& p : b.bifurcations) {
-      bif.push_back({{"kind", to_string(p.kind)},
-                     {"parameter", p.parameter},
-                     {"after_point", p.after_point},
-                     {"test_value", p.test_value},
-                     {"multipliers", multipliers_json(p.multipliers)},
-                     {"message", p.message}});
       std::cout << to_string(p.kind) << " at " << j["parameter"].get<std::string>() << " = "
                 << number(p.parameter) << ": " << p.message << "\n";
     }
-    j["bifurcations"] = bif;
+    j["bifurcations"] = bifurcations_json(b);
     if (!b.points.empty()) {
       j["state"] = state_json(m, b.points[0].x);
       j["multipliers"] = multipliers_json(b.points[0].multipliers);
     }
     std::cout << "branch     " << b.points.size() << " points; " << b.stop_reason << "\n";
     files.emplace_back("branch.csv", branch_csv(m, b));
+    files.emplace_back("bifurcations.csv", bifurcations_csv(m, b));
     status = b.ok ? 0 : 2;
+    if (b.ok && args.switch_at_pd) {
+      j["period_2"] = switch_at_doubling(m, map, b, c, files);
+      if (j["period_2"]["status"] != "continued") {
+        j["message"] = "period 2: " + j["period_2"]["message"].get<std::string>();
+        status = 2;
+      }
+    }
   }
   files.emplace_back("orbit.json", j.dump(2) + "\n");
   try {
@@ -179,10 +198,14 @@ int orbit_command(const OrbitArguments& args) {
     return 3;
   }
   std::cout << "wrote      " << (std::filesystem::path(args.out_dir) / "orbit.json").string()
-            << (args.continuation.empty() ? "" : " and branch.csv") << "\n";
+            << (args.continuation.empty() ? "" : ", branch.csv and bifurcations.csv")
+            << (args.switch_at_pd && j.contains("period_2") && j["period_2"].contains("points")
+                    ? ", period2.csv"
+                    : "")
+            << "\n";
   if (status != 0) {
-    std::cerr << args.model << ": error: no periodic orbit: " << j["message"].get<std::string>()
-              << "\n";
+    std::cerr << args.model << ": error: " << (j.contains("period_2") ? "" : "no periodic orbit: ")
+              << j["message"].get<std::string>() << "\n";
     return status;
   }
   if (args.plot)

@@ -2,6 +2,7 @@
 
 #include <Eigen/LU>
 #include <cmath>
+#include <complex>
 #include <sstream>
 
 namespace saltus::analysis {
@@ -12,6 +13,8 @@ const char* to_string(BifurcationKind kind) {
       return "fold";
     case BifurcationKind::PeriodDoubling:
       return "period doubling";
+    case BifurcationKind::NeimarkSacker:
+      return "Neimark-Sacker";
     case BifurcationKind::Grazing:
       return "grazing";
   }
@@ -112,6 +115,7 @@ class Continuation {
   }
 
   Eigen::Index n() const { return n_; }
+  Vector state(const Vector& u) const { return perm_.transpose() * u; }
 
  private:
   const ReturnMap& map_;
@@ -124,20 +128,50 @@ double doubling_test(const Evaluation& e) {
   return (e.M + Matrix::Identity(e.M.rows(), e.M.cols())).determinant();
 }
 
+// A multiplier counts as complex when its imaginary part is above this fraction of its modulus
+// (a real multiplier's eigenvalue solver rounding is far below it).
+constexpr double kComplexFraction = 1e-7;
+
+bool is_complex(const std::complex<double>& m) {
+  return m.imag() > kComplexFraction * std::abs(m);
+}
+
+int complex_outside(const Eigen::VectorXcd& m) {
+  int count = 0;
+  for (Eigen::Index k = 0; k < m.size(); ++k) {
+    if (is_complex(m[k]) && std::abs(m[k]) > 1.0) ++count;
+  }
+  return count;
+}
+
+// The complex multiplier with Im > 0 nearest the unit circle (index -1 when none).
+Eigen::Index nearest_complex(const Eigen::VectorXcd& m) {
+  Eigen::Index best = -1;
+  for (Eigen::Index k = 0; k < m.size(); ++k) {
+    if (!is_complex(m[k])) continue;
+    if (best < 0 || std::abs(std::abs(m[k]) - 1.0) < std::abs(std::abs(m[best]) - 1.0)) best = k;
+  }
+  return best;
+}
+
+// |lambda| - 1 of that multiplier (NaN when none).
+double neimark_sacker_test(const Eigen::VectorXcd& m) {
+  const Eigen::Index k = nearest_complex(m);
+  return k < 0 ? kNaN : std::abs(m[k]) - 1.0;
+}
+
 double grazing_evidence(const MapValue& v) {
   return std::min(v.min_crossing_rate, v.closest_approach);
 }
 
-}  // namespace
-
-Branch continue_orbit(const ReturnMap& map, const Vector& guess, const ContinuationOptions& o) {
-  Branch branch;
+// The parameter index names a component and the parameter is a constant of the flow and the
+// resets (a state of rate 0); otherwise the reason.
+std::string check_parameter(const ReturnMap& map, const Vector& guess,
+                            const ContinuationOptions& o) {
   const Eigen::Index n = guess.size();
   if (o.parameter < 0 || o.parameter >= n || n < 2) {
-    branch.stop_reason = "the parameter index is not a state component (or the state is scalar)";
-    return branch;
+    return "the parameter index is not a state component (or the state is scalar)";
   }
-  Continuation c(map, n, o);
   {
     // The parameter must be a constant of the flow and the resets (a state of rate 0).
     const MapValue first = map(guess);
@@ -147,25 +181,20 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
       os.precision(17);
       os << "state " << o.parameter << " (the parameter) is not constant along the orbit: " << p0
          << " -> " << first.x[o.parameter] << "; give it rate 0 in every mode and no reset";
-      branch.stop_reason = os.str();
-      return branch;
+      return os.str();
     }
   }
-  Vector u = permutation(n, o.parameter) * guess;
-  // The first point with the parameter fixed: the arclength row is e_p, h = 0.
-  Vector e_p = Vector::Zero(n);
-  e_p[n - 1] = 1.0;
-  Evaluation e;
+  return "";
+}
+
+// Steps along the branch from the converged point u (evaluation e) with tangent t until it ends;
+// points and bifurcations are appended to `branch`.
+void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
+            const ContinuationOptions& o) {
+  const Eigen::Index n = c.n();
+  double h = o.initial_step;
   int iterations = 0;
   std::string message;
-  if (!c.correct(u, u, e_p, 0.0, e, iterations, message)) {
-    branch.stop_reason = "the first orbit was not found: " + message;
-    return branch;
-  }
-  branch.ok = true;
-  branch.points.push_back(c.point(u, e));
-  Vector t = c.tangent(e, e_p) * (o.direction >= 0.0 ? 1.0 : -1.0);
-  double h = o.initial_step;
   bool grew = true;  // false after a halving: keep the step until the next success
   std::ostringstream os;
   os.precision(10);
@@ -194,11 +223,12 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
         os << "the corrector failed at the smallest step " << o.min_step << " after parameter "
            << anchor[n - 1] << ": " << message;
         branch.stop_reason = os.str();
-        return branch;
+        return;
       }
       BifurcationPoint b;
       b.kind = BifurcationKind::Grazing;
       b.parameter = same_sequence ? next[n - 1] : anchor[n - 1];
+      b.x = c.state(same_sequence ? next : anchor);
       b.after_point = static_cast<int>(branch.points.size()) - 1;
       b.multipliers = floquet_multipliers(same_sequence ? en.M : at_anchor.M);
       b.test_value = evidence;
@@ -213,7 +243,7 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
       b.message = os.str();
       branch.bifurcations.push_back(b);
       branch.stop_reason = b.message;
-      return branch;
+      return;
     }
     const Vector t_next = c.tangent(en, t);
     const double p_next = next[n - 1];
@@ -221,7 +251,7 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
       os.str("");
       os << "the parameter left [" << o.p_min << ", " << o.p_max << "]";
       branch.stop_reason = os.str();
-      return branch;
+      return;
     }
     // Secant on the arclength h for test(evaluation) = 0, started from the bracket
     // (0, g0), (h, g1): the located point and its evaluation, and the test's last value.
@@ -254,6 +284,7 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
       BifurcationPoint b;
       b.kind = kind;
       b.parameter = l.point[n - 1];
+      b.x = c.state(l.point);
       b.after_point = static_cast<int>(branch.points.size()) - 1;
       b.multipliers = floquet_multipliers(l.evaluation.M);
       b.test_value = test_value;
@@ -281,6 +312,29 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
            << ")";
       record(BifurcationKind::PeriodDoubling, l, value, what.str());
     }
+    const double n0 = neimark_sacker_test(floquet_multipliers(at_anchor.M));
+    const double n1 = neimark_sacker_test(floquet_multipliers(en.M));
+    if (complex_outside(floquet_multipliers(at_anchor.M)) !=
+            complex_outside(floquet_multipliers(en.M)) &&
+        n0 * n1 < 0.0) {
+      // A complex pair crosses the unit circle: |lambda| - 1 = 0.
+      const Located l = locate(n0, n1, [&](const Evaluation& et) {
+        return neimark_sacker_test(floquet_multipliers(et.M));
+      });
+      const Eigen::VectorXcd m = floquet_multipliers(l.evaluation.M);
+      const Eigen::Index k = nearest_complex(m);
+      std::ostringstream what;
+      what.precision(10);
+      if (k >= 0) {
+        what << "Neimark-Sacker at parameter " << l.point[n - 1] << ": multipliers "
+             << std::abs(m[k]) << " exp(+-i " << std::arg(m[k]) << ") cross the unit circle";
+      } else {
+        what << "Neimark-Sacker at parameter " << l.point[n - 1]
+             << ": the pair became real while it was located";
+      }
+      record(BifurcationKind::NeimarkSacker, l, k >= 0 ? std::abs(m[k]) - 1.0 : kNaN, what.str());
+      branch.bifurcations.back().angle = k >= 0 ? std::arg(m[k]) : kNaN;
+    }
     u = next;
     e = en;
     t = t_next;
@@ -289,6 +343,65 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
     grew = true;
   }
   branch.stop_reason = "max_points reached";
+}
+
+}  // namespace
+
+Branch continue_orbit(const ReturnMap& map, const Vector& guess, const ContinuationOptions& o) {
+  Branch branch;
+  branch.stop_reason = check_parameter(map, guess, o);
+  if (!branch.stop_reason.empty()) return branch;
+  const Eigen::Index n = guess.size();
+  Continuation c(map, n, o);
+  Vector u = permutation(n, o.parameter) * guess;
+  // The first point with the parameter fixed: the arclength row is e_p, h = 0.
+  Vector e_p = Vector::Zero(n);
+  e_p[n - 1] = 1.0;
+  Evaluation e;
+  int iterations = 0;
+  std::string message;
+  if (!c.correct(u, u, e_p, 0.0, e, iterations, message)) {
+    branch.stop_reason = "the first orbit was not found: " + message;
+    return branch;
+  }
+  branch.ok = true;
+  branch.points.push_back(c.point(u, e));
+  follow(c, branch, u, e, c.tangent(e, e_p) * (o.direction >= 0.0 ? 1.0 : -1.0), o);
+  return branch;
+}
+
+Branch continue_orbit_along(const ReturnMap& map, const Vector& start, const Vector& direction,
+                            const ContinuationOptions& o) {
+  Branch branch;
+  branch.stop_reason = check_parameter(map, start, o);
+  if (!branch.stop_reason.empty()) return branch;
+  const Eigen::Index n = start.size();
+  std::ostringstream os;
+  os.precision(6);
+  if (direction.size() != n || !(direction.norm() > 0.0) || !direction.allFinite()) {
+    branch.stop_reason = "the starting direction is not a nonzero state-sized vector";
+    return branch;
+  }
+  Continuation c(map, n, o);
+  const Matrix perm = permutation(n, o.parameter);
+  const Vector u = perm * start;
+  Evaluation e;
+  if (!c.evaluate(u, e)) {
+    branch.stop_reason =
+        "the map is undefined at the start: " + std::string(to_string(e.value.status)) + ": " +
+        e.value.message;
+    return branch;
+  }
+  const double residual = e.F.lpNorm<Eigen::Infinity>();
+  if (!(residual <= 100.0 * o.tolerance * (1.0 + u.lpNorm<Eigen::Infinity>()))) {
+    os << "the start is not a fixed point of the map: residual " << residual;
+    branch.stop_reason = os.str();
+    return branch;
+  }
+  branch.ok = true;
+  branch.points.push_back(c.point(u, e));
+  const Vector t = perm * direction;
+  follow(c, branch, u, e, t / t.norm(), o);
   return branch;
 }
 

@@ -45,10 +45,11 @@ bool is_apex(const Guard& g) {
 // P(x) from a run that starts at (t0, x) and ends at t_end or a terminal section.
 MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vector& x, double t_end,
                   bool ends_on_section, const std::string& section_name,
-                  const SimulationOptions& options, const SaltationOptions& saltation) {
+                  const SimulationOptions& options, const SaltationOptions& saltation,
+                  const Vector& algebraic_guess) {
   MapValue out;
   FlowMapSensitivity s =
-      flow_map_sensitivity(system, mode, t0, x, t_end, options, Vector(), saltation);
+      flow_map_sensitivity(system, mode, t0, x, t_end, options, algebraic_guess, saltation);
   out.status = s.status;
   out.message = s.message;
   out.x = s.run.x_final;
@@ -98,17 +99,18 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
 }  // namespace
 
 ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, double period,
-                           const SimulationOptions& options, const SaltationOptions& saltation) {
+                           const SimulationOptions& options, const SaltationOptions& saltation,
+                           const Vector& algebraic_guess) {
   auto sys = std::make_shared<HybridSystem>(system);
   add_guard_apexes(*sys);
-  return [sys, mode, t0, period, options, saltation](const Vector& x) {
-    return evaluate(*sys, mode, t0, x, t0 + period, false, "", options, saltation);
+  return [sys, mode, t0, period, options, saltation, algebraic_guess](const Vector& x) {
+    return evaluate(*sys, mode, t0, x, t0 + period, false, "", options, saltation, algebraic_guess);
   };
 }
 
 ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard section,
                       double min_time, double horizon, const SimulationOptions& options,
-                      const SaltationOptions& saltation) {
+                      const SaltationOptions& saltation, const Vector& algebraic_guess) {
   if (!(min_time > 0.0) || !(horizon > min_time)) {
     std::ostringstream os;
     os << "section '" << section.name << "': min_time = " << min_time << " must be > 0 (the flow "
@@ -124,12 +126,13 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
   section.reset = Reset{};
   const std::string name = section.name;
   to_section->add_guard(mode, std::move(section));
-  return [free, to_section, mode, t0, min_time, horizon, name, options,
-          saltation](const Vector& x) {
-    MapValue first = evaluate(*free, mode, t0, x, t0 + min_time, false, name, options, saltation);
+  return [free, to_section, mode, t0, min_time, horizon, name, options, saltation,
+          algebraic_guess](const Vector& x) {
+    MapValue first = evaluate(*free, mode, t0, x, t0 + min_time, false, name, options, saltation,
+                              algebraic_guess);
     if (!first.ok()) return first;
     MapValue second = evaluate(*to_section, mode, t0 + min_time, first.x, t0 + horizon, true, name,
-                               options, saltation);
+                               options, saltation, algebraic_guess);
     if (second.jacobian.size() > 0) second.jacobian = second.jacobian * first.jacobian;
     second.return_time += min_time;
     second.resets += first.resets;

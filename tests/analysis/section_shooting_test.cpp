@@ -1,53 +1,19 @@
-// Newton shooting on a Poincare section of an autonomous hybrid system: a damped oscillator
-// x'' + c x' + x = 0 in x <= 0 against a wall at x = 0 that returns it with an added speed,
-// v -> -(v + k). Closed form [derived]: leaving the wall with speed u, x = -(u/w_d) e^{-c t/2}
-// sin(w_d t), w_d = sqrt(1 - c^2/4), returns after T = pi / w_d with speed u q, q = e^{-c pi /
-// (2 w_d)}; the limit cycle has u = k / (1 - q). Its nontrivial Floquet multiplier is q (the speed
-// map u -> q u + k; also det S e^{-c T} = (u / (q u)) q^2 = q), the trivial one is 1. The
-// section v = 0 rising is the minimum of x, at t_m = atan2(2 w_d, c) / w_d after the wall.
+// Newton shooting on a Poincare section of an autonomous hybrid system: the energising wall
+// (energising_wall.hpp), its limit cycle, period and multiplier in closed form.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 #include <random>
 
+#include "energising_wall.hpp"
 #include "flow_map_differences.hpp"
 #include "saltus/analysis/periodic_orbit.hpp"
 
 namespace saltus::analysis {
 namespace {
 
-struct EnergisingWall {
-  double c = 0.3, k = 1.0;
-  double w_d() const { return std::sqrt(1.0 - c * c / 4.0); }
-  double q() const { return std::exp(-c * std::numbers::pi / (2.0 * w_d())); }
-  double period() const { return std::numbers::pi / w_d(); }
-  double u() const { return k / (1.0 - q()); }
-  // The limit cycle's point on the section: the minimum of x.
-  Vector section_point() const {
-    const double t = std::atan2(2.0 * w_d(), c) / w_d();
-    Vector x(2);
-    x << -u() / w_d() * std::exp(-c * t / 2.0) * std::sin(w_d() * t), 0.0;
-    return x;
-  }
-  HybridSystem build() const {
-    HybridSystem sys;
-    const double damping = c, kick = k;
-    const ModeId m =
-        sys.add_mode("free", ode_flow(2, [damping](const auto&, const auto& x, auto& xd) {
-                       xd[0] = x[1];
-                       xd[1] = -x[0] - damping * x[1];
-                     }));
-    sys.add_guard(m, make_guard(
-                         "wall", Direction::Rising,
-                         [](const auto&, const auto& x, const auto&) { return x[0]; },
-                         Reset::to_ad(m, [kick](const auto&, const auto& x, const auto&, auto& xp) {
-                           xp[0] = x[0];
-                           xp[1] = -(x[1] + kick);
-                         })));
-    return sys;
-  }
-};
+using saltus::testing::EnergisingWall;
 
 Guard apex_section() {
   return make_observer("lowest", Direction::Rising,

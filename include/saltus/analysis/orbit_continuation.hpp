@@ -15,6 +15,10 @@
 //    by secant iterations on the arclength;
 //  - period doubling: det(M + I) changes sign, M = DP_yy (a real multiplier crosses -1); located
 //    by secant iterations on the arclength;
+//  - Neimark-Sacker: the number of complex multipliers outside the unit circle changes and
+//    |lambda| - 1 of the complex multiplier nearest the circle changes sign (a complex pair
+//    crosses it); located by secant iterations on that modulus, the angle arg(lambda) in (0, pi)
+//    of the crossing multiplier reported;
 //  - grazing: the orbit touches a guard tangentially: its smallest crossing rate or closest
 //    approach (return_map.hpp) falls below grazing_tolerance, the number of resets per period
 //    changes, or the map reports Grazing; the branch stops there (the map is not smooth beyond)
@@ -37,7 +41,7 @@ struct ContinuationOptions {
   int max_corrector_iterations = 8;
   double tolerance = 1e-9;          // |F| <= tolerance (1 + |x|)
   double grazing_tolerance = 1e-6;  // crossing rate or closest approach that counts as grazing
-  int secant_iterations = 8;        // to locate a period doubling
+  int secant_iterations = 8;        // to locate a fold, period doubling or Neimark-Sacker point
 };
 
 struct BranchPoint {
@@ -50,15 +54,18 @@ struct BranchPoint {
   double period = kNaN;
 };
 
-enum class BifurcationKind { Fold, PeriodDoubling, Grazing };
+enum class BifurcationKind { Fold, PeriodDoubling, NeimarkSacker, Grazing };
 const char* to_string(BifurcationKind kind);
 
 struct BifurcationPoint {
   BifurcationKind kind;
   double parameter = kNaN;
   int after_point = 0;  // between branch points after_point and after_point + 1
+  Vector x;             // the located orbit's fixed point, parameter included
   Eigen::VectorXcd multipliers;
-  double test_value = kNaN;  // det(M + I), the tangent's dp, or the grazing evidence there
+  // det(M + I), the tangent's dp, |lambda| - 1 (Neimark-Sacker) or the grazing evidence there
+  double test_value = kNaN;
+  double angle = kNaN;  // Neimark-Sacker: arg of the crossing multiplier, in (0, pi)
   std::string message;
 };
 
@@ -72,5 +79,12 @@ struct Branch {
 // Continues from `guess` (corrected first with the parameter fixed).
 Branch continue_orbit(const ReturnMap& map, const Vector& guess,
                       const ContinuationOptions& options);
+
+// Continues from `start`, a fixed point of `map` (not corrected: its residual must be within
+// 100 x the tolerance), with the first predictor along `direction` (a state-sized vector,
+// normalised here) and the usual steps after it: for branch switching, where the Newton matrix
+// at the start is singular (orbit_branch_switching.hpp).
+Branch continue_orbit_along(const ReturnMap& map, const Vector& start, const Vector& direction,
+                            const ContinuationOptions& options);
 
 }  // namespace saltus::analysis

@@ -33,16 +33,25 @@ struct MapValue {
 
 using ReturnMap = std::function<MapValue(const Vector& x)>;
 
+// Modes with algebraic states z (index-1 DAE modes): the map acts on the differential states x
+// only. Each evaluation makes z consistent with x at its start (0 = g(t0, x, z), Newton from
+// `algebraic_guess`, zeros when empty), the engine re-initialises z after every reset, and DP is
+// the derivative of x alone (the arcs' reduced Jacobian f_x - f_z g_z^-1 g_x, arc_transition.hpp),
+// so its eigenvalues are the multipliers of the differential part. Closest approaches are
+// observed in ODE modes only (the crossing rates in every mode).
+//
 // The map keeps a copy of `system` (with the observers it adds).
 ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, double period,
                            const SimulationOptions& options = {},
-                           const SaltationOptions& saltation = {});
+                           const SaltationOptions& saltation = {},
+                           const Vector& algebraic_guess = Vector());
 
 // `section`: a guard whose value is the section (its reset is ignored); `horizon`: the longest
 // return time tried (a section not crossed by then is a failure naming it). Throws saltus::Error
 // unless 0 < min_time < horizon (a start on the section would otherwise return at once).
 ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard section,
                       double min_time, double horizon, const SimulationOptions& options = {},
-                      const SaltationOptions& saltation = {});
+                      const SaltationOptions& saltation = {},
+                      const Vector& algebraic_guess = Vector());
 
 }  // namespace saltus::analysis

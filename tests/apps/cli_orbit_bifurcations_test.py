@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `saltus orbit`'s Neimark-Sacker detection, period-doubling branch
+switching (--switch-at-pd) and orbits of modes with algebraic states.
+
+Usage: cli_orbit_bifurcations_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per
+CASE, apps/CMakeLists.txt); the helpers are those of cli_test.py and cli_analysis_test.py.
+"""
+import cmath
+import math
+import os
+
+from cli_analysis_test import T, closed_form, doubling_sigma, read_json
+from cli_test import expect, expect_exit, has_matplotlib, main, read_csv
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+@case
+def orbit_reports_neimark_sacker_of_the_forced_damped_oscillator(cli):
+    # models/forced_damped_oscillator.toml (a = 1, w = 2.5): the time-T map's multipliers
+    # exp((-c/2 +- i sqrt(1 - c^2/4)) T) cross the unit circle at c = 0 with the angle T
+    # (T < pi here); the response is x = Re(Z e^{i w t}), Z = a / (1 - w^2 + i c w).
+    out = os.path.join(cli.work, "ns")
+    code, stdout, stderr = cli.run("orbit", cli.model("forced_damped_oscillator.toml"),
+                                   "--period", repr(T), "--continue", "c=0.4:-0.4", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "orbit --continue c")
+    o = read_json(out, "orbit.json")
+    kinds = [b["kind"] for b in o["bifurcations"]]
+    expect(kinds == ["Neimark-Sacker"], "bifurcations", kinds)
+    ns = o["bifurcations"][0]
+    expect(abs(ns["parameter"]) < 1e-9 and abs(ns["angle"] - T) < 1e-9, "located", ns)
+    expect(all(abs(m["abs"] - 1) < 1e-9 for m in ns["multipliers"]), "on the circle", ns)
+    expect("Neimark-Sacker at " in stdout, "printed", stdout)
+    rows = read_csv(os.path.join(out, "bifurcations.csv"))
+    expect(len(rows) == 1 and rows[0]["kind"] == "Neimark-Sacker", "bifurcations.csv", rows)
+    expect(abs(float(rows[0]["angle"]) - T) < 1e-9, "angle column", rows[0])
+    branch = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(branch) >= 10, "branch points", len(branch))
+    for r in branch:
+        c = float(r["c"])
+        z = 1 / complex(1 - 2.5 ** 2, 2.5 * c)
+        expect(abs(float(r["x"]) - z.real) < 1e-9 and abs(float(r["v"]) + 2.5 * z.imag) < 1e-9,
+               "branch point", r)
+        modulus = abs(cmath.exp(complex(-c / 2, math.sqrt(1 - c * c / 4)) * T))
+        expect(abs(float(r["largest_multiplier"]) - modulus) < 1e-9, "modulus", r)
+        expect((r["stable"] == "1") == (c > 0), "stability", r)
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "branch.png")), "branch.png")
+
+
+@case
+def orbit_switches_to_the_period_two_branch(cli):
+    # models/impact_oscillator.toml: the period-2 branch from the doubling at sigma_pd, both
+    # points of each orbit in period2.csv (x and next_x = P(x)); against a brute-force run.
+    out = os.path.join(cli.work, "pd")
+    sigma_pd = doubling_sigma()
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--continue", "sigma=0:0.12", "--switch-at-pd",
+                                   "--out", out)
+    expect_exit(code, 0, stdout, stderr, "orbit --switch-at-pd")
+    o = read_json(out, "orbit.json")
+    p2 = o["period_2"]
+    expect(p2["status"] == "continued" and abs(p2["at"] - sigma_pd) < 1e-7, "period_2", p2)
+    rows = read_csv(os.path.join(out, "period2.csv"))
+    expect(len(rows) == p2["points"] and len(rows) >= 10, "period2.csv rows", len(rows))
+    (x_pd, v_pd), _, _ = closed_form(sigma_pd)
+    at_pd = [r for r in rows if abs(float(r["sigma"]) - sigma_pd) < 1e-9]
+    expect(len(at_pd) == 1, "the curve passes the doubling once", at_pd)
+    expect(abs(float(at_pd[0]["x"]) - x_pd) < 1e-7 and abs(float(at_pd[0]["v"]) - v_pd) < 1e-7,
+           "it meets the period-1 branch there", at_pd[0], (x_pd, v_pd))
+    for r in rows:
+        expect(float(r["sigma"]) > sigma_pd - 1e-9 and r["resets"] == "2", "side, impacts", r)
+        if r is not at_pd[0]:
+            expect(abs(float(r["x"]) - float(r["next_x"])) > 1e-4, "two distinct points", r)
+    # The period-2 orbit doubles again (period 4) at the same sigma seen from either point.
+    again = [b["parameter"] for b in p2["bifurcations"] if b["kind"] == "period doubling"]
+    expect(len(again) == 2 and abs(again[0] - again[1]) < 1e-9 and again[0] > sigma_pd,
+           "period 4", p2["bifurcations"])
+    for b in p2["bifurcations"]:  # between the rows it is reported after
+        k = b["after_point"]
+        lo, hi = sorted([float(rows[k]["sigma"]), float(rows[k + 1]["sigma"])])
+        expect(lo <= b["parameter"] <= hi, "after_point", b, rows[k], rows[k + 1])
+    # The stable branch value nearest 1.05 sigma_pd against the attractor of a long run from
+    # the model's initial state (further on, near the period-4 doubling, that run ends on
+    # another, irregular attractor).
+    past = [r for r in rows
+            if 1.02 * sigma_pd < float(r["sigma"]) < 1.1 * sigma_pd and r["stable"] == "1"]
+    expect(past, "a stable point in (1.02, 1.1) sigma_pd", rows)
+    r = min(past, key=lambda r: abs(float(r["sigma"]) - 1.05 * sigma_pd))
+    diagram = os.path.join(cli.work, "pd_diagram")
+    code, stdout, stderr = cli.run("bifurcation", cli.model("impact_oscillator.toml"), "--vary",
+                                   "sigma=%s:%s:1" % (r["sigma"], r["sigma"]), "--period", repr(T),
+                                   "--discard", "400", "--keep", "2", "--out", diagram,
+                                   "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "bifurcation at the branch point")
+    xs = sorted(float(d["x"]) for d in read_csv(os.path.join(diagram, "bifurcation.csv")))
+    ours = sorted([float(r["x"]), float(r["next_x"])])
+    expect(abs(xs[0] - ours[0]) < 1e-7 and abs(xs[1] - ours[1]) < 1e-7, "brute force", xs, ours)
+    if has_matplotlib():
+        expect(os.path.exists(os.path.join(out, "branch.png")), "branch.png")
+    # Without a doubling on the branch: exit 2 and the reason.
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--continue", "sigma=0:0.05", "--switch-at-pd",
+                                   "--out", out, "--no-plot")
+    expect_exit(code, 2, stdout, stderr, "no doubling to switch at")
+    expect("no period doubling on the branch" in stderr, "says why", stderr)
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--period",
+                                   repr(T), "--switch-at-pd", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "--switch-at-pd without --continue")
+    expect("give --continue" in stderr, "says why", stderr)
+
+
+@case
+def orbit_of_a_dae_mode(cli):
+    # models/impact_oscillator_dae.toml: the impact oscillator with its acceleration z as an
+    # algebraic state. With c = 0 it is the same system: the closed-form orbit, det M = e^2, and
+    # along sigma the same doubling and grazing. With c = 0.1, z jumps at each impact (it
+    # depends on v) and det M = e^2 exp(-c T) (det S = e^2 at each impact, exp of the integral of
+    # the divergence -c on the arcs).
+    out = os.path.join(cli.work, "dae")
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator_dae.toml"), "--period",
+                                   repr(T), "--set", "x=-0.7", "--set", "v=0.1", "--out", out,
+                                   "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "orbit of a DAE mode")
+    o = read_json(out, "orbit.json")
+    (x, v), _, _ = closed_form(0.0)
+    expect(o["status"] == "converged" and o["resets_per_period"] == 1, "status", o)
+    expect(abs(o["state"]["x"] - x) < 1e-8 and abs(o["state"]["v"] - v) < 1e-8, "orbit", o, x, v)
+    moduli = [m["abs"] for m in o["multipliers"]]
+    expect(len(moduli) == 2 and all(abs(m - 0.8) < 1e-7 for m in moduli), "multipliers", moduli)
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator_dae.toml"), "--period",
+                                   repr(T), "--continue", "sigma=0:0.3", "--out", out,
+                                   "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "continuation of a DAE mode")
+    o = read_json(out, "orbit.json")
+    kinds = [b["kind"] for b in o["bifurcations"]]
+    expect(kinds == ["period doubling", "grazing"], "bifurcations", kinds)
+    expect(abs(o["bifurcations"][0]["parameter"] - doubling_sigma()) < 1e-7, "doubling",
+           o["bifurcations"][0])
+    expect(abs(o["bifurcations"][1]["parameter"] - 1 / (2.5 ** 2 - 1)) < 1e-5, "grazing",
+           o["bifurcations"][1])
+    code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator_dae.toml"), "--period",
+                                   repr(T), "--set", "c=0.1", "--set", "x=-0.7", "--set",
+                                   "v=0.1", "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "orbit of the damped DAE mode")
+    o = read_json(out, "orbit.json")
+    det = o["multipliers"][0]["abs"] * o["multipliers"][1]["abs"]
+    expect(o["status"] == "converged" and abs(det - 0.64 * math.exp(-0.1 * T)) < 1e-8, "det M",
+           det, o["multipliers"])
+
+
+if __name__ == "__main__":
+    main(CASES, "cli_orbit_bifurcations_test.py")
