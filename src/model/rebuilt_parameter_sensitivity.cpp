@@ -109,6 +109,7 @@ ModelSensitivity rebuilt_parameter_sensitivity(const ModelLoad& load,
     augmented->states.push_back(m0.parameters[static_cast<size_t>(i)]);
   }
   ModelSensitivity out;
+  out.differenced_parameters = true;
   out.run.model = augmented;
   try {
     out.run.system = analysis::parameter_augmented_system(family);

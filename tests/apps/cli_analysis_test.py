@@ -113,6 +113,7 @@ def sensitivity_parameters_of_a_mechanical_model(cli):
     expect_exit(code, 0, stdout, stderr, "sensitivity --parameters e,mu")
     s = read_json(out, "sensitivity.json")
     expect(s["status"] == "ok" and s["parameters"] == ["e", "mu"], "status", s)
+    expect(s["parameter_derivatives"].startswith("central differences"), "flag", s)
     states = ["x", "y", "theta", "x'", "y'", "theta'"]
     p = s["parameter_sensitivity"]
     expect(len(p) == len(states) and all(len(r) == 2 for r in p), "shape", p)

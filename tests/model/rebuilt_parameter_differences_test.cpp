@@ -39,7 +39,8 @@ ModelLoad text_load(const std::string& text, std::vector<std::string> overrides)
 }
 
 // Each column of d x(t_end) / d p against (x(p + d) - x(p - d)) / 2d of whole runs, d = 1e-4
-// max(1, |p|): truncation ~d^2 ~ 1e-8, the runs' own error (rtol 1e-12) / d ~ 1e-8.
+// max(1, |p|): truncation ~d^2 ~ 1e-8, the runs' own error (rtol 1e-12) / d ~ 1e-8 (measured:
+// at most 6e-8 relative to 1 + |column| over every column below).
 void expect_columns_match_differences(const ModelLoad& load,
                                       const std::vector<std::string>& parameters,
                                       int expected_events, double tolerance) {
@@ -73,12 +74,12 @@ void expect_columns_match_differences(const ModelLoad& load,
   }
 }
 
-TEST(RebuiltParameterDifferences, BouncingRodUnderTwoImpactLaws) {
+TEST(RebuiltParameterDifferences, BouncingRodUnderThreeImpactLaws) {
   for (const char* law : {"routh_poisson", "newton", "chatterjee_ruina"}) {
     SCOPED_TRACE(law);
     const ModelLoad rod = file_load("bouncing_rod.toml", {"t_end=0.5", "rtol=1e-12", "atol=1e-14",
                                                           std::string("contacts.tip.law=") + law});
-    expect_columns_match_differences(rod, {"e", "mu", "ell", "g", "m", "theta0"}, 1, 1e-6);
+    expect_columns_match_differences(rod, {"e", "mu", "ell", "g", "m", "theta0"}, 1, 2e-7);
   }
 }
 
@@ -110,7 +111,7 @@ TEST(RebuiltParameterDifferences, HamiltonianWallAndRefraction) {
   {
     SCOPED_TRACE("hamiltonian wall");
     expect_columns_match_differences(text_load(kHamiltonianWall, {}), {"m", "g", "a", "e"}, 2,
-                                     1e-6);
+                                     2e-7);
   }
   {
     SCOPED_TRACE("refraction sphere");
@@ -121,7 +122,7 @@ TEST(RebuiltParameterDifferences, HamiltonianWallAndRefraction) {
     std::string sphere = text.str();
     sphere.replace(sphere.find("x^2 + y^2 - 1/4"), 15, "x^2 + y^2 - r^2");
     sphere.replace(sphere.find("y0 = 0.2"), 8, "y0 = 0.2\nr = 0.5");
-    expect_columns_match_differences(text_load(sphere, {}), {"y0", "r"}, 2, 1e-6);
+    expect_columns_match_differences(text_load(sphere, {}), {"y0", "r"}, 2, 2e-7);
   }
 }
 

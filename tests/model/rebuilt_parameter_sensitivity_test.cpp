@@ -1,7 +1,7 @@
 // Parameter sensitivities of mechanical models (rebuilt_parameter_sensitivity.hpp): a ball in
-// [mechanics] form dropped on a floor, d(state at its apexes and between impacts) / d(e, g, h0)
-// against the closed form differentiated by AD, and the refusals that name the file and the
-// parameter.
+// [mechanics] form dropped on a floor, d(state at its apexes and between impacts, impact
+// times) / d(e, g, h0) against the closed form differentiated by AD, and the refusals that name the
+// file and the parameter.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -90,9 +90,9 @@ TEST(RebuiltParameterSensitivity, MechanicalBallAgainstClosedForm) {
       Dual gd(g), ed(e), hd(h0), y, v;
       (k == 0 ? ed : k == 1 ? gd : hd).v[0] = 1.0;
       ball_state(gd, ed, hd, t, impacts, y, v);
-      EXPECT_NEAR(P(0, k), y.derivative(), 1e-7 * (1 + std::abs(y.derivative())))
+      EXPECT_NEAR(P(0, k), y.derivative(), 1e-8 * (1 + std::abs(y.derivative())))
           << "d y / d p" << k << " at t = " << t << " after " << impacts << " impacts";
-      EXPECT_NEAR(P(1, k), v.derivative(), 1e-7 * (1 + std::abs(v.derivative())))
+      EXPECT_NEAR(P(1, k), v.derivative(), 1e-8 * (1 + std::abs(v.derivative())))
           << "d v / d p" << k << " at t = " << t << " after " << impacts << " impacts";
     }
     // The run is the nominal model's: its final state is the closed form's too.
@@ -101,6 +101,43 @@ TEST(RebuiltParameterSensitivity, MechanicalBallAgainstClosedForm) {
     EXPECT_NEAR(s.run.result.x_final[0], y, 1e-9);
     EXPECT_NEAR(s.run.result.x_final[1], v, 1e-9);
     EXPECT_EQ(s.run.result.x_final[2], e);  // the parameter states keep their values
+  }
+}
+
+// Impact k's time t_k (k >= 1) of the closed form above.
+template <class S>
+S impact_time(const S& g, const S& e, const S& h0, int k) {
+  const S v1 = sqrt(2.0 * g * h0);
+  S t = v1 / g, u = v1;
+  for (int i = 1; i < k; ++i) {
+    u = e * u;
+    t = t + 2.0 * u / g;
+  }
+  return t;
+}
+
+TEST(RebuiltParameterSensitivity, MechanicalBallImpactTimes) {
+  // Just before impact k, y(t_k(p); p) = 0 gives d t_k / d p = -(d y / d p) / y' at t_k: the run
+  // stopped 1e-9 before the nominal t_k (the neglected term ~1e-9 |d y' / d p|).
+  const double g = 9.81, e = 0.8, h0 = 1.0;
+  analysis::SaltationOptions saltation;
+  saltation.allow_numerical_derivatives = true;
+  for (int k = 1; k <= 3; ++k) {
+    const double t_k = impact_time(g, e, h0, k);
+    const ModelSensitivity s = rebuilt_parameter_sensitivity(
+        text_load(kMechanicalBall, "ball.toml", {"t_end=" + num(t_k - 1e-9)}), {"e", "g", "h0"},
+        saltation);
+    ASSERT_TRUE(s.sensitivity.ok()) << s.sensitivity.message;
+    ASSERT_EQ(static_cast<int>(s.sensitivity.events.size()), k - 1);
+    const Matrix P = parameter_sensitivity(s);
+    for (int c = 0; c < 3; ++c) {
+      Dual gd(g), ed(e), hd(h0);
+      (c == 0 ? ed : c == 1 ? gd : hd).v[0] = 1.0;
+      const double expected = impact_time(gd, ed, hd, k).derivative();
+      const double measured = -P(0, c) / s.run.result.x_final[1];
+      EXPECT_NEAR(measured, expected, 1e-7 * (1 + std::abs(expected)))
+          << "d t_" << k << " / d p" << c;
+    }
   }
 }
 
