@@ -13,8 +13,6 @@
 
 namespace saltus::cli {
 
-int report_sensitivity(const SensitivityArguments& args, const model::ModelSensitivity& s);
-
 namespace {
 
 // A mechanical or Hamiltonian model (no [modes]) with --parameters: differentiated on the file
@@ -24,6 +22,33 @@ bool rebuilt_parameters(const SensitivityArguments& args) {
   std::vector<model::Diagnostic> problems;
   const std::string text = model::read_model_file_text(args.model, problems);
   return problems.empty() && !model::declares_modes(text);
+}
+
+// Prints the report, writes the folder; the exit status (sensitivity_command.hpp).
+int report_sensitivity(const SensitivityArguments& args, const model::ModelSensitivity& s) {
+  std::cout << model::run_report(s.run);
+  const analysis::FlowMapSensitivity& f = s.sensitivity;
+  std::cout << "sensitivity " << analysis::to_string(f.status);
+  if (f.ok()) {
+    std::cout << ": " << f.events.size() << " saltation matrices, det of the flow-map Jacobian "
+              << f.volume_factor << " (impacts: " << f.impact_volume_factor << ")\n";
+  } else {
+    std::cout << "\n";
+  }
+  try {
+    model::write_sensitivity_outputs(s, args.out_dir);
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 3;
+  }
+  std::cout << "wrote      " << (std::filesystem::path(args.out_dir) / "sensitivity.json").string()
+            << " beside trajectory.csv, events.csv and summary.json\n";
+  if (!f.ok()) {
+    std::cerr << args.model << ": error: no derivative (" << analysis::to_string(f.status)
+              << "): " << f.message << "\n";
+    return 2;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -65,32 +90,6 @@ int sensitivity_command(const SensitivityArguments& args) {
     return 1;
   }
   return report_sensitivity(args, s);
-}
-
-int report_sensitivity(const SensitivityArguments& args, const model::ModelSensitivity& s) {
-  std::cout << model::run_report(s.run);
-  const analysis::FlowMapSensitivity& f = s.sensitivity;
-  std::cout << "sensitivity " << analysis::to_string(f.status);
-  if (f.ok()) {
-    std::cout << ": " << f.events.size() << " saltation matrices, det of the flow-map Jacobian "
-              << f.volume_factor << " (impacts: " << f.impact_volume_factor << ")\n";
-  } else {
-    std::cout << "\n";
-  }
-  try {
-    model::write_sensitivity_outputs(s, args.out_dir);
-  } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 3;
-  }
-  std::cout << "wrote      " << (std::filesystem::path(args.out_dir) / "sensitivity.json").string()
-            << " beside trajectory.csv, events.csv and summary.json\n";
-  if (!f.ok()) {
-    std::cerr << args.model << ": error: no derivative (" << analysis::to_string(f.status)
-              << "): " << f.message << "\n";
-    return 2;
-  }
-  return 0;
 }
 
 }  // namespace saltus::cli
