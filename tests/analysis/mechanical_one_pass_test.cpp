@@ -71,13 +71,13 @@ TEST(MechanicalOnePass, AgreesWithTwoPassesAndDifferences) {
     ASSERT_GE(a.events.size(), 1u);
     for (size_t k = 0; k < a.events.size(); ++k) {
       EXPECT_NEAR(a.events[k].t, b.events[k].t, 1e-9);
-      EXPECT_LE(relative_difference(a.events[k].saltation, b.events[k].saltation), 1e-6);
+      EXPECT_LE(relative_difference(a.events[k].saltation, b.events[k].saltation), 1e-8);
     }
-    EXPECT_LE(relative_difference(a.flow_map_jacobian, b.flow_map_jacobian), 1e-6);
+    EXPECT_LE(relative_difference(a.flow_map_jacobian, b.flow_map_jacobian), 1e-8);
     if (!rod) continue;
     const Matrix fd = flow_map_by_differences(m.run.system, m.start.mode, mo.t_start, m.start.x0,
                                               mo.t_end, mo.options);
-    EXPECT_LE(relative_difference(a.flow_map_jacobian, fd), 1e-7) << a.flow_map_jacobian << "\nvs\n"
+    EXPECT_LE(relative_difference(a.flow_map_jacobian, fd), 2e-7) << a.flow_map_jacobian << "\nvs\n"
                                                                   << fd;
   }
 }
