@@ -27,15 +27,7 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
                                         const SimulationOptions& options, ConstVectorRef z0,
                                         const SaltationOptions& saltation) {
   if (detail::one_pass_applicable(system)) {
-    FlowMapSensitivity one =
-        detail::one_pass_sensitivity(system, mode, t0, x0, t_end, options, saltation);
-    // Without a derivative in a system with Zeno hand-overs (the lifted modes have none, so the
-    // run stopped at the Zeno point): the two-pass path below gives the run through the
-    // hand-over and the same status.
-    const auto hands_over = [](const Mode& m) { return m.zeno_handover.has_value(); };
-    if (one.ok() || std::none_of(system.modes().begin(), system.modes().end(), hands_over)) {
-      return one;
-    }
+    return detail::one_pass_sensitivity(system, mode, t0, x0, t_end, options, saltation);
   }
   FlowMapSensitivity out;
   SimulationOptions run_options = options;

@@ -81,26 +81,13 @@ Guard lifted_guard(const Guard& g, ModeId mode, GuardId index, int n,
   return lg;
 }
 
-// The mode's invariants kept on x (a mechanical mode's closed contacts); Phi is left as the
-// variational equations give it, as the two-pass arcs do.
-InvariantProjection lifted_projection(const InvariantProjection& p, int n) {
-  InvariantProjection lp;
-  lp.count = p.count;
-  lp.values = [values = p.values, n](ConstVectorRef y, VectorRef out) { values(y.head(n), out); };
-  lp.project = [project = p.project, n](ConstVectorRef target, VectorRef y) {
-    VectorRef x = y.head(n);
-    return project(target, x);
-  };
-  return lp;
-}
-
 }  // namespace
 
 bool one_pass_applicable(const HybridSystem& system) {
   if (system.mode_count() == 0) return false;
   const int n = system.mode(0).flow.nx;
   for (const Mode& m : system.modes()) {
-    if (m.flow.kind != FlowKind::Ode || m.flow.nz != 0 || m.flow.nx != n) {
+    if (m.flow.kind != FlowKind::Ode || m.flow.nz != 0 || m.flow.nx != n || m.zeno_handover) {
       return false;
     }
   }
@@ -120,8 +107,7 @@ FlowMapSensitivity one_pass_sensitivity(const HybridSystem& system, ModeId mode,
   HybridSystem lifted;
   for (const Mode& m : system.modes()) {
     auto ws = std::make_shared<VariationalWorkspace>(m.flow, options.stepper.newton);
-    const ModeId id = lifted.add_mode(m.name, variational_flow(ws));
-    if (m.projection) lifted.set_projection(id, lifted_projection(*m.projection, n));
+    lifted.add_mode(m.name, variational_flow(ws));
   }
   for (ModeId m = 0; m < system.mode_count(); ++m) {
     const auto& guards = system.mode(m).guards;

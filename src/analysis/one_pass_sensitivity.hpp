@@ -3,11 +3,9 @@
 // x -> R(x) and Phi -> S Phi (the event's saltation matrix, saltation.hpp), so the events are
 // located once and nothing is integrated twice (hybrid_sensitivity.hpp's two-pass path runs the
 // plain system and then each arc again). For systems whose modes are all ODEs of one dimension
-// without algebraic states; flow_map_sensitivity uses the two-pass path for
+// without algebraic states or Zeno hand-overs; flow_map_sensitivity uses the two-pass path for
 // the others. The step sizes also control Phi's error, so event times may differ from a plain run
-// by about the tolerance. A mode's invariant projection acts on x (mechanical contact modes); the
-// lifted modes have no Zeno hand-over, so a run reaching a Zeno point stops there
-// (flow_map_sensitivity then runs the two-pass path, whose run goes on through the hand-over).
+// by about the tolerance.
 #pragma once
 
 #include "saltus/analysis/hybrid_sensitivity.hpp"

@@ -6,8 +6,10 @@
 // geometry, an impact law's coefficients) or Hamilton's equations and reflection maps, where a
 // parameter loaded as a state (LoadOptions::parameters_as_states) cannot go. The file is instead
 // loaded at p0 and again with each parameter overridden to p0 +- h_k, and the run is
-// differentiated on analysis::parameter_augmented_system: the run itself is the nominal model's,
-// its derivatives in the states are exact as in model_sensitivity, and those in p are central
+// differentiated on analysis::parameter_augmented_system: the run is the nominal model's (for a
+// mechanical model the plain run, differentiated in two passes; a Hamiltonian one, all ODE modes,
+// in one pass, whose events agree with the plain run's to the tolerance), its derivatives in the
+// states are exact as in model_sensitivity, and those in p are central
 // differences of the rebuilt systems (~4e-11 relative per flow, guard or reset evaluation),
 // carried through the variational equations and saltation matrices like the others. The initial
 // state may depend on p (an initial value computed from it): its column adds J dx0/dp.
