@@ -18,7 +18,9 @@
 #include "saltus/analysis/orbit_continuation.hpp"
 #include "saltus/mech/bouncing_rod.hpp"
 #include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
 #include "saltus/model/model_system.hpp"
+#include "saltus/model/rebuilt_parameter_sensitivity.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 
 namespace {
@@ -88,6 +90,48 @@ void continuation() {
               median(ms), stop.c_str());
 }
 
+// models/bouncing_rod.toml (Routh-Poisson law, to t = 0.5: one impact, its own DOP853 settings):
+// the plain run of the loaded system against d x / d x0 and against d x / d (e, mu, ell) (the file
+// loaded three times per parameter, then the augmented run), medians of 21 interleaved repetitions.
+void rod_model_file() {
+  const std::vector<std::string> overrides = {"t_end=0.5"};
+  auto m = std::make_shared<const model::Model>(
+      model::load_model_file(SALTUS_MODELS_DIR "/bouncing_rod.toml", overrides));
+  model::ModelRun prepared;
+  const model::ModelStart start = model::prepare_model_run(m, prepared);
+  analysis::SaltationOptions allowed;
+  allowed.allow_numerical_derivatives = true;
+  compare("rod model file (Routh-Poisson)", prepared.system, start.mode, start.x0, 0.5, m->options,
+          allowed);
+  const model::ModelLoad load = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> all = overrides;
+    all.insert(all.end(), extra.begin(), extra.end());
+    return model::load_model_file(SALTUS_MODELS_DIR "/bouncing_rod.toml", all);
+  };
+  SimulationOptions plain = m->options;
+  plain.output.record_events = true;
+  std::vector<double> run_us, sens_us, load_us;
+  bool ok = true;
+  for (int r = 0; r < 21; ++r) {
+    run_us.push_back(microseconds(
+        [&] { (void)simulate(prepared.system, start.mode, 0.0, start.x0, 0.5, plain); }));
+    load_us.push_back(microseconds([&] {  // what the parameter path loads and builds: 1 + 2 x 3
+      for (int k = 0; k < 7; ++k) {
+        model::ModelRun built;
+        (void)model::prepare_model_run(std::make_shared<const model::Model>(load({})), built);
+      }
+    }));
+    sens_us.push_back(microseconds([&] {
+      ok = model::rebuilt_parameter_sensitivity(load, {"e", "mu", "ell"}, allowed).sensitivity.ok();
+    }));
+  }
+  std::printf(
+      "rod model file d/d(e, mu, ell): run %9.1f us  parameter sensitivity %9.1f us  "
+      "ratio %5.2f (7 loads and builds alone %9.1f us)%s\n",
+      median(run_us), median(sens_us), median(sens_us) / median(run_us), median(load_us),
+      ok ? "" : "  FAILED");
+}
+
 }  // namespace
 
 int main() {
@@ -109,6 +153,7 @@ int main() {
   analysis::SaltationOptions allowed;  // the impact law has no exact derivative yet
   allowed.allow_numerical_derivatives = true;
   compare("rod (Newton law), DOP853", rod.system, rod.free, q0, 0.25, tight, allowed);
+  rod_model_file();
 
   auto dae = std::make_shared<const model::Model>(
       model::load_model_file(SALTUS_MODELS_DIR "/dae_mode_switch.toml"));

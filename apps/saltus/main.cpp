@@ -181,13 +181,16 @@ int main(int argc, char** argv) {
                      "laws of [mechanics] models); flagged per event in sensitivity.json");
   sens_cmd
       ->add_option("--parameters,-p", sens.parameters,
-                   "Also d x(t_end) / d p for these parameters (comma-separated; models with "
-                   "[states] and [modes]): parameter_sensitivity in sensitivity.json")
+                   "Also d x(t_end) / d p for these parameters (comma-separated): "
+                   "parameter_sensitivity in sensitivity.json (mechanical and Hamiltonian "
+                   "models: d/dp by central differences of the model reloaded at p +- h)")
       ->delimiter(',');
   sens_cmd->footer(
       "Examples:\n"
       "  saltus sensitivity models/bouncing_ball.toml --out out/ball --t-end 1.5\n"
       "  saltus sensitivity models/jumping_ball.toml --parameters k --out out/dk\n"
+      "  saltus sensitivity models/bouncing_rod.toml --parameters e,ell --numerical-resets\n"
+      "      --t-end 0.5 --out out/rod_dp\n"
       "  saltus sensitivity models/filippov_crossing.toml --out out/filippov\n"
       "Writes DIR/sensitivity.json (key flow_map_jacobian; docs/ANALYSIS.md) beside\n"
       "trajectory.csv, events.csv and summary.json.\n"

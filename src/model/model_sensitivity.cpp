@@ -74,6 +74,9 @@ std::string sensitivity_json(const ModelSensitivity& s) {
       }
       j["parameters"] = names;
       j["parameter_sensitivity"] = matrix_rows_json(parameter_sensitivity(s));
+      j["parameter_derivatives"] = s.differenced_parameters
+                                       ? "central differences of the model reloaded at p +- h"
+                                       : "symbolic";
     }
   } else {
     j["flow_map_jacobian"] = nullptr;

@@ -100,6 +100,47 @@ def sensitivity_without_derivative_is_a_status(cli):
 
 
 @case
+def sensitivity_parameters_of_a_mechanical_model(cli):
+    # The rod's d x(t_end) / d (e, mu) (its impact law differenced, allowed) against central
+    # differences of `saltus run --set e=...` (step 1e-4, rtol 1e-12: agreement ~1e-7).
+    tight = ["rtol=1e-12", "atol=1e-14"]
+    out = os.path.join(cli.work, "rod_dp")
+    args = ["sensitivity", cli.model("bouncing_rod.toml"), "--out", out, "--t-end", "0.5",
+            "--numerical-resets", "--parameters", "e,mu"]
+    for s in tight:
+        args += ["--set", s]
+    code, stdout, stderr = cli.run(*args)
+    expect_exit(code, 0, stdout, stderr, "sensitivity --parameters e,mu")
+    s = read_json(out, "sensitivity.json")
+    expect(s["status"] == "ok" and s["parameters"] == ["e", "mu"], "status", s)
+    expect(s["parameter_derivatives"].startswith("central differences"), "flag", s)
+    states = ["x", "y", "theta", "x'", "y'", "theta'"]
+    p = s["parameter_sensitivity"]
+    expect(len(p) == len(states) and all(len(r) == 2 for r in p), "shape", p)
+    h = 1e-4
+    for k, (name, value) in enumerate([("e", 0.8), ("mu", 0.3)]):
+        rows = []
+        for v in (value + h, value - h):
+            run_out = os.path.join(cli.work, "rod_run")
+            code, stdout, stderr = cli.run("run", cli.model("bouncing_rod.toml"), "--out", run_out,
+                                           "--t-end", "0.5", "--set", f"{name}={v!r}",
+                                           *sum([["--set", t] for t in tight], []))
+            expect_exit(code, 0, stdout, stderr, f"run {name}={v}")
+            last = read_csv(os.path.join(run_out, "trajectory.csv"))[-1]
+            expect(abs(float(last["t"]) - 0.5) < 1e-12, "last sample at t_end", last)
+            rows.append([float(last[n]) for n in states])
+        for i in range(len(states)):
+            fd = (rows[0][i] - rows[1][i]) / (2 * h)
+            expect(abs(fd - p[i][k]) <= 1e-6 * max(1.0, abs(fd)),
+                   f"d {states[i]} / d {name} = {p[i][k]} vs central difference {fd}")
+    # A name that is not a parameter: exit 1, the file and the name in the message.
+    code, stdout, stderr = cli.run("sensitivity", cli.model("bouncing_rod.toml"), "--out", out,
+                                   "--parameters", "nosuch")
+    expect_exit(code, 1, stdout, stderr, "unknown parameter")
+    expect("bouncing_rod.toml" in stderr and "no parameter 'nosuch'" in stderr, "message", stderr)
+
+
+@case
 def analysis_help_names_existing_files(cli):
     for command in ("sensitivity", "orbit", "bifurcation"):
         code, stdout, stderr = cli.run(command, "--help")

@@ -20,6 +20,9 @@ namespace saltus::model {
 struct ModelSensitivity {
   ModelRun run;                              // the run (run.result: its trajectory and event log)
   analysis::FlowMapSensitivity sensitivity;  // its `run` member is moved into `run.result`
+  // The parameter columns are central differences of the model reloaded at p +- h
+  // (rebuilt_parameter_sensitivity.hpp), not symbolic: sensitivity.json says which.
+  bool differenced_parameters = false;
 };
 
 ModelSensitivity model_sensitivity(std::shared_ptr<const Model> model,

@@ -184,8 +184,9 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   check_runtime_parameters();
   if (!promote_.empty() && !doc.contains("modes")) {
     add(0, 0,
-        "parameter sensitivities (--parameters) need a model with [states] and [modes]; "
-        "a mechanical or Hamiltonian model folds its parameters into its contact laws");
+        "parameters loaded as states need a model with [states] and [modes]; a mechanical or "
+        "Hamiltonian model folds its parameters into its contact laws: differentiate it with "
+        "rebuilt_parameter_sensitivity (what saltus sensitivity --parameters does for it)");
   }
   if (doc.contains("hamiltonian")) {
     // A Hamiltonian model: expanded into modes and guards (hamiltonian_reader.cpp).
