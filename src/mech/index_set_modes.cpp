@@ -68,7 +68,8 @@ Reset stick_reset(const Context& ctx, ModeId self, int i, unsigned closed, unsig
         const Vector w_i = m.tangent_gradient(i, x.head(n));
         unsigned next_stick = stick | at_rest | (1u << i);
         for_each_bit(closed & ~stick, [&](int j) {
-          if (m.contact(j).frictional() && same_direction(w_i, m.tangent_gradient(j, x.head(n)))) {
+          if (m.contact(j).frictional() &&
+              sticking_directions_shared(w_i, m.tangent_gradient(j, x.head(n)))) {
             next_stick |= 1u << j;
           }
         });
@@ -213,7 +214,7 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
             unsigned group = 0;
             for_each_bit(stick, [&](int j) {
               const Vector w_j = ctx->model.tangent_gradient(j, x.head(n));
-              if (same_direction(w_i, w_j)) group |= 1u << j;
+              if (sticking_directions_shared(w_i, w_j)) group |= 1u << j;
             });
             const unsigned negative = s < 0.0 ? (neg | group) : (neg & ~group);
             LagrangianMode next;

@@ -54,15 +54,23 @@ double moreau_rate(double gdot_minus, double e) {
   return gdot_minus < 0.0 ? (1.0 + e) * gdot_minus : gdot_minus;
 }
 
-// T+ - T- and the contacts of I_S left with gdot_N(t+) = 0 (to 1e-12 of the largest approach).
+// T+ - T- and the contacts of I_S left with gdot_N(t+) = 0 (to 1e-12 of the largest approach) or
+// separating too slowly for their bounce to be resolved.
 void finish(const Matrix& M, const Matrix& W_N, const Vector& gdot_minus, ConstVectorRef qdot_minus,
             SimultaneousImpact& out) {
   out.rate_N = W_N.transpose() * out.qdot_plus;
   out.energy_change =
       0.5 * out.qdot_plus.dot(M * out.qdot_plus) - 0.5 * qdot_minus.dot(M * qdot_minus);
   const double rate_tol = 1e-12 * (1.0 + gdot_minus.lpNorm<Eigen::Infinity>());
+  const double speed = qdot_minus.lpNorm<Eigen::Infinity>();
   for (Eigen::Index j = 0; j < out.rate_N.size(); ++j) {
-    if (std::abs(out.rate_N[j]) <= rate_tol) out.closed_after.push_back(out.contacts[j]);
+    // Leaving slower than 1e-8 of the velocity scale, the bounce is below the round-off of
+    // the gap (5e-18 m at 1e-8 m/s under g) and its return cannot be located: closed.
+    const double unresolved = 1e-8 * (1.0 + W_N.col(j).lpNorm<1>() * speed);
+    if (std::abs(out.rate_N[j]) <= rate_tol ||
+        (out.rate_N[j] > 0.0 && out.rate_N[j] <= unresolved)) {
+      out.closed_after.push_back(out.contacts[j]);
+    }
   }
 }
 

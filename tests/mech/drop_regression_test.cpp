@@ -20,7 +20,7 @@ struct Drop {
 // Simulates the drop to t = 1.5 and checks that it ends there at rest on the floor: no contact
 // below -1e-9, the body's lowest side on the floor (y = its half height for the angle reached),
 // and every velocity at round-off of the state.
-SimulationResult drop_to_rest(const Drop& d) {
+SimulationResult drop_to_rest(const Drop& d, bool expect_handover = true) {
   const auto corners = testing::drop_corners(d.box, d.a, d.b);
   const auto model = testing::drop_body(1.0, testing::drop_inertia(d.box, d.a, d.b), corners,
                                         {ImpactLawKind::RouthStronge, d.e, 0.0, d.mu});
@@ -29,7 +29,9 @@ SimulationResult drop_to_rest(const Drop& d) {
   const SimulationResult r =
       simulate(c.system, c.initial_mode(0.0, x0), 0.0, x0, 1.5, testing::drop_options());
   EXPECT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
-  EXPECT_GE(r.summary.zeno_handovers, 1);
+  if (expect_handover) {
+    EXPECT_GE(r.summary.zeno_handovers, 1);
+  }
   const Vector& x = r.x_final;
   for (int k = 0; k < model.contact_count(); ++k) EXPECT_GE(model.gap(k, x.head(3)), -1e-9) << k;
   // At rest on a side: the lowest corners touch (the minimum gap is zero) and nothing moves.
@@ -91,6 +93,53 @@ TEST(DropRegression, UnresolvedReturnAfterItsOwnImpactIsAZenoPoint) {
       {0, 1.2411428184745761, 2.5891161665908395, 0.80584998454686119, 0, 3.8697922143374299}};
   const SimulationResult r = drop_to_rest(d);
   EXPECT_NEAR(r.x_final[1], d.a, 1e-9);  // on its side
+}
+
+// Box drop 104 of RandomDrops.BoxWithFriction (mu = 0): the box lands on its side sliding at
+// 1.31 m/s on one closed corner while the other corner's impacts (e = 0.17) came at a steady
+// 1.7e-9 s period: each bounce (3e-9 m/s up, a height of 4e-19 m) was below the gap's round-off,
+// its return found only once the corner was 1e-17 m in and falling at 2e-8 m/s, so restitution
+// gave back what it took, up to the event cap. A simultaneous impact that leaves a contact
+// separating slower than 1e-8 of the velocity scale now closes it (multi_contact_impact.cpp).
+TEST(DropRegression, CornerMicroBouncingBesideAClosedOneCloses) {
+  const Drop d{
+      true,
+      0.22948578774140169,
+      0.3918808854345267,
+      0.0,
+      0.16787758253267079,
+      {0, 0.81343434623276678, 2.2704225933713396, 1.3103261470574941, 0, -0.45391694028454488}};
+  const auto corners = testing::drop_corners(d.box, d.a, d.b);
+  const auto model = testing::drop_body(1.0, testing::drop_inertia(d.box, d.a, d.b), corners,
+                                        {ImpactLawKind::RouthStronge, d.e, 0.0, d.mu});
+  const auto c = model.compile();
+  const Vector x0 = Eigen::Map<const Vector>(d.x0, 6);
+  const SimulationResult r =
+      simulate(c.system, c.initial_mode(0.0, x0), 0.0, x0, 1.5, testing::drop_options());
+  ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+  const Vector& x = r.x_final;
+  EXPECT_NEAR(x[1], d.a, 1e-9);                 // on its side
+  EXPECT_NEAR(std::abs(x[2]), M_PI / 2, 1e-9);  // (theta = +-pi/2)
+  EXPECT_NEAR(x[3], d.x0[3], 1e-9);             // frictionless: still sliding at its speed
+  EXPECT_LE(std::abs(x[4]) + std::abs(x[5]), 1e-9);
+}
+
+// Box drop 358 of RandomDrops.BoxWithFriction: flat on two corners whose tangents are 1e-10
+// apart (the angle's integration error), one reaching stick while both slid. The contact-force
+// LCP over the two took them as two directions: its sticking face was a sliver whose
+// accelerations spread beyond the motion tolerance, a false "several (indeterminate)" stop. The
+// choice now makes tangents equal to 1e-8 one direction, as the flow does, and the stick and
+// slip resets group contacts at that tolerance (index_set_choice.cpp, index_set_modes.cpp).
+TEST(DropRegression, TwoCornersWithNearlyEqualTangentsStickTogether) {
+  const Drop d{
+      true,
+      0.22814243393027966,
+      0.17011399348720557,
+      0.29464309298958863,
+      0.057869189942362093,
+      {0, 0.55430577856956198, -2.9690290679798794, -1.357893135890742, 0, -2.0559892386124585}};
+  const SimulationResult r = drop_to_rest(d, false);
+  EXPECT_NEAR(r.x_final[1], d.b, 1e-9);  // flat on its long side
 }
 
 // Box drop 406 of RandomDrops.BoxWithFriction: the box tips onto its side pivoting on a corner
@@ -183,8 +232,11 @@ constexpr Drop kFlatSlidingRod{
     0.07722971021654923,
     {0, 1.066856025908185, 0.35287639629028167, -1.3784992545055215, 0, -1.1961117946884094}};
 
+// Since session 8 the other end's bounces end without a Zeno hand-over: the simultaneous impact
+// that leaves it separating slower than 1e-8 of the velocity scale closes it (its bounce would
+// be below the gap's round-off).
 TEST(DropRegression, FlatSlidingRodEndLandsBesideTheClosedOne) {
-  const SimulationResult r = drop_to_rest(kFlatSlidingRod);
+  const SimulationResult r = drop_to_rest(kFlatSlidingRod, false);
   EXPECT_NEAR(r.x_final[2], 0.0, 1e-9);  // flat
 }
 
