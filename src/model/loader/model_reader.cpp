@@ -1,7 +1,7 @@
 // The TOML front end of the model-file loader (model_reader.hpp): the syntax pre-check, the
 // order in which sections are read, diagnostics with file, line and column, and the value
 // readers every section uses (numbers, names, quantities, parameters); and the entry points of
-// model_loader.hpp.
+// model_loader.hpp. (Just over 450 lines: the value readers are shared by every section reader.)
 #include "model_reader.hpp"
 
 #include <algorithm>
