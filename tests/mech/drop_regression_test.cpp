@@ -17,6 +17,16 @@ struct Drop {
   double x0[6];
 };
 
+// The drop simulated to t = 1.5 with the options of the random drops.
+SimulationResult simulate_drop(const Drop& d) {
+  const auto corners = testing::drop_corners(d.box, d.a, d.b);
+  const auto model = testing::drop_body(1.0, testing::drop_inertia(d.box, d.a, d.b), corners,
+                                        {ImpactLawKind::RouthStronge, d.e, 0.0, d.mu});
+  const auto c = model.compile();
+  const Vector x0 = Eigen::Map<const Vector>(d.x0, 6);
+  return simulate(c.system, c.initial_mode(0.0, x0), 0.0, x0, 1.5, testing::drop_options());
+}
+
 // Simulates the drop to t = 1.5 and checks that it ends there at rest on the floor: no contact
 // below -1e-9, the body's lowest side on the floor (y = its half height for the angle reached),
 // and every velocity at round-off of the state.
@@ -24,10 +34,7 @@ SimulationResult drop_to_rest(const Drop& d, bool expect_handover = true) {
   const auto corners = testing::drop_corners(d.box, d.a, d.b);
   const auto model = testing::drop_body(1.0, testing::drop_inertia(d.box, d.a, d.b), corners,
                                         {ImpactLawKind::RouthStronge, d.e, 0.0, d.mu});
-  const auto c = model.compile();
-  const Vector x0 = Eigen::Map<const Vector>(d.x0, 6);
-  const SimulationResult r =
-      simulate(c.system, c.initial_mode(0.0, x0), 0.0, x0, 1.5, testing::drop_options());
+  const SimulationResult r = simulate_drop(d);
   EXPECT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
   if (expect_handover) {
     EXPECT_GE(r.summary.zeno_handovers, 1);
@@ -109,13 +116,7 @@ TEST(DropRegression, CornerMicroBouncingBesideAClosedOneCloses) {
       0.0,
       0.16787758253267079,
       {0, 0.81343434623276678, 2.2704225933713396, 1.3103261470574941, 0, -0.45391694028454488}};
-  const auto corners = testing::drop_corners(d.box, d.a, d.b);
-  const auto model = testing::drop_body(1.0, testing::drop_inertia(d.box, d.a, d.b), corners,
-                                        {ImpactLawKind::RouthStronge, d.e, 0.0, d.mu});
-  const auto c = model.compile();
-  const Vector x0 = Eigen::Map<const Vector>(d.x0, 6);
-  const SimulationResult r =
-      simulate(c.system, c.initial_mode(0.0, x0), 0.0, x0, 1.5, testing::drop_options());
+  const SimulationResult r = simulate_drop(d);
   ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
   const Vector& x = r.x_final;
   EXPECT_NEAR(x[1], d.a, 1e-9);                 // on its side
