@@ -27,14 +27,9 @@ struct EnergisingWall {
     x << -u() / w_d() * std::exp(-c * t / 2.0) * std::sin(w_d() * t), 0.0;
     return x;
   }
-  HybridSystem build() const {
-    HybridSystem sys;
-    const double damping = c, kick = k;
-    const ModeId m =
-        sys.add_mode("free", ode_flow(2, [damping](const auto&, const auto& x, auto& xd) {
-                       xd[0] = x[1];
-                       xd[1] = -x[0] - damping * x[1];
-                     }));
+  // The wall x = 0 crossed rising: v+ = -(v- + k).
+  void add_wall(HybridSystem& sys, ModeId m) const {
+    const double kick = k;
     sys.add_guard(m, make_guard(
                          "wall", Direction::Rising,
                          [](const auto&, const auto& x, const auto&) { return x[0]; },
@@ -42,13 +37,23 @@ struct EnergisingWall {
                            xp[0] = x[0];
                            xp[1] = -(x[1] + kick);
                          })));
+  }
+  HybridSystem build() const {
+    HybridSystem sys;
+    const double damping = c;
+    const ModeId m =
+        sys.add_mode("free", ode_flow(2, [damping](const auto&, const auto& x, auto& xd) {
+                       xd[0] = x[1];
+                       xd[1] = -x[0] - damping * x[1];
+                     }));
+    add_wall(sys, m);
     return sys;
   }
   // The same with the acceleration as an algebraic state: x' = v, v' = z, 0 = z + x + c v (z
   // jumps with v at the wall and is solved again there).
   HybridSystem build_dae() const {
     HybridSystem sys;
-    const double damping = c, kick = k;
+    const double damping = c;
     const ModeId m =
         sys.add_mode("free", semi_explicit_flow(
                                  2, 1,
@@ -59,13 +64,7 @@ struct EnergisingWall {
                                  [damping](const auto&, const auto& x, const auto& z, auto& res) {
                                    res[0] = z[0] + x[0] + damping * x[1];
                                  }));
-    sys.add_guard(m, make_guard(
-                         "wall", Direction::Rising,
-                         [](const auto&, const auto& x, const auto&) { return x[0]; },
-                         Reset::to_ad(m, [kick](const auto&, const auto& x, const auto&, auto& xp) {
-                           xp[0] = x[0];
-                           xp[1] = -(x[1] + kick);
-                         })));
+    add_wall(sys, m);
     return sys;
   }
 };
