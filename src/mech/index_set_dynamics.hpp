@@ -31,18 +31,12 @@ S abs_value(const S& x) {
   return val(x) < 0.0 ? S(-x) : x;
 }
 
-// Whether two gradients are equal to rounding (the dependent-direction test of the header, used
-// where index sets are chosen).
-template <class A, class B>
-bool same_direction(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
-  return (a - b).cwiseAbs().maxCoeff() <= 1e-12 * (1.0 + a.cwiseAbs().maxCoeff());
-}
-
-// The flow's looser test for sticking contacts that share one friction unknown: equal to 1e-8
-// relative. A box come to rest flat carries its angle's integration error (3e-10 rad in a random
-// drop), which tilts its corners' w_T apart by that much; as two unknowns the sticking system is
-// singular to 1e-10 and its forces came out NaN. Directions closer than 1e-8 leave the split of
-// their friction undetermined beyond the integrator's tolerance anyway.
+// Sticking contacts share one friction unknown (in the flow, the index-set choice and the
+// stick / slip resets) when their tangents are equal to 1e-8 relative. A box come to rest flat
+// carries its angle's integration error (3e-10 rad in a random drop), which tilts its corners' w_T
+// apart by that much; as two unknowns the sticking system is singular to 1e-10 and its forces came
+// out NaN. Directions closer than 1e-8 leave the split of their friction undetermined beyond the
+// integrator's tolerance anyway.
 template <class A, class B>
 bool sticking_directions_shared(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
   return (a - b).cwiseAbs().maxCoeff() <= 1e-8 * (1.0 + a.cwiseAbs().maxCoeff());

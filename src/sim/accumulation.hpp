@@ -15,6 +15,18 @@
 
 namespace saltus::detail {
 
+// A Zeno point reached at this very instant t rather than predicted (a reset mapping the state
+// to itself, an excursion below the state's resolution), after a last cycle of `last_cycle`.
+inline events::ZenoPrediction accumulation_at_once(double t, double last_cycle) {
+  events::ZenoPrediction z;
+  z.detected = true;
+  z.t_inf = t;
+  z.ratio = 0.0;
+  z.period = 1;
+  z.last_cycle = last_cycle;
+  return z;
+}
+
 class Accumulation {
  public:
   // What an event means for the accumulation.
@@ -33,26 +45,25 @@ class Accumulation {
     monitor_.reset();
     pattern_ = events::ZenoPrediction{};
     post_event_states_.clear();
-    identity_guard_ = -1;
     last_guard_ = -1;
   }
 
   // Guard k of `mode` fired at t and its reset left the state unchanged (`identity`) or not.
-  // True when the event before was an identity reset of the same guard less than zeno.min_gap
-  // earlier: the guard keeps crossing within the round-off of a state that no longer moves (a
-  // corner at rest on the floor read as departing at 1e-10 m/s, its impact reset finding it
-  // separating), and this instant is the accumulation point. Left alone, the events went on
-  // to a step-size underflow (random box drops, issue 11). Called for every event.
-  bool stalled(double t, ModeId mode, int k, bool identity) {
-    const bool again = identity && identity_guard_ == k && identity_mode_ == mode &&
-                       t - identity_t_ <= options_.min_gap * std::max(1.0, std::abs(t));
-    identity_guard_ = identity ? k : -1;
-    identity_mode_ = mode;
-    identity_t_ = t;
+  // Stalled when the reset before was an identity reset of the same guard less than
+  // zeno.min_gap earlier: the guard keeps crossing within the round-off of a state that no
+  // longer moves (a corner at rest on the floor read as departing at 1e-10 m/s, its impact
+  // reset finding it separating), and this instant is the accumulation point. Left alone, the
+  // events went on to a step-size underflow (random box drops, issue 11).
+  bool stalled(double t, ModeId mode, int k, bool identity) const {
+    return identity && last_identity_ && follows_own_reset(mode, k) &&
+           t - last_t_ <= options_.min_gap * std::max(1.0, std::abs(t));
+  }
+  // Records every reset (after stalled() has seen it).
+  void note_reset(double t, ModeId mode, int k, bool identity) {
     last_guard_ = k;
     last_mode_ = mode;
     last_t_ = t;
-    return again;
+    last_identity_ = identity;
   }
 
   // The latest reset (since reset()) was guard k's in `mode`, at last_reset_time().
@@ -141,12 +152,10 @@ class Accumulation {
   events::ZenoPrediction pattern_;  // the monitor's verdict after the latest event
   ModeId pattern_mode_ = kNoMode;
   int pattern_guard_ = -1;
-  int identity_guard_ = -1;  // the latest event's guard when its reset changed nothing, else -1
-  ModeId identity_mode_ = kNoMode;
-  double identity_t_ = 0.0;
-  int last_guard_ = -1;  // the latest reset's guard and mode (stalled() sees every reset)
+  int last_guard_ = -1;  // the latest reset (note_reset): guard, mode, time, state unchanged
   ModeId last_mode_ = kNoMode;
   double last_t_ = 0.0;
+  bool last_identity_ = false;
 };
 
 }  // namespace saltus::detail

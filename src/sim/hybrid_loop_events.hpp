@@ -155,6 +155,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
                              8 * std::numeric_limits<double>::epsilon() *
                                  (1.0 + x_.head(nx_).lpNorm<Eigen::Infinity>());
   const bool stalled = accumulation_.stalled(t_, mode_, k, identity);
+  accumulation_.note_reset(t_, mode_, k, identity);
   const bool fixed_point = (retrigger && rule_.at_rest(k) && identity) || stalled;
   ++j_;
   ++out_->summary.events_per_guard[mode_][k];
@@ -183,12 +184,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   if (fixed_point) {
     // The reset maps the state to itself while the flow pushes it through the guard again:
     // the accumulation point is this very instant.
-    events::ZenoPrediction z;
-    z.detected = true;
-    z.t_inf = t_;
-    z.ratio = 0.0;
-    z.period = 1;
-    handle_zeno(z, from, k, ZenoCause::Instantaneous);
+    handle_zeno(accumulation_at_once(t_, 0.0), from, k, ZenoCause::Instantaneous);
     return !finished_;
   }
   switch (accumulation_.on_event(t_, from, k, mode_, x_.head(nx_))) {

@@ -24,13 +24,8 @@ bool HybridLoop<S>::reach_accumulation() {
 template <ode::DenseStepper S>
 bool HybridLoop<S>::reach_unresolved_return(int k) {
   const ModeId before = mode_;
-  events::ZenoPrediction z;
-  z.detected = true;
-  z.t_inf = t_;
-  z.ratio = 0.0;
-  z.period = 1;
-  z.last_cycle = t_ - accumulation_.last_reset_time();
-  handle_zeno(z, mode_, k, ZenoCause::Unresolved);
+  handle_zeno(accumulation_at_once(t_, t_ - accumulation_.last_reset_time()), mode_, k,
+              ZenoCause::Unresolved);
   return after_zeno_point(before);
 }
 

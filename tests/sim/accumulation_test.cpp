@@ -57,16 +57,22 @@ TEST(Accumulation, IdentityResetsInARowBelowTheMinimumGapAreStalled) {
   Accumulation a(o, 2);
   a.reset();
   const double t = 0.5, gap = 0.5 * o.min_gap;
-  EXPECT_FALSE(a.stalled(t, 0, 2, true)) << "one identity reset is an ordinary event";
-  EXPECT_TRUE(a.stalled(t + gap, 0, 2, true));
-  EXPECT_FALSE(a.stalled(t + 2 * gap, 0, 2, false)) << "a reset that changes the state";
-  EXPECT_FALSE(a.stalled(t + 3 * gap, 0, 2, true));
-  EXPECT_FALSE(a.stalled(t + 4 * gap, 0, 1, true)) << "another guard";
-  EXPECT_FALSE(a.stalled(t + 5 * gap, 1, 1, true)) << "another mode";
-  EXPECT_FALSE(a.stalled(t + 5 * gap + 3 * o.min_gap, 1, 1, true)) << "beyond the minimum gap";
-  EXPECT_TRUE(a.stalled(t + 5 * gap + 3.5 * o.min_gap, 1, 1, true));
+  // As the loop does at every reset: ask, then record.
+  const auto reset_at = [&a](double when, ModeId mode, int k, bool identity) {
+    const bool stalled = a.stalled(when, mode, k, identity);
+    a.note_reset(when, mode, k, identity);
+    return stalled;
+  };
+  EXPECT_FALSE(reset_at(t, 0, 2, true)) << "one identity reset is an ordinary event";
+  EXPECT_TRUE(reset_at(t + gap, 0, 2, true));
+  EXPECT_FALSE(reset_at(t + 2 * gap, 0, 2, false)) << "a reset that changes the state";
+  EXPECT_FALSE(reset_at(t + 3 * gap, 0, 2, true));
+  EXPECT_FALSE(reset_at(t + 4 * gap, 0, 1, true)) << "another guard";
+  EXPECT_FALSE(reset_at(t + 5 * gap, 1, 1, true)) << "another mode";
+  EXPECT_FALSE(reset_at(t + 5 * gap + 3 * o.min_gap, 1, 1, true)) << "beyond the minimum gap";
+  EXPECT_TRUE(reset_at(t + 5 * gap + 3.5 * o.min_gap, 1, 1, true));
   a.reset();
-  EXPECT_FALSE(a.stalled(t + 6 * o.min_gap, 1, 1, true)) << "a new arc forgets the chain";
+  EXPECT_FALSE(reset_at(t + 6 * o.min_gap, 1, 1, true)) << "a new arc forgets the chain";
 }
 
 TEST(Accumulation, PolicyOffNeverHandsOver) {
