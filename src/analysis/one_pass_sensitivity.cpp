@@ -117,6 +117,7 @@ FlowMapSensitivity one_pass_sensitivity(const HybridSystem& system, ModeId mode,
   }
   SimulationOptions o = options;
   o.output.record_events = true;
+  o.events.band_states = n;  // Phi may grow without bound; the guards read x only
   o.stepper.rtol_per_component.resize(0);
   o.stepper.atol_per_component.resize(0);
   Vector y0(n * (1 + n));

@@ -32,6 +32,7 @@ std::string EventOptions::validate() const {
   if (!(guard_tolerance >= 0.0)) {
     out << "events.guard_tolerance = " << guard_tolerance << " must be >= 0; ";
   }
+  if (band_states < 0) out << "events.band_states = " << band_states << " must be >= 0; ";
   if (!(simultaneous_rtol >= 0.0)) {
     out << "events.simultaneous_rtol = " << simultaneous_rtol << " must be >= 0; ";
   }

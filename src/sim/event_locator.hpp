@@ -192,7 +192,7 @@ class EventLocator {
   // ascending), retrigger_ and next_arming_ (the arming at the step end if nothing fires).
   Scan locate_first_event() {
     const Mode& m = *mode_;
-    const double tol = guard_band(options_.guard_tolerance, sample_x_.col(0).head(nx_));
+    const double tol = guard_band(options_, sample_x_.col(0).head(nx_));
     const int last = samples_ - 1;
     double t_first = kInfinity;
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "saltus/core/guard.hpp"
+#include "saltus/events/event_options.hpp"
 
 namespace saltus::detail {
 
@@ -25,9 +26,14 @@ inline double orientation(Direction d) {
 }
 // The band |p| <= band that counts as "on the surface": events.guard_tolerance relative to the
 // state's magnitude, since a guard computed from states of size |x| carries round-off of that
-// order (a floor at 1e5 m is not resolved to 1e-12 m).
-inline double guard_band(double guard_tolerance, ConstVectorRef x) {
-  return guard_tolerance * std::max(1.0, x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0);
+// order (a floor at 1e5 m is not resolved to 1e-12 m). Only the first events.band_states states
+// count when that is set (event_options.hpp).
+inline Eigen::Index band_state_count(const events::EventOptions& options, Eigen::Index nx) {
+  return options.band_states > 0 ? std::min<Eigen::Index>(options.band_states, nx) : nx;
+}
+inline double guard_band(const events::EventOptions& options, ConstVectorRef x) {
+  const Eigen::Index n = band_state_count(options, x.size());
+  return options.guard_tolerance * std::max(1.0, n ? x.head(n).lpNorm<Eigen::Infinity>() : 0.0);
 }
 
 // The guards of the current mode between steps; owned by the simulator loop, read by the

@@ -382,7 +382,7 @@ class HybridLoop final : private GuardRates {
   }
 
   // "On the surface" for the current state (guard_arming.hpp).
-  double band() const { return guard_band(options_.events.guard_tolerance, x_.head(nx_)); }
+  double band() const { return guard_band(options_.events, x_.head(nx_)); }
 
   template <class... Parts>
   static std::string message(const Parts&... parts) {

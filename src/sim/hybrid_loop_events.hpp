@@ -149,11 +149,13 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   if (!reinitialise(tm, target, nx_t, nz_t, &g)) return false;
   // A re-trigger of a guard at rest on its surface (no rate: a ball placed on the floor) whose
   // reset changes nothing; a guard with a rate fires once and then waits (firing rule). Or the
-  // same guard's identity resets in a row below the minimum gap (Accumulation::stalled).
+  // same guard's identity resets in a row below the minimum gap (Accumulation::stalled). Judged
+  // on the states that set the guard band (an augmented state's extra part may be huge).
+  const Eigen::Index ns = band_state_count(options_.events, nx_);
   const bool identity =
-      target == mode_ && (x_plus_.head(nx_t) - x_.head(nx_)).lpNorm<Eigen::Infinity>() <=
+      target == mode_ && (x_plus_.head(ns) - x_.head(ns)).lpNorm<Eigen::Infinity>() <=
                              8 * std::numeric_limits<double>::epsilon() *
-                                 (1.0 + x_.head(nx_).lpNorm<Eigen::Infinity>());
+                                 (1.0 + x_.head(ns).lpNorm<Eigen::Infinity>());
   const bool stalled = accumulation_.stalled(t_, mode_, k, identity);
   accumulation_.note_reset(t_, mode_, k, identity);
   const bool fixed_point = (retrigger && rule_.at_rest(k) && identity) || stalled;

@@ -23,6 +23,10 @@ struct EventOptions {
   // |p| <= guard_tolerance counts as "on the switching surface" (guard units). Used for arming:
   // a guard this close to zero after a reset stays disarmed until it leaves the band.
   double guard_tolerance = 1e-12;
+  // The band is guard_tolerance * max(1, |x|_inf) over the first band_states states (0: all).
+  // Augmented systems whose extra states are no part of the physics (the variational states of
+  // a one-pass sensitivity run, which may grow to 1e20) set it to the physical state's size.
+  int band_states = 0;
   // Guards whose located times lie within simultaneous_rtol * max(1, |t|) of the earliest one
   // fire together (one event set, resolved in guard declaration order).
   double simultaneous_rtol = 1e-13;
