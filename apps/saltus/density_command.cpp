@@ -12,11 +12,12 @@
 #include <sstream>
 #include <thread>
 
+#include "density_setup.hpp"
 #include "python_script.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/model/model_loader.hpp"
 #include "saltus/model/npy_file.hpp"
 #include "saltus/model/output_folder.hpp"
-#include "saltus/systems/billiard_catalogue.hpp"
 
 namespace saltus::cli {
 namespace {
@@ -64,11 +65,12 @@ std::string density_npy(const analysis::DensityHistogram& h) {
 }  // namespace
 
 int density_command(const DensityArguments& args) {
-  std::optional<systems::Billiard> billiard;
+  DensitySetup setup;
   analysis::DensityOptions o;
-  std::vector<Vector> starts;
   try {
-    billiard.emplace(systems::make_billiard(args.system, args.set));
+    if (args.model.empty() == args.system.empty()) {
+      saltus::detail::throw_error("give either a MODEL file or --system NAME (not both)");
+    }
     if (args.grid.size() != 2 || args.grid[0] < 1 || args.grid[1] < 1) {
       saltus::detail::throw_error("--grid takes two box counts >= 1 (NX NY)");
     }
@@ -84,9 +86,10 @@ int density_command(const DensityArguments& args) {
     if (!(args.rtol > 0.0 && args.rtol < 1e-3)) {
       saltus::detail::throw_error("--rtol = ", args.rtol, " must be in (0, 1e-3)");
     }
-    o.x_axis = systems::billiard_axis(*billiard, args.vars[0], args.grid[0]);
-    o.y_axis = systems::billiard_axis(*billiard, args.vars[1], args.grid[1]);
-    o.observable = systems::billiard_observable(*billiard, o.x_axis.variable, o.y_axis.variable);
+    setup = args.model.empty() ? builtin_density_setup(args) : model_density_setup(args);
+    o.x_axis = setup.x_axis;
+    o.y_axis = setup.y_axis;
+    o.observable = setup.observable;
     // Every trajectory bins ceil(maps / trajectories) maps after its own `discard`.
     o.maps = (args.maps + args.trajectories - 1) / args.trajectories + args.discard;
     o.discard = args.discard;
@@ -94,20 +97,21 @@ int density_command(const DensityArguments& args) {
     o.simulation.integrator = Integrator::Dop853;
     o.simulation.stepper.rtol = args.rtol;
     o.simulation.stepper.atol = 1e-2 * args.rtol;
-    starts = systems::billiard_initial_states(*billiard, args.trajectories, args.seed);
     const std::string problems = o.validate();
     if (!problems.empty()) saltus::detail::throw_error(problems);
+  } catch (const model::ModelError& e) {
+    std::cerr << e.what() << "\n"
+              << args.model << ": " << e.diagnostics().size() << " problem(s)\nnothing was run\n";
+    return 1;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\nnothing was run\n";
     return 1;
   }
-  mech::NonholonomicModel::CompileOptions compile_options;
-  compile_options.project_invariants = true;
-  const auto compiled = billiard->model.compile(compile_options);
+  const std::vector<Vector>& starts = setup.starts;
   const auto start = std::chrono::steady_clock::now();
   analysis::DensityResult r;
   try {
-    r = analysis::invariant_density(compiled.system, compiled.mode, starts, o);
+    r = analysis::invariant_density(setup.system, setup.mode, starts, o);
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
@@ -121,19 +125,19 @@ int density_command(const DensityArguments& args) {
   for (size_t k = 0; k < starts.size(); ++k) {
     const analysis::DensityTrajectory& t = r.trajectories[k];
     maps_done += t.maps_done;
-    const double T0 = systems::billiard_energy(*billiard, starts[k]);
-    const double T1 = systems::billiard_energy(*billiard, t.x_final);
-    if (billiard->params.at("e") == 1.0)
-      worst_energy = std::max(worst_energy, std::abs(T1 - T0) / T0);
+    const double T0 = setup.energy(starts[k]);
+    const double T1 = setup.energy(t.x_final);
+    if (setup.elastic) worst_energy = std::max(worst_energy, std::abs(T1 - T0) / T0);
     if (t.termination != Termination::EndTimeReached && stopped.empty()) {
       stopped = "trajectory " + std::to_string(k) + " stopped after " +
                 std::to_string(t.maps_done) + " maps: " + t.message;
     }
   }
   std::ostringstream json;
-  json << "{\n  \"system\": " << json_text(args.system) << ",\n  \"parameters\": {";
+  json << "{\n  \"" << (args.model.empty() ? "system" : "model") << "\": " << json_text(setup.label)
+       << ",\n  \"parameters\": {";
   bool first = true;
-  for (const auto& [name, value] : billiard->params) {
+  for (const auto& [name, value] : setup.parameters) {
     json << (first ? "" : ", ") << json_text(name) << ": " << number(value);
     first = false;
   }
@@ -161,9 +165,10 @@ int density_command(const DensityArguments& args) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;
   }
-  std::cout << "system     " << args.system << " (" << args.trajectories << " trajectories, "
-            << maps_done << " maps, " << r.histogram.binned << " binned) on " << r.threads_used
-            << " thread(s) in " << seconds << " s\n"
+  std::cout << (args.model.empty() ? "system     " : "model      ") << setup.label << " ("
+            << args.trajectories << " trajectories, " << maps_done << " maps, "
+            << r.histogram.binned << " binned) on " << r.threads_used << " thread(s) in " << seconds
+            << " s\n"
             << "energy     max relative error " << worst_energy << "\n"
             << "wrote      " << args.out_dir << "/density.csv, density.npy, summary.json\n";
   if (args.plot) {

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
       "  saltus run models/bouncing_rod.toml --out out/rod --animate\n"
       "  saltus sweep models/bouncing_ball.toml --vary e=0.05:0.95:100 --collect zeno_time\n"
       "  saltus density --system sleigh --maps 100000 --out out/sleigh\n"
+      "  saltus density models/chaplygin_sleigh.toml --range -2 2 -1 1 --out out/sleigh\n"
       "Run `saltus <command> --help` for the options of each command.");
 
   saltus::cli::RunArguments run;
@@ -123,16 +124,21 @@ int main(int argc, char** argv) {
   CLI::App* density_cmd = app.add_subcommand(
       "density",
       "Histogram of a billiard's time-1 maps (Clark & Bloch Fig. 7, 8); write density.csv");
-  density_cmd
-      ->add_option("--system", density.system,
-                   "Built-in billiard in an ellipse: sleigh, ball or disk (model files cannot "
-                   "state nonholonomic constraints yet)")
-      ->required();
+  density_cmd->add_option("model", density.model,
+                          "Model file with [mechanics] constraints (e.g. "
+                          "models/chaplygin_sleigh.toml; needs --range)");
+  density_cmd->add_option("--system", density.system,
+                          "Or a built-in billiard in an ellipse: sleigh, ball or disk");
   density_cmd
       ->add_option("--set,-s", density.set,
-                   "Parameter name=value, repeatable or comma-separated (A, B, e, T; "
-                   "sleigh m, I, a, L; ball k2, r; disk m, R, I, J)")
+                   "name=value, repeatable or comma-separated: the model's overrides, or the "
+                   "built-in's parameters (A, B, e, T; sleigh m, I, a, L; ball k2, r; disk m, R, "
+                   "I, J)")
       ->delimiter(',');
+  density_cmd
+      ->add_option("--range", density.range,
+                   "Grid extent XLO XHI YLO YHI (default for --system: the table)")
+      ->expected(4);
   density_cmd->add_option("--maps", density.maps, "Binned time-1 maps, all trajectories together")
       ->capture_default_str();
   density_cmd
@@ -161,7 +167,10 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  saltus density --system sleigh --maps 1000000 --discard 1000 --grid 100 100 --out fig7\n"
       "  saltus density --system disk --set B=1.2,R=0.3 --grid 200 200 --vars x,y --out fig8\n"
-      "Initial states: random (--seed), configuration uniform over the table, kinetic energy T.\n"
+      "  saltus density models/chaplygin_sleigh.toml --range -2 2 -1 1 --out sleigh\n"
+      "Initial states (--seed): --system: configuration uniform over the table, kinetic energy T;\n"
+      "MODEL: the model's start, then its configuration with random admissible velocities of\n"
+      "the same kinetic energy. Model states are binned as they are (angles not wrapped).\n"
       "Energy and constraints are kept by projection after every step (DOP853, --rtol).\n"
       "Exit status: 0 ok, 1 bad input (nothing run), 2 a trajectory stopped early, 3 output "
       "error.");

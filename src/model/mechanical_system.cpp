@@ -92,8 +92,15 @@ void set_dynamics(Model& target, const std::shared_ptr<const MechanicalTapes>& t
   });
 }
 
+}  // namespace
+
 // A model with [mechanics] constraints: Lagrange-d'Alembert with its contacts as walls.
-mech::NonholonomicModel nonholonomic_model(const Model& model) {
+mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_ptr) {
+  const Model& model = *model_ptr;
+  if (!model.mechanics || model.mechanics->constraint_rows.empty()) {
+    saltus::detail::throw_error("model '", model.name,
+                                "' has no [mechanics] constraints: it is not a NonholonomicModel");
+  }
   const ModelMechanics& m = *model.mechanics;
   const auto tapes = mechanical_tapes(model);
   mech::NonholonomicModel nm(model.name.empty() ? "model" : model.name, m.dof);
@@ -112,8 +119,6 @@ mech::NonholonomicModel nonholonomic_model(const Model& model) {
   }
   return nm;
 }
-
-}  // namespace
 
 mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
   const ModelMechanics& m = *model->mechanics;
@@ -164,9 +169,11 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
   return lm;
 }
 
-MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model) {
+MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
+                                         bool project_invariants) {
   if (!model->mechanics->constraint_rows.empty()) {
-    const mech::NonholonomicModel::Compiled compiled = nonholonomic_model(*model).compile();
+    const mech::NonholonomicModel::Compiled compiled =
+        nonholonomic_model(model).compile({project_invariants});
     MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state())};
     add_sections(m.system, *model);
     return m;

@@ -426,6 +426,49 @@ def density_bad_input_is_refused(cli):
 
 
 @case
+def density_of_a_model_file(cli):
+    # The sleigh of models/chaplygin_sleigh.toml: every map binned, energy kept (e = 1), the
+    # model's parameters in the summary; the same seed gives the same histogram.
+    model = cli.model("chaplygin_sleigh.toml")
+    out, again = os.path.join(cli.work, "density_model"), os.path.join(cli.work, "dm_again")
+    args = ["density", model, "--range", "-2", "2", "-1", "1", "--maps", "1500", "--discard",
+            "10", "--grid", "20", "10", "--trajectories", "3", "--seed", "5", "--no-plot",
+            "--set", "v0=0.8"]
+    code, stdout, stderr = cli.run(*args, "--threads", "2", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "density of a model file")
+    rows = read_csv(os.path.join(out, "density.csv"))
+    s = read_summary(out)
+    expect(s["model"].endswith("chaplygin_sleigh.toml") and s["parameters"]["v0"] == 0.8,
+           "model and parameters", s)
+    expect(s["binned"] == 1500 and s["maps_done"] == 3 * (500 + 10) and s["outside_grid"] == 0,
+           "summary counts", s)
+    expect(sum(int(r["count"]) for r in rows) == 1500, "counts do not add up to the maps")
+    expect(s["max_relative_energy_error"] < 1e-9, "energy error", s)
+    code, stdout, stderr = cli.run(*args, "--threads", "1", "--out", again)
+    expect_exit(code, 0, stdout, stderr, "density of a model file again")
+    expect(read_csv(os.path.join(again, "density.csv")) == rows, "not repeatable with the seed")
+
+
+@case
+def density_of_a_model_file_bad_input_is_refused(cli):
+    sleigh, ball = cli.model("chaplygin_sleigh.toml"), cli.model("bouncing_ball.toml")
+    out = os.path.join(cli.work, "never_model")
+    for args, cause in [
+        ([sleigh], "--range XLO XHI YLO YHI is required"),
+        ([sleigh, "--range", "2", "-2", "-1", "1"], "XLO < XHI"),
+        ([sleigh, "--range", "-2", "2", "-1", "1", "--vars", "x,psi"], "has no state 'psi'"),
+        ([sleigh, "--system", "sleigh"], "either a MODEL file or --system"),
+        ([ball, "--range", "0", "1", "0", "1"], "needs a model with [mechanics] constraints"),
+        ([sleigh, "--range", "-2", "2", "-1", "1", "--set", "nope=1"], "nope"),
+    ]:
+        code, stdout, stderr = cli.run("density", *args, "--out", out)
+        expect_exit(code, 1, stdout, stderr, "density " + " ".join(args))
+        expect(cause in stderr and "nothing was run" in stderr, "the cause is not named", cause,
+               stderr)
+        expect(not os.path.exists(out), "a refused density run wrote " + out)
+
+
+@case
 def rod_landing_flat(cli):
     # Both ends land at once: one impact set, rebound e v without spin (v = sqrt(2 g h)).
     model = cli.model("rod_landing_flat.toml")

@@ -8,6 +8,7 @@
 
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/mech/nonholonomic_model.hpp"
 #include "saltus/model/model.hpp"
 
 namespace saltus::model {
@@ -17,12 +18,19 @@ namespace saltus::model {
 // symmetric positive definite.
 mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model);
 
+// The NonholonomicModel of a model with [mechanics] constraints (its contacts become walls);
+// throws saltus::Error when the model has none.
+mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model);
+
 // The compiled system and the mode the model's initial state starts in ("free", or a closed or
 // compliant contact mode when the initial state rests on a contact).
 struct MechanicalSystem {
   HybridSystem system;
   ModeId initial_mode = 0;
 };
-MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model);
+// project_invariants: for a model with constraints, keep its kinetic energy and constraints by
+// projection (NonholonomicModel::CompileOptions; long billiard runs); ignored otherwise.
+MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
+                                         bool project_invariants = false);
 
 }  // namespace saltus::model
