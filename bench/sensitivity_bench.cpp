@@ -1,11 +1,14 @@
 // Cost of differentiating a whole hybrid run (issue 13): wall time of
 // analysis::flow_map_sensitivity (the run, then the variational arcs and saltation matrices)
-// against the plain run, medians of 21 interleaved repetitions (run, sensitivity, run, ...), for
-// systems with n = 1, 2 and 6 states. The variational ODE has n (1 + n) components, so ~(n + 1)
-// plus one run is the expected ratio. Then the pseudo-arclength continuation of the period-1
+// against the plain run, medians of 21 interleaved repetitions (run, sensitivity, sensitivity
+// with one direction per Jacobian pass, run, ...), for systems with n = 1, 2 and 6 states. The
+// variational ODE has n (1 + n) components, so ~(n + 1) plus one run is the expected ratio. The
+// third timing is the column-by-column Jacobian (JacobianPasses::OneDirection) that the chunked
+// passes of core/flow.hpp replace. Then the pseudo-arclength continuation of the period-1
 // orbit of models/impact_oscillator.toml in sigma, 200 points (median of 3).
 //
-//   sensitivity_bench     prints one line per system: plain us, sensitivity us, ratio, n + 1
+//   sensitivity_bench     prints one line per system: plain us, sensitivity us, ratio, n + 1,
+//                         and the sensitivity with one direction per pass
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -45,21 +48,27 @@ void compare(const char* name, const HybridSystem& sys, ModeId mode, const Vecto
   plain.output.record_events = true;
   long events = 0;
   bool ok = true;
-  std::vector<double> run_us, sens_us;
+  std::vector<double> run_us, sens_us, columns_us;
+  const auto sensitivity = [&] {
+    ok = ok &&
+         analysis::flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options, Vector(), saltation)
+             .ok();
+  };
   for (int r = 0; r < 21; ++r) {
     run_us.push_back(
         microseconds([&] { events = simulate(sys, mode, 0.0, x0, t_end, plain).events.size(); }));
-    sens_us.push_back(microseconds([&] {
-      ok = analysis::flow_map_sensitivity(sys, mode, 0.0, x0, t_end, options, Vector(), saltation)
-               .ok();
+    sens_us.push_back(microseconds(sensitivity));
+    columns_us.push_back(microseconds([&] {
+      const ScopedJacobianPasses by_columns(JacobianPasses::OneDirection);
+      sensitivity();
     }));
   }
-  const double run = median(run_us), sens = median(sens_us);
+  const double run = median(run_us), sens = median(sens_us), columns = median(columns_us);
   std::printf(
       "%-28s n = %ld  events %3ld  run %9.1f us  sensitivity %9.1f us  ratio %5.2f  "
-      "(n + 1 = %ld)%s\n",
+      "(n + 1 = %ld; one direction per pass: %9.1f us, ratio %5.2f)%s\n",
       name, static_cast<long>(x0.size()), events, run, sens, sens / run,
-      static_cast<long>(x0.size()) + 1, ok ? "" : "  FAILED");
+      static_cast<long>(x0.size()) + 1, columns, columns / run, ok ? "" : "  FAILED");
 }
 
 void continuation() {

@@ -1,6 +1,7 @@
 // Coulomb friction of the active compliant contacts of a mode without a closed rigid contact,
-// generic in the scalar (double for values, Dual for Jacobians and guard gradients). Internal to
-// src/mech; fixed-capacity buffers only (no allocation). Included by contact_dynamics.hpp.
+// generic in the scalar (double for values, ChunkDual for Jacobians, Dual for guard gradients).
+// Internal to src/mech; fixed-capacity buffers only (no allocation). Included by
+// contact_dynamics.hpp.
 //
 // Sources: FORMULAS.md 3 (compliant normal force f(delta, deltadot)), [LB] (2.4)-(2.10) (seed
 // 001: Coulomb's law, sliding force -mu s lambda_N, sticking force from gddot_T = 0) with the

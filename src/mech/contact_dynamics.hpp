@@ -1,5 +1,6 @@
 // Accelerations and contact forces of one mode of a LagrangianModel, generic in the scalar
-// (double for values, Dual for the AD Jacobians of the compiled flows and guard gradients).
+// (double for values, ChunkDual for the AD Jacobians of the compiled flows, Dual for guard
+// gradients and rates).
 // Internal to src/mech; every buffer is fixed-capacity (DofVector/DofMatrix): no allocation.
 //
 // Sources: [LB] (2.3)-(2.10) (seed 001; FORMULAS.md 10.2-10.3) for one closed contact;
@@ -23,11 +24,12 @@
 
 namespace saltus::mech::detail {
 
-// The double value of a scalar of either instantiation.
+// The double value of a scalar of any instantiation (double, Dual, ChunkDual).
 inline double val(double x) {
   return x;
 }
-inline double val(const ceres::Jet<double, 1>& x) {
+template <int N>
+double val(const ceres::Jet<double, N>& x) {
   return x.a;
 }
 
@@ -55,15 +57,21 @@ S dot(const DofVector<S>& a, const DofVector<S>& b) {
   return sum;
 }
 
-// M = L D L^T without pivoting (M SPD: pivots stay positive); the Dual scalar has no ordering
+// M = L D L^T without pivoting (M SPD: pivots stay positive); the Jet scalars have no ordering
 // for Eigen's pivoting, and this keeps one code path for both scalars.
 template <class S>
 class SpdFactor {
  public:
   // False when a pivot is not positive (M not SPD at this q).
   bool compute(const DofMatrix<S>& M) {
-    n_ = static_cast<int>(M.rows());
     L_ = M;
+    return compute_in_place();
+  }
+  // The matrix compute_in_place() factors, for the caller to fill: one n x n buffer instead of
+  // two (a DofMatrix of a Jet scalar zeroes all kMaxDof^2 entries when constructed).
+  DofMatrix<S>& matrix() { return L_; }
+  bool compute_in_place() {
+    n_ = static_cast<int>(L_.rows());
     d_.resize(n_);
     for (int j = 0; j < n_; ++j) {
       S dj = L_(j, j);
@@ -104,9 +112,10 @@ class SpdFactor {
 template <class S>
 void factor_mass(const LagrangianModel& m, const DofVector<S>& q, SpdFactor<S>& factor) {
   const int n = m.dof();
-  DofMatrix<S> M = DofMatrix<S>::Constant(n, n, S(0.0));
+  DofMatrix<S>& M = factor.matrix();
+  M = DofMatrix<S>::Constant(n, n, S(0.0));
   m.eval_mass(q, M);
-  if (!factor.compute(M)) {
+  if (!factor.compute_in_place()) {
     const DofVector<double> qv = values(q);
     m.mass_matrix(qv);  // throws, naming the model, q and the smallest eigenvalue
     saltus::detail::throw_error("model '", m.name(), "': mass matrix factorisation failed");

@@ -1,5 +1,5 @@
 // Lagrange-d'Alembert accelerations of a NonholonomicModel with the multipliers eliminated
-// exactly, generic in the scalar (double for values, Dual for the AD Jacobians of the flow).
+// exactly, generic in the scalar (double for values, ChunkDual for the AD Jacobians of the flow).
 // Internal to src/mech; fixed-capacity buffers only.
 //   a = M^-1 h,  W^a = M^-1 eta^a^T,  m^{ab} = eta^a W^b,
 //   m lambda = -(eta a + etadot qdot),  qddot = a + W lambda   (FORMULAS.md 12.2 notation)

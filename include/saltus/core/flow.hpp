@@ -12,6 +12,7 @@
 // hand-written Jacobians. Finite differences are never used.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
@@ -76,11 +77,10 @@ inline void store_derivatives(const DualVector& from, MatrixRef to, Eigen::Index
   for (Eigen::Index i = 0; i < from.size(); ++i) to(i, column) = from[i].derivative();
 }
 
-// Jacobian of out = fn(t, x, z) (out has n_out entries) with respect to x and to z: one forward
-// pass per column, seeding one input direction at a time.
+// Jacobian of out = fn(t, x, z) by one Dual forward pass per column.
 template <class Fn>
-void autodiff_jacobian(const Fn& fn, int n_out, double t, ConstVectorRef x, ConstVectorRef z,
-                       MatrixRef d_dx, MatrixRef d_dz) {
+void autodiff_jacobian_by_columns(const Fn& fn, int n_out, double t, ConstVectorRef x,
+                                  ConstVectorRef z, MatrixRef d_dx, MatrixRef d_dz) {
   DualVector xd, zd, out(n_out);
   load_values(xd, x);
   load_values(zd, z);
@@ -98,6 +98,80 @@ void autodiff_jacobian(const Fn& fn, int n_out, double t, ConstVectorRef x, Cons
     store_derivatives(out, d_dz, k);
     zd[k].v[0] = 0.0;
   }
+}
+
+// The work vectors of the chunked passes, constructed once per thread: a SmallVector of ChunkDual
+// default-constructs (zeroes) all kMaxAutodiffSize entries, 15 KB for the three, which took longer
+// than the pass itself for a small flow (bench/sensitivity_bench.cpp's ball).
+struct ChunkWork {
+  SmallVector<ChunkDual> x, z, out;
+  bool busy = false;  // in use by a pass further up this thread's stack
+};
+inline ChunkWork& thread_chunk_work() {
+  thread_local ChunkWork work;
+  return work;
+}
+
+// Jacobian of out = fn(t, x, z) by ChunkDual forward passes: the columns of x, then those of z,
+// kJacobianChunk at a time (column c of the chunk starting at `first` is direction c - first).
+template <class Fn>
+void autodiff_jacobian_in_chunks(const Fn& fn, int n_out, double t, ConstVectorRef x,
+                                 ConstVectorRef z, MatrixRef d_dx, MatrixRef d_dz,
+                                 ChunkWork& work) {
+  SmallVector<ChunkDual>&xd = work.x, &zd = work.z, &out = work.out;
+  xd.resize(x.size());
+  zd.resize(z.size());
+  out.resize(n_out);
+  for (Eigen::Index i = 0; i < x.size(); ++i) xd[i] = ChunkDual(x[i]);
+  for (Eigen::Index i = 0; i < z.size(); ++i) zd[i] = ChunkDual(z[i]);
+  for (Eigen::Index i = 0; i < n_out; ++i) out[i] = ChunkDual(0.0);
+  const ChunkDual td(t);
+  const Eigen::Index nx = x.size();
+  const Eigen::Index columns = nx + (d_dz.cols() == 0 ? 0 : z.size());  // d_dz empty: d/dx only
+  const auto input = [&](Eigen::Index c) -> ChunkDual& { return c < nx ? xd[c] : zd[c - nx]; };
+  for (Eigen::Index first = 0; first < columns; first += kJacobianChunk) {
+    const Eigen::Index count = std::min<Eigen::Index>(kJacobianChunk, columns - first);
+    for (Eigen::Index j = 0; j < count; ++j) input(first + j).v[j] = 1.0;
+    fn(td, xd, zd, out);
+    for (Eigen::Index j = 0; j < count; ++j) {
+      const Eigen::Index c = first + j;
+      for (Eigen::Index i = 0; i < out.size(); ++i) {
+        (c < nx ? d_dx(i, c) : d_dz(i, c - nx)) = out[i].v[j];
+      }
+      input(c).v[j] = 0.0;
+    }
+  }
+}
+
+// True when a Jacobian of `columns` columns is cheaper in chunks than column by column
+// (src/core/autodiff.cpp says where the line is and why).
+bool chunked_jacobian_pays(Eigen::Index columns);
+
+// Jacobian of out = fn(t, x, z) (out has n_out entries) with respect to x and to z: in chunks of
+// kJacobianChunk directions, or one direction per pass (few columns, or as JacobianPasses says).
+template <class Fn>
+void autodiff_jacobian(const Fn& fn, int n_out, double t, ConstVectorRef x, ConstVectorRef z,
+                       MatrixRef d_dx, MatrixRef d_dz) {
+  const Eigen::Index columns = x.size() + (d_dz.cols() == 0 ? 0 : z.size());
+  const bool chunked = jacobian_passes == JacobianPasses::Automatic
+                           ? chunked_jacobian_pays(columns)
+                           : jacobian_passes == JacobianPasses::Chunked;
+  if (!chunked) {
+    autodiff_jacobian_by_columns(fn, n_out, t, x, z, d_dx, d_dz);
+    return;
+  }
+  ChunkWork& shared = thread_chunk_work();
+  if (shared.busy) {  // a flow differentiating another flow inside its own pass
+    ChunkWork local;
+    autodiff_jacobian_in_chunks(fn, n_out, t, x, z, d_dx, d_dz, local);
+    return;
+  }
+  struct Release {
+    ChunkWork& work;
+    ~Release() { work.busy = false; }  // also when fn throws
+  } release{shared};
+  shared.busy = true;
+  autodiff_jacobian_in_chunks(fn, n_out, t, x, z, d_dx, d_dz, shared);
 }
 
 // dg/dt of out = g(t, x, z) (n_out entries) by one forward pass with t seeded.

@@ -17,8 +17,8 @@
 // friction force has magnitude <= mu f+, f+ = max(f, 0) (the normal load; a pulling f, possible
 // for Kelvin-Voigt and Hunt-Crossley, carries no friction).
 //
-// force() is generic in its scalar (double or saltus::Dual) so flows built from it get their
-// Jacobians by automatic differentiation.
+// force() is generic in its scalar (double, saltus::Dual, saltus::ChunkDual) so flows built from
+// it get their Jacobians by automatic differentiation.
 //
 // Symbol table (FORMULAS.md -> code): k -> k, c -> c, n -> n, delta -> delta,
 // deltadot -> delta_dot, release definition -> release.

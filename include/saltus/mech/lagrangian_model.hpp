@@ -1,4 +1,4 @@
-// Over 450 lines (about 470): most of it is the one contract comment below (every mode, guard and
+// Over 450 lines (about 485): most of it is the one contract comment below (every mode, guard and
 // reset of the compiled system), kept whole beside the class it describes.
 // A planar Lagrangian system with unilateral contacts, compiled into a saltus::HybridSystem.
 //
@@ -18,9 +18,10 @@
 //
 // Generic callables and the scalars they are instantiated with (write math as
 // `using std::sin; sin(q[2])`, constants as doubles):
-//   M(q)            fn(q, M):          double, Dual
-//   h(t, q, qdot)   fn(t, q, qdot, h): double, Dual (t, q, qdot and h all of that scalar)
-//   g_N(q), s_T(q)  fn(q) -> scalar:   double, Dual, SecondOrderJet, DualSecondOrderJet
+//   M(q)            fn(q, M):          double, Dual, ChunkDual
+//   h(t, q, qdot)   fn(t, q, qdot, h): double, Dual, ChunkDual (t, q, qdot and h all of that
+//                                      scalar)
+//   g_N(q), s_T(q)  fn(q) -> scalar:   double, Dual, ChunkDual and the SecondOrderJetTpl of each
 // q is a DofVector<S>, M a DofMatrix<S> preset to n x n zeros, h a DofVector<S> preset to zeros.
 //
 // A contact is either RIGID (add_contact: impact law ContactImpactLaw, persistent closed
@@ -146,7 +147,9 @@
 // saltus::Error) naming both contacts; impacts accumulating there end as Termination::Zeno (no
 // hand-over).
 //
-// Every mode supplies its Jacobian by forward AD (Dual, DualSecondOrderJet), so all integrators,
+// Every mode supplies its Jacobian by forward AD (ChunkDual, ChunkSecondOrderJet: all 2 n
+// directions of x in one pass up to n = 4), its guards their gradients and rates in Dual and
+// DualSecondOrderJet, so all integrators,
 // Radau5 included, run every mode. The compiled flows, guards and resets do not allocate (fixed
 // capacity DofVector/DofMatrix, a fixed-capacity phase record in Routh's process).
 //
@@ -197,8 +200,8 @@ class ConfigurationFunction {
   ConfigurationFunction() = default;
   template <class F>
   explicit ConfigurationFunction(F f)
-      : fns_(wrap<double>(f), wrap<Dual>(f), wrap<SecondOrderJet>(f), wrap<DualSecondOrderJet>(f)) {
-  }
+      : fns_(wrap<double>(f), wrap<Dual>(f), wrap<ChunkDual>(f), wrap<SecondOrderJet>(f),
+             wrap<DualSecondOrderJet>(f), wrap<ChunkSecondOrderJet>(f)) {}
 
   template <class S>
   S operator()(const DofVector<S>& q) const {
@@ -211,7 +214,9 @@ class ConfigurationFunction {
   static Fn<S> wrap(F f) {
     return [f](const DofVector<S>& q) { return S(f(q)); };
   }
-  std::tuple<Fn<double>, Fn<Dual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>> fns_;
+  std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>,
+             Fn<ChunkSecondOrderJet>>
+      fns_;
 };
 
 enum class ContactModel { Rigid, Compliant };
@@ -299,19 +304,17 @@ class LagrangianModel {
   const std::string& name() const { return name_; }
   int dof() const { return n_; }
 
-  // M(q): fn(q, M) with M preset to n x n zeros; generic in the scalar (double, Dual).
+  // M(q): fn(q, M) with M preset to n x n zeros; generic in the scalar (double, Dual,
+  // ChunkDual).
   template <class MassFn>
   void set_mass_matrix(MassFn fn) {
-    mass_ = {[fn](const DofVector<double>& q, DofMatrix<double>& M) { fn(q, M); },
-             [fn](const DofVector<Dual>& q, DofMatrix<Dual>& M) { fn(q, M); }};
+    mass_ = {mass_fn<double>(fn), mass_fn<Dual>(fn), mass_fn<ChunkDual>(fn)};
   }
-  // h(t, q, qdot): fn(t, q, qdot, h) with h preset to zeros; generic in the scalar (double, Dual).
+  // h(t, q, qdot): fn(t, q, qdot, h) with h preset to zeros; generic in the scalar (double, Dual,
+  // ChunkDual).
   template <class ForceFn>
   void set_forces(ForceFn fn) {
-    forces_ = {[fn](const double& t, const DofVector<double>& q, const DofVector<double>& qd,
-                    DofVector<double>& h) { fn(t, q, qd, h); },
-               [fn](const Dual& t, const DofVector<Dual>& q, const DofVector<Dual>& qd,
-                    DofVector<Dual>& h) { fn(t, q, qd, h); }};
+    forces_ = {force_fn<double>(fn), force_fn<Dual>(fn), force_fn<ChunkDual>(fn)};
   }
   // A rigid contact with gap g_N(q) and tangential coordinate s_T(q); returns its index.
   template <class Gap, class Tangent>
@@ -404,7 +407,7 @@ class LagrangianModel {
   // "model 'm', body 'b', contact 'c'" for messages.
   const std::string& describe_contact(int i) const { return contact(i).description; }
 
-  // Generic evaluations (S = double or Dual) used by the compiled flows.
+  // Generic evaluations (S = double, Dual or ChunkDual) used by the compiled flows.
   template <class S>
   void eval_mass(const DofVector<S>& q, DofMatrix<S>& M) const {
     std::get<MassFn<S>>(mass_)(q, M);
@@ -424,6 +427,16 @@ class LagrangianModel {
   template <class S>
   using ForceFn =
       std::function<void(const S&, const DofVector<S>&, const DofVector<S>&, DofVector<S>&)>;
+  template <class S, class F>
+  static MassFn<S> mass_fn(F fn) {
+    return [fn](const DofVector<S>& q, DofMatrix<S>& M) { fn(q, M); };
+  }
+  template <class S, class F>
+  static ForceFn<S> force_fn(F fn) {
+    return [fn](const S& t, const DofVector<S>& q, const DofVector<S>& qd, DofVector<S>& h) {
+      fn(t, q, qd, h);
+    };
+  }
 
   template <class Gap>
   LagrangianContact make_contact(std::string name, std::string body, Gap gap) const {
@@ -439,8 +452,8 @@ class LagrangianModel {
   int n_ = 0;
   std::vector<LagrangianContact> contacts_;
   std::vector<int> compliant_;
-  std::tuple<MassFn<double>, MassFn<Dual>> mass_;
-  std::tuple<ForceFn<double>, ForceFn<Dual>> forces_;
+  std::tuple<MassFn<double>, MassFn<Dual>, MassFn<ChunkDual>> mass_;
+  std::tuple<ForceFn<double>, ForceFn<Dual>, ForceFn<ChunkDual>> forces_;
 };
 
 namespace detail {

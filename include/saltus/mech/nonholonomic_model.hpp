@@ -26,10 +26,10 @@
 // with outputs epsilon, lambda_<constraint>..., denominator, energy_change.
 //
 // Generic callables (write math as `using std::sin; sin(q[2])`, constants as doubles):
-//   M(q)            fn(q, M):          double, Dual
-//   h(t, q, qdot)   fn(t, q, qdot, h): double, Dual
-//   eta^a(q)        fn(q, row):        double, Dual, SecondOrderJet, DualSecondOrderJet
-//   h_w(q)          fn(q) -> scalar:   double, Dual, SecondOrderJet, DualSecondOrderJet
+//   M(q)            fn(q, M):          double, Dual, ChunkDual
+//   h(t, q, qdot)   fn(t, q, qdot, h): double, Dual, ChunkDual
+//   eta^a(q)        fn(q, row):        double, Dual, ChunkDual and the SecondOrderJetTpl of each
+//   h_w(q)          fn(q) -> scalar:   double, Dual, ChunkDual and the SecondOrderJetTpl of each
 // q is a DofVector<S>; M, h and row are preset to zeros of the right size.
 //
 // Bad input (saltus::Error naming model, constraint or wall and the value): dependent constraint
@@ -63,8 +63,8 @@ class ConstraintRow {
   ConstraintRow() = default;
   template <class F>
   explicit ConstraintRow(F f)
-      : fns_(wrap<double>(f), wrap<Dual>(f), wrap<SecondOrderJet>(f), wrap<DualSecondOrderJet>(f)) {
-  }
+      : fns_(wrap<double>(f), wrap<Dual>(f), wrap<ChunkDual>(f), wrap<SecondOrderJet>(f),
+             wrap<DualSecondOrderJet>(f), wrap<ChunkSecondOrderJet>(f)) {}
 
   // row <- eta(q), resized to q.size() and zeroed first.
   template <class S>
@@ -79,7 +79,9 @@ class ConstraintRow {
   static Fn<S> wrap(F f) {
     return [f](const DofVector<S>& q, DofVector<S>& row) { f(q, row); };
   }
-  std::tuple<Fn<double>, Fn<Dual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>> fns_;
+  std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>,
+             Fn<ChunkSecondOrderJet>>
+      fns_;
 };
 
 struct NonholonomicConstraint {

@@ -10,7 +10,9 @@
 //   SecondOrderJet      = SecondOrderJetTpl<double>
 //   DualSecondOrderJet  = SecondOrderJetTpl<saltus::Dual>  (coefficients carry one more
 //                         first derivative, so what_N and w_N are differentiated once more:
-//                         the AD Jacobians of the closed-contact flows)
+//                         the AD gradients of the guards)
+//   ChunkSecondOrderJet = SecondOrderJetTpl<saltus::ChunkDual>  (kJacobianChunk first
+//                         derivatives at once: the AD Jacobians of the closed-contact flows)
 //
 // Function set (each a free function in saltus::mech, found by argument-dependent lookup, so
 // model code written as `using std::sin; sin(q[2])` works for double, Dual and both jets):
@@ -44,13 +46,15 @@ struct SecondOrderJetTpl {
 
 using SecondOrderJet = SecondOrderJetTpl<double>;
 using DualSecondOrderJet = SecondOrderJetTpl<Dual>;
+using ChunkSecondOrderJet = SecondOrderJetTpl<ChunkDual>;
 
 namespace detail {
-// The double value of a coefficient (double or Dual).
+// The double value of a coefficient (double, Dual or ChunkDual).
 inline double jet_value(double x) {
   return x;
 }
-inline double jet_value(const ceres::Jet<double, 1>& x) {
+template <int N>
+double jet_value(const ceres::Jet<double, N>& x) {
   return x.a;
 }
 }  // namespace detail
