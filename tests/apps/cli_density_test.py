@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `saltus density` (issue 12): a built-in billiard or a model file.
+
+Usage: cli_density_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per CASE,
+apps/CMakeLists.txt); the helpers are those of cli_test.py.
+"""
+import os
+
+from cli_test import expect, expect_exit, has_matplotlib, main, read_csv, read_summary
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+@case
+def density_writes_histogram_and_repeats_with_seed(cli):
+    out, again = os.path.join(cli.work, "density"), os.path.join(cli.work, "density_again")
+    args = ["density", "--system", "disk", "--set", "B=1.2,R=0.3", "--maps", "2000",
+            "--discard", "10", "--grid", "20", "10", "--trajectories", "4", "--seed", "7"]
+    code, stdout, stderr = cli.run(*args, "--threads", "2", "--out", out)
+    plotted = has_matplotlib()
+    expect_exit(code, 0 if plotted else 3, stdout, stderr, "density")
+    rows = read_csv(os.path.join(out, "density.csv"))
+    expect(len(rows) == 200 and list(rows[0].keys()) ==
+           ["ix", "iy", "x_centre", "y_centre", "count", "fraction"], "density.csv", rows[:1])
+    s = read_summary(out)
+    expect(s["binned"] == 2000 and s["maps_done"] == 4 * (500 + 10) and s["outside_grid"] == 0,
+           "summary counts", s)
+    expect(s["parameters"]["B"] == 1.2 and s["parameters"]["R"] == 0.3, "parameters", s)
+    expect(sum(int(r["count"]) for r in rows) == 2000, "counts do not add up to the maps")
+    # The disk keeps its energy (projection after every step, elastic impacts).
+    expect(s["max_relative_energy_error"] < 1e-9, "energy error", s)
+    with open(os.path.join(out, "density.npy"), "rb") as f:
+        expect(f.read(6) == b"\x93NUMPY", "density.npy is not a NumPy file")
+    expect(os.path.exists(os.path.join(out, "density.png")) == plotted, "density.png")
+    # Same seed and trajectories on one thread: the same histogram.
+    code, stdout, stderr = cli.run(*args, "--threads", "1", "--no-plot", "--out", again)
+    expect_exit(code, 0, stdout, stderr, "density again")
+    expect(read_csv(os.path.join(again, "density.csv")) == rows, "not repeatable with the seed")
+
+
+@case
+def density_bad_input_is_refused(cli):
+    out = os.path.join(cli.work, "never")
+    for args, cause in [
+        (["--system", "pendulum"], "unknown system 'pendulum'"),
+        (["--system", "sleigh", "--set", "radius=1"], "has no parameter 'radius'"),
+        (["--system", "sleigh", "--set", "L=1.5"], "does not fit in the table"),
+        (["--system", "disk", "--set", "e=2"], "must be in [0, 1]"),
+        (["--system", "disk", "--vars", "x,psi"], "has no coordinate 'psi'"),
+        (["--system", "disk", "--maps", "3", "--trajectories", "4"], "must be >= --trajectories"),
+    ]:
+        code, stdout, stderr = cli.run("density", *args, "--out", out)
+        expect_exit(code, 1, stdout, stderr, "density " + " ".join(args))
+        expect(cause in stderr and "nothing was run" in stderr, "the cause is not named", cause,
+               stderr)
+        expect(not os.path.exists(out), "a refused density run wrote " + out)
+
+
+@case
+def density_of_a_model_file(cli):
+    # The sleigh of models/chaplygin_sleigh.toml: every map binned, energy kept (e = 1), the
+    # model's parameters in the summary; the same seed gives the same histogram.
+    model = cli.model("chaplygin_sleigh.toml")
+    out, again = os.path.join(cli.work, "density_model"), os.path.join(cli.work, "dm_again")
+    args = ["density", model, "--range", "-2", "2", "-1", "1", "--maps", "1500", "--discard",
+            "10", "--grid", "20", "10", "--trajectories", "3", "--seed", "5", "--no-plot",
+            "--set", "v0=0.8"]
+    code, stdout, stderr = cli.run(*args, "--threads", "2", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "density of a model file")
+    rows = read_csv(os.path.join(out, "density.csv"))
+    s = read_summary(out)
+    expect(s["model"].endswith("chaplygin_sleigh.toml") and s["parameters"]["v0"] == 0.8,
+           "model and parameters", s)
+    expect(s["binned"] == 1500 and s["maps_done"] == 3 * (500 + 10) and s["outside_grid"] == 0,
+           "summary counts", s)
+    expect(sum(int(r["count"]) for r in rows) == 1500, "counts do not add up to the maps")
+    expect(s["max_relative_energy_error"] < 1e-9, "energy error", s)
+    code, stdout, stderr = cli.run(*args, "--threads", "1", "--out", again)
+    expect_exit(code, 0, stdout, stderr, "density of a model file again")
+    expect(read_csv(os.path.join(again, "density.csv")) == rows, "not repeatable with the seed")
+
+
+@case
+def density_of_a_model_file_bad_input_is_refused(cli):
+    sleigh, ball = cli.model("chaplygin_sleigh.toml"), cli.model("bouncing_ball.toml")
+    out = os.path.join(cli.work, "never_model")
+    for args, cause in [
+        ([sleigh], "--range XLO XHI YLO YHI is required"),
+        ([sleigh, "--range", "2", "-2", "-1", "1"], "XLO < XHI"),
+        ([sleigh, "--range", "-2", "2", "-1", "1", "--vars", "x,psi"], "has no state 'psi'"),
+        ([sleigh, "--system", "sleigh"], "either a MODEL file or --system"),
+        ([ball, "--range", "0", "1", "0", "1"], "needs a model with [mechanics] constraints"),
+        ([sleigh, "--range", "-2", "2", "-1", "1", "--set", "nope=1"], "nope"),
+    ]:
+        code, stdout, stderr = cli.run("density", *args, "--out", out)
+        expect_exit(code, 1, stdout, stderr, "density " + " ".join(args))
+        expect(cause in stderr and "nothing was run" in stderr, "the cause is not named", cause,
+               stderr)
+        expect(not os.path.exists(out), "a refused density run wrote " + out)
+
+
+if __name__ == "__main__":
+    main(CASES, "cli_density_test.py")
