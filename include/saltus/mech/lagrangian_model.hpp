@@ -149,9 +149,9 @@
 //
 // Every mode supplies its Jacobian by forward AD (ChunkDual, ChunkSecondOrderJet: all 2 n
 // directions of x in one pass up to n = 4), its guards their gradients and rates in Dual and
-// DualSecondOrderJet, so all integrators,
-// Radau5 included, run every mode. The compiled flows, guards and resets do not allocate (fixed
-// capacity DofVector/DofMatrix, a fixed-capacity phase record in Routh's process).
+// DualSecondOrderJet, so all integrators, Radau5 included, run every mode. The compiled flows,
+// guards and resets do not allocate (fixed capacity DofVector/DofMatrix, a fixed-capacity phase
+// record in Routh's process).
 //
 // Bad input (saltus::Error naming model, body, contact and value): invalid e, e_t, mu, k, c, n
 // (compile), frictional law without a tangential coordinate (compile), more than
