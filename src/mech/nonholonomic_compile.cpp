@@ -31,12 +31,17 @@ Flow constrained_flow(const Context& ctx) {
     using S = std::decay_t<decltype(x[0])>;
     const int n = ctx->n;
     const DofVector<S> q = load<S>(x, 0, n), qd = load<S>(x, n, n);
+    for (int i = 0; i < n; ++i) xdot[i] = qd[i];
+    if (const AccelerationFunction& fused = ctx->model.accelerations()) {
+      DofVector<S> qdd = DofVector<S>::Constant(n, S(0.0));
+      if (fused(S(t), q, qd, qdd)) {
+        for (int i = 0; i < n; ++i) xdot[n + i] = qdd[i];
+        return;
+      }
+    }
     detail::NonholonomicDynamicsT<S> d;
     detail::nonholonomic_dynamics(ctx->model, S(t), q, qd, d);
-    for (int i = 0; i < n; ++i) {
-      xdot[i] = qd[i];
-      xdot[n + i] = d.qdd[i];
-    }
+    for (int i = 0; i < n; ++i) xdot[n + i] = d.qdd[i];
   });
 }
 

@@ -8,6 +8,7 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/mech/nonholonomic_model.hpp"
+#include "saltus/model/constrained_accelerations.hpp"
 #include "saltus/model/model_system.hpp"
 #include "saltus/model/tape.hpp"
 
@@ -30,6 +31,8 @@ struct MechanicalTapes {
   Tape forces;  // slot i: h_i
   std::vector<Tape> gaps, tangents;
   std::vector<Tape> constraint_rows;  // slot i: eta^a_i
+  // Models with constraints: slot i < n qddot_i, then the n + k pivots of the elimination.
+  Tape accelerations;
 };
 
 template <class V>
@@ -73,6 +76,17 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     }
     tapes->constraint_rows.push_back(compile_tape(g, entries));
   }
+  if (!m.constraint_rows.empty()) {
+    // The elimination adds nodes: a copy of the graph (sharing the run-time parameter values).
+    ExpressionGraph fused = g;
+    const ConstrainedAccelerations acc =
+        derive_constrained_accelerations(fused, m.mass, m.forces, m.constraint_rows);
+    std::vector<TapeOutput> outputs;
+    for (int i = 0; i < n; ++i) outputs.push_back({acc.qddot[static_cast<size_t>(i)], i});
+    for (size_t p = 0; p < acc.pivots.size(); ++p)
+      outputs.push_back({acc.pivots[p], n + static_cast<std::int32_t>(p)});
+    tapes->accelerations = compile_tape(fused, outputs);
+  }
   return tapes;
 }
 
@@ -113,6 +127,23 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
       run(*tape, S(0.0), x, x, x, [&row](int k, const S& v) { row[k] = v; });
     });
   }
+  // The flow's fused accelerations; a pivot <= 0 (or NaN) hands the state to the generic
+  // elimination, which names it.
+  nm.set_accelerations([tapes](const auto& t, const auto& q, const auto& qdot, auto& qddot) {
+    using S = Scalar<decltype(q)>;
+    const StateView<S> x{q, &qdot, tapes->n};
+    const int n = tapes->n;
+    bool valid = true;
+    run(tapes->accelerations, S(t), x, x, x, [&](int k, const S& v) {
+      if (k < n) {
+        qddot[k] = v;
+      } else {
+        using ops::scalar_value;
+        valid = valid && scalar_value(v) > 0.0;
+      }
+    });
+    return valid;
+  });
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     nm.add_wall(m.contacts[i].name, configuration_function(tapes, &tapes->gaps[i]),
                 m.contacts[i].rigid_law.e);

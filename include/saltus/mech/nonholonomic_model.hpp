@@ -84,6 +84,37 @@ class ConstraintRow {
       fns_;
 };
 
+// A fused evaluation of the accelerations qddot(t, q, qdot) of the Lagrange-d'Alembert equations
+// (an optional fast path: model files set one from the symbolic elimination of
+// model/constrained_accelerations.hpp). fn(t, q, qdot, qddot) -> bool, qddot preset to n zeros;
+// false where it does not apply (a pivot <= 0: M not SPD or dependent rows at q), and the generic
+// elimination then runs and reports the state. Kept for the flow's scalars.
+class AccelerationFunction {
+ public:
+  template <class S>
+  using Fn = std::function<bool(const S&, const DofVector<S>&, const DofVector<S>&, DofVector<S>&)>;
+
+  AccelerationFunction() = default;
+  template <class F>
+  explicit AccelerationFunction(F f) : fns_(wrap<double>(f), wrap<Dual>(f), wrap<ChunkDual>(f)) {}
+
+  template <class S>
+  bool operator()(const S& t, const DofVector<S>& q, const DofVector<S>& qdot,
+                  DofVector<S>& qddot) const {
+    return std::get<Fn<S>>(fns_)(t, q, qdot, qddot);
+  }
+  explicit operator bool() const { return static_cast<bool>(std::get<0>(fns_)); }
+
+ private:
+  template <class S, class F>
+  static Fn<S> wrap(F f) {
+    return [f](const S& t, const DofVector<S>& q, const DofVector<S>& qd, DofVector<S>& qdd) {
+      return static_cast<bool>(f(t, q, qd, qdd));
+    };
+  }
+  std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>> fns_;
+};
+
 struct NonholonomicConstraint {
   std::string name;
   ConstraintRow row;
@@ -136,6 +167,13 @@ class NonholonomicModel {
     return push_wall({std::move(name), ConfigurationFunction(h), restitution});
   }
   void set_wall_restitution(int w, double restitution);
+  // The fused accelerations the compiled flow uses instead of the generic elimination (above);
+  // they must be the same equations (tests compare them). dynamics() stays generic.
+  template <class AccelerationFn>
+  void set_accelerations(AccelerationFn fn) {
+    accelerations_ = AccelerationFunction(fn);
+  }
+  const AccelerationFunction& accelerations() const { return accelerations_; }
 
   // Evaluations at double precision.
   Matrix mass_matrix(ConstVectorRef q) const { return unconstrained_.mass_matrix(q); }
@@ -181,6 +219,7 @@ class NonholonomicModel {
   LagrangianModel unconstrained_;
   std::vector<NonholonomicConstraint> constraints_;
   std::vector<NonholonomicWall> walls_;
+  AccelerationFunction accelerations_;
 };
 
 namespace detail {
