@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "saltus/model/expression_graph.hpp"
+#include "saltus/model/native_tape.hpp"
 
 namespace saltus::model {
 
@@ -66,6 +67,8 @@ struct Tape {
                                        // constant, stored before the code runs
   int registers = 0;
   int outputs = 0;  // number of slots (one past the largest slot)
+  // Compiled to machine code once evaluated often in doubles (native_tape.hpp); shared by copies.
+  std::shared_ptr<NativeTape> native = std::make_shared<NativeTape>();
 
   bool empty() const { return code.empty() && leaf_outputs.empty(); }  // stores nothing
   bool reads_state_rate() const { return !loads_rate.empty(); }
@@ -123,6 +126,19 @@ void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& 
     using ops::scalar_value;
     return scalar_value(s);
   };
+  if constexpr (std::is_same_v<S, double>) {
+    if (NativeFunction native = tape.native ? tape.native->function(tape) : nullptr) {
+      double xs[kNativeMaxValues], rates[kNativeMaxValues], zs[kNativeMaxValues];
+      double out[kNativeMaxValues];
+      for (const TapeLoad& l : tape.loads_x) xs[l.index] = x[l.index];
+      for (const TapeLoad& l : tape.loads_rate) rates[l.index] = xrate[l.index];
+      for (const TapeLoad& l : tape.loads_z) zs[l.index] = z[l.index];
+      const double* p = tape.loads_p.empty() ? nullptr : tape.parameter_values->data();
+      native(t, xs, rates, zs, p, out);
+      for (int slot : tape.native->slots()) sink(slot, out[slot]);
+      return;
+    }
+  }
   detail::RegisterFile<S> r(tape.registers);
   if (tape.time_register >= 0) r.set(tape.time_register, t);
   for (const TapeLoad& l : tape.loads_x) r.set(l.reg, S(x[l.index]));

@@ -1,0 +1,287 @@
+// Tapes compiled to machine code by libgccjit (native_tape.hpp): each tape register becomes a
+// local double, each instruction an assignment, each store a write to out[slot].
+#include "saltus/model/native_tape.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "saltus/model/tape.hpp"
+
+#ifdef SALTUS_HAVE_GCCJIT
+#include <libgccjit.h>
+#endif
+
+namespace saltus::model {
+
+namespace {
+// SALTUS_NATIVE_TAPE_THRESHOLD in the environment sets the initial value (benchmarks, or -1 to
+// keep every tape interpreted).
+long initial_threshold() {
+  const char* text = std::getenv("SALTUS_NATIVE_TAPE_THRESHOLD");
+  return text && *text ? std::strtol(text, nullptr, 10) : 100000;
+}
+std::atomic<long> threshold{initial_threshold()};
+}  // namespace
+
+long native_tape_threshold() {
+  return threshold.load(std::memory_order_relaxed);
+}
+void set_native_tape_threshold(long evaluations) {
+  threshold.store(evaluations, std::memory_order_relaxed);
+}
+
+std::string NativeTape::failure() const {
+  return failed_.load(std::memory_order_acquire) ? failure_ : std::string();
+}
+
+#ifndef SALTUS_HAVE_GCCJIT
+
+bool native_tapes_available() {
+  return false;
+}
+
+NativeFunction NativeTape::compile(const Tape&) {
+  std::call_once(once_, [this] {
+    failure_ = "saltus was built without libgccjit";
+    failed_.store(true, std::memory_order_release);
+  });
+  return nullptr;
+}
+
+#else
+
+bool native_tapes_available() {
+  return true;
+}
+
+namespace {
+
+// Why `tape` cannot be generated ("" when it can), and the slots it stores in order.
+std::string check(const Tape& tape, std::vector<int>& slots) {
+  const auto too_large = [](const std::vector<TapeLoad>& loads) {
+    return std::any_of(loads.begin(), loads.end(),
+                       [](const TapeLoad& l) { return l.index >= kNativeMaxValues; });
+  };
+  if (too_large(tape.loads_x) || too_large(tape.loads_rate) || too_large(tape.loads_z) ||
+      tape.outputs > kNativeMaxValues) {
+    return "more than " + std::to_string(kNativeMaxValues) + " inputs or outputs";
+  }
+  for (const TapeLoad& o : tape.leaf_outputs) slots.push_back(o.index);
+  for (const TapeInstruction& in : tape.code) {
+    switch (in.op) {
+      case OpCode::Sign:
+      case OpCode::Min:
+      case OpCode::Max:
+      case OpCode::Less:
+      case OpCode::LessEqual:
+      case OpCode::Greater:
+      case OpCode::GreaterEqual:
+      case OpCode::Equal:
+      case OpCode::NotEqual:
+      case OpCode::If:
+        return "the tape has comparisons, if, min, max or sign";
+      case OpCode::Store:
+        slots.push_back(in.out);
+        break;
+      default:
+        if (in.slot >= 0) slots.push_back(in.slot);
+        break;
+    }
+  }
+  return "";
+}
+
+// The generator: one context, the function `tape` under construction.
+class Generator {
+ public:
+  Generator() : ctx_(gcc_jit_context_acquire()) {
+    gcc_jit_context_set_int_option(ctx_, GCC_JIT_INT_OPTION_OPTIMIZATION_LEVEL, 2);
+    double_ = gcc_jit_context_get_type(ctx_, GCC_JIT_TYPE_DOUBLE);
+    int_ = gcc_jit_context_get_type(ctx_, GCC_JIT_TYPE_INT);
+  }
+  ~Generator() { gcc_jit_context_release(ctx_); }
+  Generator(const Generator&) = delete;
+  Generator& operator=(const Generator&) = delete;
+
+  gcc_jit_result* generate(const Tape& tape) {
+    gcc_jit_type* in = gcc_jit_type_get_pointer(gcc_jit_type_get_const(double_));
+    gcc_jit_param* params[6] = {
+        gcc_jit_context_new_param(ctx_, nullptr, double_, "t"),
+        gcc_jit_context_new_param(ctx_, nullptr, in, "x"),
+        gcc_jit_context_new_param(ctx_, nullptr, in, "rate"),
+        gcc_jit_context_new_param(ctx_, nullptr, in, "z"),
+        gcc_jit_context_new_param(ctx_, nullptr, in, "p"),
+        gcc_jit_context_new_param(ctx_, nullptr, gcc_jit_type_get_pointer(double_), "out")};
+    fn_ = gcc_jit_context_new_function(ctx_, nullptr, GCC_JIT_FUNCTION_EXPORTED,
+                                       gcc_jit_context_get_type(ctx_, GCC_JIT_TYPE_VOID), "tape", 6,
+                                       params, 0);
+    block_ = gcc_jit_function_new_block(fn_, "body");
+    for (int i = 0; i < tape.registers; ++i) {
+      std::string name = "r";  // not "r" + to_string: GCC 12 warns (-Wrestrict) on that
+      name += std::to_string(i);
+      regs_.push_back(gcc_jit_function_new_local(fn_, nullptr, double_, name.c_str()));
+    }
+    const auto param = [&](int k) { return gcc_jit_param_as_rvalue(params[k]); };
+    if (tape.time_register >= 0) assign(tape.time_register, param(0));
+    for (const TapeLoad& l : tape.loads_x) assign(l.reg, element(param(1), l.index));
+    for (const TapeLoad& l : tape.loads_rate) assign(l.reg, element(param(2), l.index));
+    for (const TapeLoad& l : tape.loads_z) assign(l.reg, element(param(3), l.index));
+    for (const TapeLoad& l : tape.loads_p) assign(l.reg, element(param(4), l.index));
+    for (const auto& [reg, value] : tape.constants) {
+      assign(reg, gcc_jit_context_new_rvalue_from_double(ctx_, double_, value));
+    }
+    out_ = param(5);
+    for (const TapeLoad& o : tape.leaf_outputs) store(o.index, reg(o.reg));
+    for (const TapeInstruction& i : tape.code) {
+      if (i.op == OpCode::Store) {
+        store(i.out, reg(i.a));
+        continue;
+      }
+      assign(i.out, operation(i));
+      if (i.slot >= 0) store(i.slot, reg(i.out));
+    }
+    gcc_jit_block_end_with_void_return(block_, nullptr);
+    return gcc_jit_context_compile(ctx_);
+  }
+  std::string error() const {
+    const char* e = gcc_jit_context_get_first_error(ctx_);
+    return e ? e : "compile failed";
+  }
+
+ private:
+  gcc_jit_rvalue* reg(int r) { return gcc_jit_lvalue_as_rvalue(regs_[static_cast<size_t>(r)]); }
+  gcc_jit_rvalue* element(gcc_jit_rvalue* array, int index) {
+    return gcc_jit_lvalue_as_rvalue(gcc_jit_context_new_array_access(
+        ctx_, nullptr, array, gcc_jit_context_new_rvalue_from_int(ctx_, int_, index)));
+  }
+  void assign(int r, gcc_jit_rvalue* value) {
+    gcc_jit_block_add_assignment(block_, nullptr, regs_[static_cast<size_t>(r)], value);
+  }
+  void store(int slot, gcc_jit_rvalue* value) {
+    gcc_jit_block_add_assignment(
+        block_, nullptr,
+        gcc_jit_context_new_array_access(ctx_, nullptr, out_,
+                                         gcc_jit_context_new_rvalue_from_int(ctx_, int_, slot)),
+        value);
+  }
+  gcc_jit_rvalue* binary(enum gcc_jit_binary_op op, gcc_jit_rvalue* a, gcc_jit_rvalue* b) {
+    return gcc_jit_context_new_binary_op(ctx_, nullptr, op, double_, a, b);
+  }
+  // A libm function of one or two doubles (the interpreter's std:: overloads call the same).
+  gcc_jit_rvalue* call(const char* name, gcc_jit_rvalue* a, gcc_jit_rvalue* b = nullptr) {
+    const int n = b ? 2 : 1;
+    gcc_jit_function*& f = imported_[name];  // declared once per context
+    if (!f) {
+      gcc_jit_param* p[2] = {gcc_jit_context_new_param(ctx_, nullptr, double_, "a"),
+                             gcc_jit_context_new_param(ctx_, nullptr, double_, "b")};
+      f = gcc_jit_context_new_function(ctx_, nullptr, GCC_JIT_FUNCTION_IMPORTED, double_, name, n,
+                                       p, 0);
+    }
+    gcc_jit_rvalue* args[2] = {a, b};
+    return gcc_jit_context_new_call(ctx_, nullptr, f, n, args);
+  }
+  gcc_jit_rvalue* operation(const TapeInstruction& i) {
+    gcc_jit_rvalue* a = reg(i.a);
+    const auto b = [&] { return reg(i.b); };
+    const auto c = [&] { return reg(i.c); };
+    switch (i.op) {
+      case OpCode::Neg:
+        return gcc_jit_context_new_unary_op(ctx_, nullptr, GCC_JIT_UNARY_OP_MINUS, double_, a);
+      case OpCode::Add:
+        return binary(GCC_JIT_BINARY_OP_PLUS, a, b());
+      case OpCode::Sub:
+        return binary(GCC_JIT_BINARY_OP_MINUS, a, b());
+      case OpCode::Mul:
+        return binary(GCC_JIT_BINARY_OP_MULT, a, b());
+      case OpCode::Div:
+        return binary(GCC_JIT_BINARY_OP_DIVIDE, a, b());
+      case OpCode::Square:
+        return binary(GCC_JIT_BINARY_OP_MULT, a, a);
+      case OpCode::Mul3:
+        return binary(GCC_JIT_BINARY_OP_MULT, binary(GCC_JIT_BINARY_OP_MULT, a, b()), c());
+      case OpCode::MulAdd:
+        return binary(GCC_JIT_BINARY_OP_PLUS, binary(GCC_JIT_BINARY_OP_MULT, a, b()), c());
+      case OpCode::MulSub:
+        return binary(GCC_JIT_BINARY_OP_MINUS, binary(GCC_JIT_BINARY_OP_MULT, a, b()), c());
+      case OpCode::SubMul:
+        return binary(GCC_JIT_BINARY_OP_MINUS, c(), binary(GCC_JIT_BINARY_OP_MULT, a, b()));
+      case OpCode::Pow:
+        return call("pow", a, b());
+      case OpCode::PowConst:
+        return call("pow", a, gcc_jit_context_new_rvalue_from_double(ctx_, double_, i.exponent));
+      case OpCode::Atan2:
+        return call("atan2", a, b());
+      case OpCode::Sqrt:
+        return call("sqrt", a);
+      case OpCode::Exp:
+        return call("exp", a);
+      case OpCode::Log:
+        return call("log", a);
+      case OpCode::Sin:
+        return call("sin", a);
+      case OpCode::Cos:
+        return call("cos", a);
+      case OpCode::Tan:
+        return call("tan", a);
+      case OpCode::Asin:
+        return call("asin", a);
+      case OpCode::Acos:
+        return call("acos", a);
+      case OpCode::Atan:
+        return call("atan", a);
+      case OpCode::Sinh:
+        return call("sinh", a);
+      case OpCode::Cosh:
+        return call("cosh", a);
+      case OpCode::Tanh:
+        return call("tanh", a);
+      case OpCode::Abs:
+        return call("fabs", a);
+      default:  // excluded by check()
+        return a;
+    }
+  }
+
+  gcc_jit_context* ctx_;
+  gcc_jit_type* double_ = nullptr;
+  gcc_jit_type* int_ = nullptr;
+  gcc_jit_function* fn_ = nullptr;
+  gcc_jit_block* block_ = nullptr;
+  gcc_jit_rvalue* out_ = nullptr;
+  std::vector<gcc_jit_lvalue*> regs_;
+  std::map<std::string, gcc_jit_function*> imported_;
+};
+
+}  // namespace
+
+NativeFunction NativeTape::compile(const Tape& tape) {
+  std::call_once(once_, [this, &tape] {
+    std::vector<int> slots;
+    std::string why = check(tape, slots);
+    if (why.empty()) {
+      Generator g;
+      gcc_jit_result* result = g.generate(tape);
+      void* code = result ? gcc_jit_result_get_code(result, "tape") : nullptr;
+      if (code) {
+        code_ = std::shared_ptr<void>(
+            result, [](void* r) { gcc_jit_result_release(static_cast<gcc_jit_result*>(r)); });
+        slots_ = std::move(slots);
+        function_.store(reinterpret_cast<NativeFunction>(code), std::memory_order_release);
+        return;
+      }
+      if (result) gcc_jit_result_release(result);
+      why = g.error();
+    }
+    failure_ = why;
+    failed_.store(true, std::memory_order_release);
+  });
+  return function_.load(std::memory_order_acquire);
+}
+
+#endif
+
+}  // namespace saltus::model

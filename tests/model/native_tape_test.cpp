@@ -1,0 +1,187 @@
+// Native tapes (model/native_tape.hpp): the machine code libgccjit generates for a tape gives the
+// interpreter's outputs bit for bit, on seeded random expression graphs over t, x, z and run-time
+// parameters and on whole runs of model files; tapes it does not cover stay interpreted and say
+// why.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "saltus/model/expression_graph.hpp"
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+#include "saltus/model/native_tape.hpp"
+#include "saltus/model/tape.hpp"
+#include "support/model_files.hpp"
+
+namespace saltus::model {
+namespace {
+
+// Sets the compile threshold for one scope.
+class ScopedThreshold {
+ public:
+  explicit ScopedThreshold(long evaluations) : saved_(native_tape_threshold()) {
+    set_native_tape_threshold(evaluations);
+  }
+  ~ScopedThreshold() { set_native_tape_threshold(saved_); }
+
+ private:
+  long saved_;
+};
+
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
+
+// A random expression over the leaves, `depth` levels deep, with every operation the generator
+// covers (arguments kept in the functions' domains by abs and offsets).
+NodeId random_expression(ExpressionGraph& g, std::mt19937& rng, const std::vector<NodeId>& leaves,
+                         int depth) {
+  std::uniform_int_distribution<int> pick_leaf(0, static_cast<int>(leaves.size()) - 1);
+  std::uniform_int_distribution<int> pick_op(0, 21);
+  std::uniform_real_distribution<double> number(-2.0, 2.0);
+  if (depth == 0) {
+    return pick_leaf(rng) % 5 == 0 ? g.constant(number(rng)) : leaves[pick_leaf(rng)];
+  }
+  const NodeId a = random_expression(g, rng, leaves, depth - 1);
+  const NodeId b = random_expression(g, rng, leaves, depth - 1);
+  const auto positive = [&](NodeId v) {
+    return g.make(OpCode::Add, g.make(OpCode::Abs, v), g.constant(0.5));
+  };
+  switch (pick_op(rng)) {
+    case 0:
+      return g.make(OpCode::Add, a, b);
+    case 1:
+      return g.make(OpCode::Sub, a, b);
+    case 2:
+      return g.make(OpCode::Mul, a, b);
+    case 3:
+      return g.make(OpCode::Div, a, positive(b));
+    case 4:
+      return g.make(OpCode::Neg, a);
+    case 5:
+      return g.make(OpCode::Mul, a, a);
+    case 6:
+      return g.make(OpCode::Sqrt, positive(a));
+    case 7:
+      return g.make(OpCode::Exp, g.make(OpCode::Tanh, a));
+    case 8:
+      return g.make(OpCode::Log, positive(a));
+    case 9:
+      return g.make(OpCode::Sin, a);
+    case 10:
+      return g.make(OpCode::Cos, a);
+    case 11:
+      return g.make(OpCode::Tan, g.make(OpCode::Tanh, a));
+    case 12:
+      return g.make(OpCode::Asin, g.make(OpCode::Tanh, a));
+    case 13:
+      return g.make(OpCode::Acos, g.make(OpCode::Tanh, a));
+    case 14:
+      return g.make(OpCode::Atan, a);
+    case 15:
+      return g.make(OpCode::Atan2, a, b);
+    case 16:
+      return g.make(OpCode::Sinh, g.make(OpCode::Tanh, a));
+    case 17:
+      return g.make(OpCode::Cosh, g.make(OpCode::Tanh, a));
+    case 18:
+      return g.pow_const(positive(a), number(rng));
+    case 19:
+      return g.make(OpCode::Pow, positive(a), g.make(OpCode::Tanh, b));
+    case 20:
+      return g.make(OpCode::Add, g.make(OpCode::Mul, a, b), g.make(OpCode::Mul, b, b));
+    default:
+      return g.make(OpCode::Sub, g.make(OpCode::Mul, a, a), g.make(OpCode::Mul, a, b));
+  }
+}
+
+TEST(NativeTape, RandomTapesGiveTheInterpretersBits) {
+  if (!native_tapes_available()) GTEST_SKIP() << "saltus was built without libgccjit";
+  const ScopedThreshold interpreted(-1);
+  std::mt19937 rng(2026112601);
+  std::uniform_real_distribution<double> value(-3.0, 3.0);
+  int compared = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    ExpressionGraph g;
+    auto params = std::make_shared<std::vector<double>>(std::vector<double>{0.7, -1.3});
+    g.share_parameter_values(params);
+    std::vector<NodeId> leaves = {g.time(), g.parameter(0), g.parameter(1), g.algebraic(0)};
+    for (int i = 0; i < 6; ++i) leaves.push_back(g.state(i));
+    std::vector<TapeOutput> outputs;
+    for (int k = 0; k < 1 + trial % 7; ++k) {
+      outputs.push_back({random_expression(g, rng, leaves, 2 + trial % 4), k});
+    }
+    outputs.push_back({leaves[4], static_cast<std::int32_t>(outputs.size())});  // a leaf output
+    const Tape tape = compile_tape(g, outputs);
+    Tape interpreted = tape;  // its own, never compiled state
+    interpreted.native = std::make_shared<NativeTape>();
+    ASSERT_NE(tape.native->compile(tape), nullptr) << tape.native->failure();
+    for (int s = 0; s < 25; ++s) {
+      // A parameter written after the compile is read by the native code too.
+      (*params)[0] = value(rng);
+      std::vector<double> x(6), z = {value(rng)};
+      for (double& v : x) v = value(rng);
+      const double t = value(rng);
+      std::vector<double> expected(outputs.size(), 0.0), native(outputs.size(), 1.0);
+      ASSERT_EQ(interpreted.native->function(interpreted), nullptr);
+      run(interpreted, t, x, x, z, [&](int k, double v) { expected[static_cast<size_t>(k)] = v; });
+      run(tape, t, x, x, z, [&](int k, double v) { native[static_cast<size_t>(k)] = v; });
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        EXPECT_TRUE(same_bits(expected[k], native[k]))
+            << "trial " << trial << " output " << k << ": " << expected[k] << " vs " << native[k];
+      }
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 40 * 25);
+}
+
+TEST(NativeTape, TapesWithComparisonsStayInterpreted) {
+  ExpressionGraph g;
+  const NodeId x = g.state(0);
+  const Tape tape = compile_tape(g, {{g.make(OpCode::Max, x, g.constant(0.0)), 0}});
+  EXPECT_EQ(tape.native->compile(tape), nullptr);
+  const std::string why = tape.native->failure();
+  EXPECT_NE(why.find(native_tapes_available() ? "comparisons" : "without libgccjit"),
+            std::string::npos)
+      << why;
+  const std::vector<double> at = {-2.0};
+  EXPECT_EQ(evaluate(tape, 0.0, at, at), 0.0);  // still evaluated, by the interpreter
+}
+
+// Whole runs: every tape native from its first double evaluation against every tape interpreted.
+TEST(NativeTape, ModelRunsAreBitIdentical) {
+  if (!native_tapes_available()) GTEST_SKIP() << "saltus was built without libgccjit";
+  for (const std::string file : {"chaplygin_sleigh.toml", "bouncing_ball_drag.toml",
+                                 "forced_damped_oscillator.toml", "bouncing_rod.toml"}) {
+    SCOPED_TRACE(file);
+    const auto run_with = [&](long threshold) {
+      const ScopedThreshold scope(threshold);
+      return run_model(
+          std::make_shared<const Model>(load_model_file(saltus::testing::models_dir() / file)));
+    };
+    const ModelRun native = run_with(0), interpreted = run_with(-1);
+    ASSERT_TRUE(interpreted.succeeded()) << interpreted.message();
+    ASSERT_TRUE(native.succeeded()) << native.message();
+    const EventLog& a = native.result.events;
+    const EventLog& b = interpreted.result.events;
+    ASSERT_EQ(a.size(), b.size());
+    for (long i = 0; i < a.size(); ++i) {
+      EXPECT_TRUE(same_bits(a[i].t, b[i].t)) << "event " << i;
+      for (Eigen::Index j = 0; j < a.x_after(i).size(); ++j) {
+        EXPECT_TRUE(same_bits(a.x_after(i)[j], b.x_after(i)[j])) << "event " << i;
+      }
+    }
+    const Vector& xa = native.result.x_final;
+    const Vector& xb = interpreted.result.x_final;
+    for (Eigen::Index j = 0; j < xa.size(); ++j) EXPECT_TRUE(same_bits(xa[j], xb[j]));
+  }
+}
+
+}  // namespace
+}  // namespace saltus::model
