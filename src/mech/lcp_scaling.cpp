@@ -127,6 +127,25 @@ void finish(ConstMatrixRef m, LcpScaling& s, Matrix& scaled, bool symmetric) {
   scaled *= symmetric ? p * p : p;
 }
 
+// The general path (to_relative_powers_of_two, then finish) when no sweep ran, in one pass:
+// R = C = I, so every factor stays 1 and max |M| is the largest row norm; only the common
+// power of two of finish remains. The same bits as the general path (all products are by
+// powers of two), at a third of its cost at n = 2 (docs/benchmarks_lcp.md): well-scaled
+// problems, e.g. Delassus matrices, take this path.
+template <int N>
+void already_balanced(ConstMatrixRef m, LcpScaling& s, Matrix& scaled,
+                      const Eigen::Map<Vector>& row_norm) {
+  const Eigen::Index n = size_of<N>(m);
+  double mmax = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) mmax = std::max(mmax, row_norm(i));
+  const int k = mmax > 0.0 && std::isfinite(mmax) ? -nearest_log2(mmax) : 0;
+  const double p = power_of_two(k);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = 0; i < n; ++i) scaled(i, j) = m(i, j) * p;
+  }
+  for (Eigen::Index i = 0; i < n; ++i) s.row(i) = p;
+}
+
 void start(Eigen::Index n, LcpScaling& s, Matrix& scaled) {
   s.row.resize(n);
   s.column.resize(n);
@@ -182,9 +201,13 @@ void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Ma
     }
     s.iterations = sweep + 1;
   }
-  to_relative_powers_of_two(s.row, row_norm);
-  to_relative_powers_of_two(s.column, column_norm);
-  finish<N>(m, s, scaled_m, false);
+  if (s.iterations == 0) {
+    already_balanced<N>(m, s, scaled_m, row_norm);
+  } else {
+    to_relative_powers_of_two(s.row, row_norm);
+    to_relative_powers_of_two(s.column, column_norm);
+    finish<N>(m, s, scaled_m, false);
+  }
   double qmax = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
     scaled_q(i) = s.row(i) * q(i);
