@@ -181,20 +181,26 @@ void LemkeRun<N>::pivot(int r, int e) {
   for (int i = 0; i < n(); ++i) column[i] = t(i, e);
   column[r] = 0.0;
   const Eigen::Index rows = n();
-  for (int c = 0; c <= rhs_col(); ++c) {
-    double* tc = &t.coeffRef(0, c);
-    if (tc[r] == 0.0) continue;
+  const auto update = [&](double* tc) {
     const double f = tc[r] / p;
     for (Eigen::Index i = 0; i < rows; ++i) tc[i] -= column[i] * f;
     tc[r] = f;
-    if (c < n()) {
-      double mx = 0.0;
-      for (Eigen::Index i = 0; i < rows; ++i) mx = std::max(mx, std::abs(tc[i]));
-      ws_.binv_column_max(c) = mx;
-    }
+  };
+  for (int c = 0; c < n(); ++c) {  // B^-1: keep its column maxima
+    double* tc = &t.coeffRef(0, c);
+    if (tc[r] == 0.0 || c == e) continue;
+    update(tc);
+    double mx = 0.0;
+    for (Eigen::Index i = 0; i < rows; ++i) mx = std::max(mx, std::abs(tc[i]));
+    ws_.binv_column_max(c) = mx;
+  }
+  for (int c = n(); c <= rhs_col(); ++c) {
+    double* tc = &t.coeffRef(0, c);
+    if (tc[r] != 0.0 && c != e) update(tc);  // the entering column becomes a unit column below
   }
   t.col(e).setZero();
   t(r, e) = 1.0;
+  if (e < n()) ws_.binv_column_max(e) = 1.0;  // w_e enters: its column of B^-1 is a unit one
   double binv_max = 0.0;
   for (int c = 0; c < n(); ++c) binv_max = std::max(binv_max, ws_.binv_column_max(c));
   binv_max_ = binv_max;
