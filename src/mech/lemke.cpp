@@ -1,4 +1,5 @@
 // Lemke's method with lexicographic degeneracy resolution; see include/saltus/mech/lemke.hpp.
+// Over 450 lines: one class (LemkeRun) whose ratio test, pivot and read-out share its state.
 #include "saltus/mech/lemke.hpp"
 
 #include <algorithm>
