@@ -19,6 +19,10 @@ exe="$build/bench/lcp_bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 peer="$tmp/siconos_lcp_bench"
+[[ -f /usr/include/siconos/numerics/LCP_Solvers.h ]] || {
+  echo "run_lcp_bench: Siconos' C headers not found; SALTUS_WITH_PEERS=1 bash scripts/install_deps.sh" >&2
+  exit 1
+}
 g++ -std=c++17 -O3 -DNDEBUG -Wall -Wextra -Werror -isystem /usr/include/siconos \
   -isystem /usr/include/siconos/numerics "$root/bench/peers/siconos_lcp_bench.cpp" -o "$peer" \
   -lsiconos_numerics -lbenchmark -lpthread
