@@ -21,6 +21,7 @@ packages=(
 )
 if [[ "${SALTUS_WITH_PEERS:-0}" == "1" ]]; then
   packages+=(libsundials-dev python3-siconos python3-mpmath) # peers for side-by-side benchmarks
+  packages+=(libsiconos-numerics-dev) # Siconos C API: bench/peers/siconos_lcp_bench.cpp
   packages+=(python3-numba) # closed-form sleigh peer of bench/run_sleigh_bench.sh (pulls llvmlite)
 fi
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lcp_certificate.hpp"
 #include "saltus/core/error.hpp"
 
 namespace saltus::mech {
@@ -66,46 +67,9 @@ double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRe
 
 double certified_residual(ConstMatrixRef matrix, ConstVectorRef q, ConstVectorRef z, Vector& w,
                           Vector& inverse_row_magnitude) {
-  const Eigen::Index n = q.size();
-  w.resize(n);
-  Vector& inv_r = inverse_row_magnitude;
-  inv_r.resize(n);
-  // Row by row with the sums in registers (w and the rows of M could alias as far as the
-  // compiler knows, so column order would store and reload w_i for every entry).
-  for (Eigen::Index i = 0; i < n; ++i) {
-    double wi = q(i);
-    double ri = std::abs(q(i));
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const double t = matrix(i, j) * z(j);
-      wi += t;
-      ri += std::abs(t);
-    }
-    w(i) = wi;
-    inv_r(i) = ri;  // r_i for now
-  }
-  double residual = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (!std::isfinite(w(i)) || !std::isfinite(inv_r(i))) return kInfinity;
-    inv_r(i) = inv_r(i) > 0.0 ? 1.0 / inv_r(i) : 0.0;
-    if (!std::isfinite(inv_r(i))) return kInfinity;   // r_i subnormal: cannot judge row i
-    residual = std::max(residual, -w(i) * inv_r(i));  // sign of w: max(0, -omega_i)
-  }
-  for (Eigen::Index j = 0; j < n; ++j) {
-    const double zj = std::abs(z(j));
-    if (zj == 0.0) continue;  // c_j = 0: nothing to check beyond the sign of w_j
-    // c_j: the largest share z_j has in any row (a zero column of M: 1).
-    double weight = 0.0;
-    bool column_is_zero = true;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double mij = std::abs(matrix(i, j));
-      column_is_zero = column_is_zero && mij == 0.0;
-      weight = std::max(weight, mij * inv_r(i));
-    }
-    weight = column_is_zero ? 1.0 : std::min(1.0, weight * zj);
-    if (z(j) < 0.0) residual = std::max(residual, weight);
-    residual = std::max(residual, std::min(weight, std::abs(w(j)) * inv_r(j)));
-  }
-  return residual;
+  w.resize(q.size());
+  inverse_row_magnitude.resize(q.size());
+  return certified_residual_sized<0>(matrix, q, z, w.data(), inverse_row_magnitude.data());
 }
 
 }  // namespace saltus::mech

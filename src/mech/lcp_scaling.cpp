@@ -78,14 +78,19 @@ void norms(ConstMatrixRef m, const Vector& r, const Vector& c, Eigen::Map<Vector
   }
 }
 
-// Ratio of the largest to the smallest non-zero entry of a and b (1 when all are zero).
+// Ratio of the largest to the smallest non-zero entry of a and b (1 when all are zero); a and
+// b have the same size (N when N > 0).
+template <int N>
 double spread(const Eigen::Map<Vector>& a, const Eigen::Map<Vector>& b) {
+  Eigen::Index n = a.size();
+  if constexpr (N > 0) n = N;
   double lo = kInfinity;
   double hi = 0.0;
-  for (const auto* v : {&a, &b}) {
-    for (Eigen::Index i = 0; i < v->size(); ++i) {
-      if ((*v)(i) > 0.0) lo = std::min(lo, (*v)(i)), hi = std::max(hi, (*v)(i));
-    }
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (a(i) > 0.0) lo = std::min(lo, a(i)), hi = std::max(hi, a(i));
+  }
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (b(i) > 0.0) lo = std::min(lo, b(i)), hi = std::max(hi, b(i));
   }
   return hi > 0.0 ? hi / lo : 1.0;
 }
@@ -127,11 +132,31 @@ void finish(ConstMatrixRef m, LcpScaling& s, Matrix& scaled, bool symmetric) {
   scaled *= symmetric ? p * p : p;
 }
 
+// The general path (to_relative_powers_of_two, then finish) when no sweep ran, in one pass:
+// R = C = I, so every factor stays 1 and max |M| is the largest row norm; only the common
+// power of two of finish remains. The same bits as the general path (all products are by
+// powers of two), at a third of its cost at n = 2 (docs/benchmarks_lcp.md): well-scaled
+// problems, e.g. Delassus matrices, take this path.
+template <int N>
+void already_balanced(ConstMatrixRef m, LcpScaling& s, Matrix& scaled,
+                      const Eigen::Map<Vector>& row_norm) {
+  const Eigen::Index n = size_of<N>(m);
+  double mmax = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) mmax = std::max(mmax, row_norm(i));
+  const int k = mmax > 0.0 && std::isfinite(mmax) ? -nearest_log2(mmax) : 0;
+  const double p = power_of_two(k);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = 0; i < n; ++i) scaled(i, j) = m(i, j) * p;
+  }
+  for (Eigen::Index i = 0; i < n; ++i) s.row(i) = p;
+}
+
+template <int N = 0>
 void start(Eigen::Index n, LcpScaling& s, Matrix& scaled) {
+  if constexpr (N > 0) n = N;
   s.row.resize(n);
   s.column.resize(n);
-  s.row.setOnes();
-  s.column.setOnes();
+  for (Eigen::Index i = 0; i < n; ++i) s.row(i) = s.column(i) = 1.0;
   s.q_scale = 1.0;
   s.iterations = 0;
   scaled.resize(n, n);
@@ -149,7 +174,7 @@ void equilibrate_matrix(ConstMatrixRef m, LcpScaling& s, Matrix& scaled) {
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     norms<0>(m, s.row, s.column, row_norm, column_norm);
     if (n > 1) row_norm = row_norm.cwiseMax(column_norm);  // symmetric: one factor per index
-    if (spread(row_norm, row_norm) <= kBalancedRatio) break;
+    if (spread<0>(row_norm, row_norm) <= kBalancedRatio) break;
     for (Eigen::Index i = 0; i < n; ++i) {
       if (row_norm(i) > 0.0) s.row(i) /= std::sqrt(row_norm(i));
     }
@@ -167,7 +192,7 @@ template <int N>
 void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
                            Vector& scaled_q) {
   const Eigen::Index n = size_of<N>(m);
-  start(n, s, scaled_m);
+  start<N>(n, s, scaled_m);
   scaled_q.resize(n);
   if (n == 0) return;
   // scaled_q and the first column of scaled_m hold the norms until the end.
@@ -175,16 +200,20 @@ void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Ma
   Eigen::Map<Vector> column_norm(scaled_m.data(), n);
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     norms<N>(m, s.row, s.column, row_norm, column_norm);
-    if (spread(row_norm, column_norm) <= kBalancedRatio) break;
+    if (spread<N>(row_norm, column_norm) <= kBalancedRatio) break;
     for (Eigen::Index i = 0; i < n; ++i) {
       if (row_norm(i) > 0.0) s.row(i) /= std::sqrt(row_norm(i));
       if (column_norm(i) > 0.0) s.column(i) /= std::sqrt(column_norm(i));
     }
     s.iterations = sweep + 1;
   }
-  to_relative_powers_of_two(s.row, row_norm);
-  to_relative_powers_of_two(s.column, column_norm);
-  finish<N>(m, s, scaled_m, false);
+  if (s.iterations == 0) {
+    already_balanced<N>(m, s, scaled_m, row_norm);
+  } else {
+    to_relative_powers_of_two(s.row, row_norm);
+    to_relative_powers_of_two(s.column, column_norm);
+    finish<N>(m, s, scaled_m, false);
+  }
   double qmax = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
     scaled_q(i) = s.row(i) * q(i);

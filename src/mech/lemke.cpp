@@ -1,4 +1,5 @@
 // Lemke's method with lexicographic degeneracy resolution; see include/saltus/mech/lemke.hpp.
+// Over 450 lines: one class (LemkeRun) whose ratio test, pivot and read-out share its state.
 #include "saltus/mech/lemke.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "lcp_certificate.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lcp_scaling.hpp"
 
@@ -52,8 +54,10 @@ class LemkeRun {
  public:
   // `matrix`, `q`: the caller's data (certificate); `m`, `qs`: the data Lemke pivots on (the
   // equilibrated copy, or the caller's data when LemkeOptions::equilibrate is off).
-  LemkeRun(ConstMatrixRef matrix, ConstVectorRef q, ConstMatrixRef m, ConstVectorRef qs,
-           LemkeWorkspace& ws, const LemkeOptions& o)
+  // All four outlive the run (solve_lemke's arguments and locals); held by reference, since
+  // each copy of an Eigen::Ref<const> builds and frees an empty matrix.
+  LemkeRun(const ConstMatrixRef& matrix, const ConstVectorRef& q, const ConstMatrixRef& m,
+           const ConstVectorRef& qs, LemkeWorkspace& ws, const LemkeOptions& o)
       : data_m_(matrix),
         data_q_(q),
         m_(m),
@@ -82,13 +86,19 @@ class LemkeRun {
   void pivot(int r, int e);
   // z from the final basis, mapped back to the caller's units, refined, certified.
   void read_solution(bool complementary);
+  // z <- s C z (unscale_z of lcp_scaling.hpp, same arithmetic, compile-time size).
+  void unscale(Vector& z) const;
+  // certified_residual (lcp.hpp) of z on the caller's data, w = M z + q into `w`.
+  double certify(const Vector& z, Vector& w) {
+    return certified_residual_sized<N>(data_m_, data_q_, z, w.data(), ws_.row_magnitude.data());
+  }
   void finish(LcpStatus status);
   std::string variable_name(int v) const;
 
-  ConstMatrixRef data_m_;
-  ConstVectorRef data_q_;
-  ConstMatrixRef m_;
-  ConstVectorRef q_;
+  const ConstMatrixRef& data_m_;
+  const ConstVectorRef& data_q_;
+  const ConstMatrixRef& m_;
+  const ConstVectorRef& q_;
   LemkeWorkspace& ws_;
   const LemkeOptions& options_;
   int size_;               // n (N when N > 0)
@@ -118,43 +128,47 @@ int LemkeRun<N>::ratio_test(int e, double sign) {
   ray_reference_ = reference;
   if (!(colmax > options_.pivot_tolerance * reference)) return -1;
   const double threshold = options_.pivot_tolerance * colmax;
-  auto& cand = ws_.candidates;
-  cand.clear();
+  // Index lists in the workspace's arrays (sized n) with counts: push_back's capacity checks
+  // cost a fifth of the ratio test at n = 2.
+  int* cand = ws_.candidates.data();
+  int n_cand = 0;
   // Minimum ratio on the right-hand side over the candidates, then the tie set.
   const int rc = rhs_col();
   double best = kInfinity;
   for (int i = 0; i < n(); ++i) {
     if (sign * t(i, e) > threshold) {
-      cand.push_back(i);
+      cand[n_cand++] = i;
       ws_.ratio(i) = t(i, rc) / (sign * t(i, e));
       best = std::min(best, ws_.ratio(i));
     }
   }
-  if (cand.empty()) return -1;
-  auto& ties = ws_.ties;
-  ties.clear();
+  if (n_cand == 0) return -1;
+  int* ties = ws_.ties.data();
+  int n_ties = 0;
   const double tie = options_.tie_tolerance * (1.0 + std::abs(best));
-  for (int i : cand) {
-    if (ws_.ratio(i) <= best + tie) ties.push_back(i);
+  for (int k = 0; k < n_cand; ++k) {
+    if (ws_.ratio(cand[k]) <= best + tie) ties[n_ties++] = cand[k];
   }
-  if (ties.size() == 1) return ties.front();
-  for (int i : ties) {
-    if (ws_.basis[static_cast<std::size_t>(i)] == z0()) return i;  // z0 leaves: done
+  if (n_ties == 1) return ties[0];
+  for (int k = 0; k < n_ties; ++k) {
+    if (ws_.basis[static_cast<std::size_t>(ties[k])] == z0()) return ties[k];  // z0 leaves
   }
-  if (options_.tie_break == LemkeTieBreak::FirstRow) return ties.front();
+  if (options_.tie_break == LemkeTieBreak::FirstRow) return ties[0];
 
   // Lexicographic rule on the columns of B^-1 (tableau columns 0..n-1).
-  for (int c = 0; c < n() && ties.size() > 1; ++c) {
+  for (int c = 0; c < n() && n_ties > 1; ++c) {
     double lex_best = kInfinity;
-    for (int i : ties) lex_best = std::min(lex_best, t(i, c) / (sign * t(i, e)));
-    const double lex_tie = options_.tie_tolerance * (1.0 + std::abs(lex_best));
-    std::size_t kept = 0;
-    for (int i : ties) {
-      if (t(i, c) / (sign * t(i, e)) <= lex_best + lex_tie) ties[kept++] = i;
+    for (int k = 0; k < n_ties; ++k) {
+      lex_best = std::min(lex_best, t(ties[k], c) / (sign * t(ties[k], e)));
     }
-    ties.resize(kept);
+    const double lex_tie = options_.tie_tolerance * (1.0 + std::abs(lex_best));
+    int kept = 0;
+    for (int k = 0; k < n_ties; ++k) {
+      if (t(ties[k], c) / (sign * t(ties[k], e)) <= lex_best + lex_tie) ties[kept++] = ties[k];
+    }
+    n_ties = kept;
   }
-  return ties.front();
+  return ties[0];
 }
 
 template <int N>
@@ -168,21 +182,29 @@ void LemkeRun<N>::pivot(int r, int e) {
   for (int i = 0; i < n(); ++i) column[i] = t(i, e);
   column[r] = 0.0;
   const Eigen::Index rows = n();
-  for (int c = 0; c <= rhs_col(); ++c) {
-    double* tc = &t.coeffRef(0, c);
-    if (tc[r] == 0.0) continue;
+  const auto update = [&](double* tc) {
     const double f = tc[r] / p;
     for (Eigen::Index i = 0; i < rows; ++i) tc[i] -= column[i] * f;
     tc[r] = f;
-    if (c < n()) {
-      double mx = 0.0;
-      for (Eigen::Index i = 0; i < rows; ++i) mx = std::max(mx, std::abs(tc[i]));
-      ws_.binv_column_max(c) = mx;
-    }
+  };
+  for (int c = 0; c < n(); ++c) {  // B^-1: keep its column maxima
+    double* tc = &t.coeffRef(0, c);
+    if (tc[r] == 0.0 || c == e) continue;
+    update(tc);
+    double mx = 0.0;
+    for (Eigen::Index i = 0; i < rows; ++i) mx = std::max(mx, std::abs(tc[i]));
+    ws_.binv_column_max(c) = mx;
+  }
+  for (int c = n(); c <= rhs_col(); ++c) {
+    double* tc = &t.coeffRef(0, c);
+    if (tc[r] != 0.0 && c != e) update(tc);  // the entering column becomes a unit column below
   }
   t.col(e).setZero();
   t(r, e) = 1.0;
-  binv_max_ = ws_.binv_column_max.maxCoeff();
+  if (e < n()) ws_.binv_column_max(e) = 1.0;  // w_e enters: its column of B^-1 is a unit one
+  double binv_max = 0.0;
+  for (int c = 0; c < n(); ++c) binv_max = std::max(binv_max, ws_.binv_column_max(c));
+  binv_max_ = binv_max;
 }
 
 template <int N>
@@ -195,8 +217,8 @@ void LemkeRun<N>::read_solution(bool complementary) {
     const int v = ws_.basis[static_cast<std::size_t>(i)];
     if (v >= n() && v < 2 * n()) s.z(v - n()) = std::max(0.0, t(i, rc));
   }
-  if (options_.equilibrate) unscale_z(ws_.scaling, s.z);
-  s.residual = certified_residual(data_m_, data_q_, s.z, s.w, ws_.row_magnitude);
+  if (options_.equilibrate) unscale(s.z);
+  s.residual = certify(s.z, s.w);
   // Nothing to gain below the rounding of M z + q itself (about n eps of each row).
   const double rounding = n() * std::numeric_limits<double>::epsilon();
   if (!complementary || !options_.refine || s.residual <= rounding) return;
@@ -220,14 +242,20 @@ void LemkeRun<N>::read_solution(bool complementary) {
     if (!std::isfinite(ws_.rhs(a))) return;
     ws_.z_refined(ws_.index[static_cast<std::size_t>(a)]) = std::max(0.0, ws_.rhs(a));
   }
-  if (options_.equilibrate) unscale_z(ws_.scaling, ws_.z_refined);
+  if (options_.equilibrate) unscale(ws_.z_refined);
   // ws_.column is free scratch of size n here.
-  const double r = certified_residual(data_m_, data_q_, ws_.z_refined, ws_.column, ws_.rhs);
+  const double r = certify(ws_.z_refined, ws_.column);
   if (r <= s.residual) {
     s.z = ws_.z_refined;
     s.w = ws_.column;
     s.residual = r;
   }
+}
+
+template <int N>
+void LemkeRun<N>::unscale(Vector& z) const {
+  const LcpScaling& scaling = ws_.scaling;
+  for (int i = 0; i < n(); ++i) z(i) *= scaling.q_scale * scaling.column(i);
 }
 
 template <int N>
@@ -289,17 +317,27 @@ void LemkeRun<N>::run() {
   cap_ = options_.max_pivots > 0 ? options_.max_pivots : 50 * (n() + 1);
 
   // Tableau [I | -M | -d | q] for w - M z - d z0 = q.
+  // Element loops rather than Eigen block expressions: m_ and q_ have run-time sizes, and with
+  // N > 0 these unroll (the block expressions cost a tenth of a solve at n = 2).
   auto& t = t_;
   t.leftCols(n()).setIdentity();
-  t.middleCols(n(), n()) = -m_;
-  for (int j = 0; j < n(); ++j) ws_.column_max(j) = m_.col(j).cwiseAbs().maxCoeff();
-  ws_.binv_column_max.setOnes();
+  double q_min = kInfinity;
+  for (int j = 0; j < n(); ++j) {
+    double mx = 0.0;
+    for (int i = 0; i < n(); ++i) {
+      t(i, n() + j) = -m_(i, j);
+      mx = std::max(mx, std::abs(m_(i, j)));
+    }
+    ws_.column_max(j) = mx;
+    ws_.binv_column_max(j) = 1.0;
+    t(j, z0()) = -1.0;
+    t(j, rhs_col()) = q_(j);
+    q_min = std::min(q_min, q_(j));
+    ws_.basis[static_cast<std::size_t>(j)] = j;
+  }
   binv_max_ = 1.0;
-  t.col(z0()).setConstant(-1.0);
-  t.col(rhs_col()) = q_;
-  for (int i = 0; i < n(); ++i) ws_.basis[static_cast<std::size_t>(i)] = i;
 
-  if (n() == 0 || q_.minCoeff() >= 0.0) {  // z = 0 solves it
+  if (n() == 0 || q_min >= 0.0) {  // z = 0 solves it
     finish(LcpStatus::Solved);
     return;
   }
@@ -356,10 +394,8 @@ void LemkeWorkspace::resize(int n) {
   basis.assign(static_cast<std::size_t>(n), 0);
   column.resize(n);
   row.resize(2 * n + 2);
-  candidates.clear();
-  candidates.reserve(static_cast<std::size_t>(n));
-  ties.clear();
-  ties.reserve(static_cast<std::size_t>(n));
+  candidates.assign(static_cast<std::size_t>(n), 0);
+  ties.assign(static_cast<std::size_t>(n), 0);
   lu.resize(n, n);
   rhs.resize(n);
   z_refined.resize(n);

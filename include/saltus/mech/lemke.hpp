@@ -95,8 +95,8 @@ struct LemkeWorkspace {
   std::vector<int> basis;        // n: variable basic in each row (w_i: i, z_i: n + i, z0: 2n)
   Vector column;                 // n: copy of the entering column
   Vector row;                    // 2n + 2: unused since the pivot works column by column
-  std::vector<int> candidates;   // rows that pass the ratio test (capacity n)
-  std::vector<int> ties;         // scratch for tie breaking (capacity n)
+  std::vector<int> candidates;   // n: rows that pass the ratio test (the first ones)
+  std::vector<int> ties;         // n: scratch for tie breaking (the first ones)
   Matrix lu;                     // n x n: refinement LU of M_aa
   Vector rhs;                    // n: refinement right-hand side
   Vector z_refined;              // n: refined candidate
