@@ -134,6 +134,12 @@ void HybridSystem::validate() const {
                             "': ", g.reset.output_names.size(),
                             " output names but no apply function to compute them");
       }
+      for (int c : g.reads_states) {
+        if (c < 0 || c >= m.flow.nx) {
+          detail::throw_error("mode '", m.name, "', guard '", g.name,
+                              "': reads_states names state ", c, " of ", m.flow.nx);
+        }
+      }
       if (!g.observe_only && !g.reset.chooses_target) {
         check_target(m, "guard '" + g.name + "'", g.reset.target, !g.reset.identity);
       }

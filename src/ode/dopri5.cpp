@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "saltus/ode/error_norm.hpp"
 #include "saltus/ode/initial_step.hpp"
@@ -40,11 +41,34 @@ Dopri5::Dopri5(const StepperOptions& options, int max_nx, int max_nz)
       error_(max_nx),
       k_(Matrix::Zero(max_nx, 7)),
       dense_(Matrix::Zero(max_nx, 5)),
-      work_(max_nx, 2) {}
+      work_(max_nx, 2),
+      offered_x_(max_nx),
+      offered_f_(max_nx) {}
 
 void Dopri5::set_flow(const Flow& flow) {
   eval_.set_flow(flow);
   n_ = flow.nx;
+  offered_ = false;
+}
+
+void Dopri5::offer_derivative(double t, ConstVectorRef x, ConstVectorRef xdot) {
+  offered_ = eval_.flow().kind == FlowKind::Ode && x.size() == n_ && xdot.size() == n_;
+  if (!offered_) return;
+  offered_t_ = t;
+  for (int i = 0; i < n_; ++i) {  // plain loops: std::copy_n calls memmove
+    offered_x_[i] = x[i];
+    offered_f_[i] = xdot[i];
+  }
+}
+
+bool Dopri5::take_offered_derivative(double t) {
+  const bool fits = offered_ && t == offered_t_ &&
+                    std::memcmp(offered_x_.data(), x_.data(), sizeof(double) * n_) == 0;
+  offered_ = false;
+  if (fits) {
+    for (int i = 0; i < n_; ++i) k_(i, 0) = offered_f_[i];
+  }
+  return fits;
 }
 
 bool Dopri5::stage(int i, double t, ConstVectorRef x) {
@@ -56,14 +80,19 @@ StepStatus Dopri5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool ke
   ++stats_.restarts;
   controller_.restart();
   t_ = t0_ = t;
-  x_.head(n_) = x;
+  for (int i = 0; i < n_; ++i) x_[i] = x[i];
   if (eval_.nz() > 0) eval_.set_algebraic(z);
-  if (!stage(0, t, x_.head(n_))) {
+  if (!take_offered_derivative(t) && !stage(0, t, x_.head(n_))) {
     return k_.col(0).head(n_).allFinite() ? StepStatus::NewtonFailure : StepStatus::NonFiniteState;
   }
-  // Dense output on the degenerate interval [t, t]: the constant x.
-  dense_.col(0).head(n_) = x_.head(n_);
-  dense_.rightCols(4).topRows(n_).setZero();
+  // Dense output on the degenerate interval [t, t]: the constant x (plain loops: Eigen's block
+  // assignments cost more than the restart's flow evaluation for a small system).
+  double* d = dense_.data();
+  const Eigen::Index dl = dense_.rows();
+  for (int i = 0; i < n_; ++i) {
+    d[i] = x_[i];
+    for (int c = 1; c < 5; ++c) d[c * dl + i] = 0.0;
+  }
   if (!keep_step_size || !(h_ > 0.0)) {
     h_ = options_.h_initial > 0.0
              ? options_.h_initial
@@ -76,7 +105,7 @@ StepStatus Dopri5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool ke
 }
 
 StepStatus Dopri5::step(double t_limit) {
-  const auto x0 = x_.head(n_);
+  offered_ = false;
   auto xt = x_trial_.head(n_);
   auto y = stage_x_.head(n_);
   double h = std::min({h_, options_.h_max, h_cap_});
@@ -137,7 +166,7 @@ StepStatus Dopri5::step(double t_limit) {
         E[i] = h * (kE1 * kk(0, i) + kE3 * kk(2, i) + kE4 * kk(3, i) + kE5 * kk(4, i) +
                     kE6 * kk(5, i) + kE7 * kk(6, i));
       }
-      err = error_norm(error_.head(n_), x0, xt, options_);
+      err = error_norm(E, X0, XT, n, options_);
     }
     // A failed stage (NaN, Newton) is treated as a too-large step: shrink and retry.
     if (ok && err <= 1.0) {
@@ -156,7 +185,7 @@ StepStatus Dopri5::step(double t_limit) {
       }
       t0_ = t_;
       t_ = last ? t_limit : t_ + h;
-      x_.head(n_) = xt;
+      for (int i = 0; i < n; ++i) x_[i] = XT[i];
       for (int i = 0; i < n; ++i) k_(i, 0) = kk(6, i);  // FSAL (no aliasing: distinct columns)
       ++stats_.accepted_steps;
       const double proposal = h * controller_.accepted(err, options_);
@@ -176,15 +205,9 @@ StepStatus Dopri5::step(double t_limit) {
 }
 
 void Dopri5::interpolate(double t, VectorRef x) const {
-  const double h = t_ - t0_;
-  const double th = h > 0.0 ? (t - t0_) / h : 0.0;
-  const double th1 = 1.0 - th;
-  const double* D = dense_.data();
-  const Eigen::Index dl = dense_.rows();
-  for (int i = 0; i < n_; ++i) {
-    x[i] = D[i] +
-           th * (D[dl + i] + th1 * (D[2 * dl + i] + th * (D[3 * dl + i] + th1 * D[4 * dl + i])));
-  }
+  const double th = dense_theta(t), th1 = 1.0 - th;
+  double* out = x.data();
+  for (int i = 0; i < n_; ++i) out[i] = dense_component(th, th1, i);
 }
 
 void Dopri5::interpolate_derivative(double t, VectorRef xdot) const {

@@ -94,6 +94,9 @@ class FiringRule {
   int failed_guard() const { return failed_guard_; }
   double failed_value() const { return failed_value_; }
 
+  // note_trigger_sides() when every guard of the mode fired: none sits on its trigger side.
+  void clear_trigger_sides() { std::fill(trigger_side_.begin(), trigger_side_.end(), 0); }
+
   // Before the first reset of an event set: which guards of the mode sit on their trigger side
   // at the left limit (they stay put, and never fire because a reset leaves them there).
   Outcome note_trigger_sides(const Mode& m, const GuardSite& at, const GuardStates& guards) {

@@ -79,7 +79,7 @@ class HybridLoop final : private GuardRates {
       // A flow or guard of the model threw (a mass matrix that became singular, dependent
       // contact directions): the run ends with what it computed so far and the model's message.
       stop(Termination::ModelError,
-           message("the model failed in mode '", system_.mode(mode_).name, "' after t = ", t_, ": ",
+           message("the model failed in mode '", current_mode().name, "' after t = ", t_, ": ",
                    e.what(), last_events_text()));
     }
     finish(wall_start);
@@ -106,6 +106,7 @@ class HybridLoop final : private GuardRates {
     stats_base_ = stepper_.stats();
     guard_evaluations_base_ = locator_.guard_evaluations();
     root_evaluations_base_ = locator_.root_evaluations();
+    locator_.begin_run();
     accumulation_.reset();
     previous_event_t_ = -kInfinity;
     finished_ = false;
@@ -217,7 +218,7 @@ class HybridLoop final : private GuardRates {
         stop_on_step(st);
         return;
       }
-      const Mode& m = system_.mode(mode_);
+      const Mode& m = current_mode();
       const auto scan = locator_.scan(stepper_, m, x_.head(nx_), z_.head(nz_), guards_);
       if (scan == EventLocator<S>::Scan::NoEvent) {
         locator_.commit(guards_);
@@ -243,7 +244,7 @@ class HybridLoop final : private GuardRates {
   }
 
   void apply_predictive_step() {
-    const Mode& m = system_.mode(mode_);
+    const Mode& m = current_mode();
     double h = kInfinity;
     const double h_err = stepper_.step_size();
     const double h_min = options_.events.predictive_h_min > 0.0
@@ -312,6 +313,10 @@ class HybridLoop final : private GuardRates {
   bool guard_rate(const Guard& g, ConstVectorRef x, double& rate) {
     ode::FlowEvaluator& ev = stepper_.evaluator();
     if (!ev.derivative(t_, x, xdot_.head(nx_))) return false;
+    if constexpr (requires { stepper_.offer_derivative(t_, x, x); }) {
+      // The state after a reset: the restart that follows needs the same f (same bits).
+      if (x.data() == x_.data()) stepper_.offer_derivative(t_, x, xdot_.head(nx_));
+    }
     const ConstVectorRef z = ev.algebraic();  // consistent with x (DAE modes)
     if (g.rate) {  // one pass along (x', z') instead of the full gradient
       if (nz_ > 0) ev.algebraic_rate(t_, x, z, xdot_.head(nx_), zdot_.head(nz_));
@@ -354,7 +359,7 @@ class HybridLoop final : private GuardRates {
   }
 
   void stop_on_step(ode::StepStatus st) {
-    const Mode& m = system_.mode(mode_);
+    const Mode& m = current_mode();
     switch (st) {
       case ode::StepStatus::StepSizeUnderflow:
       case ode::StepStatus::TooManyRejections:
@@ -379,6 +384,22 @@ class HybridLoop final : private GuardRates {
       case ode::StepStatus::Accepted:
         return;
     }
+  }
+
+  // The mode the run is in (an id begin() checked): HybridSystem::mode()'s range check is an
+  // out-of-line call, ~10 per event (1.5 % of a ball impact, callgrind).
+  const Mode& current_mode() const { return system_.modes()[mode_]; }
+
+  // The event path's few-state copies and checks as plain loops: Eigen's block expressions of
+  // run-time size cost several times the work for a 2-state ball (callgrind).
+  static void copy(const Vector& from, int n, Vector& to) {
+    for (int i = 0; i < n; ++i) to[i] = from[i];  // std::copy_n calls memmove
+  }
+  static bool all_finite(const Vector& v, int n) {
+    for (int i = 0; i < n; ++i) {
+      if (!std::isfinite(v[i])) return false;
+    }
+    return true;
   }
 
   // "On the surface" for the current state (guard_arming.hpp).

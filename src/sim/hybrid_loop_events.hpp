@@ -14,17 +14,17 @@ void HybridLoop<S>::handle_events(double t) {
   // Left limit at the event time.
   record_samples_until(t);
   if (t == t_) {  // at the start of the step (a re-trigger)
-    x_plus_.head(nx_) = x_.head(nx_);
+    copy(x_, nx_, x_plus_);
   } else {
     stepper_.interpolate(t, x_plus_.head(nx_));
   }
-  x_.head(nx_) = x_plus_.head(nx_);
+  copy(x_plus_, nx_, x_);
   // The reset sees the state on the invariant manifold: an elastic impact then keeps the
   // invariants to its round-off instead of passing on the last partial step's error.
-  if (system_.mode(mode_).projection && !project_onto_invariants(system_.mode(mode_))) return;
+  if (current_mode().projection && !project_onto_invariants(current_mode())) return;
   if (nz_ > 0 && !stepper_.evaluator().solve_algebraic(t, x_.head(nx_), z_.head(nz_))) {
     stop(Termination::NewtonFailure,
-         message("mode '", system_.mode(mode_).name,
+         message("mode '", current_mode().name,
                  "': algebraic equations unsolvable at the event t = ", t));
     return;
   }
@@ -58,7 +58,7 @@ void HybridLoop<S>::handle_events(double t) {
       if (++resets_here > options_.events.max_resets_per_instant) {
         stop(Termination::EventCap,
              message("beating: ", resets_here - 1, " resets at t = ", t_, " in mode '",
-                     system_.mode(mode_).name, "' without leaving the guard set (cap ",
+                     current_mode().name, "' without leaving the guard set (cap ",
                      "events.max_resets_per_instant = ", options_.events.max_resets_per_instant,
                      ")", last_events_text()));
         return;
@@ -67,7 +67,7 @@ void HybridLoop<S>::handle_events(double t) {
       const ModeId from = mode_;
       if (!apply_reset(k, retrigger, chained)) return;
       // Cleared below if the mode changed.
-      rule_.applied(k, !system_.mode(from).guards[k].observe_only);
+      rule_.applied(k, !system_.modes()[from].guards[k].observe_only);
       chained = true;
       if (finished_) return;
       if (mode_ != from) {
@@ -87,7 +87,7 @@ void HybridLoop<S>::handle_events(double t) {
 // Applies guard k's reset to (t_, x_, z_); logs the event; updates mode_.
 template <ode::DenseStepper S>
 bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
-  const Mode& m = system_.mode(mode_);
+  const Mode& m = current_mode();
   const Guard& g = m.guards[k];
   if (++events_total_ > options_.events.max_events) {
     stop(Termination::EventCap,
@@ -98,7 +98,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   }
   if (g.observe_only) return record_observation(k, chained);
   set_had_reset_ = true;
-  x_minus_.head(nx_) = x_.head(nx_);  // for the rate check of examine_guards_after_reset
+  copy(x_, nx_, x_minus_);  // for the rate check of examine_guards_after_reset
   n_outputs_ = static_cast<int>(g.reset.output_names.size());
   ModeId target = g.reset.target;
   if (g.reset.apply) {
@@ -132,15 +132,15 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
                  "' changes the state size (", nx_, " -> ", nx_t, ") at t = ", t_));
     return false;
   }
-  if (!g.reset.apply) x_plus_.head(nx_t) = x_.head(nx_t);
-  if (!x_plus_.head(nx_t).allFinite()) {
+  if (!g.reset.apply) copy(x_, nx_t, x_plus_);
+  if (!all_finite(x_plus_, nx_t)) {
     stop(Termination::NonFiniteState,
          message("reset of guard '", g.name, "' (mode '", m.name, "' -> '", tm.name,
                  "') produced a non-finite state ", vector_text(x_plus_.head(nx_t)), " at t = ", t_,
                  " from x- = ", vector_text(x_.head(nx_))));
     return false;
   }
-  if (!outputs_.head(n_outputs_).allFinite()) {
+  if (!all_finite(outputs_, n_outputs_)) {
     stop(Termination::NonFiniteState,
          message("outputs of the reset of guard '", g.name, "' (mode '", m.name,
                  "') are not finite: ", vector_text(outputs_.head(n_outputs_)), " at t = ", t_));
@@ -152,10 +152,15 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   // same guard's identity resets in a row below the minimum gap (Accumulation::stalled). Judged
   // on the states that set the guard band (an augmented state's extra part may be huge).
   const Eigen::Index ns = band_state_count(options_.events, nx_);
-  const bool identity =
-      target == mode_ && (x_plus_.head(ns) - x_.head(ns)).lpNorm<Eigen::Infinity>() <=
-                             8 * std::numeric_limits<double>::epsilon() *
-                                 (1.0 + x_.head(ns).lpNorm<Eigen::Infinity>());
+  bool identity = false;
+  if (target == mode_) {  // both finite here: max |x+ - x-| and max |x-| by plain loops
+    double change = 0.0, size = 0.0;
+    for (Eigen::Index i = 0; i < ns; ++i) {
+      change = std::max(change, std::abs(x_plus_[i] - x_[i]));
+      size = std::max(size, std::abs(x_[i]));
+    }
+    identity = change <= 8 * std::numeric_limits<double>::epsilon() * (1.0 + size);
+  }
   const bool stalled = accumulation_.stalled(t_, mode_, k, identity);
   accumulation_.note_reset(t_, mode_, k, identity);
   const bool fixed_point = (retrigger && rule_.at_rest(k) && identity) || stalled;
@@ -173,7 +178,9 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
     recorder_.event(r, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t), z_plus_.head(nz_t),
                     outputs_.head(n_outputs_));
   }
-  const bool go_on = notify_observer(event_info(k, target, nx_t, nz_t, retrigger, chained));
+  // The observer's view only when there is an observer (building it costs five Eigen::Refs).
+  const bool go_on =
+      !options_.on_event || notify_observer(event_info(k, target, nx_t, nz_t, retrigger, chained));
   const ModeId from = mode_;
   commit_post_reset(target, nx_t, nz_t);
   if (!go_on) return false;
@@ -212,7 +219,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
 // An observer guard fired: report it (log, on_event) without a jump.
 template <ode::DenseStepper S>
 bool HybridLoop<S>::record_observation(int k, bool chained) {
-  const Guard& g = system_.mode(mode_).guards[k];
+  const Guard& g = current_mode().guards[k];
   ++out_->summary.events_per_guard[mode_][k];
   if (recorder_.record_events()) {
     EventRecord r;
@@ -232,7 +239,7 @@ bool HybridLoop<S>::record_observation(int k, bool chained) {
   if (!notify_observer(info)) return false;
   if (g.terminal) {
     stop(Termination::TerminalEvent, message("terminal observer '", g.name, "' of mode '",
-                                             system_.mode(mode_).name, "' fired at t = ", t_));
+                                             current_mode().name, "' fired at t = ", t_));
     return false;
   }
   return true;
@@ -284,12 +291,12 @@ bool HybridLoop<S>::reinitialise(const Mode& tm, ModeId target, int nx_t, int nz
   }
   stepper_.set_flow(tm.flow);
   const bool ok = stepper_.evaluator().solve_algebraic(t_, x_plus_.head(nx_t), z_plus_.head(nz_t));
-  stepper_.set_flow(system_.mode(mode_).flow);
+  stepper_.set_flow(current_mode().flow);
   if (!ok) {
     stop(Termination::NewtonFailure,
          message("re-initialisation after ",
                  by ? "guard '" + by->name + "'" : std::string("the Zeno hand-over"), " (mode '",
-                 system_.mode(mode_).name, "' -> '", tm.name, "') failed at t = ", t_,
+                 current_mode().name, "' -> '", tm.name, "') failed at t = ", t_,
                  ": 0 = g(t, x+, z) has residual ", stepper_.evaluator().last_residual(), " after ",
                  stepper_.evaluator().last_iterations(),
                  " Newton iterations; x+ = ", vector_text(x_plus_.head(nx_t))));
@@ -300,20 +307,24 @@ bool HybridLoop<S>::reinitialise(const Mode& tm, ModeId target, int nx_t, int nz
 
 template <ode::DenseStepper S>
 void HybridLoop<S>::commit_post_reset(ModeId target, int nx_t, int nz_t) {
-  x_.head(nx_t) = x_plus_.head(nx_t);
-  z_.head(nz_t) = z_plus_.head(nz_t);
+  copy(x_plus_, nx_t, x_);
+  copy(z_plus_, nz_t, z_);
   if (target != mode_) {
     mode_ = target;
     nx_ = nx_t;
     nz_ = nz_t;
-    stepper_.set_flow(system_.mode(mode_).flow);
+    stepper_.set_flow(current_mode().flow);
   }
 }
 
 // Before the first reset of an event set (FiringRule::note_trigger_sides).
 template <ode::DenseStepper S>
 bool HybridLoop<S>::note_trigger_sides() {
-  const Mode& m = system_.mode(mode_);
+  const Mode& m = current_mode();
+  if (rule_.fired().size() == m.guards.size()) {  // all fired (fired() holds distinct guards)
+    rule_.clear_trigger_sides();  // nothing to evaluate: spares the site's Refs and band
+    return true;
+  }
   if (rule_.note_trigger_sides(m, site(), guards_) == FiringRule::Outcome::Ok) return true;
   stop(Termination::NonFiniteState,
        message("guard '", m.guards[rule_.failed_guard()].name, "' of mode '", m.name, "' is ",
@@ -325,7 +336,7 @@ bool HybridLoop<S>::note_trigger_sides() {
 // once in rule_.fired().
 template <ode::DenseStepper S>
 void HybridLoop<S>::examine_guards_after_reset() {
-  const Mode& m = system_.mode(mode_);
+  const Mode& m = current_mode();
   const FiringRule::Outcome o =
       rule_.examine_after_reset(m, site(), x_minus_.head(nx_), guards_, *this);
   if (o == FiringRule::Outcome::Ok) return;

@@ -10,7 +10,7 @@ namespace saltus::detail {
 
 template <ode::DenseStepper S>
 void HybridLoop<S>::read_invariants() {
-  const Mode& m = system_.mode(mode_);
+  const Mode& m = current_mode();
   if (!m.projection) return;
   m.projection->values(x_.head(nx_), invariant_target_.head(m.projection->count));
 }

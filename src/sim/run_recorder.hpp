@@ -56,8 +56,10 @@ class RunRecorder {
   void add(double t, long j, ModeId mode, ConstVectorRef x, ConstVectorRef z) {
     out_->trajectory.add(t, j, mode, x, z);
   }
-  // Every step end and both limits of every event (record_steps).
-  void step(double t, long j, ModeId mode, ConstVectorRef x, ConstVectorRef z) {
+  // Every step end and both limits of every event (record_steps). Takes the loop's vector
+  // expressions as they are, so a run that records no steps builds no Eigen::Ref for them.
+  template <class X, class Z>
+  void step(double t, long j, ModeId mode, const X& x, const Z& z) {
     if (options_.record_steps) add(t, j, mode, x, z);
   }
 

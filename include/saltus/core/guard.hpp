@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "saltus/core/autodiff.hpp"
 #include "saltus/core/reset.hpp"
@@ -33,6 +34,12 @@ struct Guard {
   using Rate = std::function<double(double t, ConstVectorRef x, ConstVectorRef z,
                                     ConstVectorRef xdot, ConstVectorRef zdot)>;
   Rate rate;
+  // Optional: the only components of x that value() reads (and no z). Event location then
+  // evaluates the dense output for these alone (a floor guard -x[0] of a many-state body needs
+  // one polynomial, not nx); the other components read NaN there, so a guard that reads more
+  // than it declares stops the run (NonFiniteState) instead of reading stale values. Empty:
+  // value() may read all of x and z.
+  std::vector<int> reads_states;
   Reset reset;
   bool terminal = false;  // stop the run when this guard fires (after logging the event)
   // An observer: its crossings are located and reported (event log, on_event) like any other,

@@ -33,6 +33,12 @@ class Dopri5 {
   // FSAL stage). keep_step_size: carry the last accepted step size (the flow is unchanged).
   StepStatus restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size);
 
+  // f(t, x) = xdot evaluated elsewhere for the state the next restart() may start from (the
+  // event loop's re-arming evaluates it for a guard's rate along the flow): that restart()
+  // takes it instead of evaluating the flow again when its (t, x) are the same bits and the
+  // flow is an ODE. Forgotten at the next restart(), step() or set_flow().
+  void offer_derivative(double t, ConstVectorRef x, ConstVectorRef xdot);
+
   // One accepted step (rejected tries are retried), never beyond t_limit.
   StepStatus step(double t_limit);
 
@@ -44,6 +50,12 @@ class Dopri5 {
   // Dense output on interval(): 4th-order polynomial, no f evaluations.
   void interpolate(double t, VectorRef x) const;
   void interpolate_derivative(double t, VectorRef xdot) const;
+  // Only the components which[0 .. count) of the dense output at t, into x[which[k]] (the same
+  // values interpolate() writes, bit for bit): guards that read few states (Guard::reads_states).
+  void interpolate_components(double t, const int* which, int count, double* x) const {
+    const double th = dense_theta(t), th1 = 1.0 - th;
+    for (int k = 0; k < count; ++k) x[which[k]] = dense_component(th, th1, which[k]);
+  }
 
   double time() const { return t_; }
   auto state() const { return x_.head(n_); }
@@ -56,6 +68,18 @@ class Dopri5 {
 
  private:
   bool stage(int i, double t, ConstVectorRef x);  // k_i = phi(t, x)
+  bool take_offered_derivative(double t);         // k_0 from offer_derivative() if it fits
+  // theta = (t - t0) / h on the last step (0 on the degenerate interval after a restart).
+  double dense_theta(double t) const {
+    const double h = t_ - t0_;
+    return h > 0.0 ? (t - t0_) / h : 0.0;
+  }
+  // Component i of the continuous extension at theta (th1 = 1 - theta).
+  double dense_component(double th, double th1, int i) const {
+    const double* d = dense_.data() + i;
+    const Eigen::Index dl = dense_.rows();
+    return d[0] + th * (d[dl] + th1 * (d[2 * dl] + th * (d[3 * dl] + th1 * d[4 * dl])));
+  }
 
   StepperOptions options_;
   FlowEvaluator eval_;
@@ -65,9 +89,12 @@ class Dopri5 {
   double h_cap_ = kInfinity;
   StepSizeController controller_{kOrder, 0.75};  // PI coupling of Hairer's code
   Vector x_, x_trial_, stage_x_, error_;
-  Matrix k_;      // max_nx x 7 stage derivatives; column 0 is f at the current state (FSAL)
-  Matrix dense_;  // max_nx x 5 continuous extension coefficients of the last step
-  Matrix work_;   // max_nx x 2 scratch for the starting step
+  Matrix k_;              // max_nx x 7 stage derivatives; column 0 is f at the current state (FSAL)
+  Matrix dense_;          // max_nx x 5 continuous extension coefficients of the last step
+  Matrix work_;           // max_nx x 2 scratch for the starting step
+  bool offered_ = false;  // offer_derivative() holds (offered_t_, offered_x_, offered_f_)
+  double offered_t_ = 0.0;
+  Vector offered_x_, offered_f_;
   StepperStats stats_;
 };
 

@@ -16,9 +16,9 @@ inline double component_scale(const StepperOptions& o, Eigen::Index i, double x0
   return atol + rtol * std::max(std::abs(x0), std::abs(x1));
 }
 
-inline double error_norm(ConstVectorRef err, ConstVectorRef x0, ConstVectorRef x1,
+// On n entries of plain arrays: the explicit pairs' hot path builds no Eigen::Ref for it.
+inline double error_norm(const double* err, const double* x0, const double* x1, Eigen::Index n,
                          const StepperOptions& o) {
-  const Eigen::Index n = err.size();
   if (n == 0) return 0.0;
   double sum = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -26,6 +26,11 @@ inline double error_norm(ConstVectorRef err, ConstVectorRef x0, ConstVectorRef x
     sum += r * r;
   }
   return std::sqrt(sum / static_cast<double>(n));
+}
+
+inline double error_norm(ConstVectorRef err, ConstVectorRef x0, ConstVectorRef x1,
+                         const StepperOptions& o) {
+  return error_norm(err.data(), x0.data(), x1.data(), err.size(), o);
 }
 
 // Smallest step allowed near time t: the user's h_min, or 16 ulps of t.

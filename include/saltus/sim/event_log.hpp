@@ -5,6 +5,7 @@
 // post-Zeno mode at the predicted accumulation time.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "saltus/core/types.hpp"
@@ -44,12 +45,14 @@ class EventLog {
     r.nz_before = static_cast<int>(z_before.size());
     r.nx_after = static_cast<int>(x_after.size());
     r.nz_after = static_cast<int>(z_after.size());
-    states_.insert(states_.end(), x_before.data(), x_before.data() + x_before.size());
-    states_.insert(states_.end(), z_before.data(), z_before.data() + z_before.size());
-    states_.insert(states_.end(), x_after.data(), x_after.data() + x_after.size());
-    states_.insert(states_.end(), z_after.data(), z_after.data() + z_after.size());
     r.n_outputs = static_cast<int>(outputs.size());
-    states_.insert(states_.end(), outputs.data(), outputs.data() + outputs.size());
+    // One resize and plain copies: five range inserts cost ~4 % of a ball impact (callgrind).
+    states_.resize(states_.size() + x_before.size() + z_before.size() + x_after.size() +
+                   z_after.size() + outputs.size());
+    double* out = states_.data() + r.offset;
+    for (const ConstVectorRef* part : {&x_before, &z_before, &x_after, &z_after, &outputs}) {
+      out = std::copy_n(part->data(), part->size(), out);
+    }
     records_.push_back(r);
   }
 

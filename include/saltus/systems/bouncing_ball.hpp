@@ -10,6 +10,8 @@
 // F(t) = lift_rate t is an upward force that lets the resting ball leave the floor again.
 #pragma once
 
+#include <utility>
+
 #include "saltus/core/hybrid_system.hpp"
 
 namespace saltus::systems {
@@ -46,10 +48,11 @@ struct BouncingBall {
                             xdot[1] = -g_ - c_ * x[1] + k_ * t / m_;
                           }));
     const ModeId fl = flight;
-    sys.add_guard(flight, make_guard(
-                              "impact", Direction::Rising,
-                              [](const auto&, const auto& x, const auto&) { return -x[0]; },
-                              impact_reset(fl, e_, m_)));
+    Guard impact = make_guard(
+        "impact", Direction::Rising, [](const auto&, const auto& x, const auto&) { return -x[0]; },
+        impact_reset(fl, e_, m_));
+    impact.reads_states = {0};  // the height alone: event location interpolates only x
+    sys.add_guard(flight, std::move(impact));
     if (with_rest_mode) {
       rest = sys.add_mode("rest", semi_explicit_flow(
                                       2, 1,
