@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "../splitmix64.hpp"
 #include "LCP_Solvers.h"
 #include "LinearComplementarityProblem.h"
 #include "NumericsMatrix.h"
@@ -20,19 +21,6 @@
 namespace {
 
 constexpr int kProblems = 64;
-
-struct SplitMix64 {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform(double a, double b) {
-    return a + (b - a) * static_cast<double>(next() >> 11) * 0x1.0p-53;
-  }
-};
 
 // M column-major (Siconos' dense storage) and q, as in lcp_bench.cpp's make_problems.
 struct Problem {

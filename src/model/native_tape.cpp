@@ -72,24 +72,14 @@ std::string check(const Tape& tape, std::vector<int>& slots) {
   }
   for (const TapeLoad& o : tape.leaf_outputs) slots.push_back(o.index);
   for (const TapeInstruction& in : tape.code) {
-    switch (in.op) {
-      case OpCode::Sign:
-      case OpCode::Min:
-      case OpCode::Max:
-      case OpCode::Less:
-      case OpCode::LessEqual:
-      case OpCode::Greater:
-      case OpCode::GreaterEqual:
-      case OpCode::Equal:
-      case OpCode::NotEqual:
-      case OpCode::If:
-        return "the tape has comparisons, if, min, max or sign";
-      case OpCode::Store:
-        slots.push_back(in.out);
-        break;
-      default:
-        if (in.slot >= 0) slots.push_back(in.slot);
-        break;
+    if (is_comparison(in.op) || in.op == OpCode::Sign || in.op == OpCode::Min ||
+        in.op == OpCode::Max || in.op == OpCode::If) {
+      return "the tape has comparisons, if, min, max or sign";
+    }
+    if (in.op == OpCode::Store) {
+      slots.push_back(in.out);
+    } else if (in.slot >= 0) {
+      slots.push_back(in.slot);
     }
   }
   return "";
