@@ -271,6 +271,11 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
     });
     return dpdt;
   };
+  // The states its tape loads (event location then interpolates only those), unless it reads
+  // algebraic states, which are solved from the whole of x.
+  if (c->value.loads_z.empty()) {
+    for (const TapeLoad& l : c->value.loads_x) guard.reads_states.push_back(l.index);
+  }
   guard.reset = model_reset(m, g, c, state_names);
   return guard;
 }
