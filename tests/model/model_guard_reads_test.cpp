@@ -13,23 +13,12 @@
 #include "saltus/model/model_system.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "support/model_files.hpp"
+#include "support/without_declarations.hpp"
 
 namespace saltus::model {
 namespace {
 
-HybridSystem without_declarations(const HybridSystem& sys) {
-  HybridSystem copy;
-  for (const Mode& m : sys.modes()) {
-    const ModeId id = copy.add_mode(m.name, m.flow);
-    for (Guard g : m.guards) {
-      g.reads_states.clear();
-      copy.add_guard(id, g);
-    }
-    if (m.zeno_handover) copy.set_zeno_handover(id, *m.zeno_handover);
-    if (m.projection) copy.set_projection(id, *m.projection);
-  }
-  return copy;
-}
+using saltus::testing::without_declarations;
 
 TEST(ModelGuardReads, DeclaredReadsAreTheGuardsStatesAndChangeNoRun) {
   int declared = 0;

@@ -15,23 +15,12 @@
 #include "saltus/core/error.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
+#include "support/without_declarations.hpp"
 
 namespace saltus {
 namespace {
 
-// The same system with every guard's declaration removed (value() then sees the whole state).
-HybridSystem without_declarations(const HybridSystem& sys) {
-  HybridSystem copy;
-  for (const Mode& m : sys.modes()) {
-    const ModeId id = copy.add_mode(m.name, m.flow);
-    for (Guard g : m.guards) {
-      g.reads_states.clear();
-      copy.add_guard(id, g);
-    }
-    if (m.zeno_handover) copy.set_zeno_handover(id, *m.zeno_handover);
-  }
-  return copy;
-}
+using saltus::testing::without_declarations;
 
 Vector state(double x0, double v0) {
   Vector x(2);
