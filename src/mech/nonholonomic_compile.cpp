@@ -74,13 +74,16 @@ Guard wall_guard(const Context& ctx, ModeId mode, int w) {
   }
   reset.output_names.push_back("denominator");
   reset.output_names.push_back("energy_change");
-  return make_guard(
+  Guard guard = make_guard(
       m.wall(w).name, Direction::Rising,
       [ctx, w](const auto&, const auto& x, const auto&) {
         using S = std::decay_t<decltype(x[0])>;
         return S(-ctx->model.wall(w).h(load<S>(x, 0, ctx->n)));
       },
       std::move(reset));
+  // h reads q only: event location interpolates half the state.
+  for (int i = 0; i < ctx->n; ++i) guard.reads_states.push_back(i);
+  return guard;
 }
 
 // The kinetic energy T kept by projection (CompileOptions::project_invariants): qdot is moved

@@ -174,6 +174,15 @@ class Generator {
     gcc_jit_rvalue* args[2] = {a, b};
     return gcc_jit_context_new_call(ctx_, nullptr, f, n, args);
   }
+  // GCC's built-in sin, cos or sqrt: the same libm results (sqrt is exact; sin and cos of the
+  // same register become one sincos call, which glibc computes bit-identically to sin and cos)
+  // at about 3/4 of the cost of the two calls. Only these three: as a built-in, pow(x, 2) would
+  // become x * x, which need not equal libm's pow in the last bit.
+  gcc_jit_rvalue* builtin(const char* name, gcc_jit_rvalue* a) {
+    gcc_jit_rvalue* args[1] = {a};
+    return gcc_jit_context_new_call(ctx_, nullptr, gcc_jit_context_get_builtin_function(ctx_, name),
+                                    1, args);
+  }
   gcc_jit_rvalue* operation(const TapeInstruction& i) {
     gcc_jit_rvalue* a = reg(i.a);
     const auto b = [&] { return reg(i.b); };
@@ -206,15 +215,15 @@ class Generator {
       case OpCode::Atan2:
         return call("atan2", a, b());
       case OpCode::Sqrt:
-        return call("sqrt", a);
+        return builtin("__builtin_sqrt", a);
       case OpCode::Exp:
         return call("exp", a);
       case OpCode::Log:
         return call("log", a);
       case OpCode::Sin:
-        return call("sin", a);
+        return builtin("__builtin_sin", a);
       case OpCode::Cos:
-        return call("cos", a);
+        return builtin("__builtin_cos", a);
       case OpCode::Tan:
         return call("tan", a);
       case OpCode::Asin:

@@ -1,6 +1,7 @@
 #include "saltus/ode/dop853.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "saltus/ode/error_norm.hpp"
@@ -176,6 +177,127 @@ constexpr double kD7_14 = 0.96324553959188282948394950600e+02;
 constexpr double kD7_15 = -0.39177261675615439165231486172e+02;
 constexpr double kD7_16 = -0.14972683625798562581422125276e+03;
 
+// The tableau's rows as sums over stage derivatives (stage numbers 1-based, as above), summed
+// left to right in this order by weighted().
+struct Term {
+  int stage;
+  double a;
+};
+template <size_t M>
+using Row = std::array<Term, M>;
+
+constexpr Row<1> kRow2{{{1, kA2_1}}};
+constexpr Row<2> kRow3{{{1, kA3_1}, {2, kA3_2}}};
+constexpr Row<2> kRow4{{{1, kA4_1}, {3, kA4_3}}};
+constexpr Row<3> kRow5{{{1, kA5_1}, {3, kA5_3}, {4, kA5_4}}};
+constexpr Row<3> kRow6{{{1, kA6_1}, {4, kA6_4}, {5, kA6_5}}};
+constexpr Row<4> kRow7{{{1, kA7_1}, {4, kA7_4}, {5, kA7_5}, {6, kA7_6}}};
+constexpr Row<5> kRow8{{{1, kA8_1}, {4, kA8_4}, {5, kA8_5}, {6, kA8_6}, {7, kA8_7}}};
+constexpr Row<6> kRow9{{{1, kA9_1}, {4, kA9_4}, {5, kA9_5}, {6, kA9_6}, {7, kA9_7}, {8, kA9_8}}};
+constexpr Row<7> kRow10{
+    {{1, kA10_1}, {4, kA10_4}, {5, kA10_5}, {6, kA10_6}, {7, kA10_7}, {8, kA10_8}, {9, kA10_9}}};
+constexpr Row<8> kRow11{{{1, kA11_1},
+                         {4, kA11_4},
+                         {5, kA11_5},
+                         {6, kA11_6},
+                         {7, kA11_7},
+                         {8, kA11_8},
+                         {9, kA11_9},
+                         {10, kA11_10}}};
+constexpr Row<9> kRow12{{{1, kA12_1},
+                         {4, kA12_4},
+                         {5, kA12_5},
+                         {6, kA12_6},
+                         {7, kA12_7},
+                         {8, kA12_8},
+                         {9, kA12_9},
+                         {10, kA12_10},
+                         {11, kA12_11}}};
+constexpr Row<8> kWeights8{
+    {{1, kB1}, {6, kB6}, {7, kB7}, {8, kB8}, {9, kB9}, {10, kB10}, {11, kB11}, {12, kB12}}};
+constexpr Row<8> kError5{
+    {{1, kE1}, {6, kE6}, {7, kE7}, {8, kE8}, {9, kE9}, {10, kE10}, {11, kE11}, {12, kE12}}};
+constexpr Row<8> kRow14{{{1, kA14_1},
+                         {7, kA14_7},
+                         {8, kA14_8},
+                         {9, kA14_9},
+                         {10, kA14_10},
+                         {11, kA14_11},
+                         {12, kA14_12},
+                         {13, kA14_13}}};
+constexpr Row<8> kRow15{{{1, kA15_1},
+                         {6, kA15_6},
+                         {7, kA15_7},
+                         {8, kA15_8},
+                         {11, kA15_11},
+                         {12, kA15_12},
+                         {13, kA15_13},
+                         {14, kA15_14}}};
+constexpr Row<8> kRow16{{{1, kA16_1},
+                         {6, kA16_6},
+                         {7, kA16_7},
+                         {8, kA16_8},
+                         {9, kA16_9},
+                         {13, kA16_13},
+                         {14, kA16_14},
+                         {15, kA16_15}}};
+constexpr Row<12> kDense4{{{1, kD4_1},
+                           {6, kD4_6},
+                           {7, kD4_7},
+                           {8, kD4_8},
+                           {9, kD4_9},
+                           {10, kD4_10},
+                           {11, kD4_11},
+                           {12, kD4_12},
+                           {13, kD4_13},
+                           {14, kD4_14},
+                           {15, kD4_15},
+                           {16, kD4_16}}};
+constexpr Row<12> kDense5{{{1, kD5_1},
+                           {6, kD5_6},
+                           {7, kD5_7},
+                           {8, kD5_8},
+                           {9, kD5_9},
+                           {10, kD5_10},
+                           {11, kD5_11},
+                           {12, kD5_12},
+                           {13, kD5_13},
+                           {14, kD5_14},
+                           {15, kD5_15},
+                           {16, kD5_16}}};
+constexpr Row<12> kDense6{{{1, kD6_1},
+                           {6, kD6_6},
+                           {7, kD6_7},
+                           {8, kD6_8},
+                           {9, kD6_9},
+                           {10, kD6_10},
+                           {11, kD6_11},
+                           {12, kD6_12},
+                           {13, kD6_13},
+                           {14, kD6_14},
+                           {15, kD6_15},
+                           {16, kD6_16}}};
+constexpr Row<12> kDense7{{{1, kD7_1},
+                           {6, kD7_6},
+                           {7, kD7_7},
+                           {8, kD7_8},
+                           {9, kD7_9},
+                           {10, kD7_10},
+                           {11, kD7_11},
+                           {12, kD7_12},
+                           {13, kD7_13},
+                           {14, kD7_14},
+                           {15, kD7_15},
+                           {16, kD7_16}}};
+
+// sum_m a_m K(stage_m)[i] over the columns of K (leading dimension ld).
+template <size_t M>
+inline double weighted(const Row<M>& row, const double* K, Eigen::Index ld, int i) {
+  double s = row[0].a * K[(row[0].stage - 1) * ld + i];
+  for (size_t m = 1; m < M; ++m) s += row[m].a * K[(row[m].stage - 1) * ld + i];
+  return s;
+}
+
 }  // namespace
 
 Dop853::Dop853(const StepperOptions& options, int max_nx, int max_nz)
@@ -205,15 +327,19 @@ StepStatus Dop853::restart(double t, ConstVectorRef x, ConstVectorRef z, bool ke
   ++stats_.restarts;
   controller_.restart();
   t_ = t0_ = t;
-  x_.head(n_) = x;
+  for (int i = 0; i < n_; ++i) x_[i] = x[i];
   if (eval_.nz() > 0) eval_.set_algebraic(z);
   if (!stage(1, t, x_.head(n_))) {
     return k_.col(0).head(n_).allFinite() ? StepStatus::NewtonFailure : StepStatus::NonFiniteState;
   }
   if (eval_.nz() > 0) z_end_.head(eval_.nz()) = eval_.algebraic();
-  // Dense output on the degenerate interval [t, t]: the constant x.
-  dense_.col(0).head(n_) = x_.head(n_);
-  dense_.rightCols(kDense - 1).topRows(n_).setZero();
+  // Dense output on the degenerate interval [t, t]: the constant x (plain loops, as in step()).
+  double* d = dense_.data();
+  const Eigen::Index dl = dense_.rows();
+  for (int i = 0; i < n_; ++i) {
+    d[i] = x_[i];
+    for (int j = 1; j < kDense; ++j) d[j * dl + i] = 0.0;
+  }
   if (!keep_step_size || !(h_ > 0.0)) {
     h_ = options_.h_initial > 0.0
              ? options_.h_initial
@@ -226,72 +352,69 @@ StepStatus Dop853::restart(double t, ConstVectorRef x, ConstVectorRef z, bool ke
 }
 
 StepStatus Dop853::step(double t_limit) {
-  const auto x0 = x_.head(n_);
-  auto xt = x_trial_.head(n_);
-  auto y = stage_x_.head(n_);
-  auto K = [&](int i) { return k_.col(i - 1).head(n_); };
+  // Stage sums as plain component loops over the columns of k_ (as in Dopri5): Eigen's nested
+  // expressions on runtime-size column blocks cost ~4x the arithmetic for the small systems
+  // saltus mostly integrates (callgrind, sleigh billiard, n = 6). Same sums, same order, same bits.
+  const int n = n_;
+  const Eigen::Index ld = k_.rows();
+  const double* K = k_.data();
+  const double* X0 = x_.data();
+  double* Y = stage_x_.data();
+  double* XT = x_trial_.data();
+  const auto y = stage_x_.head(n_);
+  const auto xt = x_trial_.head(n_);
   double h = std::min({h_, options_.h_max, h_cap_});
   h_cap_ = kInfinity;
   int rejections = 0;
+  // Y = x0 + h sum_m a_m K(stage_m): the argument of the next stage.
+  const auto stage_point = [&](const auto& row) {
+    for (int i = 0; i < n; ++i) Y[i] = X0[i] + h * weighted(row, K, ld, i);
+  };
   for (;;) {
     const bool last = fit_step_to_limit(h, t_, t_limit);
     if (step_underflows(h, last, t_, options_)) return StepStatus::StepSizeUnderflow;
 
     const double t = t_;
     bool ok = true;
-    y = x0 + h * kA2_1 * K(1);
+    stage_point(kRow2);
     ok = ok && stage(2, t + kC2 * h, y);
-    if (ok) y = x0 + h * (kA3_1 * K(1) + kA3_2 * K(2));
+    if (ok) stage_point(kRow3);
     ok = ok && stage(3, t + kC3 * h, y);
-    if (ok) y = x0 + h * (kA4_1 * K(1) + kA4_3 * K(3));
+    if (ok) stage_point(kRow4);
     ok = ok && stage(4, t + kC4 * h, y);
-    if (ok) y = x0 + h * (kA5_1 * K(1) + kA5_3 * K(3) + kA5_4 * K(4));
+    if (ok) stage_point(kRow5);
     ok = ok && stage(5, t + kC5 * h, y);
-    if (ok) y = x0 + h * (kA6_1 * K(1) + kA6_4 * K(4) + kA6_5 * K(5));
+    if (ok) stage_point(kRow6);
     ok = ok && stage(6, t + kC6 * h, y);
-    if (ok) y = x0 + h * (kA7_1 * K(1) + kA7_4 * K(4) + kA7_5 * K(5) + kA7_6 * K(6));
+    if (ok) stage_point(kRow7);
     ok = ok && stage(7, t + kC7 * h, y);
-    if (ok) {
-      y = x0 + h * (kA8_1 * K(1) + kA8_4 * K(4) + kA8_5 * K(5) + kA8_6 * K(6) + kA8_7 * K(7));
-    }
+    if (ok) stage_point(kRow8);
     ok = ok && stage(8, t + kC8 * h, y);
-    if (ok) {
-      y = x0 + h * (kA9_1 * K(1) + kA9_4 * K(4) + kA9_5 * K(5) + kA9_6 * K(6) + kA9_7 * K(7) +
-                    kA9_8 * K(8));
-    }
+    if (ok) stage_point(kRow9);
     ok = ok && stage(9, t + kC9 * h, y);
-    if (ok) {
-      y = x0 + h * (kA10_1 * K(1) + kA10_4 * K(4) + kA10_5 * K(5) + kA10_6 * K(6) + kA10_7 * K(7) +
-                    kA10_8 * K(8) + kA10_9 * K(9));
-    }
+    if (ok) stage_point(kRow10);
     ok = ok && stage(10, t + kC10 * h, y);
-    if (ok) {
-      y = x0 + h * (kA11_1 * K(1) + kA11_4 * K(4) + kA11_5 * K(5) + kA11_6 * K(6) + kA11_7 * K(7) +
-                    kA11_8 * K(8) + kA11_9 * K(9) + kA11_10 * K(10));
-    }
+    if (ok) stage_point(kRow11);
     ok = ok && stage(11, t + kC11 * h, y);
-    if (ok) {
-      y = x0 + h * (kA12_1 * K(1) + kA12_4 * K(4) + kA12_5 * K(5) + kA12_6 * K(6) + kA12_7 * K(7) +
-                    kA12_8 * K(8) + kA12_9 * K(9) + kA12_10 * K(10) + kA12_11 * K(11));
-    }
+    if (ok) stage_point(kRow12);
     ok = ok && stage(12, t + h, y);
 
     double err = kInfinity;
     if (ok) {
-      // y <- sum b_i k_i (the 8th-order increment divided by h).
-      y = kB1 * K(1) + kB6 * K(6) + kB7 * K(7) + kB8 * K(8) + kB9 * K(9) + kB10 * K(10) +
-          kB11 * K(11) + kB12 * K(12);
-      xt = x0 + h * y;
+      // Y <- sum b_i k_i (the 8th-order increment divided by h).
+      for (int i = 0; i < n; ++i) Y[i] = weighted(kWeights8, K, ld, i);
+      for (int i = 0; i < n; ++i) XT[i] = X0[i] + h * Y[i];
       ok = xt.allFinite();
     }
     if (ok) {
-      auto e5 = err5_.head(n_);
-      auto e3 = err3_.head(n_);
-      e5 = h * (kE1 * K(1) + kE6 * K(6) + kE7 * K(7) + kE8 * K(8) + kE9 * K(9) + kE10 * K(10) +
-                kE11 * K(11) + kE12 * K(12));
-      e3 = h * (y - kBhh1 * K(1) - kBhh2 * K(9) - kBhh3 * K(12));
-      const double n5 = error_norm(e5, x0, xt, options_);
-      const double n3 = error_norm(e3, x0, xt, options_);
+      double* E5 = err5_.data();
+      double* E3 = err3_.data();
+      for (int i = 0; i < n; ++i) {
+        E5[i] = h * weighted(kError5, K, ld, i);
+        E3[i] = h * (Y[i] - kBhh1 * K[i] - kBhh2 * K[8 * ld + i] - kBhh3 * K[11 * ld + i]);
+      }
+      const double n5 = error_norm(E5, X0, XT, n, options_);
+      const double n3 = error_norm(E3, X0, XT, n, options_);
       const double denominator = std::sqrt(n5 * n5 + 0.01 * n3 * n3);
       err = denominator > 0.0 ? n5 * n5 / denominator : 0.0;
       if (!std::isfinite(err)) ok = false;
@@ -301,44 +424,38 @@ StepStatus Dop853::step(double t_limit) {
     if (ok && err <= 1.0 && eval_.nz() > 0) z_end_.head(eval_.nz()) = eval_.algebraic();
     // Extra stages 14..16 of the continuous extension.
     if (ok && err <= 1.0) {
-      y = x0 + h * (kA14_1 * K(1) + kA14_7 * K(7) + kA14_8 * K(8) + kA14_9 * K(9) +
-                    kA14_10 * K(10) + kA14_11 * K(11) + kA14_12 * K(12) + kA14_13 * K(13));
+      stage_point(kRow14);
       ok = stage(14, t + kC14 * h, y);
     }
     if (ok && err <= 1.0) {
-      y = x0 + h * (kA15_1 * K(1) + kA15_6 * K(6) + kA15_7 * K(7) + kA15_8 * K(8) +
-                    kA15_11 * K(11) + kA15_12 * K(12) + kA15_13 * K(13) + kA15_14 * K(14));
+      stage_point(kRow15);
       ok = stage(15, t + kC15 * h, y);
     }
     if (ok && err <= 1.0) {
-      y = x0 + h * (kA16_1 * K(1) + kA16_6 * K(6) + kA16_7 * K(7) + kA16_8 * K(8) + kA16_9 * K(9) +
-                    kA16_13 * K(13) + kA16_14 * K(14) + kA16_15 * K(15));
+      stage_point(kRow16);
       ok = stage(16, t + kC16 * h, y);
     }
     // A failed stage (NaN, Newton) is treated as a too-large step: shrink and retry.
     if (ok && err <= 1.0) {
-      auto r = [&](int j) { return dense_.col(j - 1).head(n_); };
-      r(1) = x0;
-      r(2) = xt - x0;
-      r(3) = h * K(1) - r(2);
-      r(4) = r(2) - h * K(13) - r(3);
-      r(5) = h * (kD4_1 * K(1) + kD4_6 * K(6) + kD4_7 * K(7) + kD4_8 * K(8) + kD4_9 * K(9) +
-                  kD4_10 * K(10) + kD4_11 * K(11) + kD4_12 * K(12) + kD4_13 * K(13) +
-                  kD4_14 * K(14) + kD4_15 * K(15) + kD4_16 * K(16));
-      r(6) = h * (kD5_1 * K(1) + kD5_6 * K(6) + kD5_7 * K(7) + kD5_8 * K(8) + kD5_9 * K(9) +
-                  kD5_10 * K(10) + kD5_11 * K(11) + kD5_12 * K(12) + kD5_13 * K(13) +
-                  kD5_14 * K(14) + kD5_15 * K(15) + kD5_16 * K(16));
-      r(7) = h * (kD6_1 * K(1) + kD6_6 * K(6) + kD6_7 * K(7) + kD6_8 * K(8) + kD6_9 * K(9) +
-                  kD6_10 * K(10) + kD6_11 * K(11) + kD6_12 * K(12) + kD6_13 * K(13) +
-                  kD6_14 * K(14) + kD6_15 * K(15) + kD6_16 * K(16));
-      r(8) = h * (kD7_1 * K(1) + kD7_6 * K(6) + kD7_7 * K(7) + kD7_8 * K(8) + kD7_9 * K(9) +
-                  kD7_10 * K(10) + kD7_11 * K(11) + kD7_12 * K(12) + kD7_13 * K(13) +
-                  kD7_14 * K(14) + kD7_15 * K(15) + kD7_16 * K(16));
+      double* D = dense_.data();
+      const Eigen::Index dl = dense_.rows();
+      for (int i = 0; i < n; ++i) {
+        const double r2 = XT[i] - X0[i];
+        const double r3 = h * K[i] - r2;
+        D[i] = X0[i];
+        D[dl + i] = r2;
+        D[2 * dl + i] = r3;
+        D[3 * dl + i] = r2 - h * K[12 * ld + i] - r3;
+        D[4 * dl + i] = h * weighted(kDense4, K, ld, i);
+        D[5 * dl + i] = h * weighted(kDense5, K, ld, i);
+        D[6 * dl + i] = h * weighted(kDense6, K, ld, i);
+        D[7 * dl + i] = h * weighted(kDense7, K, ld, i);
+      }
       if (eval_.nz() > 0) eval_.set_algebraic(z_end_.head(eval_.nz()));  // z consistent at x1
       t0_ = t_;
       t_ = last ? t_limit : t_ + h;
-      x_.head(n_) = xt;
-      K(1) = K(13);  // FSAL
+      for (int i = 0; i < n; ++i) x_[i] = XT[i];
+      for (int i = 0; i < n; ++i) k_(i, 0) = K[12 * ld + i];  // FSAL (distinct columns)
       ++stats_.accepted_steps;
       const double proposal = h * controller_.accepted(err, options_);
       // A step shortened to hit t_limit or a cap says nothing against the previous proposal.
@@ -372,11 +489,15 @@ void Dop853::dense_weights(double theta, double* w, double* dw) {
 }
 
 void Dop853::interpolate(double t, VectorRef x) const {
-  const double h = t_ - t0_;
-  const double theta = h > 0.0 ? (t - t0_) / h : 0.0;
-  Eigen::Matrix<double, kDense, 1> w, dw;
-  dense_weights(theta, w.data(), dw.data());
-  x.noalias() = dense_.topRows(n_) * w;
+  double w[kDense], dw[kDense];
+  dense_weights(theta(t), w, dw);
+  for (int i = 0; i < n_; ++i) x[i] = dense_component(w, i);
+}
+
+void Dop853::interpolate_components(double t, const int* which, int count, double* x) const {
+  double w[kDense], dw[kDense];
+  dense_weights(theta(t), w, dw);
+  for (int k = 0; k < count; ++k) x[which[k]] = dense_component(w, which[k]);
 }
 
 void Dop853::interpolate_derivative(double t, VectorRef xdot) const {
@@ -385,9 +506,9 @@ void Dop853::interpolate_derivative(double t, VectorRef xdot) const {
     xdot = k_.col(0).head(n_);
     return;
   }
-  Eigen::Matrix<double, kDense, 1> w, dw;
-  dense_weights((t - t0_) / h, w.data(), dw.data());
-  xdot.noalias() = dense_.topRows(n_) * (dw / h);
+  double w[kDense], dw[kDense];
+  dense_weights((t - t0_) / h, w, dw);
+  for (int i = 0; i < n_; ++i) xdot[i] = dense_component(dw, i) / h;
 }
 
 }  // namespace saltus::ode

@@ -70,6 +70,8 @@ class Dop853 {
   // Dense output on interval(): 7th-order polynomial, no f evaluations.
   void interpolate(double t, VectorRef x) const;
   void interpolate_derivative(double t, VectorRef xdot) const;
+  // x[which[k]] = component which[k] of interpolate(t), k < count (guards that read a few states).
+  void interpolate_components(double t, const int* which, int count, double* x) const;
 
   double time() const { return t_; }
   auto state() const { return x_.head(n_); }
@@ -87,6 +89,18 @@ class Dop853 {
   bool stage(int i, double t, ConstVectorRef x);  // K(i) = phi(t, x), i = 1..16
   // Weights w_j (and dw_j / dtheta) with x(theta) = sum_j w_j r_j.
   static void dense_weights(double theta, double* w, double* dw);
+  double theta(double t) const {
+    const double h = t_ - t0_;
+    return h > 0.0 ? (t - t0_) / h : 0.0;
+  }
+  // sum_j w_j r_j of component i.
+  double dense_component(const double* w, int i) const {
+    const double* d = dense_.data() + i;
+    const Eigen::Index dl = dense_.rows();
+    double s = w[0] * d[0];
+    for (int j = 1; j < kDense; ++j) s += w[j] * d[j * dl];
+    return s;
+  }
 
   StepperOptions options_;
   FlowEvaluator eval_;
