@@ -19,8 +19,8 @@ maps=${1:-1000000}
 trajectories=${2:-8}
 reference=${3:-1e-10}
 rtols=${4:-"1e-9 1e-7 1e-6 1e-5"}
-bash "$root/scripts/build.sh" saltus >/dev/null
-exe="$build/apps/saltus/saltus"
+bash "$root/scripts/build.sh" saltus_cli >/dev/null
+exe="$build/apps/saltus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for rtol in "$reference" $rtols; do

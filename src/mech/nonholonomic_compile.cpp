@@ -30,9 +30,21 @@ Flow constrained_flow(const Context& ctx) {
   return ode_flow(2 * ctx->n, [ctx](const auto& t, const auto& x, auto& xdot) {
     using S = std::decay_t<decltype(x[0])>;
     const int n = ctx->n;
+    if constexpr (std::is_same_v<S, double>) {
+      // Doubles: the fused accelerations read q, qdot from x and write qddot into x' in place.
+      if (const AccelerationFunction& fused = ctx->model.accelerations()) {
+        double* qdd = xdot.data() + n;
+        for (int i = 0; i < n; ++i) {
+          xdot[i] = x[n + i];
+          qdd[i] = 0.0;
+        }
+        if (fused(t, x.data(), x.data() + n, qdd)) return;
+      }
+    }
     const DofVector<S> q = load<S>(x, 0, n), qd = load<S>(x, n, n);
     for (int i = 0; i < n; ++i) xdot[i] = qd[i];
-    if (const AccelerationFunction& fused = ctx->model.accelerations()) {
+    if (const AccelerationFunction& fused = ctx->model.accelerations();
+        fused && !std::is_same_v<S, double>) {
       DofVector<S> qdd = DofVector<S>::Constant(n, S(0.0));
       if (fused(S(t), q, qd, qdd)) {
         for (int i = 0; i < n; ++i) xdot[n + i] = qdd[i];

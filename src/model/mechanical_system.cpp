@@ -17,10 +17,10 @@ namespace {
 
 // The state x = (q, q') as a tape reads it (x[i]), from the separate q and q' vectors that the
 // LagrangianModel passes; q' may be absent for functions of q alone.
-template <class S>
+template <class S, class Q = mech::DofVector<S>>
 struct StateView {
-  const mech::DofVector<S>& q;
-  const mech::DofVector<S>* qdot;
+  const Q& q;  // DofVector<S>, or a pointer to n entries (AccelerationFunction in doubles)
+  const Q* qdot;
   int n;
   S operator[](int i) const { return i < n ? q[i] : (*qdot)[i - n]; }
 };
@@ -131,7 +131,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   // elimination, which names it.
   nm.set_accelerations([tapes](const auto& t, const auto& q, const auto& qdot, auto& qddot) {
     using S = Scalar<decltype(q)>;
-    const StateView<S> x{q, &qdot, tapes->n};
+    const StateView<S, std::decay_t<decltype(q)>> x{q, &qdot, tapes->n};
     const int n = tapes->n;
     bool valid = true;
     run(tapes->accelerations, S(t), x, x, x, [&](int k, const S& v) {

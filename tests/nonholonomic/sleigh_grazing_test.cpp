@@ -2,13 +2,14 @@
 // recomputed from its post-impact state by the closed form (FORMULAS.md 13.1: v, omega, theta;
 // the blade's x, y by 3-point Gauss-Legendre quadrature of v (cos theta, sin theta) on steps of
 // 1e-3), both ends sampled every 1e-3 and every local minimum of h refined by ternary search.
-// Asserted (tolerance 1e-7 = 100 rtol, the simulated arc's own error): no end of the reference
+// Asserted (tolerance 100 rtol, the simulated arc's own error): no end of the reference
 // dips outside the table (h < -1e-7) and re-enters before the next recorded impact (a missed
 // contact), the end that does not hit stays inside, and at every recorded impact the
 // reference's end is on the wall (|h| < 1e-7: no false impact). Counted and
 // printed: the near-grazing arcs (an end turning back within 1e-3, 1e-4, 1e-6 of the wall), the
 // cases the event locator had to get right; at least one within 1e-3 is asserted so the run is
-// not vacuous. Settings as `saltus density` runs them (DOP853 rtol 1e-9, projection on).
+// not vacuous. Settings as `saltus density` runs them (DOP853 with projection) at its default
+// rtol 1e-9 and at 1e-6 (docs/BENCHMARKS.md: the same density to within sampling noise).
 // CI runs 5e3 time-1 maps; SALTUS_GRAZING_MAPS sets more (bench/run_sleigh_bench.sh: 1e5).
 #include <gtest/gtest.h>
 
@@ -30,9 +31,9 @@ struct Pose {
 };
 
 constexpr double kSample = 1e-3;
-// The simulated arcs start where the reference starts but carry DOP853's error at rtol 1e-9
-// (measured: |h| of the reference at a recorded impact up to 1.1e-8): 100 rtol.
-constexpr double kTolerance = 1e-7;
+// The simulated arcs start where the reference starts but carry DOP853's error (measured at
+// rtol 1e-9: |h| of the reference at a recorded impact up to 1.1e-8): the tolerance is 100 rtol.
+constexpr double kToleranceOverRtol = 100.0;
 
 // Pose at t + h from the pose at t (arc time), theta from the closed form.
 Pose advance(const SleighClosedForm& cf, Pose p, double t, double h) {
@@ -107,7 +108,11 @@ ArcReport check_arc(const systems::ChaplyginSleigh& s, const Table& table, Const
   return r;
 }
 
-TEST(SleighGrazing, NoWallContactIsMissedAgainstTheClosedForm) {
+class SleighGrazing : public ::testing::TestWithParam<double> {};
+
+TEST_P(SleighGrazing, NoWallContactIsMissedAgainstTheClosedForm) {
+  const double rtol = GetParam();
+  const double tolerance = kToleranceOverRtol * rtol;
   const char* env = std::getenv("SALTUS_GRAZING_MAPS");
   const double maps = env ? std::atof(env) : 5e3;
   const systems::EllipticTable et{2.0, 1.0};
@@ -119,8 +124,8 @@ TEST(SleighGrazing, NoWallContactIsMissedAgainstTheClosedForm) {
   const auto compiled = model.compile(co);
   SimulationOptions o;
   o.integrator = Integrator::Dop853;
-  o.stepper.rtol = 1e-9;
-  o.stepper.atol = 1e-11;
+  o.stepper.rtol = rtol;
+  o.stepper.atol = 1e-2 * rtol;
   o.output.reserve_events = static_cast<long>(maps);
   o.events.max_events = 100000000;
   const Vector x0 = systems::sleigh_state(0.1, -0.2, 0.4, 0.9, 1.3);
@@ -143,7 +148,7 @@ TEST(SleighGrazing, NoWallContactIsMissedAgainstTheClosedForm) {
     const int wall = k < r.events.size() ? r.events[k].guard : -1;  // 0 front, 1 back
     for (const int end : {0, 1}) {
       const double worst = end == wall ? a.dip[end] : std::min(a.dip[end], a.lowest[end]);
-      if (worst < -kTolerance) {
+      if (worst < -tolerance) {
         ++missed;
         if (missed <= 3) {
           ADD_FAILURE() << "arc " << k << " from t = " << t0 << " to " << t1 << ": end " << end
@@ -153,18 +158,20 @@ TEST(SleighGrazing, NoWallContactIsMissedAgainstTheClosedForm) {
     }
     if (wall >= 0) {
       worst_end = std::max(worst_end, std::abs(a.end_h[wall]));
-      if (!(std::abs(a.end_h[wall]) < kTolerance)) ++false_impacts;
+      if (!(std::abs(a.end_h[wall]) < tolerance)) ++false_impacts;
     }
   }
   std::printf(
-      "sleigh grazing: %.0f maps, %ld impacts, near-grazes within 1e-3 / 1e-4 / 1e-6 of "
-      "the wall: %ld / %ld / %ld, %ld missed contacts, %ld false impacts, worst |h| at "
+      "sleigh grazing, rtol %.0e: %.0f maps, %ld impacts, near-grazes within 1e-3 / 1e-4 / "
+      "1e-6 of the wall: %ld / %ld / %ld, %ld missed contacts, %ld false impacts, worst |h| at "
       "an impact %.2e\n",
-      maps, r.events.size(), grazes3, grazes4, grazes6, missed, false_impacts, worst_end);
+      rtol, maps, r.events.size(), grazes3, grazes4, grazes6, missed, false_impacts, worst_end);
   EXPECT_EQ(missed, 0);
   EXPECT_EQ(false_impacts, 0);
   EXPECT_GT(grazes3, 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Rtol, SleighGrazing, ::testing::Values(1e-9, 1e-6));
 
 }  // namespace
 }  // namespace saltus

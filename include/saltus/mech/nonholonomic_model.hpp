@@ -88,31 +88,47 @@ class ConstraintRow {
 // (an optional fast path: model files set one from the symbolic elimination of
 // model/constrained_accelerations.hpp). fn(t, q, qdot, qddot) -> bool, qddot preset to n zeros;
 // false where it does not apply (a pivot <= 0: M not SPD or dependent rows at q), and the generic
-// elimination then runs and reports the state. Kept for the flow's scalars.
+// elimination then runs and reports the state. Kept for the flow's scalars; in doubles fn is
+// called with pointers to n entries each, so the compiled flow passes slices of x and x' without
+// copying them (fn must accept both: a generic lambda indexing q[i] does).
 class AccelerationFunction {
  public:
   template <class S>
   using Fn = std::function<bool(const S&, const DofVector<S>&, const DofVector<S>&, DofVector<S>&)>;
+  using DoubleFn = std::function<bool(double, const double*, const double*, double*)>;
 
   AccelerationFunction() = default;
   template <class F>
-  explicit AccelerationFunction(F f) : fns_(wrap<double>(f), wrap<Dual>(f), wrap<ChunkDual>(f)) {}
+  explicit AccelerationFunction(F f) : fns_(wrap_double(f), wrap<Dual>(f), wrap<ChunkDual>(f)) {}
 
+  bool operator()(double t, const double* q, const double* qdot, double* qddot) const {
+    return std::get<DoubleFn>(fns_)(t, q, qdot, qddot);
+  }
   template <class S>
   bool operator()(const S& t, const DofVector<S>& q, const DofVector<S>& qdot,
                   DofVector<S>& qddot) const {
-    return std::get<Fn<S>>(fns_)(t, q, qdot, qddot);
+    if constexpr (std::is_same_v<S, double>) {
+      return std::get<DoubleFn>(fns_)(t, q.data(), qdot.data(), qddot.data());
+    } else {
+      return std::get<Fn<S>>(fns_)(t, q, qdot, qddot);
+    }
   }
   explicit operator bool() const { return static_cast<bool>(std::get<0>(fns_)); }
 
  private:
+  template <class F>
+  static DoubleFn wrap_double(F f) {
+    return [f](double t, const double* q, const double* qd, double* qdd) {
+      return static_cast<bool>(f(t, q, qd, qdd));
+    };
+  }
   template <class S, class F>
   static Fn<S> wrap(F f) {
     return [f](const S& t, const DofVector<S>& q, const DofVector<S>& qd, DofVector<S>& qdd) {
       return static_cast<bool>(f(t, q, qd, qdd));
     };
   }
-  std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>> fns_;
+  std::tuple<DoubleFn, Fn<Dual>, Fn<ChunkDual>> fns_;
 };
 
 struct NonholonomicConstraint {
