@@ -131,17 +131,26 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   // elimination, which names it.
   nm.set_accelerations([tapes](const auto& t, const auto& q, const auto& qdot, auto& qddot) {
     using S = Scalar<decltype(q)>;
-    const StateView<S, std::decay_t<decltype(q)>> x{q, &qdot, tapes->n};
+    using Q = std::decay_t<decltype(q)>;
     const int n = tapes->n;
     bool valid = true;
-    run(tapes->accelerations, S(t), x, x, x, [&](int k, const S& v) {
+    const auto sink = [&](int k, const S& v) {
       if (k < n) {
         qddot[k] = v;
       } else {
         using ops::scalar_value;
         valid = valid && scalar_value(v) > 0.0;
       }
-    });
+    };
+    if constexpr (std::is_pointer_v<Q>) {
+      // The compiled flow passes q and qdot as the two halves of its state: the tape reads x.
+      if (qdot == q + n) {
+        run(tapes->accelerations, S(t), q, q, q, sink);
+        return valid;
+      }
+    }
+    const StateView<S, Q> x{q, &qdot, n};
+    run(tapes->accelerations, S(t), x, x, x, sink);
     return valid;
   });
   for (size_t i = 0; i < m.contacts.size(); ++i) {

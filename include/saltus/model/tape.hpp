@@ -130,11 +130,17 @@ void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& 
     if (NativeFunction native = tape.native ? tape.native->function(tape) : nullptr) {
       double xs[kNativeMaxValues], rates[kNativeMaxValues], zs[kNativeMaxValues];
       double out[kNativeMaxValues];
-      for (const TapeLoad& l : tape.loads_x) xs[l.index] = x[l.index];
+      // x given as a pointer to contiguous doubles is read in place (the flow's state).
+      const double* x_in = xs;
+      if constexpr (std::is_pointer_v<X>) {
+        x_in = x;
+      } else {
+        for (const TapeLoad& l : tape.loads_x) xs[l.index] = x[l.index];
+      }
       for (const TapeLoad& l : tape.loads_rate) rates[l.index] = xrate[l.index];
       for (const TapeLoad& l : tape.loads_z) zs[l.index] = z[l.index];
       const double* p = tape.loads_p.empty() ? nullptr : tape.parameter_values->data();
-      native(t, xs, rates, zs, p, out);
+      native(t, x_in, rates, zs, p, out);
       for (int slot : tape.native->slots()) sink(slot, out[slot]);
       return;
     }
