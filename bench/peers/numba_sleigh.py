@@ -75,6 +75,7 @@ def run(maps, nodes, weights):
     impacts, samples = 0, 0
     next_sample = 1.0
     c = arc_constants(v, w)
+    zero_arcs = 0  # consecutive impacts at the start of their arc (no progress)
     while next_sample <= maps:
         s1 = min(s + SUB, next_sample - t_arc)
         qx, qy = advance(px, py, v, w, th, s, s1, nodes, weights, c)
@@ -117,6 +118,11 @@ def run(maps, nodes, weights):
             s, px, py = 0.0, x, y
             c = arc_constants(v, w)
             impacts += 1
+            # The shortcut's failure mode: an impact found again at the start of its own arc,
+            # forever (seen from this start between 15000 and 20000 maps). Stop and say so.
+            zero_arcs = zero_arcs + 1 if lo <= 1e-12 else 0
+            if zero_arcs > 1000:
+                return samples, impacts, -1.0
             continue
         s, px, py = s1, qx, qy
         if t_arc + s >= next_sample - 1e-12:
@@ -132,6 +138,10 @@ def main():
     start = time.perf_counter()
     samples, impacts, err = run(maps, NODES, WEIGHTS)
     wall = time.perf_counter() - start
+    if err < 0.0:  # stuck: impacts at the start of their arc, no time advancing
+        print(f"numba_sleigh: stuck after {samples} maps ({impacts} impacts): an impact found "
+              "again at the start of its own arc, 1000 times in a row", file=sys.stderr)
+        sys.exit(2)
     print(json.dumps({"tool": "numba", "maps": maps, "samples": int(samples),
                       "impacts": int(impacts), "wall_s": wall, "us_per_map": 1e6 * wall / maps,
                       "energy_rel_error": err}))
