@@ -95,6 +95,25 @@ Guard wall_guard(const Context& ctx, ModeId mode, int w) {
       std::move(reset));
   // h reads q only: event location interpolates half the state.
   for (int i = 0; i < ctx->n; ++i) guard.reads_states.push_back(i);
+  if (m.wall(w).gradient) {
+    // A compiled dh/dq replaces AD for the gradient and the rate (grazing checks, re-arming).
+    guard.gradient = [ctx, w](double, ConstVectorRef x, ConstVectorRef, VectorRef dpdx, VectorRef) {
+      const int n = ctx->n;
+      ctx->model.wall(w).gradient(x.data(), dpdx.data());
+      for (int i = 0; i < n; ++i) dpdx[i] = -dpdx[i];
+      for (int i = n; i < 2 * n; ++i) dpdx[i] = 0.0;
+      return 0.0;
+    };
+    guard.rate = [ctx, w](double, ConstVectorRef x, ConstVectorRef, ConstVectorRef xdot,
+                          ConstVectorRef) {
+      const int n = ctx->n;
+      double dh[kMaxDof];
+      ctx->model.wall(w).gradient(x.data(), dh);
+      double rate = 0.0;
+      for (int i = 0; i < n; ++i) rate -= dh[i] * xdot[i];
+      return rate;
+    };
+  }
   return guard;
 }
 

@@ -61,6 +61,12 @@ void NonholonomicModel::set_wall_restitution(int w, double restitution) {
   walls_[w].restitution = restitution;
 }
 
+void NonholonomicModel::set_wall_gradient(int w,
+                                          std::function<void(const double*, double*)> gradient) {
+  wall(w);
+  walls_[w].gradient = std::move(gradient);
+}
+
 Matrix NonholonomicModel::constraint_matrix(ConstVectorRef q) const {
   const int n = dof();
   const DofVector<double> qv = load<double>(q, 0, n);

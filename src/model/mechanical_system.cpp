@@ -33,6 +33,8 @@ struct MechanicalTapes {
   std::vector<Tape> constraint_rows;  // slot i: eta^a_i
   // Models with constraints: slot i < n qddot_i, then the n + k pivots of the elimination.
   Tape accelerations;
+  // Models with constraints: slot i < n d gap / d q_i of each contact (the walls' gradients).
+  std::vector<Tape> gap_gradients;
 };
 
 template <class V>
@@ -86,6 +88,12 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     for (size_t p = 0; p < acc.pivots.size(); ++p)
       outputs.push_back({acc.pivots[p], n + static_cast<std::int32_t>(p)});
     tapes->accelerations = compile_tape(fused, outputs);
+    for (const ModelContact& c : m.contacts) {
+      std::vector<TapeOutput> gradient;
+      for (int i = 0; i < n; ++i)
+        gradient.push_back({fused.derivative(c.gap, {OpCode::State, i}), i});
+      tapes->gap_gradients.push_back(compile_tape(fused, gradient));
+    }
   }
   return tapes;
 }
@@ -154,8 +162,12 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
     return valid;
   });
   for (size_t i = 0; i < m.contacts.size(); ++i) {
-    nm.add_wall(m.contacts[i].name, configuration_function(tapes, &tapes->gaps[i]),
-                m.contacts[i].rigid_law.e);
+    const int w = nm.add_wall(m.contacts[i].name, configuration_function(tapes, &tapes->gaps[i]),
+                              m.contacts[i].rigid_law.e);
+    const Tape* gradient = &tapes->gap_gradients[i];
+    nm.set_wall_gradient(w, [tapes, gradient](const double* q, double* dh) {
+      run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
+    });
   }
   return nm;
 }

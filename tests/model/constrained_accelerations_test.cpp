@@ -4,6 +4,7 @@
 // Cholesky of M, constraint rates by second-order jets): values and first derivatives at seeded
 // random states of the sleigh and disk files and of randomly generated models; the flows'
 // Jacobians against the C++ catalogue systems; dependent rows handed to the generic path's error.
+// The walls' compiled gradients (d gap / d q on the same graph) against AD of the gap.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,6 +16,8 @@
 
 #include "mech/nonholonomic_dynamics.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/core/guard.hpp"
+#include "saltus/core/hybrid_system.hpp"
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/systems/nonholonomic_billiards.hpp"
@@ -174,6 +177,49 @@ TEST(ConstrainedAccelerations, DependentRowsAreReportedByTheGenericElimination) 
     EXPECT_NE(what.find("model 'dependent'"), std::string::npos) << what;
     EXPECT_NE(what.find("dependent"), std::string::npos) << what;
   }
+}
+
+// The walls of model files carry a compiled dh/dq (NonholonomicWall::gradient), which their
+// guards use for the gradient and the rate instead of AD: both equal AD of -h(q) (the guard's
+// value) through the gap's own tape at random states, including angles far from 0.
+TEST(ConstrainedAccelerations, WallGradientsEqualAutomaticDifferentiationOfTheGap) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.5, 1.5), angle(-40.0, 40.0);
+  int checked = 0;
+  for (const std::string file : {"chaplygin_sleigh.toml", "vertical_disk.toml"}) {
+    SCOPED_TRACE(file);
+    const mech::NonholonomicModel m = nonholonomic_model(file_model(file));
+    const auto compiled = m.compile(mech::NonholonomicModel::CompileOptions{true});
+    const Mode& mode = compiled.system.mode(compiled.mode);
+    const int n = m.dof(), nx = 2 * n;
+    ASSERT_EQ(static_cast<int>(mode.guards.size()), m.wall_count());
+    for (int w = 0; w < m.wall_count(); ++w) {
+      ASSERT_TRUE(static_cast<bool>(m.wall(w).gradient));
+      const Guard& g = mode.guards[static_cast<size_t>(w)];
+      const auto p = [&m, w, n](const auto&, const auto& x, const auto&) {
+        using S = std::decay_t<decltype(x[0])>;
+        DofVector<S> q(n);
+        for (int i = 0; i < n; ++i) q[i] = x[i];
+        return S(-m.wall(w).h(q));
+      };
+      for (int s = 0; s < 200; ++s) {
+        Vector x(nx), xdot(nx);
+        for (int i = 0; i < nx; ++i)
+          x[i] = (i == 2 || i == 3 ? angle(rng) : u(rng)), xdot[i] = u(rng);
+        const Vector z;
+        Vector dpdx(nx), dpdx_ad(nx), dpdz, dpdz_ad;
+        EXPECT_EQ(g.gradient(0.0, x, z, dpdx, dpdz), 0.0);
+        saltus::detail::autodiff_guard_gradient(p, 0.0, x, z, dpdx_ad, dpdz_ad);
+        const double scale = 1.0 + dpdx_ad.cwiseAbs().maxCoeff();
+        for (int i = 0; i < nx; ++i) EXPECT_NEAR(dpdx[i], dpdx_ad[i], 1e-13 * scale) << i;
+        const double rate = g.rate(0.0, x, z, xdot, z);
+        const double rate_ad = saltus::detail::autodiff_guard_rate(p, 0.0, x, z, xdot, z);
+        EXPECT_NEAR(rate, rate_ad, 1e-13 * scale * (1.0 + xdot.cwiseAbs().sum()));
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 800);  // two walls each
 }
 
 }  // namespace

@@ -140,6 +140,9 @@ struct NonholonomicWall {
   std::string name;
   ConfigurationFunction h;  // h(q) >= 0 inside
   double restitution = 1.0;
+  // Optional dh/dq in doubles (n entries written from q's n entries): model files set a
+  // compiled symbolic gradient; without it the wall's guard differentiates h by AD.
+  std::function<void(const double* q, double* dh)> gradient;
 };
 
 // Accelerations and constraint forces at (t, q, qdot).
@@ -180,9 +183,11 @@ class NonholonomicModel {
   // Adds the wall h(q) = 0 (h >= 0 inside) with restitution e in [0, 1]; returns its index.
   template <class WallFn>
   int add_wall(std::string name, WallFn h, double restitution = 1.0) {
-    return push_wall({std::move(name), ConfigurationFunction(h), restitution});
+    return push_wall({std::move(name), ConfigurationFunction(h), restitution, {}});
   }
   void set_wall_restitution(int w, double restitution);
+  // Sets NonholonomicWall::gradient of wall w (it must be dh/dq: tests compare it with AD).
+  void set_wall_gradient(int w, std::function<void(const double* q, double* dh)> gradient);
   // The fused accelerations the compiled flow uses instead of the generic elimination (above);
   // they must be the same equations (tests compare them). dynamics() stays generic.
   template <class AccelerationFn>
