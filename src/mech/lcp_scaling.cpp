@@ -46,16 +46,17 @@ int floor_log2(double x) {
 
 // N > 0: the size known at compile time (n <= 8, loops the compiler unrolls); 0: any size.
 template <int N>
-Eigen::Index size_of(ConstMatrixRef m) {
+Eigen::Index size_of(const ConstMatrixRef& m) {
   if constexpr (N > 0) return N;
   return m.rows();
 }
 
 // Max-norms of the rows and columns of R M C into row_norm, column_norm. For N > 0 the row
 // maxima live in registers (a store-reload chain through row_norm cost a quarter of the
-// equilibration at n = 2).
-template <int N>
-void norms(ConstMatrixRef m, const Vector& r, const Vector& c, Eigen::Map<Vector>& row_norm,
+// equilibration at n = 2). Unit: R = C = I (the first sweep), read |M| without the products
+// (the same values: 1 * x * 1 = x exactly).
+template <int N, bool Unit = false>
+void norms(const ConstMatrixRef& m, const Vector& r, const Vector& c, Eigen::Map<Vector>& row_norm,
            Eigen::Map<Vector>& column_norm) {
   const Eigen::Index n = size_of<N>(m);
   std::array<double, N> rows{};
@@ -63,7 +64,7 @@ void norms(ConstMatrixRef m, const Vector& r, const Vector& c, Eigen::Map<Vector
   for (Eigen::Index j = 0; j < n; ++j) {
     double col = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
-      const double a = std::abs(r(i) * m(i, j) * c(j));
+      const double a = Unit ? std::abs(m(i, j)) : std::abs(r(i) * m(i, j) * c(j));
       if constexpr (N > 0) {
         rows[static_cast<std::size_t>(i)] = std::max(rows[static_cast<std::size_t>(i)], a);
       } else {
@@ -114,7 +115,7 @@ void to_relative_powers_of_two(Vector& f, const Eigen::Map<Vector>& norm) {
 // Writes R M C into `scaled`, then multiplies it and the factors by the power of two that
 // brings max |R M C| near 1 (exact: a power of two); symmetric: R = C keeps a congruence.
 template <int N>
-void finish(ConstMatrixRef m, LcpScaling& s, Matrix& scaled, bool symmetric) {
+void finish(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled, bool symmetric) {
   const Eigen::Index n = size_of<N>(m);
   double mmax = 0.0;
   for (Eigen::Index j = 0; j < n; ++j) {
@@ -138,7 +139,7 @@ void finish(ConstMatrixRef m, LcpScaling& s, Matrix& scaled, bool symmetric) {
 // powers of two), at a third of its cost at n = 2 (docs/benchmarks_lcp.md): well-scaled
 // problems, e.g. Delassus matrices, take this path.
 template <int N>
-void already_balanced(ConstMatrixRef m, LcpScaling& s, Matrix& scaled,
+void already_balanced(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled,
                       const Eigen::Map<Vector>& row_norm) {
   const Eigen::Index n = size_of<N>(m);
   double mmax = 0.0;
@@ -164,7 +165,7 @@ void start(Eigen::Index n, LcpScaling& s, Matrix& scaled) {
 
 }  // namespace
 
-void equilibrate_matrix(ConstMatrixRef m, LcpScaling& s, Matrix& scaled) {
+void equilibrate_matrix(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled) {
   const Eigen::Index n = m.rows();
   start(n, s, scaled);
   if (n == 0) return;
@@ -189,8 +190,8 @@ void equilibrate_matrix(ConstMatrixRef m, LcpScaling& s, Matrix& scaled) {
 namespace {
 
 template <int N>
-void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
-                           Vector& scaled_q) {
+void equilibrate_two_sided(const ConstMatrixRef& m, const ConstVectorRef& q, LcpScaling& s,
+                           Matrix& scaled_m, Vector& scaled_q) {
   const Eigen::Index n = size_of<N>(m);
   start<N>(n, s, scaled_m);
   scaled_q.resize(n);
@@ -199,7 +200,11 @@ void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Ma
   Eigen::Map<Vector> row_norm(scaled_q.data(), n);
   Eigen::Map<Vector> column_norm(scaled_m.data(), n);
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    norms<N>(m, s.row, s.column, row_norm, column_norm);
+    if (sweep == 0) {
+      norms<N, true>(m, s.row, s.column, row_norm, column_norm);
+    } else {
+      norms<N>(m, s.row, s.column, row_norm, column_norm);
+    }
     if (spread<N>(row_norm, column_norm) <= kBalancedRatio) break;
     for (Eigen::Index i = 0; i < n; ++i) {
       if (row_norm(i) > 0.0) s.row(i) /= std::sqrt(row_norm(i));
@@ -220,15 +225,22 @@ void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Ma
     qmax = std::max(qmax, std::abs(scaled_q(i)));
   }
   if (qmax > 0.0 && std::isfinite(qmax)) {
-    s.q_scale = power_of_two(floor_log2(qmax));  // max |q'| in [1, 2)
-    for (Eigen::Index i = 0; i < n; ++i) scaled_q(i) /= s.q_scale;
+    const int k = floor_log2(qmax);
+    s.q_scale = power_of_two(k);  // max |q'| in [1, 2)
+    if (k >= -1023) {
+      // x * 2^-k is x / 2^k exactly (both round the same exact value), without n divisions.
+      const double inverse = power_of_two(-k);
+      for (Eigen::Index i = 0; i < n; ++i) scaled_q(i) *= inverse;
+    } else {  // 2^-k would overflow
+      for (Eigen::Index i = 0; i < n; ++i) scaled_q(i) /= s.q_scale;
+    }
   }
 }
 
 }  // namespace
 
-void equilibrate_lcp(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
-                     Vector& scaled_q) {
+void equilibrate_lcp(const ConstMatrixRef& m, const ConstVectorRef& q, LcpScaling& s,
+                     Matrix& scaled_m, Vector& scaled_q) {
   switch (m.rows()) {  // contact sets are small: unrolled code up to n = 8
     case 1:
       return equilibrate_two_sided<1>(m, q, s, scaled_m, scaled_q);
