@@ -10,6 +10,7 @@
 #include <string>
 
 #include "lcp_certificate.hpp"
+#include "lcp_general_paths.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lcp_scaling.hpp"
 
@@ -134,26 +135,30 @@ int LemkeRun<N>::ratio_test(int e, double sign) {
   ray_reference_ = reference;
   if (!(colmax > options_.pivot_tolerance * reference)) return -1;
   const double threshold = options_.pivot_tolerance * colmax;
-  // Index lists in the workspace's arrays (sized n) with counts: push_back's capacity checks
-  // cost a fifth of the ratio test at n = 2.
-  int* cand = ws_.candidates.data();
-  int n_cand = 0;
+  // The quotients and the tie list in arrays with counts (push_back's capacity checks cost a
+  // fifth of the ratio test at n = 2); on the stack for N > 0, where the tableau cannot alias
+  // them and the loops unroll. A row that is no candidate gets a NaN quotient: std::min skips
+  // it and no comparison selects it.
+  std::array<double, N> local_ratio{};
+  std::array<int, N> local_ties{};
+  double* ratio = N > 0 ? local_ratio.data() : ws_.ratio.data();
+  int* ties = N > 0 ? local_ties.data() : ws_.ties.data();
   // Minimum ratio on the right-hand side over the candidates, then the tie set.
   const int rc = rhs_col();
   double best = kInfinity;
+  int n_cand = 0;
   for (int i = 0; i < n(); ++i) {
-    if (sign * t(i, e) > threshold) {
-      cand[n_cand++] = i;
-      ws_.ratio(i) = t(i, rc) / (sign * t(i, e));
-      best = std::min(best, ws_.ratio(i));
-    }
+    const double a = sign * t(i, e);
+    const bool candidate = a > threshold;
+    n_cand += candidate ? 1 : 0;
+    ratio[i] = candidate ? t(i, rc) / a : kNaN;
+    best = std::min(best, ratio[i]);
   }
   if (n_cand == 0) return -1;
-  int* ties = ws_.ties.data();
   int n_ties = 0;
   const double tie = options_.tie_tolerance * (1.0 + std::abs(best));
-  for (int k = 0; k < n_cand; ++k) {
-    if (ws_.ratio(cand[k]) <= best + tie) ties[n_ties++] = cand[k];
+  for (int i = 0; i < n(); ++i) {
+    if (ratio[i] <= best + tie) ties[n_ties++] = i;
   }
   if (n_ties == 1) return ties[0];
   for (int k = 0; k < n_ties; ++k) {
@@ -475,7 +480,11 @@ void solve_sized(const ConstMatrixRef& matrix, const ConstVectorRef& q, LemkeWor
   if (!all_finite<N>(matrix, q)) check_lcp_input(matrix, q, "Lemke");  // throws
   const Eigen::Index n = q.size();
   if (options.equilibrate) {
-    equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
+    if constexpr (N == 0) {  // n > 8 in solve_lemke; any n in solve_lemke_general_path
+      equilibrate_lcp_general_path(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
+    } else {
+      equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
+    }
     const MatrixView m(ws.scaled_matrix.data(), n, n, Eigen::OuterStride<>(n));
     const VectorView qs(ws.scaled_q.data(), n);
     LemkeRun<N>(matrix, q, m, qs, ws, options).run();
@@ -486,21 +495,33 @@ void solve_sized(const ConstMatrixRef& matrix, const ConstVectorRef& q, LemkeWor
   }
 }
 
-}  // namespace
-
-const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws,
-                               const LemkeOptions& options) {
-  // The checks of check_lcp_input and validate in their cheap form first; the full functions
-  // run only to throw their messages (shape, then options, workspace, finiteness).
+// The checks of check_lcp_input and validate, in full: they throw the messages (shape, then
+// options, workspace; finiteness in solve_sized). Called when input_plainly_valid is false.
+void check_input(const ConstMatrixRef& matrix, const ConstVectorRef& q, const LemkeWorkspace& ws,
+                 const LemkeOptions& options) {
   if (matrix.rows() != matrix.cols() || q.size() != matrix.rows()) {
     check_lcp_input(matrix, q, "Lemke");
   }
-  if (!options_plainly_valid(options)) validate(options);
+  validate(options);
   if (ws.size() != q.size()) {
     detail::throw_error("Lemke: workspace is sized for n = ", ws.size(),
                         " but the problem has n = ", q.size(), "; call LemkeWorkspace::resize(",
                         q.size(), ") first");
   }
+}
+
+// The same checks in a few comparisons, inlined into solve_lemke.
+inline bool input_plainly_valid(const ConstMatrixRef& matrix, const ConstVectorRef& q,
+                                const LemkeWorkspace& ws, const LemkeOptions& options) {
+  return matrix.rows() == matrix.cols() && q.size() == matrix.rows() && ws.size() == q.size() &&
+         options_plainly_valid(options);
+}
+
+}  // namespace
+
+const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws,
+                               const LemkeOptions& options) {
+  if (!input_plainly_valid(matrix, q, ws, options)) check_input(matrix, q, ws, options);
   // Contact sets are small: sizes up to 8 get their own unrolled code (bench/lcp_bench.cpp).
   switch (q.size()) {
     case 1:
@@ -530,6 +551,13 @@ const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWor
     default:
       solve_sized<0>(matrix, q, ws, options);
   }
+  return ws.solution;
+}
+
+const LcpSolution& solve_lemke_general_path(ConstMatrixRef matrix, ConstVectorRef q,
+                                            LemkeWorkspace& ws, const LemkeOptions& options) {
+  if (!input_plainly_valid(matrix, q, ws, options)) check_input(matrix, q, ws, options);
+  solve_sized<0>(matrix, q, ws, options);
   return ws.solution;
 }
 

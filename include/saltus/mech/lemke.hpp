@@ -93,10 +93,10 @@ struct LemkeWorkspace {
   // Written by solve_lemke; valid until the next call.
   Matrix tableau;                // n x (2n + 2): [w | z | z0 | rhs]
   std::vector<int> basis;        // n: variable basic in each row (w_i: i, z_i: n + i, z0: 2n)
-  Vector column;                 // n: copy of the entering column
+  Vector column;                 // n: copy of the entering column (n > 4; else on the stack)
   Vector row;                    // 2n + 2: unused since the pivot works column by column
-  std::vector<int> candidates;   // n: rows that pass the ratio test (the first ones)
-  std::vector<int> ties;         // n: scratch for tie breaking (the first ones)
+  std::vector<int> candidates;   // n: unused since the ratio test marks others by NaN
+  std::vector<int> ties;         // n: scratch for tie breaking (n > 8; n <= 8: on the stack)
   Matrix lu;                     // n x n: refinement LU of M_aa
   Vector rhs;                    // n: refinement right-hand side
   Vector z_refined;              // n: refined candidate
@@ -106,9 +106,9 @@ struct LemkeWorkspace {
   Matrix scaled_matrix;          // n x n: D M D
   Vector scaled_q;               // n: D q / s
   Vector row_magnitude;          // n: certificate scratch
-  Vector ratio;                  // n: ratio-test quotients
+  Vector ratio;                  // n: ratio-test quotients (n > 8; n <= 8: on the stack)
   Vector column_max;             // n: max |M'_ij| per column j
-  Vector binv_column_max;        // n: max |(B^-1)_ij| per column j
+  Vector binv_column_max;        // n: max |(B^-1)_ij| per column j (n > 4)
   LcpSolution solution;          // the result
 
  private:
