@@ -245,7 +245,7 @@ template <int N>
 void LemkeRun<N>::read_solution(bool complementary) {
   LcpSolution& s = ws_.solution;
   auto& t = t_;
-  s.z.setZero();
+  for (int i = 0; i < n(); ++i) s.z(i) = 0.0;  // unrolled for N > 0 (setZero calls memset)
   const int rc = rhs_col();
   for (int i = 0; i < n(); ++i) {
     const int v = ws_.basis[static_cast<std::size_t>(i)];
