@@ -1,5 +1,6 @@
 // Lemke's method with lexicographic degeneracy resolution; see include/saltus/mech/lemke.hpp.
-// Over 450 lines: one class (LemkeRun) whose ratio test, pivot and read-out share its state.
+// Over 450 lines: one class (LemkeRun) whose ratio test, pivot and read-out share its state,
+// and its dispatch by size with the cheap input checks (solve_sized, input_plainly_valid).
 #include "saltus/mech/lemke.hpp"
 
 #include <algorithm>
@@ -193,9 +194,9 @@ void LemkeRun<N>::pivot(int r, int e) {
     // n <= 4: every column takes the same update, without a branch per column. A column
     // whose pivot-row entry is zero gets f = 0 and keeps its values (up to the sign of zeros,
     // which no comparison here tells apart); the entering column gets f = 1 and becomes the
-    // unit column exactly (t_ie - t_ie = 0). At these sizes the branches, and the column
-    // maxima they kept, cost more than the arithmetic they saved (CPU time per solve 20% less
-    // at n = 2, 10% at n = 4; at n = 8 the skipped columns win: docs/benchmarks_lcp.md).
+    // unit column exactly (t_ie - t_ie = 0). No data-dependent branch to mispredict and 4%
+    // fewer instructions at n = 2; at n = 8 the skipped columns win (docs/benchmarks_lcp.md,
+    // "second pass"). tests/mech/lemke_sized_paths_test.cpp: the same z bits as the skipping.
     std::array<double, N> entering{};  // in registers: the tableau cannot alias it
     for (int i = 0; i < N; ++i) entering[static_cast<std::size_t>(i)] = t(i, e);
     entering[static_cast<std::size_t>(r)] = 0.0;

@@ -27,10 +27,10 @@
 // solution exists. For other M a ray proves nothing: use lcp_enumeration.hpp (small n).
 //
 // Cost: each pivot is a rank-one update of the n x (2n + 2) tableau, at most 2 n (2n + 2)
-// flops (columns whose pivot-row entry is zero are skipped); typically O(n) pivots. Sizes
-// n <= 8 (contact sets) run code compiled for their size. Equilibration and the certificate
-// add O(n^2) each (bench/run_lcp_bench.sh, docs/benchmarks_lcp.md). The workspace is sized
-// once; repeated solves of the same size do not allocate (tests/mech/lemke_test.cpp). Only a
+// flops (for n > 4 columns whose pivot-row entry is zero are skipped); typically O(n)
+// pivots. Sizes n <= 8 (contact sets) run code compiled for their size. Equilibration and the
+// certificate add O(n^2) each (bench/run_lcp_bench.sh, docs/benchmarks_lcp.md). The workspace is
+// sized once; repeated solves of the same size do not allocate (tests/mech/lemke_test.cpp). Only a
 // failure message allocates.
 //
 // Symbol table (book -> code):
