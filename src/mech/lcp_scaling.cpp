@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "lcp_general_paths.hpp"
+
 namespace saltus::mech {
 namespace {
 
@@ -46,16 +48,17 @@ int floor_log2(double x) {
 
 // N > 0: the size known at compile time (n <= 8, loops the compiler unrolls); 0: any size.
 template <int N>
-Eigen::Index size_of(ConstMatrixRef m) {
+Eigen::Index size_of(const ConstMatrixRef& m) {
   if constexpr (N > 0) return N;
   return m.rows();
 }
 
 // Max-norms of the rows and columns of R M C into row_norm, column_norm. For N > 0 the row
 // maxima live in registers (a store-reload chain through row_norm cost a quarter of the
-// equilibration at n = 2).
-template <int N>
-void norms(ConstMatrixRef m, const Vector& r, const Vector& c, Eigen::Map<Vector>& row_norm,
+// equilibration at n = 2). Unit: R = C = I (the first sweep), read |M| without the products
+// (the same values: 1 * x * 1 = x exactly).
+template <int N, bool Unit = false>
+void norms(const ConstMatrixRef& m, const Vector& r, const Vector& c, Eigen::Map<Vector>& row_norm,
            Eigen::Map<Vector>& column_norm) {
   const Eigen::Index n = size_of<N>(m);
   std::array<double, N> rows{};
@@ -63,7 +66,7 @@ void norms(ConstMatrixRef m, const Vector& r, const Vector& c, Eigen::Map<Vector
   for (Eigen::Index j = 0; j < n; ++j) {
     double col = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
-      const double a = std::abs(r(i) * m(i, j) * c(j));
+      const double a = Unit ? std::abs(m(i, j)) : std::abs(r(i) * m(i, j) * c(j));
       if constexpr (N > 0) {
         rows[static_cast<std::size_t>(i)] = std::max(rows[static_cast<std::size_t>(i)], a);
       } else {
@@ -114,7 +117,7 @@ void to_relative_powers_of_two(Vector& f, const Eigen::Map<Vector>& norm) {
 // Writes R M C into `scaled`, then multiplies it and the factors by the power of two that
 // brings max |R M C| near 1 (exact: a power of two); symmetric: R = C keeps a congruence.
 template <int N>
-void finish(ConstMatrixRef m, LcpScaling& s, Matrix& scaled, bool symmetric) {
+void finish(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled, bool symmetric) {
   const Eigen::Index n = size_of<N>(m);
   double mmax = 0.0;
   for (Eigen::Index j = 0; j < n; ++j) {
@@ -138,7 +141,7 @@ void finish(ConstMatrixRef m, LcpScaling& s, Matrix& scaled, bool symmetric) {
 // powers of two), at a third of its cost at n = 2 (docs/benchmarks_lcp.md): well-scaled
 // problems, e.g. Delassus matrices, take this path.
 template <int N>
-void already_balanced(ConstMatrixRef m, LcpScaling& s, Matrix& scaled,
+void already_balanced(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled,
                       const Eigen::Map<Vector>& row_norm) {
   const Eigen::Index n = size_of<N>(m);
   double mmax = 0.0;
@@ -149,6 +152,76 @@ void already_balanced(ConstMatrixRef m, LcpScaling& s, Matrix& scaled,
     for (Eigen::Index i = 0; i < n; ++i) scaled(i, j) = m(i, j) * p;
   }
   for (Eigen::Index i = 0; i < n; ++i) s.row(i) = p;
+}
+
+// The outputs of already_balanced for N > 0, decided before anything is written: the first
+// sweep's norms and their spread in local arrays (registers; through the workspace's vectors
+// every entry was stored and reloaded), and when no sweep would run (spread <= kBalancedRatio)
+// R = p I, C = I, M' = p M written directly. Returns false, having written nothing, otherwise.
+// The same values as the general path (the same maxima, spread, power of two and products):
+// tests/mech/lemke_balanced_equilibration_test.cpp checks them against the formulas.
+template <int N>
+bool balanced_shortcut(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled) {
+  std::array<double, N> rows{};
+  std::array<double, N> cols{};
+  for (int j = 0; j < N; ++j) {
+    double col = 0.0;
+    for (int i = 0; i < N; ++i) {
+      const double a = std::abs(m(i, j));
+      rows[static_cast<std::size_t>(i)] = std::max(rows[static_cast<std::size_t>(i)], a);
+      col = std::max(col, a);
+    }
+    cols[static_cast<std::size_t>(j)] = col;
+  }
+  double lo = kInfinity;
+  double hi = 0.0;
+  for (const double r : rows) {
+    if (r > 0.0) lo = std::min(lo, r), hi = std::max(hi, r);
+  }
+  for (const double c : cols) {
+    if (c > 0.0) lo = std::min(lo, c), hi = std::max(hi, c);
+  }
+  const double spread = hi > 0.0 ? hi / lo : 1.0;
+  if (!(spread <= kBalancedRatio)) return false;
+  double mmax = 0.0;
+  for (const double r : rows) mmax = std::max(mmax, r);
+  const int k = mmax > 0.0 && std::isfinite(mmax) ? -nearest_log2(mmax) : 0;
+  const double p = power_of_two(k);
+  s.row.resize(N);
+  s.column.resize(N);
+  scaled.resize(N, N);
+  for (int i = 0; i < N; ++i) s.row(i) = p, s.column(i) = 1.0;
+  s.q_scale = 1.0;
+  s.iterations = 0;
+  double* out = scaled.data();
+  for (int j = 0; j < N; ++j) {
+    for (int i = 0; i < N; ++i) out[j * N + i] = m(i, j) * p;
+  }
+  return true;
+}
+
+// q' = R q / s with s the power of two that brings max |q'| into [1, 2).
+template <int N>
+void scale_q(const ConstVectorRef& q, LcpScaling& s, Vector& scaled_q) {
+  Eigen::Index n = q.size();
+  if constexpr (N > 0) n = N;
+  scaled_q.resize(n);
+  double qmax = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    scaled_q(i) = s.row(i) * q(i);
+    qmax = std::max(qmax, std::abs(scaled_q(i)));
+  }
+  if (qmax > 0.0 && std::isfinite(qmax)) {
+    const int k = floor_log2(qmax);
+    s.q_scale = power_of_two(k);  // max |q'| in [1, 2)
+    if (k >= -1023) {
+      // x * 2^-k is x / 2^k exactly (both round the same exact value), without n divisions.
+      const double inverse = power_of_two(-k);
+      for (Eigen::Index i = 0; i < n; ++i) scaled_q(i) *= inverse;
+    } else {  // 2^-k would overflow
+      for (Eigen::Index i = 0; i < n; ++i) scaled_q(i) /= s.q_scale;
+    }
+  }
 }
 
 template <int N = 0>
@@ -164,7 +237,7 @@ void start(Eigen::Index n, LcpScaling& s, Matrix& scaled) {
 
 }  // namespace
 
-void equilibrate_matrix(ConstMatrixRef m, LcpScaling& s, Matrix& scaled) {
+void equilibrate_matrix(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled) {
   const Eigen::Index n = m.rows();
   start(n, s, scaled);
   if (n == 0) return;
@@ -189,9 +262,12 @@ void equilibrate_matrix(ConstMatrixRef m, LcpScaling& s, Matrix& scaled) {
 namespace {
 
 template <int N>
-void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
-                           Vector& scaled_q) {
+void equilibrate_two_sided(const ConstMatrixRef& m, const ConstVectorRef& q, LcpScaling& s,
+                           Matrix& scaled_m, Vector& scaled_q) {
   const Eigen::Index n = size_of<N>(m);
+  if constexpr (N > 0) {
+    if (balanced_shortcut<N>(m, s, scaled_m)) return scale_q<N>(q, s, scaled_q);
+  }
   start<N>(n, s, scaled_m);
   scaled_q.resize(n);
   if (n == 0) return;
@@ -199,7 +275,11 @@ void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Ma
   Eigen::Map<Vector> row_norm(scaled_q.data(), n);
   Eigen::Map<Vector> column_norm(scaled_m.data(), n);
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    norms<N>(m, s.row, s.column, row_norm, column_norm);
+    if (sweep == 0) {
+      norms<N, true>(m, s.row, s.column, row_norm, column_norm);
+    } else {
+      norms<N>(m, s.row, s.column, row_norm, column_norm);
+    }
     if (spread<N>(row_norm, column_norm) <= kBalancedRatio) break;
     for (Eigen::Index i = 0; i < n; ++i) {
       if (row_norm(i) > 0.0) s.row(i) /= std::sqrt(row_norm(i));
@@ -214,21 +294,13 @@ void equilibrate_two_sided(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Ma
     to_relative_powers_of_two(s.column, column_norm);
     finish<N>(m, s, scaled_m, false);
   }
-  double qmax = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    scaled_q(i) = s.row(i) * q(i);
-    qmax = std::max(qmax, std::abs(scaled_q(i)));
-  }
-  if (qmax > 0.0 && std::isfinite(qmax)) {
-    s.q_scale = power_of_two(floor_log2(qmax));  // max |q'| in [1, 2)
-    for (Eigen::Index i = 0; i < n; ++i) scaled_q(i) /= s.q_scale;
-  }
+  scale_q<N>(q, s, scaled_q);
 }
 
 }  // namespace
 
-void equilibrate_lcp(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& scaled_m,
-                     Vector& scaled_q) {
+void equilibrate_lcp(const ConstMatrixRef& m, const ConstVectorRef& q, LcpScaling& s,
+                     Matrix& scaled_m, Vector& scaled_q) {
   switch (m.rows()) {  // contact sets are small: unrolled code up to n = 8
     case 1:
       return equilibrate_two_sided<1>(m, q, s, scaled_m, scaled_q);
@@ -249,6 +321,11 @@ void equilibrate_lcp(ConstMatrixRef m, ConstVectorRef q, LcpScaling& s, Matrix& 
     default:
       return equilibrate_two_sided<0>(m, q, s, scaled_m, scaled_q);
   }
+}
+
+void equilibrate_lcp_general_path(const ConstMatrixRef& m, const ConstVectorRef& q, LcpScaling& s,
+                                  Matrix& scaled_m, Vector& scaled_q) {
+  equilibrate_two_sided<0>(m, q, s, scaled_m, scaled_q);
 }
 
 void unscale_z(const LcpScaling& s, VectorRef z) {

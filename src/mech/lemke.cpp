@@ -1,14 +1,17 @@
 // Lemke's method with lexicographic degeneracy resolution; see include/saltus/mech/lemke.hpp.
-// Over 450 lines: one class (LemkeRun) whose ratio test, pivot and read-out share its state.
+// Over 450 lines: one class (LemkeRun) whose ratio test, pivot and read-out share its state,
+// and its dispatch by size with the cheap input checks (solve_sized, input_plainly_valid).
 #include "saltus/mech/lemke.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <string>
 
 #include "lcp_certificate.hpp"
+#include "lcp_general_paths.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lcp_scaling.hpp"
 
@@ -46,6 +49,11 @@ bool lu_solve_leading(Matrix& a, Eigen::Index k, Vector& b, std::vector<int>& pe
 
 // N > 0: the problem size known at compile time (n <= 8: loops the compiler unrolls, the
 // tableau mapped as a fixed-size matrix over the workspace); N = 0: any size.
+// The data Lemke pivots on: views (Eigen::Map) rather than Eigen::Ref<const>, whose
+// construction and destruction build and free an empty matrix each.
+using MatrixView = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
+using VectorView = Eigen::Map<const Vector>;
+
 template <int N>
 class LemkeRun {
   using Tableau =
@@ -56,8 +64,8 @@ class LemkeRun {
   // equilibrated copy, or the caller's data when LemkeOptions::equilibrate is off).
   // All four outlive the run (solve_lemke's arguments and locals); held by reference, since
   // each copy of an Eigen::Ref<const> builds and frees an empty matrix.
-  LemkeRun(const ConstMatrixRef& matrix, const ConstVectorRef& q, const ConstMatrixRef& m,
-           const ConstVectorRef& qs, LemkeWorkspace& ws, const LemkeOptions& o)
+  LemkeRun(const ConstMatrixRef& matrix, const ConstVectorRef& q, const MatrixView& m,
+           const VectorView& qs, LemkeWorkspace& ws, const LemkeOptions& o)
       : data_m_(matrix),
         data_q_(q),
         m_(m),
@@ -97,8 +105,8 @@ class LemkeRun {
 
   const ConstMatrixRef& data_m_;
   const ConstVectorRef& data_q_;
-  const ConstMatrixRef& m_;
-  const ConstVectorRef& q_;
+  const MatrixView& m_;
+  const VectorView& q_;
   LemkeWorkspace& ws_;
   const LemkeOptions& options_;
   int size_;               // n (N when N > 0)
@@ -128,26 +136,30 @@ int LemkeRun<N>::ratio_test(int e, double sign) {
   ray_reference_ = reference;
   if (!(colmax > options_.pivot_tolerance * reference)) return -1;
   const double threshold = options_.pivot_tolerance * colmax;
-  // Index lists in the workspace's arrays (sized n) with counts: push_back's capacity checks
-  // cost a fifth of the ratio test at n = 2.
-  int* cand = ws_.candidates.data();
-  int n_cand = 0;
+  // The quotients and the tie list in arrays with counts (push_back's capacity checks cost a
+  // fifth of the ratio test at n = 2); on the stack for N > 0, where the tableau cannot alias
+  // them and the loops unroll. A row that is no candidate gets a NaN quotient: std::min skips
+  // it and no comparison selects it.
+  std::array<double, N> local_ratio{};
+  std::array<int, N> local_ties{};
+  double* ratio = N > 0 ? local_ratio.data() : ws_.ratio.data();
+  int* ties = N > 0 ? local_ties.data() : ws_.ties.data();
   // Minimum ratio on the right-hand side over the candidates, then the tie set.
   const int rc = rhs_col();
   double best = kInfinity;
+  int n_cand = 0;
   for (int i = 0; i < n(); ++i) {
-    if (sign * t(i, e) > threshold) {
-      cand[n_cand++] = i;
-      ws_.ratio(i) = t(i, rc) / (sign * t(i, e));
-      best = std::min(best, ws_.ratio(i));
-    }
+    const double a = sign * t(i, e);
+    const bool candidate = a > threshold;
+    n_cand += candidate ? 1 : 0;
+    ratio[i] = candidate ? t(i, rc) / a : kNaN;
+    best = std::min(best, ratio[i]);
   }
   if (n_cand == 0) return -1;
-  int* ties = ws_.ties.data();
   int n_ties = 0;
   const double tie = options_.tie_tolerance * (1.0 + std::abs(best));
-  for (int k = 0; k < n_cand; ++k) {
-    if (ws_.ratio(cand[k]) <= best + tie) ties[n_ties++] = cand[k];
+  for (int i = 0; i < n(); ++i) {
+    if (ratio[i] <= best + tie) ties[n_ties++] = i;
   }
   if (n_ties == 1) return ties[0];
   for (int k = 0; k < n_ties; ++k) {
@@ -178,6 +190,29 @@ void LemkeRun<N>::pivot(int r, int e) {
   // do not change (most of B^-1 early on), and their maxima are kept.
   auto& t = t_;
   const double p = t(r, e);
+  if constexpr (N > 0 && N <= 4) {
+    // n <= 4: every column takes the same update, without a branch per column. A column
+    // whose pivot-row entry is zero gets f = 0 and keeps its values (up to the sign of zeros,
+    // which no comparison here tells apart); the entering column gets f = 1 and becomes the
+    // unit column exactly (t_ie - t_ie = 0). No data-dependent branch to mispredict and 4%
+    // fewer instructions at n = 2; at n = 8 the skipped columns win (docs/benchmarks_lcp.md,
+    // "second pass"). tests/mech/lemke_sized_paths_test.cpp: the same z bits as the skipping.
+    std::array<double, N> entering{};  // in registers: the tableau cannot alias it
+    for (int i = 0; i < N; ++i) entering[static_cast<std::size_t>(i)] = t(i, e);
+    entering[static_cast<std::size_t>(r)] = 0.0;
+    double binv_max = 0.0;
+    for (int c = 0; c < 2 * N + 2; ++c) {
+      double* tc = &t.coeffRef(0, c);
+      const double f = tc[r] / p;
+      for (int i = 0; i < N; ++i) tc[i] -= entering[static_cast<std::size_t>(i)] * f;
+      tc[r] = f;
+      if (c < N) {
+        for (int i = 0; i < N; ++i) binv_max = std::max(binv_max, std::abs(tc[i]));
+      }
+    }
+    binv_max_ = binv_max;
+    return;
+  }
   double* column = ws_.column.data();
   for (int i = 0; i < n(); ++i) column[i] = t(i, e);
   column[r] = 0.0;
@@ -211,7 +246,7 @@ template <int N>
 void LemkeRun<N>::read_solution(bool complementary) {
   LcpSolution& s = ws_.solution;
   auto& t = t_;
-  s.z.setZero();
+  for (int i = 0; i < n(); ++i) s.z(i) = 0.0;  // unrolled for N > 0 (setZero calls memset)
   const int rc = rhs_col();
   for (int i = 0; i < n(); ++i) {
     const int v = ws_.basis[static_cast<std::size_t>(i)];
@@ -414,47 +449,116 @@ void LemkeWorkspace::resize(int n) {
   solution.w.resize(n);
 }
 
-const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws,
-                               const LemkeOptions& options) {
-  check_lcp_input(matrix, q, "Lemke");
+namespace {
+
+// The options' rules of validate() in a few comparisons, false for anything validate() would
+// reject (NaN fails every comparison); validate() is called only then, to name the field.
+bool options_plainly_valid(const LemkeOptions& o) {
+  constexpr double kMax = std::numeric_limits<double>::max();
+  return o.max_pivots >= 0 && o.pivot_tolerance > 0.0 && o.pivot_tolerance <= kMax &&
+         o.tie_tolerance > 0.0 && o.tie_tolerance <= kMax && o.residual_tolerance > 0.0 &&
+         o.residual_tolerance <= kMax;
+}
+
+// True when every entry of M and q is finite: x - x is 0 for finite x and NaN otherwise, and
+// without a branch per entry the loops unroll (and vectorize) for N > 0. check_lcp_input names
+// the entry when this is false.
+template <int N>
+bool all_finite(const ConstMatrixRef& matrix, const ConstVectorRef& q) {
+  Eigen::Index n = q.size();
+  if constexpr (N > 0) n = N;
+  bool finite = true;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = 0; i < n; ++i) finite &= matrix(i, j) - matrix(i, j) == 0.0;
+  }
+  for (Eigen::Index i = 0; i < n; ++i) finite &= q(i) - q(i) == 0.0;
+  return finite;
+}
+
+template <int N>
+void solve_sized(const ConstMatrixRef& matrix, const ConstVectorRef& q, LemkeWorkspace& ws,
+                 const LemkeOptions& options) {
+  if (!all_finite<N>(matrix, q)) check_lcp_input(matrix, q, "Lemke");  // throws
+  const Eigen::Index n = q.size();
+  if (options.equilibrate) {
+    if constexpr (N == 0) {  // n > 8 in solve_lemke; any n in solve_lemke_general_path
+      equilibrate_lcp_general_path(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
+    } else {
+      equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
+    }
+    const MatrixView m(ws.scaled_matrix.data(), n, n, Eigen::OuterStride<>(n));
+    const VectorView qs(ws.scaled_q.data(), n);
+    LemkeRun<N>(matrix, q, m, qs, ws, options).run();
+  } else {
+    const MatrixView m(matrix.data(), n, n, Eigen::OuterStride<>(matrix.outerStride()));
+    const VectorView qs(q.data(), n);
+    LemkeRun<N>(matrix, q, m, qs, ws, options).run();
+  }
+}
+
+// The checks of check_lcp_input and validate, in full: they throw the messages (shape, then
+// options, workspace; finiteness in solve_sized). Called when input_plainly_valid is false.
+void check_input(const ConstMatrixRef& matrix, const ConstVectorRef& q, const LemkeWorkspace& ws,
+                 const LemkeOptions& options) {
+  if (matrix.rows() != matrix.cols() || q.size() != matrix.rows()) {
+    check_lcp_input(matrix, q, "Lemke");
+  }
   validate(options);
   if (ws.size() != q.size()) {
     detail::throw_error("Lemke: workspace is sized for n = ", ws.size(),
                         " but the problem has n = ", q.size(), "; call LemkeWorkspace::resize(",
                         q.size(), ") first");
   }
-  if (options.equilibrate) equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
-  const ConstMatrixRef m = options.equilibrate ? ConstMatrixRef(ws.scaled_matrix) : matrix;
-  const ConstVectorRef qs = options.equilibrate ? ConstVectorRef(ws.scaled_q) : q;
+}
+
+// The same checks in a few comparisons, inlined into solve_lemke.
+inline bool input_plainly_valid(const ConstMatrixRef& matrix, const ConstVectorRef& q,
+                                const LemkeWorkspace& ws, const LemkeOptions& options) {
+  return matrix.rows() == matrix.cols() && q.size() == matrix.rows() && ws.size() == q.size() &&
+         options_plainly_valid(options);
+}
+
+}  // namespace
+
+const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws,
+                               const LemkeOptions& options) {
+  if (!input_plainly_valid(matrix, q, ws, options)) check_input(matrix, q, ws, options);
   // Contact sets are small: sizes up to 8 get their own unrolled code (bench/lcp_bench.cpp).
   switch (q.size()) {
     case 1:
-      LemkeRun<1>(matrix, q, m, qs, ws, options).run();
+      solve_sized<1>(matrix, q, ws, options);
       break;
     case 2:
-      LemkeRun<2>(matrix, q, m, qs, ws, options).run();
+      solve_sized<2>(matrix, q, ws, options);
       break;
     case 3:
-      LemkeRun<3>(matrix, q, m, qs, ws, options).run();
+      solve_sized<3>(matrix, q, ws, options);
       break;
     case 4:
-      LemkeRun<4>(matrix, q, m, qs, ws, options).run();
+      solve_sized<4>(matrix, q, ws, options);
       break;
     case 5:
-      LemkeRun<5>(matrix, q, m, qs, ws, options).run();
+      solve_sized<5>(matrix, q, ws, options);
       break;
     case 6:
-      LemkeRun<6>(matrix, q, m, qs, ws, options).run();
+      solve_sized<6>(matrix, q, ws, options);
       break;
     case 7:
-      LemkeRun<7>(matrix, q, m, qs, ws, options).run();
+      solve_sized<7>(matrix, q, ws, options);
       break;
     case 8:
-      LemkeRun<8>(matrix, q, m, qs, ws, options).run();
+      solve_sized<8>(matrix, q, ws, options);
       break;
     default:
-      LemkeRun<0>(matrix, q, m, qs, ws, options).run();
+      solve_sized<0>(matrix, q, ws, options);
   }
+  return ws.solution;
+}
+
+const LcpSolution& solve_lemke_general_path(ConstMatrixRef matrix, ConstVectorRef q,
+                                            LemkeWorkspace& ws, const LemkeOptions& options) {
+  if (!input_plainly_valid(matrix, q, ws, options)) check_input(matrix, q, ws, options);
+  solve_sized<0>(matrix, q, ws, options);
   return ws.solution;
 }
 

@@ -42,11 +42,12 @@ struct LcpScaling {
 // into scaled_q (max |M'_ij| in [1/2, 2] unless M = 0, max |q'_i| in [1, 2) unless q = 0).
 // Allocation-free when `scaling` and the outputs already have size n. Inputs must be checked
 // (check_lcp_input) beforehand.
-void equilibrate_lcp(ConstMatrixRef matrix, ConstVectorRef q, LcpScaling& scaling,
+// By reference: a copy of an Eigen::Ref<const> builds and frees an empty matrix.
+void equilibrate_lcp(const ConstMatrixRef& matrix, const ConstVectorRef& q, LcpScaling& scaling,
                      Matrix& scaled_matrix, Vector& scaled_q);
 
 // The congruence D M D (row = column = D, s = 1), for classifying M.
-void equilibrate_matrix(ConstMatrixRef matrix, LcpScaling& scaling, Matrix& scaled_matrix);
+void equilibrate_matrix(const ConstMatrixRef& matrix, LcpScaling& scaling, Matrix& scaled_matrix);
 
 // z = s C z'  (in place).
 void unscale_z(const LcpScaling& scaling, VectorRef z);

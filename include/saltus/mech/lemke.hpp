@@ -27,10 +27,10 @@
 // solution exists. For other M a ray proves nothing: use lcp_enumeration.hpp (small n).
 //
 // Cost: each pivot is a rank-one update of the n x (2n + 2) tableau, at most 2 n (2n + 2)
-// flops (columns whose pivot-row entry is zero are skipped); typically O(n) pivots. Sizes
-// n <= 8 (contact sets) run code compiled for their size. Equilibration and the certificate
-// add O(n^2) each (bench/run_lcp_bench.sh, docs/benchmarks_lcp.md). The workspace is sized
-// once; repeated solves of the same size do not allocate (tests/mech/lemke_test.cpp). Only a
+// flops (for n > 4 columns whose pivot-row entry is zero are skipped); typically O(n)
+// pivots. Sizes n <= 8 (contact sets) run code compiled for their size. Equilibration and the
+// certificate add O(n^2) each (bench/run_lcp_bench.sh, docs/benchmarks_lcp.md). The workspace is
+// sized once; repeated solves of the same size do not allocate (tests/mech/lemke_test.cpp). Only a
 // failure message allocates.
 //
 // Symbol table (book -> code):
@@ -93,10 +93,10 @@ struct LemkeWorkspace {
   // Written by solve_lemke; valid until the next call.
   Matrix tableau;                // n x (2n + 2): [w | z | z0 | rhs]
   std::vector<int> basis;        // n: variable basic in each row (w_i: i, z_i: n + i, z0: 2n)
-  Vector column;                 // n: copy of the entering column
+  Vector column;                 // n: copy of the entering column (n > 4; else on the stack)
   Vector row;                    // 2n + 2: unused since the pivot works column by column
-  std::vector<int> candidates;   // n: rows that pass the ratio test (the first ones)
-  std::vector<int> ties;         // n: scratch for tie breaking (the first ones)
+  std::vector<int> candidates;   // n: unused since the ratio test marks others by NaN
+  std::vector<int> ties;         // n: scratch for tie breaking (n > 8; n <= 8: on the stack)
   Matrix lu;                     // n x n: refinement LU of M_aa
   Vector rhs;                    // n: refinement right-hand side
   Vector z_refined;              // n: refined candidate
@@ -106,9 +106,9 @@ struct LemkeWorkspace {
   Matrix scaled_matrix;          // n x n: D M D
   Vector scaled_q;               // n: D q / s
   Vector row_magnitude;          // n: certificate scratch
-  Vector ratio;                  // n: ratio-test quotients
+  Vector ratio;                  // n: ratio-test quotients (n > 8; n <= 8: on the stack)
   Vector column_max;             // n: max |M'_ij| per column j
-  Vector binv_column_max;        // n: max |(B^-1)_ij| per column j
+  Vector binv_column_max;        // n: max |(B^-1)_ij| per column j (n > 4)
   LcpSolution solution;          // the result
 
  private:

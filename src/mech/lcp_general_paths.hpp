@@ -1,0 +1,21 @@
+// The run-time-size code of Lemke and of the equilibration, callable for any n, so that tests
+// can compare the compile-time-size code that n <= 8 takes in solve_lemke and equilibrate_lcp
+// (unrolled loops, the unconditional pivot of n <= 4, the balanced shortcut in registers)
+// against it (tests/mech/lemke_sized_paths_test.cpp). The same implementation, only the
+// dispatch on n is bypassed. Private to src/mech and its tests.
+#pragma once
+
+#include "saltus/mech/lcp_scaling.hpp"
+#include "saltus/mech/lemke.hpp"
+
+namespace saltus::mech {
+
+// solve_lemke through LemkeRun<0> and equilibrate_lcp_general_path, whatever n.
+const LcpSolution& solve_lemke_general_path(ConstMatrixRef matrix, ConstVectorRef q,
+                                            LemkeWorkspace& ws, const LemkeOptions& options = {});
+
+// equilibrate_lcp through its run-time-size code, whatever n.
+void equilibrate_lcp_general_path(const ConstMatrixRef& matrix, const ConstVectorRef& q,
+                                  LcpScaling& scaling, Matrix& scaled_matrix, Vector& scaled_q);
+
+}  // namespace saltus::mech
