@@ -428,8 +428,6 @@ void LemkeWorkspace::resize(int n) {
   tableau.resize(n, 2 * n + 2);
   basis.assign(static_cast<std::size_t>(n), 0);
   column.resize(n);
-  row.resize(2 * n + 2);
-  candidates.assign(static_cast<std::size_t>(n), 0);
   ties.assign(static_cast<std::size_t>(n), 0);
   lu.resize(n, n);
   rhs.resize(n);

@@ -94,8 +94,6 @@ struct LemkeWorkspace {
   Matrix tableau;                // n x (2n + 2): [w | z | z0 | rhs]
   std::vector<int> basis;        // n: variable basic in each row (w_i: i, z_i: n + i, z0: 2n)
   Vector column;                 // n: copy of the entering column (n > 4; else on the stack)
-  Vector row;                    // 2n + 2: unused since the pivot works column by column
-  std::vector<int> candidates;   // n: unused since the ratio test marks others by NaN
   std::vector<int> ties;         // n: scratch for tie breaking (n > 8; n <= 8: on the stack)
   Matrix lu;                     // n x n: refinement LU of M_aa
   Vector rhs;                    // n: refinement right-hand side
