@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "mech/lcp_test_problems.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lcp.hpp"
 
@@ -72,14 +73,7 @@ TEST(LcpEnumeration, DegenerateSolutionIsListedOnce) {
 }
 
 TEST(LcpEnumeration, BadInput) {
-  const auto message_of = [](const auto& f) -> std::string {
-    try {
-      f();
-    } catch (const saltus::Error& e) {
-      return e.what();
-    }
-    return "no error";
-  };
+  const auto message_of = [](const auto& f) { return lcp_problems::error_message(f); };
   EXPECT_NE(message_of([] {
               enumerate_lcp_solutions(Matrix::Identity(13, 13), Vector::Zero(13));
             }).find("n = 13 exceeds LcpEnumerationOptions::max_size = 12"),

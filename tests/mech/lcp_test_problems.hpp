@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <utility>
 
+#include "saltus/core/error.hpp"
 #include "saltus/core/types.hpp"
 
 namespace saltus::mech::lcp_problems {
@@ -102,6 +104,28 @@ inline Vector small_integer_q(Generator& g, int n) {
   Vector q(n);
   for (int i = 0; i < n; ++i) q(i) = g.integer(-1, 1);
   return q;
+}
+
+// Symmetric, strictly diagonally dominant (so SPD), entries of order 1: Delassus-like; each
+// diagonal exceeds its row's off-diagonal sum by a margin in [min_margin, 1).
+inline Matrix diagonally_dominant(Generator& g, int n, double min_margin) {
+  Matrix m = Matrix::Zero(n, n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) m(i, j) = m(j, i) = g.uniform(-1.0, 1.0);
+  }
+  for (int i = 0; i < n; ++i) m(i, i) = m.row(i).cwiseAbs().sum() + g.uniform(min_margin, 1.0);
+  return m;
+}
+
+// The message of the saltus::Error that f() throws, or "no error".
+template <class F>
+std::string error_message(const F& f) {
+  try {
+    f();
+  } catch (const saltus::Error& e) {
+    return e.what();
+  }
+  return "no error";
 }
 
 }  // namespace saltus::mech::lcp_problems

@@ -18,20 +18,11 @@
 namespace saltus::mech {
 namespace {
 
+using lcp_problems::diagonally_dominant;
 using lcp_problems::Generator;
 
 constexpr int kProblemsPerSize = 400;
 constexpr double kSameZ = 1e-12;
-
-// Symmetric, strictly diagonally dominant (so SPD), entries of order 1: Delassus-like.
-Matrix diagonally_dominant(Generator& g, int n) {
-  Matrix m = Matrix::Zero(n, n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j) m(i, j) = m(j, i) = g.uniform(-1.0, 1.0);
-  }
-  for (int i = 0; i < n; ++i) m(i, i) = m.row(i).cwiseAbs().sum() + g.uniform(0.5, 1.0);
-  return m;
-}
 
 bool is_power_of_two(double x) {
   int e = 0;
@@ -52,7 +43,7 @@ TEST(LemkeBalancedEquilibration, ShortcutMatchesTheGeneralFormulasAndTheSweeps) 
     LemkeWorkspace ws(n), reference_ws(n);
     int shortcut = 0, swept = 0;
     for (int k = 0; k < kProblemsPerSize; ++k) {
-      const Matrix m = diagonally_dominant(g, n);
+      const Matrix m = diagonally_dominant(g, n, 0.5);
       const Vector q = g.matrix(n, 1, -1.0, 1.0);
 
       const LcpSolution& s = solve_lemke(m, q, ws);

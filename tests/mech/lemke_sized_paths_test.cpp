@@ -26,26 +26,18 @@
 namespace saltus::mech {
 namespace {
 
+using lcp_problems::diagonally_dominant;
 using lcp_problems::Generator;
 
 constexpr int kProblemsPerSize = 1500;  // x 8 sizes x 2 option sets = 24000 comparisons
 constexpr double kSameZ = 1e-13;
-
-Matrix diagonally_dominant(Generator& g, int n) {
-  Matrix m = Matrix::Zero(n, n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j) m(i, j) = m(j, i) = g.uniform(-1.0, 1.0);
-  }
-  for (int i = 0; i < n; ++i) m(i, i) = m.row(i).cwiseAbs().sum() + g.uniform(0.1, 1.0);
-  return m;
-}
 
 // Problem k of size n: the class cycles with k, a third of them badly scaled.
 void make_problem(Generator& g, int n, int k, Matrix& m, Vector& q) {
   q = g.matrix(n, 1, -1.0, 1.0);
   switch (k % 6) {
     case 0:
-      m = diagonally_dominant(g, n);
+      m = diagonally_dominant(g, n, 0.1);
       break;
     case 1:
       m = lcp_problems::p_matrix(g, n, k / 6);
@@ -134,19 +126,12 @@ TEST(LemkeSizedPaths, CompileTimeSizesAgreeWithTheGeneralCode) {
 
 TEST(LemkeSizedPaths, NonFiniteInputIsRejectedWithTheEntryNamed) {
   Generator g(7);
-  const auto message_of = [](const auto& f) -> std::string {
-    try {
-      f();
-    } catch (const saltus::Error& e) {
-      return e.what();
-    }
-    return "no error";
-  };
+  const auto message_of = [](const auto& f) { return lcp_problems::error_message(f); };
   const double bad_values[] = {std::numeric_limits<double>::quiet_NaN(), kInfinity, -kInfinity};
   for (int n = 1; n <= 10; ++n) {
     LemkeWorkspace ws(n);
     for (int k = 0; k < 60; ++k) {
-      Matrix m = diagonally_dominant(g, n);
+      Matrix m = diagonally_dominant(g, n, 0.1);
       Vector q = g.matrix(n, 1, -1.0, 1.0);
       const double bad = bad_values[k % 3];
       const int i = g.integer(0, n - 1), j = g.integer(0, n - 1);
@@ -164,7 +149,7 @@ TEST(LemkeSizedPaths, NonFiniteInputIsRejectedWithTheEntryNamed) {
                 std::string::npos);
     }
     // Huge but finite entries pass the check (and the equilibration brings them to 1).
-    Matrix m = diagonally_dominant(g, n) * 1e300;
+    Matrix m = diagonally_dominant(g, n, 0.1) * 1e300;
     const Vector q = g.matrix(n, 1, -1.0, 1.0) * 1e300;
     EXPECT_EQ(solve_lemke(m, q, ws).status, LcpStatus::Solved) << "n = " << n;
   }

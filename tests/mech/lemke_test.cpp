@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "mech/lcp_test_problems.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/lcp_enumeration.hpp"
 #include "saltus/mech/matrix_classes.hpp"
@@ -78,14 +79,7 @@ TEST(Lemke, PivotCapSaysCapAndSize) {
 }
 
 TEST(Lemke, BadInputThrowsNamingTheProblem) {
-  const auto message_of = [](const auto& f) -> std::string {
-    try {
-      f();
-    } catch (const saltus::Error& e) {
-      return e.what();
-    }
-    return "no error";
-  };
+  const auto message_of = [](const auto& f) { return lcp_problems::error_message(f); };
   const Matrix m = Matrix::Identity(2, 2);
   EXPECT_NE(
       message_of([&] { solve_lemke(m, Vector::Zero(3)); }).find("q has size 3 but M is 2 x 2"),
