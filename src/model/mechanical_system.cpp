@@ -166,6 +166,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
                               m.contacts[i].rigid_law.e);
     const Tape* gradient = &tapes->gap_gradients[i];
     nm.set_wall_gradient(w, [tapes, gradient](const double* q, double* dh) {
+      for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale entry if a slot is not stored
       run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
     });
   }
