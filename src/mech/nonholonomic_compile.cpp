@@ -86,29 +86,37 @@ Guard wall_guard(const Context& ctx, ModeId mode, int w) {
   }
   reset.output_names.push_back("denominator");
   reset.output_names.push_back("energy_change");
+  // The compiled model is immutable and owned by ctx, which every callable below keeps alive.
+  const NonholonomicWall* wall = &m.wall(w);
   Guard guard = make_guard(
-      m.wall(w).name, Direction::Rising,
-      [ctx, w](const auto&, const auto& x, const auto&) {
+      wall->name, Direction::Rising,
+      [ctx, wall](const auto&, const auto& x, const auto&) {
         using S = std::decay_t<decltype(x[0])>;
-        return S(-ctx->model.wall(w).h(load<S>(x, 0, ctx->n)));
+        // Doubles (guard sampling, event location): h reads q in place from the state.
+        if constexpr (std::is_same_v<S, double>) {
+          return -wall->h(x.data(), ctx->n);
+        } else {
+          return S(-wall->h(load<S>(x, 0, ctx->n)));
+        }
       },
       std::move(reset));
   // h reads q only: event location interpolates half the state.
   for (int i = 0; i < ctx->n; ++i) guard.reads_states.push_back(i);
-  if (m.wall(w).gradient) {
+  if (wall->gradient) {
     // A compiled dh/dq replaces AD for the gradient and the rate (grazing checks, re-arming).
-    guard.gradient = [ctx, w](double, ConstVectorRef x, ConstVectorRef, VectorRef dpdx, VectorRef) {
+    guard.gradient = [ctx, wall](double, const ConstVectorRef& x, const ConstVectorRef&,
+                                 VectorRef dpdx, VectorRef) {
       const int n = ctx->n;
-      ctx->model.wall(w).gradient(x.data(), dpdx.data());
+      wall->gradient(x.data(), dpdx.data());
       for (int i = 0; i < n; ++i) dpdx[i] = -dpdx[i];
       for (int i = n; i < 2 * n; ++i) dpdx[i] = 0.0;
       return 0.0;
     };
-    guard.rate = [ctx, w](double, ConstVectorRef x, ConstVectorRef, ConstVectorRef xdot,
-                          ConstVectorRef) {
+    guard.rate = [ctx, wall](double, const ConstVectorRef& x, const ConstVectorRef&,
+                             const ConstVectorRef& xdot, const ConstVectorRef&) {
       const int n = ctx->n;
       double dh[kMaxDof];
-      ctx->model.wall(w).gradient(x.data(), dh);
+      wall->gradient(x.data(), dh);
       double rate = 0.0;
       for (int i = 0; i < n; ++i) rate -= dh[i] * xdot[i];
       return rate;
@@ -125,14 +133,14 @@ Guard wall_guard(const Context& ctx, ModeId mode, int w) {
 InvariantProjection energy_projection(const Context& ctx) {
   InvariantProjection p;
   p.count = 1;
-  p.values = [ctx](ConstVectorRef x, VectorRef c) {
+  p.values = [ctx](const ConstVectorRef& x, VectorRef c) {
     const int n = ctx->n;
     DofMatrix<double> M = DofMatrix<double>::Zero(n, n);
     ctx->model.unconstrained().eval_mass(load<double>(x, 0, n), M);
     const DofVector<double> qd = load<double>(x, n, n);
     c[0] = 0.5 * qd.dot(M * qd);
   };
-  p.project = [ctx](ConstVectorRef target, VectorRef x) {
+  p.project = [ctx](const ConstVectorRef& target, VectorRef x) {
     const NonholonomicModel& m = ctx->model;
     const int n = ctx->n, k = m.constraint_count();
     const DofVector<double> q = load<double>(x, 0, n);

@@ -41,12 +41,17 @@ template <class V>
 using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
 
 // A function of q (gap or tangent) for the LagrangianModel: `tape` evaluated in any scalar.
-auto configuration_function(std::shared_ptr<const MechanicalTapes> tapes, const Tape* tape) {
-  return [tapes = std::move(tapes), tape](const auto& q) {
-    using S = Scalar<decltype(q)>;
-    const StateView<S> x{q, nullptr, tapes->n};
-    return evaluate(*tape, S(0.0), x, x, x);
-  };
+// In doubles the tape also reads q in place (the wall guards pass the state's first half).
+mech::ConfigurationFunction configuration_function(std::shared_ptr<const MechanicalTapes> tapes,
+                                                   const Tape* tape) {
+  auto in_place = [tape](const double* q, int) { return evaluate(*tape, 0.0, q, q, q); };
+  return mech::ConfigurationFunction(
+      [tapes = std::move(tapes), tape](const auto& q) {
+        using S = Scalar<decltype(q)>;
+        const StateView<S> x{q, nullptr, tapes->n};
+        return evaluate(*tape, S(0.0), x, x, x);
+      },
+      in_place);
 }
 
 // The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.

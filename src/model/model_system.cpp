@@ -100,18 +100,18 @@ Tape reset_tape(const ExpressionGraph& g, const std::vector<Assignment>& reset) 
 
 Reset::Map reset_map(std::shared_ptr<const CompiledMode> keep, const Tape* tape) {
   if (tape->empty()) return {};
-  return
-      [keep = std::move(keep), tape](double t, ConstVectorRef x, ConstVectorRef z, VectorRef xp) {
-        // The tape loads x before it stores anything: right-hand sides read the pre-reset state.
-        xp = x;
-        run(*tape, t, x, x, z, [&xp](int k, double v) { xp[k] = v; });
-      };
+  return [keep = std::move(keep), tape](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                        VectorRef xp) {
+    // The tape loads x before it stores anything: right-hand sides read the pre-reset state.
+    xp = x;
+    run(*tape, t, x, x, z, [&xp](int k, double v) { xp[k] = v; });
+  };
 }
 
 // dx+/d(x-, z-, t) of a reset that assigns some states (the others keep their value).
 Reset::Jacobian reset_jacobian(std::shared_ptr<const CompiledMode> keep, const CompiledTarget* c) {
-  return [keep = std::move(keep), c](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef d_dx,
-                                     MatrixRef d_dz, VectorRef d_dt) {
+  return [keep = std::move(keep), c](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                     MatrixRef d_dx, MatrixRef d_dz, VectorRef d_dt) {
     d_dx.setIdentity();
     d_dz.setZero();
     d_dt.setZero();
@@ -138,13 +138,13 @@ Flow make_flow(const std::shared_ptr<const CompiledMode>& m, FlowKind kind) {
   flow.nz = m->nz;
   const int nx = m->nx, nz = m->nz;
   if (kind == FlowKind::ImplicitDae) {
-    flow.residual = [m](double t, ConstVectorRef x, ConstVectorRef xdot, ConstVectorRef z,
-                        VectorRef res) {
+    flow.residual = [m](double t, const ConstVectorRef& x, const ConstVectorRef& xdot,
+                        const ConstVectorRef& z, VectorRef res) {
       run(m->flow, t, x, xdot, z, [&res](int k, double v) { res[k] = v; });
     };
-    flow.residual_jacobian = [m, nx, nz](double t, ConstVectorRef x, ConstVectorRef xdot,
-                                         ConstVectorRef z, MatrixRef dFdx, MatrixRef dFdxdot,
-                                         MatrixRef dFdz) {
+    flow.residual_jacobian = [m, nx, nz](double t, const ConstVectorRef& x,
+                                         const ConstVectorRef& xdot, const ConstVectorRef& z,
+                                         MatrixRef dFdx, MatrixRef dFdxdot, MatrixRef dFdz) {
       dFdx.setZero();
       dFdxdot.setZero();
       dFdz.setZero();
@@ -152,11 +152,11 @@ Flow make_flow(const std::shared_ptr<const CompiledMode>& m, FlowKind kind) {
       run(m->flow_jacobian, t, x, xdot, z, BlockSink{nx, {nx, nx, nz}, blocks});
     };
   } else {
-    flow.rhs = [m](double t, ConstVectorRef x, ConstVectorRef z, VectorRef xdot) {
+    flow.rhs = [m](double t, const ConstVectorRef& x, const ConstVectorRef& z, VectorRef xdot) {
       run(m->flow, t, x, x, z, [&xdot](int k, double v) { xdot[k] = v; });
     };
-    flow.rhs_jacobian = [m, nx, nz](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef dfdx,
-                                    MatrixRef dfdz) {
+    flow.rhs_jacobian = [m, nx, nz](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                    MatrixRef dfdx, MatrixRef dfdz) {
       dfdx.setZero();
       dfdz.setZero();  // may have no columns: the caller wants d/dx only
       MatrixRef blocks[] = {dfdx, dfdz};
@@ -164,17 +164,17 @@ Flow make_flow(const std::shared_ptr<const CompiledMode>& m, FlowKind kind) {
     };
   }
   if (kind != FlowKind::Ode) {
-    flow.algebraic = [m](double t, ConstVectorRef x, ConstVectorRef z, VectorRef g) {
+    flow.algebraic = [m](double t, const ConstVectorRef& x, const ConstVectorRef& z, VectorRef g) {
       run(m->constraints, t, x, x, z, [&g](int k, double v) { g[k] = v; });
     };
-    flow.algebraic_jacobian = [m, nx, nz](double t, ConstVectorRef x, ConstVectorRef z,
-                                          MatrixRef dgdx, MatrixRef dgdz) {
+    flow.algebraic_jacobian = [m, nx, nz](double t, const ConstVectorRef& x,
+                                          const ConstVectorRef& z, MatrixRef dgdx, MatrixRef dgdz) {
       dgdx.setZero();
       dgdz.setZero();
       MatrixRef blocks[] = {dgdx, dgdz};
       run(m->constraints_jacobian, t, x, x, z, BlockSink{nz, {nx, nz, 0}, blocks});
     };
-    flow.algebraic_time_derivative = [m](double t, ConstVectorRef x, ConstVectorRef z,
+    flow.algebraic_time_derivative = [m](double t, const ConstVectorRef& x, const ConstVectorRef& z,
                                          VectorRef dgdt) {
       run(m->constraints_time, t, x, x, z, [&dgdt](int k, double v) { dgdt[k] = v; });
     };
@@ -183,8 +183,8 @@ Flow make_flow(const std::shared_ptr<const CompiledMode>& m, FlowKind kind) {
 }
 
 // The first target whose condition holds at (t, x-, z-); nullptr when none does.
-const CompiledTarget* chosen_target(const CompiledGuard& c, double t, ConstVectorRef x,
-                                    ConstVectorRef z) {
+const CompiledTarget* chosen_target(const CompiledGuard& c, double t, const ConstVectorRef& x,
+                                    const ConstVectorRef& z) {
   for (const CompiledTarget& target : c.targets) {
     if (!target.conditional || evaluate(target.when, t, x, x, z) != 0.0) return &target;
   }
@@ -192,7 +192,8 @@ const CompiledTarget* chosen_target(const CompiledGuard& c, double t, ConstVecto
 }
 
 std::string no_target_message(const std::vector<std::string>& conditions,
-                              const std::vector<std::string>& state_names, ConstVectorRef x) {
+                              const std::vector<std::string>& state_names,
+                              const ConstVectorRef& x) {
   std::ostringstream out;
   out.precision(17);
   out << "none of its targets' conditions holds (";
@@ -221,7 +222,8 @@ Reset model_reset(const std::shared_ptr<const CompiledMode>& m, const ModelGuard
   r.output_names = g.output_names;
   std::vector<std::string> conditions;
   for (const ModelTarget& target : g.targets) conditions.push_back(target.when_text);
-  r.apply = [m, c, conditions, state_names](double t, ConstVectorRef x, ConstVectorRef z, Jump& j) {
+  r.apply = [m, c, conditions, state_names](double t, const ConstVectorRef& x,
+                                            const ConstVectorRef& z, Jump& j) {
     const CompiledTarget* target = chosen_target(*c, t, x, z);
     if (target == nullptr) {
       j.failure = no_target_message(conditions, state_names, x);
@@ -234,8 +236,8 @@ Reset model_reset(const std::shared_ptr<const CompiledMode>& m, const ModelGuard
     run(target->reset, t, x, x, z, [&xp](int k, double v) { xp[k] = v; });
     return true;
   };
-  r.jacobian = [m, c](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef d_dx, MatrixRef d_dz,
-                      VectorRef d_dt) {
+  r.jacobian = [m, c](double t, const ConstVectorRef& x, const ConstVectorRef& z, MatrixRef d_dx,
+                      MatrixRef d_dz, VectorRef d_dt) {
     const CompiledTarget* target = chosen_target(*c, t, x, z);
     if (target == nullptr) {
       saltus::detail::throw_error("reset Jacobian requested where no target's condition holds");
@@ -251,12 +253,12 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
   guard.name = g.name;
   guard.direction = g.direction;
   guard.terminal = g.terminal;
-  guard.value = [m, c](double t, ConstVectorRef x, ConstVectorRef z) {
+  guard.value = [m, c](double t, const ConstVectorRef& x, const ConstVectorRef& z) {
     return evaluate(c->value, t, x, x, z);
   };
   const int nx = m->nx, nz = m->nz;
-  guard.gradient = [m, c, nx, nz](double t, ConstVectorRef x, ConstVectorRef z, VectorRef dpdx,
-                                  VectorRef dpdz) {
+  guard.gradient = [m, c, nx, nz](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                  VectorRef dpdx, VectorRef dpdz) {
     dpdx.setZero();
     dpdz.setZero();
     double dpdt = 0.0;

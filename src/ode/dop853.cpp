@@ -29,12 +29,13 @@ void Dop853::set_flow(const Flow& flow) {
   n_ = flow.nx;
 }
 
-bool Dop853::stage(int i, double t, ConstVectorRef x) {
+bool Dop853::stage(int i, double t, const ConstVectorRef& x) {
   ++stats_.rhs_evaluations;
   return eval_.derivative(t, x, k_.col(i - 1).head(n_));
 }
 
-StepStatus Dop853::restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size) {
+StepStatus Dop853::restart(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                           bool keep_step_size) {
   ++stats_.restarts;
   controller_.restart();
   t_ = t0_ = t;
@@ -72,8 +73,9 @@ StepStatus Dop853::step(double t_limit) {
   const double* X0 = x_.data();
   double* Y = stage_x_.data();
   double* XT = x_trial_.data();
-  const auto y = stage_x_.head(n_);
-  const auto xt = x_trial_.head(n_);
+  // Bound once: a const Ref built per stage call from a block would cost more than the sums.
+  const ConstVectorRef y(stage_x_.head(n_));
+  const ConstVectorRef xt(x_trial_.head(n_));
   double h = std::min({h_, options_.h_max, h_cap_});
   h_cap_ = kInfinity;
   int rejections = 0;

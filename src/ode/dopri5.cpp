@@ -51,7 +51,7 @@ void Dopri5::set_flow(const Flow& flow) {
   offered_ = false;
 }
 
-void Dopri5::offer_derivative(double t, ConstVectorRef x, ConstVectorRef xdot) {
+void Dopri5::offer_derivative(double t, const ConstVectorRef& x, const ConstVectorRef& xdot) {
   offered_ = eval_.flow().kind == FlowKind::Ode && x.size() == n_ && xdot.size() == n_;
   if (!offered_) return;
   offered_t_ = t;
@@ -71,12 +71,13 @@ bool Dopri5::take_offered_derivative(double t) {
   return fits;
 }
 
-bool Dopri5::stage(int i, double t, ConstVectorRef x) {
+bool Dopri5::stage(int i, double t, const ConstVectorRef& x) {
   ++stats_.rhs_evaluations;
   return eval_.derivative(t, x, k_.col(i).head(n_));
 }
 
-StepStatus Dopri5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size) {
+StepStatus Dopri5::restart(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                           bool keep_step_size) {
   ++stats_.restarts;
   controller_.restart();
   t_ = t0_ = t;
@@ -106,8 +107,9 @@ StepStatus Dopri5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool ke
 
 StepStatus Dopri5::step(double t_limit) {
   offered_ = false;
-  auto xt = x_trial_.head(n_);
-  auto y = stage_x_.head(n_);
+  // Bound once: a const Ref built per stage call from a block would cost more than the sums.
+  const ConstVectorRef xt(x_trial_.head(n_));
+  const ConstVectorRef y(stage_x_.head(n_));
   double h = std::min({h_, options_.h_max, h_cap_});
   h_cap_ = kInfinity;
   int rejections = 0;

@@ -27,7 +27,7 @@ void FlowEvaluator::set_flow(const Flow& flow) {
   nz_ = flow.nz;
 }
 
-bool FlowEvaluator::derivative(double t, ConstVectorRef x, VectorRef xdot) {
+bool FlowEvaluator::derivative(double t, const ConstVectorRef& x, VectorRef xdot) {
   switch (flow_->kind) {
     // z as a Map: binds to the Ref without Eigen's out-of-line checks for a block.
     case FlowKind::Ode:
@@ -50,7 +50,7 @@ bool FlowEvaluator::derivative(double t, ConstVectorRef x, VectorRef xdot) {
   return true;
 }
 
-bool FlowEvaluator::solve_algebraic(double t, ConstVectorRef x, VectorRef z) {
+bool FlowEvaluator::solve_algebraic(double t, const ConstVectorRef& x, VectorRef z) {
   z_.head(nz_) = z;
   bool ok = true;
   if (flow_->kind == FlowKind::SemiExplicitDae) ok = solve_semi_explicit(t, x);
@@ -60,7 +60,7 @@ bool FlowEvaluator::solve_algebraic(double t, ConstVectorRef x, VectorRef z) {
 }
 
 // Newton on g(t, x, z) = 0 for z.
-bool FlowEvaluator::solve_semi_explicit(double t, ConstVectorRef x) {
+bool FlowEvaluator::solve_semi_explicit(double t, const ConstVectorRef& x) {
   auto z = z_.head(nz_);
   auto g = residual_.head(nz_);
   auto dz = correction_.head(nz_);
@@ -89,7 +89,7 @@ bool FlowEvaluator::solve_semi_explicit(double t, ConstVectorRef x) {
 }
 
 // Newton on (F(t, x, x', z), g(t, x, z)) = 0 for u = (x', z). Jacobian [[F_x', F_z], [0, g_z]].
-bool FlowEvaluator::solve_implicit(double t, ConstVectorRef x) {
+bool FlowEvaluator::solve_implicit(double t, const ConstVectorRef& x) {
   const int m = nx_ + nz_;
   auto xdot = xdot_.head(nx_);
   auto z = z_.head(nz_);
@@ -126,7 +126,7 @@ bool FlowEvaluator::solve_implicit(double t, ConstVectorRef x) {
   return false;
 }
 
-void FlowEvaluator::reduced_jacobian(double t, ConstVectorRef x, MatrixRef jac) {
+void FlowEvaluator::reduced_jacobian(double t, const ConstVectorRef& x, MatrixRef jac) {
   auto fx = dfdx_.topLeftCorner(nx_, nx_);
   auto fz = dfdz_.topLeftCorner(nx_, nz_);
   auto gx = dgdx_.topLeftCorner(nz_, nx_);
@@ -164,8 +164,8 @@ void FlowEvaluator::reduced_jacobian(double t, ConstVectorRef x, MatrixRef jac) 
   }
 }
 
-void FlowEvaluator::algebraic_rate(double t, ConstVectorRef x, ConstVectorRef z,
-                                   ConstVectorRef xdot, VectorRef zdot) {
+void FlowEvaluator::algebraic_rate(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                   const ConstVectorRef& xdot, VectorRef zdot) {
   if (nz_ == 0) return;
   auto gx = dgdx_.topLeftCorner(nz_, nx_);
   auto gz = dgdz_.topLeftCorner(nz_, nz_);

@@ -120,13 +120,14 @@ void Radau5::set_flow(const Flow& flow) {
   eval_fresh_ = false;
 }
 
-bool Radau5::evaluate(double t, ConstVectorRef x, VectorRef f) {
+bool Radau5::evaluate(double t, const ConstVectorRef& x, VectorRef f) {
   ++stats_.rhs_evaluations;
   eval_fresh_ = false;
   return eval_.derivative(t, x, f);
 }
 
-StepStatus Radau5::restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size) {
+StepStatus Radau5::restart(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                           bool keep_step_size) {
   ++stats_.restarts;
   t_ = t0_ = t;
   x_.head(n_) = x;

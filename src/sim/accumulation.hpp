@@ -103,7 +103,7 @@ class Accumulation {
   // short cycles). A new prediction that moves t_inf by more than round-off replaces it: the
   // ratio of an asymptotically geometric sequence (a rocking block's corner bouncing to rest
   // while the block turns) converges with the cycle, and an early t_inf is off by ~D dr.
-  Verdict on_event(double t, ModeId from, int k, ModeId mode_now, ConstVectorRef x_after) {
+  Verdict on_event(double t, ModeId from, int k, ModeId mode_now, const ConstVectorRef& x_after) {
     const events::ZenoPrediction z = monitor_.notify(t, from, k);
     post_event_states_.remember(x_after);
     if (z.detected && (!accumulating(t, mode_now) || moves_t_inf(z, t))) {
@@ -133,7 +133,7 @@ class Accumulation {
   }
 
   // The limit state of the accumulation from x_now (Aitken on states one cycle apart).
-  void limit_state(int period, ConstVectorRef x_now, VectorRef x_inf) const {
+  void limit_state(int period, const ConstVectorRef& x_now, VectorRef x_inf) const {
     post_event_states_.extrapolate_limit(period, x_now, x_inf);
   }
 

@@ -64,7 +64,7 @@ class EventLocator {
 
   // Examines the step `stepper` just took in `mode` from (x0, z0), with the guards' states at
   // its start.
-  Scan scan(S& stepper, const Mode& mode, ConstVectorRef x0, ConstVectorRef z0,
+  Scan scan(S& stepper, const Mode& mode, const ConstVectorRef& x0, const ConstVectorRef& z0,
             const GuardStates& guards) {
     stepper_ = &stepper;
     mode_ = &mode;
@@ -106,7 +106,7 @@ class EventLocator {
 
  private:
   // Evaluates the dense output and every guard at the sample points of the step.
-  Scan sample_step(const ode::Interval& iv, ConstVectorRef x0, ConstVectorRef z0) {
+  Scan sample_step(const ode::Interval& iv, const ConstVectorRef& x0, const ConstVectorRef& z0) {
     const Mode& m = *mode_;
     const int last = samples_ - 1;
     for (int i = 0; i < samples_; ++i) {

@@ -25,7 +25,7 @@ namespace saltus::detail {
 class GuardRates {
  public:
   // d/dt p along the current mode's flow at (t, x): false when the flow cannot be evaluated.
-  virtual bool rate(const Guard& g, ConstVectorRef x, double& rate) = 0;
+  virtual bool rate(const Guard& g, const ConstVectorRef& x, double& rate) = 0;
   // The Zeno monitor's prediction holds now (accumulation.hpp).
   virtual bool accumulating() const = 0;
   // While accumulating(): the predicted duration of the next cycle of events (0 otherwise).
@@ -118,7 +118,7 @@ class FiringRule {
   // fired() those that fire at once. x_minus: the state before the latest reset (for the rate
   // check of a reset that leaves its guard on the surface). While rates.accumulating(), a reset
   // that no longer separates is the accumulation point (take_accumulation_reached()).
-  Outcome examine_after_reset(const Mode& m, const GuardSite& at, ConstVectorRef x_minus,
+  Outcome examine_after_reset(const Mode& m, const GuardSite& at, const ConstVectorRef& x_minus,
                               GuardStates& guards, GuardRates& rates) {
     next_fired_.clear();
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
@@ -230,7 +230,8 @@ class FiringRule {
   // A guard's rate before its own latest reset (at x_minus) equals the rate after it
   // (surface_rate_): the reset did not act on what the guard watches (an identity reset, a
   // counter, a time-only guard).
-  bool reset_kept_rate(const Guard& g, ConstVectorRef x_minus, double band, GuardRates& rates) {
+  bool reset_kept_rate(const Guard& g, const ConstVectorRef& x_minus, double band,
+                       GuardRates& rates) {
     rate_before_ = kNaN;
     if (!rates.rate(g, x_minus, rate_before_)) return false;
     const double scale = std::max(std::abs(rate_before_), std::abs(surface_rate_));

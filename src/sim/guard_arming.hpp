@@ -31,7 +31,7 @@ inline double orientation(Direction d) {
 inline Eigen::Index band_state_count(const events::EventOptions& options, Eigen::Index nx) {
   return options.band_states > 0 ? std::min<Eigen::Index>(options.band_states, nx) : nx;
 }
-inline double guard_band(const events::EventOptions& options, ConstVectorRef x) {
+inline double guard_band(const events::EventOptions& options, const ConstVectorRef& x) {
   const Eigen::Index n = band_state_count(options, x.size());
   return options.guard_tolerance * std::max(1.0, n ? x.head(n).lpNorm<Eigen::Infinity>() : 0.0);
 }

@@ -70,7 +70,7 @@ class HybridLoop final : private GuardRates {
     for (ModeId i = 0; i < system.mode_count(); ++i) nx_of_mode_[i] = system.mode(i).flow.nx;
   }
 
-  void run(ModeId mode, double t0, ConstVectorRef x0, ConstVectorRef z0, double t_end,
+  void run(ModeId mode, double t0, const ConstVectorRef& x0, const ConstVectorRef& z0, double t_end,
            SimulationResult& out) {
     const auto wall_start = std::chrono::steady_clock::now();
     begin(mode, t0, x0, z0, t_end, out);
@@ -88,8 +88,8 @@ class HybridLoop final : private GuardRates {
 
  private:
   // ------------------------------------------------------------------ set-up and ending
-  void begin(ModeId mode, double t0, ConstVectorRef x0, ConstVectorRef z0, double t_end,
-             SimulationResult& out) {
+  void begin(ModeId mode, double t0, const ConstVectorRef& x0, const ConstVectorRef& z0,
+             double t_end, SimulationResult& out) {
     const Mode& m = system_.mode(mode);
     if (x0.size() != m.flow.nx) {
       throw_error("initial state has ", x0.size(), " entries; mode '", m.name,
@@ -311,7 +311,7 @@ class HybridLoop final : private GuardRates {
   // ------------------------------------------------------------------ guard rates
   // d/dt p along the current mode's flow at (t_, x): p_x x' + p_z z' + p_t, with
   // z' = -g_z^-1 (g_t + g_x x'). False when the flow cannot be evaluated there.
-  bool guard_rate(const Guard& g, ConstVectorRef x, double& rate) {
+  bool guard_rate(const Guard& g, const ConstVectorRef& x, double& rate) {
     ode::FlowEvaluator& ev = stepper_.evaluator();
     if (!ev.derivative(t_, x, xdot_.head(nx_))) return false;
     if constexpr (requires { stepper_.offer_derivative(t_, x, x); }) {
@@ -332,7 +332,9 @@ class HybridLoop final : private GuardRates {
     }
     return true;
   }
-  bool rate(const Guard& g, ConstVectorRef x, double& r) override { return guard_rate(g, x, r); }
+  bool rate(const Guard& g, const ConstVectorRef& x, double& r) override {
+    return guard_rate(g, x, r);
+  }
 
   // Where the firing rule examines the guards: the current state, with its band.
   GuardSite site() const { return {t_, x_.head(nx_), z_.head(nz_), band()}; }

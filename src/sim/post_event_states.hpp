@@ -19,7 +19,7 @@ class PostEventStates {
   explicit PostEventStates(int max_nx) : states_(max_nx, kSlots) {}
 
   void clear() { count_ = 0; }
-  void remember(ConstVectorRef x) {
+  void remember(const ConstVectorRef& x) {
     states_.col(count_ & (kSlots - 1)).head(x.size()) = x;
     sizes_[count_ & (kSlots - 1)] = static_cast<int>(x.size());
     ++count_;
@@ -44,7 +44,7 @@ class PostEventStates {
   // x_inf from x_now and the states one and two cycles (of `period` events) back: each
   // component whose differences shrink is extrapolated, a0 - d1^2 / (d1 - d2); the others (and
   // all of them while fewer than 2 period + 1 states are known) keep x_now's value.
-  void extrapolate_limit(int period, ConstVectorRef x_now, VectorRef x_inf) const {
+  void extrapolate_limit(int period, const ConstVectorRef& x_now, VectorRef x_inf) const {
     x_inf = x_now;
     if (count_ < 2 * period + 1) return;
     for (Eigen::Index i = 0; i < x_now.size(); ++i) {

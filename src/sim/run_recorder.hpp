@@ -53,7 +53,7 @@ class RunRecorder {
   bool record_steps() const { return options_.record_steps; }
   bool record_events() const { return options_.record_events; }
 
-  void add(double t, long j, ModeId mode, ConstVectorRef x, ConstVectorRef z) {
+  void add(double t, long j, ModeId mode, const ConstVectorRef& x, const ConstVectorRef& z) {
     out_->trajectory.add(t, j, mode, x, z);
   }
   // Every step end and both limits of every event (record_steps). Takes the loop's vector
@@ -64,13 +64,14 @@ class RunRecorder {
   }
 
   // Sample times up to t (inclusive) take the state (x, z) at t itself.
-  void samples_at(double t, long j, ModeId mode, ConstVectorRef x, ConstVectorRef z) {
+  void samples_at(double t, long j, ModeId mode, const ConstVectorRef& x, const ConstVectorRef& z) {
     const auto& st = options_.sample_times;
     while (next_sample_ < st.size() && st[next_sample_] <= t)
       add(st[next_sample_++], j, mode, x, z);
   }
   // Sample times before t (exclusive) take the state (x, z) (the limit state of a hand-over).
-  void samples_before(double t, long j, ModeId mode, ConstVectorRef x, ConstVectorRef z) {
+  void samples_before(double t, long j, ModeId mode, const ConstVectorRef& x,
+                      const ConstVectorRef& z) {
     const auto& st = options_.sample_times;
     while (next_sample_ < st.size() && st[next_sample_] < t) add(st[next_sample_++], j, mode, x, z);
   }
@@ -88,7 +89,7 @@ class RunRecorder {
 
   // A run that ended before t_end at t closes its sampled trajectory with the state where it
   // stopped, so the output reaches the failure (or the terminal event, or the Zeno stop).
-  void close(double t, long j, ModeId mode, ConstVectorRef x, ConstVectorRef z) {
+  void close(double t, long j, ModeId mode, const ConstVectorRef& x, const ConstVectorRef& z) {
     const Trajectory& tr = out_->trajectory;
     if (out_->summary.termination != Termination::EndTimeReached &&
         !options_.sample_times.empty() && (tr.size() == 0 || tr.t(tr.size() - 1) < t) &&
@@ -97,8 +98,9 @@ class RunRecorder {
     }
   }
 
-  void event(const EventRecord& r, ConstVectorRef x, ConstVectorRef z, ConstVectorRef x_plus,
-             ConstVectorRef z_plus, ConstVectorRef outputs) {
+  void event(const EventRecord& r, const ConstVectorRef& x, const ConstVectorRef& z,
+             const ConstVectorRef& x_plus, const ConstVectorRef& z_plus,
+             const ConstVectorRef& outputs) {
     if (options_.record_events) out_->events.add(r, x, z, x_plus, z_plus, outputs);
   }
 

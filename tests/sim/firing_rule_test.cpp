@@ -30,7 +30,7 @@ struct MadeUpRates final : GuardRates {
   std::function<double(int guard, bool before_reset)> f;
   const Mode* mode = nullptr;
   const Vector* x_minus = nullptr;
-  bool rate(const Guard& g, ConstVectorRef x, double& r) override {
+  bool rate(const Guard& g, const ConstVectorRef& x, double& r) override {
     const int k = static_cast<int>(&g - mode->guards.data());
     r = f(k, x_minus && x.isApprox(*x_minus) && !x.isApprox(x_after));
     return true;

@@ -26,19 +26,21 @@ namespace saltus {
 enum class FlowKind { Ode, SemiExplicitDae, ImplicitDae };
 
 struct Flow {
-  using Rhs = std::function<void(double t, ConstVectorRef x, ConstVectorRef z, VectorRef xdot)>;
-  using RhsJacobian = std::function<void(double t, ConstVectorRef x, ConstVectorRef z,
+  using Rhs = std::function<void(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                 VectorRef xdot)>;
+  using RhsJacobian = std::function<void(double t, const ConstVectorRef& x, const ConstVectorRef& z,
                                          MatrixRef dfdx, MatrixRef dfdz)>;
-  using Algebraic = std::function<void(double t, ConstVectorRef x, ConstVectorRef z, VectorRef g)>;
-  using AlgebraicJacobian = std::function<void(double t, ConstVectorRef x, ConstVectorRef z,
-                                               MatrixRef dgdx, MatrixRef dgdz)>;
-  using Residual = std::function<void(double t, ConstVectorRef x, ConstVectorRef xdot,
-                                      ConstVectorRef z, VectorRef F)>;
-  using ResidualJacobian =
-      std::function<void(double t, ConstVectorRef x, ConstVectorRef xdot, ConstVectorRef z,
-                         MatrixRef dFdx, MatrixRef dFdxdot, MatrixRef dFdz)>;
-  using AlgebraicTimeDerivative =
-      std::function<void(double t, ConstVectorRef x, ConstVectorRef z, VectorRef dgdt)>;
+  using Algebraic =
+      std::function<void(double t, const ConstVectorRef& x, const ConstVectorRef& z, VectorRef g)>;
+  using AlgebraicJacobian = std::function<void(
+      double t, const ConstVectorRef& x, const ConstVectorRef& z, MatrixRef dgdx, MatrixRef dgdz)>;
+  using Residual = std::function<void(double t, const ConstVectorRef& x, const ConstVectorRef& xdot,
+                                      const ConstVectorRef& z, VectorRef F)>;
+  using ResidualJacobian = std::function<void(double t, const ConstVectorRef& x,
+                                              const ConstVectorRef& xdot, const ConstVectorRef& z,
+                                              MatrixRef dFdx, MatrixRef dFdxdot, MatrixRef dFdz)>;
+  using AlgebraicTimeDerivative = std::function<void(double t, const ConstVectorRef& x,
+                                                     const ConstVectorRef& z, VectorRef dgdt)>;
 
   FlowKind kind = FlowKind::Ode;
   int nx = 0;                            // differential states
@@ -79,8 +81,8 @@ inline void store_derivatives(const DualVector& from, MatrixRef to, Eigen::Index
 
 // Jacobian of out = fn(t, x, z) by one Dual forward pass per column.
 template <class Fn>
-void autodiff_jacobian_by_columns(const Fn& fn, int n_out, double t, ConstVectorRef x,
-                                  ConstVectorRef z, MatrixRef d_dx, MatrixRef d_dz) {
+void autodiff_jacobian_by_columns(const Fn& fn, int n_out, double t, const ConstVectorRef& x,
+                                  const ConstVectorRef& z, MatrixRef d_dx, MatrixRef d_dz) {
   DualVector xd, zd, out(n_out);
   load_values(xd, x);
   load_values(zd, z);
@@ -115,8 +117,8 @@ inline ChunkWork& thread_chunk_work() {
 // Jacobian of out = fn(t, x, z) by ChunkDual forward passes: the columns of x, then those of z,
 // kJacobianChunk at a time (column c of the chunk starting at `first` is direction c - first).
 template <class Fn>
-void autodiff_jacobian_in_chunks(const Fn& fn, int n_out, double t, ConstVectorRef x,
-                                 ConstVectorRef z, MatrixRef d_dx, MatrixRef d_dz,
+void autodiff_jacobian_in_chunks(const Fn& fn, int n_out, double t, const ConstVectorRef& x,
+                                 const ConstVectorRef& z, MatrixRef d_dx, MatrixRef d_dz,
                                  ChunkWork& work) {
   SmallVector<ChunkDual>&xd = work.x, &zd = work.z, &out = work.out;
   xd.resize(x.size());
@@ -150,8 +152,8 @@ bool chunked_jacobian_pays(Eigen::Index columns);
 // Jacobian of out = fn(t, x, z) (out has n_out entries) with respect to x and to z: in chunks of
 // kJacobianChunk directions, or one direction per pass (few columns, or as JacobianPasses says).
 template <class Fn>
-void autodiff_jacobian(const Fn& fn, int n_out, double t, ConstVectorRef x, ConstVectorRef z,
-                       MatrixRef d_dx, MatrixRef d_dz) {
+void autodiff_jacobian(const Fn& fn, int n_out, double t, const ConstVectorRef& x,
+                       const ConstVectorRef& z, MatrixRef d_dx, MatrixRef d_dz) {
   const Eigen::Index columns = x.size() + (d_dz.cols() == 0 ? 0 : z.size());
   const bool chunked = jacobian_passes == JacobianPasses::Automatic
                            ? chunked_jacobian_pays(columns)
@@ -176,8 +178,8 @@ void autodiff_jacobian(const Fn& fn, int n_out, double t, ConstVectorRef x, Cons
 
 // dg/dt of out = g(t, x, z) (n_out entries) by one forward pass with t seeded.
 template <class G>
-void autodiff_time_derivative(const G& g, int n_out, double t, ConstVectorRef x, ConstVectorRef z,
-                              VectorRef dgdt) {
+void autodiff_time_derivative(const G& g, int n_out, double t, const ConstVectorRef& x,
+                              const ConstVectorRef& z, VectorRef dgdt) {
   DualVector xd, zd, out(n_out);
   load_values(xd, x);
   load_values(zd, z);
@@ -195,9 +197,11 @@ Flow ode_flow(int nx, F f) {
   Flow flow;
   flow.kind = FlowKind::Ode;
   flow.nx = nx;
-  flow.rhs = [f](double t, ConstVectorRef x, ConstVectorRef, VectorRef xdot) { f(t, x, xdot); };
-  flow.rhs_jacobian = [f4, nx](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef dfdx,
-                               MatrixRef dfdz) {
+  flow.rhs = [f](double t, const ConstVectorRef& x, const ConstVectorRef&, VectorRef xdot) {
+    f(t, x, xdot);
+  };
+  flow.rhs_jacobian = [f4, nx](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                               MatrixRef dfdx, MatrixRef dfdz) {
     detail::autodiff_jacobian(f4, nx, t, x, z, dfdx, dfdz);
   };
   return flow;
@@ -209,10 +213,11 @@ Flow ode_flow(int nx, F f, J jac) {
   Flow flow;
   flow.kind = FlowKind::Ode;
   flow.nx = nx;
-  flow.rhs = [f](double t, ConstVectorRef x, ConstVectorRef, VectorRef xdot) { f(t, x, xdot); };
-  flow.rhs_jacobian = [jac](double t, ConstVectorRef x, ConstVectorRef, MatrixRef dfdx, MatrixRef) {
-    jac(t, x, dfdx);
+  flow.rhs = [f](double t, const ConstVectorRef& x, const ConstVectorRef&, VectorRef xdot) {
+    f(t, x, xdot);
   };
+  flow.rhs_jacobian = [jac](double t, const ConstVectorRef& x, const ConstVectorRef&,
+                            MatrixRef dfdx, MatrixRef) { jac(t, x, dfdx); };
   return flow;
 }
 
@@ -225,22 +230,22 @@ Flow semi_explicit_flow(int nx, int nz, F f, G g) {
   flow.kind = FlowKind::SemiExplicitDae;
   flow.nx = nx;
   flow.nz = nz;
-  flow.rhs = [f](double t, ConstVectorRef x, ConstVectorRef z, VectorRef xdot) {
+  flow.rhs = [f](double t, const ConstVectorRef& x, const ConstVectorRef& z, VectorRef xdot) {
     f(t, x, z, xdot);
   };
-  flow.rhs_jacobian = [f, nx](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef dfdx,
-                              MatrixRef dfdz) {
+  flow.rhs_jacobian = [f, nx](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                              MatrixRef dfdx, MatrixRef dfdz) {
     detail::autodiff_jacobian(f, nx, t, x, z, dfdx, dfdz);
   };
-  flow.algebraic = [g](double t, ConstVectorRef x, ConstVectorRef z, VectorRef res) {
+  flow.algebraic = [g](double t, const ConstVectorRef& x, const ConstVectorRef& z, VectorRef res) {
     g(t, x, z, res);
   };
-  flow.algebraic_jacobian = [g, nz](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef dgdx,
-                                    MatrixRef dgdz) {
+  flow.algebraic_jacobian = [g, nz](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                    MatrixRef dgdx, MatrixRef dgdz) {
     detail::autodiff_jacobian(g, nz, t, x, z, dgdx, dgdz);
   };
-  flow.algebraic_time_derivative = [g, nz](double t, ConstVectorRef x, ConstVectorRef z,
-                                           VectorRef dgdt) {
+  flow.algebraic_time_derivative = [g, nz](double t, const ConstVectorRef& x,
+                                           const ConstVectorRef& z, VectorRef dgdt) {
     detail::autodiff_time_derivative(g, nz, t, x, z, dgdt);
   };
   return flow;
@@ -256,11 +261,12 @@ Flow implicit_flow(int nx, int nz, F residual, G g) {
   flow.kind = FlowKind::ImplicitDae;
   flow.nx = nx;
   flow.nz = nz;
-  flow.residual = [residual](double t, ConstVectorRef x, ConstVectorRef xdot, ConstVectorRef z,
+  flow.residual = [residual](double t, const ConstVectorRef& x, const ConstVectorRef& xdot,
+                             const ConstVectorRef& z,
                              VectorRef res) { residual(t, x, xdot, z, res); };
-  flow.residual_jacobian = [residual, nx](double t, ConstVectorRef x, ConstVectorRef xdot,
-                                          ConstVectorRef z, MatrixRef dFdx, MatrixRef dFdxdot,
-                                          MatrixRef dFdz) {
+  flow.residual_jacobian = [residual, nx](double t, const ConstVectorRef& x,
+                                          const ConstVectorRef& xdot, const ConstVectorRef& z,
+                                          MatrixRef dFdx, MatrixRef dFdxdot, MatrixRef dFdz) {
     // Differentiate with respect to x and z (x' held fixed), then with respect to x'.
     auto in_x_z = [&](const auto& td, const auto& xd, const auto& zd, auto& out) {
       using Scalar = std::decay_t<decltype(td)>;
@@ -278,15 +284,15 @@ Flow implicit_flow(int nx, int nz, F residual, G g) {
     Eigen::Map<Matrix> no_z_columns(nullptr, nx, 0);
     detail::autodiff_jacobian(in_xdot, nx, t, xdot, z, dFdxdot, no_z_columns);
   };
-  flow.algebraic = [g](double t, ConstVectorRef x, ConstVectorRef z, VectorRef res) {
+  flow.algebraic = [g](double t, const ConstVectorRef& x, const ConstVectorRef& z, VectorRef res) {
     g(t, x, z, res);
   };
-  flow.algebraic_jacobian = [g, nz](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef dgdx,
-                                    MatrixRef dgdz) {
+  flow.algebraic_jacobian = [g, nz](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                    MatrixRef dgdx, MatrixRef dgdz) {
     detail::autodiff_jacobian(g, nz, t, x, z, dgdx, dgdz);
   };
-  flow.algebraic_time_derivative = [g, nz](double t, ConstVectorRef x, ConstVectorRef z,
-                                           VectorRef dgdt) {
+  flow.algebraic_time_derivative = [g, nz](double t, const ConstVectorRef& x,
+                                           const ConstVectorRef& z, VectorRef dgdt) {
     detail::autodiff_time_derivative(g, nz, t, x, z, dgdt);
   };
   return flow;

@@ -19,9 +19,9 @@ namespace saltus {
 enum class Direction { Rising, Falling, Either };
 
 struct Guard {
-  using Value = std::function<double(double t, ConstVectorRef x, ConstVectorRef z)>;
+  using Value = std::function<double(double t, const ConstVectorRef& x, const ConstVectorRef& z)>;
   // Writes dp/dx and dp/dz, returns dp/dt.
-  using Gradient = std::function<double(double t, ConstVectorRef x, ConstVectorRef z,
+  using Gradient = std::function<double(double t, const ConstVectorRef& x, const ConstVectorRef& z,
                                         VectorRef dpdx, VectorRef dpdz)>;
 
   std::string name;
@@ -31,8 +31,8 @@ struct Guard {
   // Optional: the rate p_x xdot + p_z zdot + p_t along a direction (xdot, zdot) in one pass
   // (make_guard: one forward AD pass instead of the gradient's nx + nz + 1). The simulator
   // uses it, when present, for the guard's rate along the flow after a reset.
-  using Rate = std::function<double(double t, ConstVectorRef x, ConstVectorRef z,
-                                    ConstVectorRef xdot, ConstVectorRef zdot)>;
+  using Rate = std::function<double(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                                    const ConstVectorRef& xdot, const ConstVectorRef& zdot)>;
   Rate rate;
   // Optional: the only components of x that value() reads (and no z). Event location then
   // evaluates the dense output for these alone (a floor guard -x[0] of a many-state body needs
@@ -53,8 +53,8 @@ namespace detail {
 // dp/dx, dp/dz by one forward pass per input component; dp/dt by one more. `DV` holds the Dual
 // copies of x and z.
 template <class DV, class P>
-double autodiff_guard_gradient_with(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
-                                    VectorRef dpdx, VectorRef dpdz) {
+double autodiff_guard_gradient_with(const P& p, double t, const ConstVectorRef& x,
+                                    const ConstVectorRef& z, VectorRef dpdx, VectorRef dpdz) {
   DV xd(x.size()), zd(z.size());
   for (Eigen::Index i = 0; i < x.size(); ++i) xd[i] = Dual(x[i]);
   for (Eigen::Index i = 0; i < z.size(); ++i) zd[i] = Dual(z[i]);
@@ -73,8 +73,9 @@ double autodiff_guard_gradient_with(const P& p, double t, ConstVectorRef x, Cons
 
 // p_x xdot + p_z zdot + p_t by one forward pass seeded with the direction. `DV` as above.
 template <class DV, class P>
-double autodiff_guard_rate_with(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
-                                ConstVectorRef xdot, ConstVectorRef zdot) {
+double autodiff_guard_rate_with(const P& p, double t, const ConstVectorRef& x,
+                                const ConstVectorRef& z, const ConstVectorRef& xdot,
+                                const ConstVectorRef& zdot) {
   DV xd(x.size()), zd(z.size());
   for (Eigen::Index i = 0; i < x.size(); ++i) xd[i] = Dual(x[i], xdot[i]);
   for (Eigen::Index i = 0; i < z.size(); ++i) zd[i] = Dual(z[i], zdot[i]);
@@ -86,8 +87,8 @@ double autodiff_guard_rate_with(const P& p, double t, ConstVectorRef x, ConstVec
 using SmallDualVector = Eigen::Matrix<Dual, Eigen::Dynamic, 1, 0, 8, 1>;
 
 template <class P>
-double autodiff_guard_rate(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
-                           ConstVectorRef xdot, ConstVectorRef zdot) {
+double autodiff_guard_rate(const P& p, double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                           const ConstVectorRef& xdot, const ConstVectorRef& zdot) {
   if (x.size() <= 8 && z.size() <= 8) {
     return autodiff_guard_rate_with<SmallDualVector>(p, t, x, z, xdot, zdot);
   }
@@ -100,8 +101,8 @@ double autodiff_guard_rate(const P& p, double t, ConstVectorRef x, ConstVectorRe
 // On the stack up to kMaxAutodiffSize inputs (no allocation at events); beyond that on the heap
 // (a guard does not know the size of its mode when it is made, so it cannot refuse earlier).
 template <class P>
-double autodiff_guard_gradient(const P& p, double t, ConstVectorRef x, ConstVectorRef z,
-                               VectorRef dpdx, VectorRef dpdz) {
+double autodiff_guard_gradient(const P& p, double t, const ConstVectorRef& x,
+                               const ConstVectorRef& z, VectorRef dpdx, VectorRef dpdz) {
   if (x.size() <= 8 && z.size() <= 8) {
     return autodiff_guard_gradient_with<SmallDualVector>(p, t, x, z, dpdx, dpdz);
   }
@@ -120,14 +121,17 @@ Guard make_guard(std::string name, Direction direction, P p, Reset reset, bool t
   Guard g;
   g.name = std::move(name);
   g.direction = direction;
-  g.value = [p](double t, ConstVectorRef x, ConstVectorRef z) -> double {
+  g.value = [p](double t, const ConstVectorRef& x, const ConstVectorRef& z) -> double {
     return value_of(p(t, x, z));
   };
-  g.gradient = [p](double t, ConstVectorRef x, ConstVectorRef z, VectorRef dpdx, VectorRef dpdz) {
+  g.gradient = [p](double t, const ConstVectorRef& x, const ConstVectorRef& z, VectorRef dpdx,
+                   VectorRef dpdz) {
     return detail::autodiff_guard_gradient(p, t, x, z, dpdx, dpdz);
   };
-  g.rate = [p](double t, ConstVectorRef x, ConstVectorRef z, ConstVectorRef xdot,
-               ConstVectorRef zdot) { return detail::autodiff_guard_rate(p, t, x, z, xdot, zdot); };
+  g.rate = [p](double t, const ConstVectorRef& x, const ConstVectorRef& z,
+               const ConstVectorRef& xdot, const ConstVectorRef& zdot) {
+    return detail::autodiff_guard_rate(p, t, x, z, xdot, zdot);
+  };
   g.reset = std::move(reset);
   g.terminal = terminal;
   return g;

@@ -20,10 +20,10 @@ namespace saltus {
 struct InvariantProjection {
   int count = 0;  // number of invariants c(x)
   // values <- c(x) (count entries).
-  std::function<void(ConstVectorRef x, VectorRef values)> values;
+  std::function<void(const ConstVectorRef& x, VectorRef values)> values;
   // x <- a nearby state with c(x) = target. Returns false when there is none (the run stops with
   // a message naming the mode).
-  std::function<bool(ConstVectorRef target, VectorRef x)> project;
+  std::function<bool(const ConstVectorRef& target, VectorRef x)> project;
 };
 
 }  // namespace saltus

@@ -197,16 +197,23 @@ class ConfigurationFunction {
   template <class S>
   using Fn = std::function<S(const DofVector<S>&)>;
 
+  // f(q) from the n doubles at q (a state vector's first half): no copy into a DofVector.
+  using InPlaceFn = std::function<double(const double* q, int n)>;
+
   ConfigurationFunction() = default;
   template <class F>
-  explicit ConfigurationFunction(F f)
+  explicit ConfigurationFunction(F f) : ConfigurationFunction(f, copying(f)) {}
+  // With an in-place double evaluation of the same f (model files: the tape reads q in place).
+  template <class F>
+  ConfigurationFunction(F f, InPlaceFn in_place)
       : fns_(wrap<double>(f), wrap<Dual>(f), wrap<ChunkDual>(f), wrap<SecondOrderJet>(f),
-             wrap<DualSecondOrderJet>(f), wrap<ChunkSecondOrderJet>(f)) {}
+             wrap<DualSecondOrderJet>(f), wrap<ChunkSecondOrderJet>(f), std::move(in_place)) {}
 
   template <class S>
   S operator()(const DofVector<S>& q) const {
     return std::get<Fn<S>>(fns_)(q);
   }
+  double operator()(const double* q, int n) const { return std::get<InPlaceFn>(fns_)(q, n); }
   explicit operator bool() const { return static_cast<bool>(std::get<0>(fns_)); }
 
  private:
@@ -214,8 +221,14 @@ class ConfigurationFunction {
   static Fn<S> wrap(F f) {
     return [f](const DofVector<S>& q) { return S(f(q)); };
   }
+  template <class F>
+  static InPlaceFn copying(F f) {
+    return [f](const double* q, int n) {
+      return static_cast<double>(f(DofVector<double>(Eigen::Map<const Vector>(q, n))));
+    };
+  }
   std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>,
-             Fn<ChunkSecondOrderJet>>
+             Fn<ChunkSecondOrderJet>, InPlaceFn>
       fns_;
 };
 

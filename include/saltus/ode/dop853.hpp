@@ -57,7 +57,8 @@ class Dop853 {
 
   // Start (or restart after a reset) at (t, x) with algebraic guess z. Recomputes f (drops the
   // FSAL stage). keep_step_size: carry the last accepted step size (the flow is unchanged).
-  StepStatus restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size);
+  StepStatus restart(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                     bool keep_step_size);
 
   // One accepted step (rejected tries are retried), never beyond t_limit.
   StepStatus step(double t_limit);
@@ -86,7 +87,7 @@ class Dop853 {
   static constexpr int kStages = 16;  // 12 + FSAL + 3 for the dense output
   static constexpr int kDense = 8;    // r1..r8
 
-  bool stage(int i, double t, ConstVectorRef x);  // K(i) = phi(t, x), i = 1..16
+  bool stage(int i, double t, const ConstVectorRef& x);  // K(i) = phi(t, x), i = 1..16
   // Weights w_j (and dw_j / dtheta) with x(theta) = sum_j w_j r_j.
   static void dense_weights(double theta, double* w, double* dw);
   double theta(double t) const {

@@ -31,13 +31,14 @@ class Dopri5 {
 
   // Start (or restart after a reset) at (t, x) with algebraic guess z. Recomputes f (drops the
   // FSAL stage). keep_step_size: carry the last accepted step size (the flow is unchanged).
-  StepStatus restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size);
+  StepStatus restart(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                     bool keep_step_size);
 
   // f(t, x) = xdot evaluated elsewhere for the state the next restart() may start from (the
   // event loop's re-arming evaluates it for a guard's rate along the flow): that restart()
   // takes it instead of evaluating the flow again when its (t, x) are the same bits and the
   // flow is an ODE. Forgotten at the next restart(), step() or set_flow().
-  void offer_derivative(double t, ConstVectorRef x, ConstVectorRef xdot);
+  void offer_derivative(double t, const ConstVectorRef& x, const ConstVectorRef& xdot);
 
   // One accepted step (rejected tries are retried), never beyond t_limit.
   StepStatus step(double t_limit);
@@ -67,8 +68,8 @@ class Dopri5 {
   const StepperOptions& options() const { return options_; }
 
  private:
-  bool stage(int i, double t, ConstVectorRef x);  // k_i = phi(t, x)
-  bool take_offered_derivative(double t);         // k_0 from offer_derivative() if it fits
+  bool stage(int i, double t, const ConstVectorRef& x);  // k_i = phi(t, x)
+  bool take_offered_derivative(double t);                // k_0 from offer_derivative() if it fits
   // theta = (t - t0) / h on the last step (0 on the degenerate interval after a restart).
   double dense_theta(double t) const {
     const double h = t_ - t0_;

@@ -32,28 +32,28 @@ class FlowEvaluator {
 
   // x' = phi(t, x). For DAEs updates the stored z (and x'). False if Newton failed or f returned
   // a non-finite value (see last_residual()).
-  bool derivative(double t, ConstVectorRef x, VectorRef xdot);
+  bool derivative(double t, const ConstVectorRef& x, VectorRef xdot);
 
   // Solves the algebraic equations at (t, x) starting from `z`, which receives the solution.
-  bool solve_algebraic(double t, ConstVectorRef x, VectorRef z);
+  bool solve_algebraic(double t, const ConstVectorRef& x, VectorRef z);
 
   // dphi/dx at (t, x) with z taken from the last solve (call derivative() first).
-  void reduced_jacobian(double t, ConstVectorRef x, MatrixRef jac);
+  void reduced_jacobian(double t, const ConstVectorRef& x, MatrixRef jac);
   // Rate of the algebraic states along the flow, z' = -g_z^-1 (g_t + g_x x') at a consistent
   // (t, x, z) with x' given (g_t taken as 0 when the flow has no algebraic_time_derivative).
-  void algebraic_rate(double t, ConstVectorRef x, ConstVectorRef z, ConstVectorRef xdot,
-                      VectorRef zdot);
+  void algebraic_rate(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                      const ConstVectorRef& xdot, VectorRef zdot);
 
   auto algebraic() const { return z_.head(nz_); }
-  void set_algebraic(ConstVectorRef z) { z_.head(nz_) = z; }
+  void set_algebraic(const ConstVectorRef& z) { z_.head(nz_) = z; }
 
   // Residual norm and iteration count of the last Newton solve (for error messages).
   double last_residual() const { return last_residual_; }
   int last_iterations() const { return last_iterations_; }
 
  private:
-  bool solve_semi_explicit(double t, ConstVectorRef x);
-  bool solve_implicit(double t, ConstVectorRef x);
+  bool solve_semi_explicit(double t, const ConstVectorRef& x);
+  bool solve_implicit(double t, const ConstVectorRef& x);
 
   const Flow* flow_ = nullptr;
   NewtonOptions newton_;

@@ -75,7 +75,8 @@ class Radau5 {
 
   // Start (or restart after a reset) at (t, x) with algebraic guess z. Recomputes f and drops
   // the Jacobian, LU factors and Newton predictor. keep_step_size: carry the last step size.
-  StepStatus restart(double t, ConstVectorRef x, ConstVectorRef z, bool keep_step_size);
+  StepStatus restart(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                     bool keep_step_size);
 
   // One accepted step (rejected tries are retried), never beyond t_limit.
   StepStatus step(double t_limit);
@@ -101,11 +102,11 @@ class Radau5 {
  private:
   enum class NewtonResult { Converged, Slow, Diverged, Failed };
 
-  bool evaluate(double t, ConstVectorRef x, VectorRef f);  // f = phi(t, x), counted
-  bool update_jacobian();                                  // J at (t_, x_)
-  void decompose(double h);                                // e1_, e2_ and their LU factors
-  NewtonResult newton(double h, double* h_factor);         // solves for z_; iterations in iter_
-  double error_estimate(double h, bool filter_again);      // (8.19)-(8.20)
+  bool evaluate(double t, const ConstVectorRef& x, VectorRef f);  // f = phi(t, x), counted
+  bool update_jacobian();                                         // J at (t_, x_)
+  void decompose(double h);                                       // e1_, e2_ and their LU factors
+  NewtonResult newton(double h, double* h_factor);     // solves for z_; iterations in iter_
+  double error_estimate(double h, bool filter_again);  // (8.19)-(8.20)
 
   StepperOptions options_;
   StepperOptions error_options_;  // tolerances mapped as in RADAU5 (see above)
