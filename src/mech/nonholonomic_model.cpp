@@ -105,10 +105,29 @@ NonholonomicDynamics NonholonomicModel::dynamics(double t, ConstVectorRef q,
   return out;
 }
 
+// On the event path: M, dh and eta in bounded storage, dh from the wall's compiled gradient where
+// it has one, and the wall's description made only for a message.
 NonholonomicImpact NonholonomicModel::impact(int w, ConstVectorRef q,
                                              ConstVectorRef qdot_minus) const {
-  return nonholonomic_impact(mass_matrix(q), wall_gradient(w, q), constraint_matrix(q), qdot_minus,
-                             wall(w).restitution, describe_wall(w));
+  const int n = dof(), k = constraint_count();
+  const NonholonomicWall& target = wall(w);
+  const DofVector<double> qv = load<double>(q, 0, n);
+  DofMatrix<double> M = DofMatrix<double>::Zero(n, n);
+  unconstrained_.eval_mass(qv, M);
+  DofVector<double> dh(n);
+  if (target.gradient) {
+    target.gradient(qv.data(), dh.data());
+  } else {
+    detail::gradient(target.h, qv, dh);
+  }
+  DofMatrix<double> eta(k, n);
+  DofVector<double> row;
+  for (int a = 0; a < k; ++a) {
+    constraints_[a].row(qv, row);
+    eta.row(a) = row.transpose();
+  }
+  return nonholonomic_impact(M, dh, eta, qdot_minus, target.restitution,
+                             [this, w] { return describe_wall(w); });
 }
 
 Vector NonholonomicModel::project_velocity(ConstVectorRef q, ConstVectorRef qdot) const {

@@ -18,6 +18,7 @@
 // (1 - e^2) dh(qdot-)^2 / (2 D) of kinetic energy.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "saltus/core/types.hpp"
@@ -42,5 +43,13 @@ struct NonholonomicImpact {
 NonholonomicImpact nonholonomic_impact(ConstMatrixRef M, ConstVectorRef dh, ConstMatrixRef eta,
                                        ConstVectorRef qdot_minus, double restitution = 1.0,
                                        const std::string& where = "impact map");
+// The same map, with the prefix made only when a message is thrown (the event path of a
+// compiled model: no string per impact).
+NonholonomicImpact nonholonomic_impact(ConstMatrixRef M, ConstVectorRef dh, ConstMatrixRef eta,
+                                       ConstVectorRef qdot_minus, double restitution,
+                                       const std::function<std::string()>& where);
+
+// Sizes up to which the work matrices of the map live on the stack (larger: on the heap).
+inline constexpr int kMaxImpactSize = 16;
 
 }  // namespace saltus::mech
