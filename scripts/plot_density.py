@@ -45,8 +45,10 @@ def main():
     ax.set_xlabel(vx)
     ax.set_ylabel(vy)
     shown = {k: v for k, v in s["parameters"].items() if k not in ("T",)}
+    # A built-in billiard (--system) or a model file (its name).
+    source = s["system"] if "system" in s else os.path.basename(s["model"])
     title = sys.argv[2] if len(sys.argv) == 3 else (
-        s["system"] + ": " + ", ".join(f"{k}={v:g}" for k, v in sorted(shown.items())))
+        source + ": " + ", ".join(f"{k}={v:g}" for k, v in sorted(shown.items())))
     ax.set_title(f"{title}\n{s['binned']:,} maps binned, {s['grid'][0]}x{s['grid'][1]} boxes",
                  fontsize=9)
     tmp = os.path.join(out, "density.tmp.png")
