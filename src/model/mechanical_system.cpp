@@ -100,6 +100,12 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
       tapes->gap_gradients.push_back(compile_tape(fused, gradient));
     }
   }
+  std::vector<const Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->accelerations};
+  for (const std::vector<Tape>* v :
+       {&tapes->gaps, &tapes->tangents, &tapes->constraint_rows, &tapes->gap_gradients}) {
+    for (const Tape& t : *v) hot.push_back(&t);
+  }
+  compile_together(hot);
   return tapes;
 }
 

@@ -346,6 +346,16 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
     if (mode.zeno) c->zeno_reset = reset_tape(g, mode.zeno->reset);
     compiled.push_back(std::move(c));
   }
+  // The tapes evaluated at every step or event, compiled together once one of them is hot.
+  std::vector<const Tape*> hot;
+  for (const auto& c : compiled) {
+    hot.insert(hot.end(), {&c->flow, &c->constraints});
+    for (const CompiledGuard& cg : c->guards) {
+      hot.insert(hot.end(), {&cg.value, &cg.gradient, &cg.outputs});
+      for (const CompiledTarget& ct : cg.targets) hot.push_back(&ct.reset);
+    }
+  }
+  compile_together(hot);
   std::vector<std::string> state_names;
   for (const Quantity& q : model->states) state_names.push_back(q.name);
   HybridSystem sys;

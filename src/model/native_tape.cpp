@@ -38,6 +38,17 @@ std::string NativeTape::failure() const {
   return failed_.load(std::memory_order_acquire) ? failure_ : std::string();
 }
 
+void NativeTape::publish(NativeFunction f, std::vector<int> slots, std::shared_ptr<void> code) {
+  code_ = std::move(code);
+  slots_ = std::move(slots);
+  function_.store(f, std::memory_order_release);
+}
+
+void NativeTape::fail(std::string why) {
+  failure_ = std::move(why);
+  failed_.store(true, std::memory_order_release);
+}
+
 #ifndef SALTUS_HAVE_GCCJIT
 
 bool native_tapes_available() {
@@ -45,12 +56,11 @@ bool native_tapes_available() {
 }
 
 NativeFunction NativeTape::compile(const Tape&) {
-  std::call_once(once_, [this] {
-    failure_ = "saltus was built without libgccjit";
-    failed_.store(true, std::memory_order_release);
-  });
+  std::call_once(once_, [this] { fail("saltus was built without libgccjit"); });
   return nullptr;
 }
+
+void compile_together(const std::vector<const Tape*>&) {}
 
 #else
 
@@ -97,7 +107,9 @@ class Generator {
   Generator(const Generator&) = delete;
   Generator& operator=(const Generator&) = delete;
 
-  gcc_jit_result* generate(const Tape& tape) {
+  // Adds the exported function `name` computing `tape`.
+  void add(const Tape& tape, const std::string& name) {
+    regs_.clear();
     gcc_jit_type* in = gcc_jit_type_get_pointer(gcc_jit_type_get_const(double_));
     gcc_jit_param* params[6] = {
         gcc_jit_context_new_param(ctx_, nullptr, double_, "t"),
@@ -107,8 +119,8 @@ class Generator {
         gcc_jit_context_new_param(ctx_, nullptr, in, "p"),
         gcc_jit_context_new_param(ctx_, nullptr, gcc_jit_type_get_pointer(double_), "out")};
     fn_ = gcc_jit_context_new_function(ctx_, nullptr, GCC_JIT_FUNCTION_EXPORTED,
-                                       gcc_jit_context_get_type(ctx_, GCC_JIT_TYPE_VOID), "tape", 6,
-                                       params, 0);
+                                       gcc_jit_context_get_type(ctx_, GCC_JIT_TYPE_VOID),
+                                       name.c_str(), 6, params, 0);
     block_ = gcc_jit_function_new_block(fn_, "body");
     for (int i = 0; i < tape.registers; ++i) {
       std::string name = "r";  // not "r" + to_string: GCC 12 warns (-Wrestrict) on that
@@ -135,8 +147,8 @@ class Generator {
       if (i.slot >= 0) store(i.slot, reg(i.out));
     }
     gcc_jit_block_end_with_void_return(block_, nullptr);
-    return gcc_jit_context_compile(ctx_);
   }
+  gcc_jit_result* compile() { return gcc_jit_context_compile(ctx_); }
   std::string error() const {
     const char* e = gcc_jit_context_get_first_error(ctx_);
     return e ? e : "compile failed";
@@ -257,28 +269,102 @@ class Generator {
 
 }  // namespace
 
-NativeFunction NativeTape::compile(const Tape& tape) {
-  std::call_once(once_, [this, &tape] {
-    std::vector<int> slots;
-    std::string why = check(tape, slots);
-    if (why.empty()) {
-      Generator g;
-      gcc_jit_result* result = g.generate(tape);
-      void* code = result ? gcc_jit_result_get_code(result, "tape") : nullptr;
-      if (code) {
-        code_ = std::shared_ptr<void>(
-            result, [](void* r) { gcc_jit_result_release(static_cast<gcc_jit_result*>(r)); });
-        slots_ = std::move(slots);
-        function_.store(reinterpret_cast<NativeFunction>(code), std::memory_order_release);
-        return;
+// Tapes compiled in one libgccjit compilation (compile_together): copies of their code, and
+// their compile states, published when the first of them is compiled.
+class NativeTapeGroup {
+ public:
+  void add(const Tape& tape, const std::weak_ptr<NativeTape>& state) {
+    Tape code = tape;
+    code.native.reset();  // the group must not own the states that own it
+    members_.push_back({std::move(code), state});
+  }
+
+  // Compiles the members whose states still exist, once.
+  void compile() {
+    std::call_once(once_, [this] {
+      std::vector<std::shared_ptr<NativeTape> > alive;  // held while compiling
+      std::vector<Job> jobs;
+      for (const Member& m : members_) {
+        if (std::shared_ptr<NativeTape> state = m.state.lock()) {
+          jobs.push_back({&m.code, state.get()});
+          alive.push_back(std::move(state));
+        }
       }
-      if (result) gcc_jit_result_release(result);
-      why = g.error();
+      compile_jobs(jobs);
+    });
+  }
+
+  struct Job {
+    const Tape* code;
+    NativeTape* state;
+  };
+  // Generates every job's tape that can be, compiles them in one compilation, and publishes each
+  // one's function (or why it stays interpreted).
+  static void compile_jobs(const std::vector<Job>& jobs) {
+    Generator g;
+    struct Generated {
+      NativeTape* state;
+      std::string name;
+      std::vector<int> slots;
+    };
+    std::vector<Generated> generated;
+    for (size_t k = 0; k < jobs.size(); ++k) {
+      std::vector<int> slots;
+      const std::string why = check(*jobs[k].code, slots);
+      if (!why.empty()) {
+        jobs[k].state->fail(why);
+        continue;
+      }
+      std::string name = "tape";  // not "tape" + to_string: GCC 12 warns (-Wrestrict)
+      name += std::to_string(k);
+      g.add(*jobs[k].code, name);
+      generated.push_back({jobs[k].state, std::move(name), std::move(slots)});
     }
-    failure_ = why;
-    failed_.store(true, std::memory_order_release);
-  });
+    if (generated.empty()) return;
+    gcc_jit_result* result = g.compile();
+    if (!result) {
+      for (Generated& m : generated) m.state->fail(g.error());
+      return;
+    }
+    const std::shared_ptr<void> code(
+        result, [](void* r) { gcc_jit_result_release(static_cast<gcc_jit_result*>(r)); });
+    for (Generated& m : generated) {
+      void* f = gcc_jit_result_get_code(result, m.name.c_str());
+      if (f) {
+        m.state->publish(reinterpret_cast<NativeFunction>(f), std::move(m.slots), code);
+      } else {
+        m.state->fail(g.error());
+      }
+    }
+  }
+
+ private:
+  struct Member {
+    Tape code;
+    std::weak_ptr<NativeTape> state;
+  };
+  std::vector<Member> members_;
+  std::once_flag once_;
+};
+
+NativeFunction NativeTape::compile(const Tape& tape) {
+  if (group_) {
+    group_->compile();
+  } else {
+    std::call_once(once_, [this, &tape] { NativeTapeGroup::compile_jobs({{&tape, this}}); });
+  }
   return function_.load(std::memory_order_acquire);
+}
+
+void compile_together(const std::vector<const Tape*>& tapes) {
+  auto group = std::make_shared<NativeTapeGroup>();
+  for (const Tape* t : tapes) {
+    NativeTape* state = t->native.get();
+    // Already compiled (or refused): its code may be running, leave it alone.
+    if (!state || state->group_ || state->function_.load() || state->failed_.load()) continue;
+    group->add(*t, t->native);
+    state->group_ = group;
+  }
 }
 
 #endif

@@ -158,6 +158,60 @@ TEST(NativeTape, TapesWithComparisonsStayInterpreted) {
   EXPECT_EQ(evaluate(tape, 0.0, at, at), 0.0);  // still evaluated, by the interpreter
 }
 
+// A model's tapes are compiled together (one libgccjit compilation, compile_together): compiling
+// one publishes every member that can be generated, each with the interpreter's bits; one that
+// cannot stays interpreted and says why; the members may move after being grouped.
+TEST(NativeTape, TapesCompiledTogetherArePublishedAtOnce) {
+  if (!native_tapes_available()) {  // under CI, which installs libgccjit, a failure
+    ASSERT_EQ(std::getenv("CI"), nullptr) << "CI build without libgccjit";
+    GTEST_SKIP() << "saltus was built without libgccjit";
+  }
+  const ScopedThreshold interpreted_unless_compiled(-1);
+  std::mt19937 rng(2026112602);
+  std::uniform_real_distribution<double> value(-3.0, 3.0);
+  ExpressionGraph g;
+  std::vector<NodeId> leaves = {g.time(), g.algebraic(0)};
+  for (int i = 0; i < 4; ++i) leaves.push_back(g.state(i));
+  std::vector<Tape> tapes;
+  for (int k = 0; k < 6; ++k) {
+    tapes.push_back(compile_tape(
+        g, {{random_expression(g, rng, leaves, 3), 0}, {random_expression(g, rng, leaves, 2), 1}}));
+  }
+  tapes.push_back(compile_tape(g, {{g.make(OpCode::Max, leaves[2], g.constant(0.0)), 0}}));
+  std::vector<const Tape*> members;
+  for (const Tape& t : tapes) members.push_back(&t);
+  compile_together(members);
+  // Interpreted copies, with states of their own, for the expected values.
+  std::vector<Tape> reference = tapes;
+  for (Tape& t : reference) t.native = std::make_shared<NativeTape>();
+  // Grouped tapes moved elsewhere (the group keeps copies of their code).
+  std::vector<Tape> moved = std::move(tapes);
+  for (const Tape& t : moved) EXPECT_EQ(t.native->function(t), nullptr);
+  ASSERT_NE(moved[2].native->compile(moved[2]), nullptr) << moved[2].native->failure();
+  for (size_t k = 0; k + 1 < moved.size(); ++k) {
+    EXPECT_NE(moved[k].native->function(moved[k]), nullptr) << "member " << k;
+  }
+  EXPECT_EQ(moved.back().native->function(moved.back()), nullptr);
+  EXPECT_NE(moved.back().native->failure().find("comparisons"), std::string::npos)
+      << moved.back().native->failure();
+  int compared = 0;
+  for (int s = 0; s < 50; ++s) {
+    std::vector<double> x(4), z = {value(rng)};
+    for (double& v : x) v = value(rng);
+    const double t = value(rng);
+    for (size_t k = 0; k < moved.size(); ++k) {
+      double expected[2] = {0.0, 0.0}, got[2] = {1.0, 1.0};
+      run(reference[k], t, x, x, z, [&](int i, double v) { expected[i] = v; });
+      run(moved[k], t, x, x, z, [&](int i, double v) { got[i] = v; });
+      for (int i = 0; i < (k + 1 < moved.size() ? 2 : 1); ++i) {
+        EXPECT_TRUE(same_bits(expected[i], got[i])) << "tape " << k << " output " << i;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 50 * (6 * 2 + 1));
+}
+
 // Whole runs: every tape native from its first double evaluation against every tape interpreted.
 TEST(NativeTape, ModelRunsAreBitIdentical) {
   if (!native_tapes_available()) {  // under CI, which installs libgccjit, a failure
