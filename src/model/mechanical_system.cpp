@@ -1,6 +1,9 @@
 #include "saltus/model/mechanical_system.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
 #include <sstream>
 #include <type_traits>
 #include <utility>
@@ -35,23 +38,65 @@ struct MechanicalTapes {
   Tape accelerations;
   // Models with constraints: slot i < n d gap / d q_i of each contact (the walls' gradients).
   std::vector<Tape> gap_gradients;
+  // Every gap in one tape (slot i: contact i): walls checked at the same q share their common
+  // subexpressions, such as the heading's sine and cosine (wall_gap_in_place).
+  Tape all_gaps;
+  std::uint64_t id = 0;  // tells this model's entries in the per-thread memo from others'
 };
+
+// Gaps kept per thread for the last q (wall_gap_in_place); more contacts use their own tapes.
+constexpr int kMemoGaps = 16;
+
+// Gap i at the n doubles at q. The event locator checks every wall at each state it samples:
+// the first wall computes all gaps with all_gaps, the others read them from a per-thread memo of
+// the last (model, q), matched bit for bit. The values are those of the gap's own tape: the
+// same graph nodes, computed by the same operations.
+double wall_gap_in_place(const MechanicalTapes& tapes, const double* q, int i) {
+  struct Memo {
+    std::uint64_t id = 0;
+    double q[mech::kMaxDof];
+    double gaps[kMemoGaps];
+  };
+  thread_local Memo memo;
+  const size_t bytes = sizeof(double) * static_cast<size_t>(tapes.n);
+  if (memo.id != tapes.id || std::memcmp(memo.q, q, bytes) != 0) {
+    memo.id = 0;  // invalid until every gap is written
+    run(tapes.all_gaps, 0.0, q, q, q, [](int k, double v) { memo.gaps[k] = v; });
+    std::memcpy(memo.q, q, bytes);
+    memo.id = tapes.id;
+  }
+  return memo.gaps[i];
+}
 
 template <class V>
 using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
 
 // A function of q (gap or tangent) for the LagrangianModel: `tape` evaluated in any scalar.
-// In doubles the tape also reads q in place (the wall guards pass the state's first half).
-mech::ConfigurationFunction configuration_function(std::shared_ptr<const MechanicalTapes> tapes,
-                                                   const Tape* tape) {
-  auto in_place = [tape](const double* q, int) { return evaluate(*tape, 0.0, q, q, q); };
+// `tape` in any scalar; in doubles `in_place` reads q in place (the wall guards pass the
+// state's first half).
+mech::ConfigurationFunction configuration_function(
+    std::shared_ptr<const MechanicalTapes> tapes, const Tape* tape,
+    mech::ConfigurationFunction::InPlaceFn in_place) {
+  if (!in_place) {
+    in_place = [tape](const double* q, int) { return evaluate(*tape, 0.0, q, q, q); };
+  }
   return mech::ConfigurationFunction(
       [tapes = std::move(tapes), tape](const auto& q) {
         using S = Scalar<decltype(q)>;
         const StateView<S> x{q, nullptr, tapes->n};
         return evaluate(*tape, S(0.0), x, x, x);
       },
-      in_place);
+      std::move(in_place));
+}
+
+// Contact i's gap as a wall: in doubles from wall_gap_in_place.
+mech::ConfigurationFunction wall_gap(const std::shared_ptr<const MechanicalTapes>& tapes, int i) {
+  if (tapes->gaps.size() > static_cast<size_t>(kMemoGaps)) {
+    return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)], nullptr);
+  }
+  return configuration_function(
+      tapes, &tapes->gaps[static_cast<size_t>(i)],
+      [tapes, i](const double* q, int) { return wall_gap_in_place(*tapes, q, i); });
 }
 
 // The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.
@@ -71,7 +116,9 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
   }
   tapes->mass = compile_tape(g, mass);
   tapes->forces = compile_tape(g, forces);
+  std::vector<TapeOutput> all_gaps;
   for (const ModelContact& c : m.contacts) {
+    all_gaps.push_back({c.gap, static_cast<std::int32_t>(all_gaps.size())});
     tapes->gaps.push_back(compile_tape(g, {{c.gap, 0}}));
     tapes->tangents.push_back(c.tangent != kNoNode ? compile_tape(g, {{c.tangent, 0}}) : Tape{});
   }
@@ -100,7 +147,11 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
       tapes->gap_gradients.push_back(compile_tape(fused, gradient));
     }
   }
-  std::vector<const Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->accelerations};
+  tapes->all_gaps = compile_tape(g, all_gaps);
+  static std::atomic<std::uint64_t> next_id{1};
+  tapes->id = next_id.fetch_add(1);
+  std::vector<const Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->accelerations,
+                                  &tapes->all_gaps};
   for (const std::vector<Tape>* v :
        {&tapes->gaps, &tapes->tangents, &tapes->constraint_rows, &tapes->gap_gradients}) {
     for (const Tape& t : *v) hot.push_back(&t);
@@ -173,7 +224,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
     return valid;
   });
   for (size_t i = 0; i < m.contacts.size(); ++i) {
-    const int w = nm.add_wall(m.contacts[i].name, configuration_function(tapes, &tapes->gaps[i]),
+    const int w = nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)),
                               m.contacts[i].rigid_law.e);
     const Tape* gradient = &tapes->gap_gradients[i];
     nm.set_wall_gradient(w, [tapes, gradient](const double* q, double* dh) {
@@ -197,8 +248,8 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
   set_dynamics(lm, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const ModelContact& c = m.contacts[i];
-    const auto gap = configuration_function(tapes, &tapes->gaps[i]);
-    const auto tangent = configuration_function(tapes, &tapes->tangents[i]);
+    const auto gap = configuration_function(tapes, &tapes->gaps[i], nullptr);
+    const auto tangent = configuration_function(tapes, &tapes->tangents[i], nullptr);
     if (c.compliant && c.tangent != kNoNode) {
       lm.add_compliant_contact(c.name, c.body, gap, tangent, c.compliant_law);
     } else if (c.compliant) {

@@ -136,12 +136,13 @@ class EventLocator {
         }
       }
     }
-    for (size_t k = 0; k < m.guards.size(); ++k) {
-      const Guard& g = m.guards[k];
-      sample_s_(k, 0) = guards_->p_start[k];
-      for (int i = 1; i < samples_; ++i) {
-        const double p = g.value(sample_t_[i], view(sample_x_.col(i).data(), nx_),
-                                 view(sample_z_.col(i).data(), nz_));
+    for (size_t k = 0; k < m.guards.size(); ++k) sample_s_(k, 0) = guards_->p_start[k];
+    // Sample by sample, every guard at one state after another (the earliest non-finite value
+    // is the one reported; guards that share work, such as a model's walls, find it done).
+    for (int i = 1; i < samples_; ++i) {
+      for (size_t k = 0; k < m.guards.size(); ++k) {
+        const double p = m.guards[k].value(sample_t_[i], view(sample_x_.col(i).data(), nx_),
+                                           view(sample_z_.col(i).data(), nz_));
         ++guard_evaluations_;
         if (!std::isfinite(p)) {
           failure_ = Failure{static_cast<int>(k), sample_t_[i], p};

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -220,6 +221,46 @@ TEST(ConstrainedAccelerations, WallGradientsEqualAutomaticDifferentiationOfTheGa
     }
   }
   EXPECT_EQ(checked, 800);  // two walls each
+}
+
+// The walls' gaps in doubles come from one tape of all gaps, kept per thread for the last q: each
+// must be the gap's own value bit for bit, whatever the order of the walls, with q repeated or
+// changed, and with another model's walls evaluated in between on the same thread.
+TEST(ConstrainedAccelerations, WallGapsFromTheSharedTapeAreEachGapsOwnBits) {
+  const mech::NonholonomicModel sleigh = nonholonomic_model(file_model("chaplygin_sleigh.toml"));
+  const mech::NonholonomicModel disk = nonholonomic_model(file_model("vertical_disk.toml"));
+  const mech::NonholonomicModel sleigh_again =
+      nonholonomic_model(file_model("chaplygin_sleigh.toml"));
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<double> u(-1.5, 1.5), angle(-40.0, 40.0);
+  std::uniform_int_distribution<int> pick(0, 2);
+  const mech::NonholonomicModel* models[3] = {&sleigh, &disk, &sleigh_again};
+  std::vector<double> q_prev;
+  int checked = 0;
+  for (int s = 0; s < 600; ++s) {
+    const mech::NonholonomicModel& m = *models[pick(rng)];
+    const int n = m.dof();
+    // Half the time the previous q again, or its first n entries: a memo hit for this model, or
+    // another model's q (which must not be taken for this one's).
+    std::vector<double> q(static_cast<size_t>(n));
+    const bool again = s % 2 == 1 && static_cast<int>(q_prev.size()) >= n;
+    for (int i = 0; i < n; ++i) {
+      q[static_cast<size_t>(i)] =
+          again ? q_prev[static_cast<size_t>(i)] : (i == 2 ? angle(rng) : u(rng));
+    }
+    if (!again) q_prev = q;
+    DofVector<double> qv(n);
+    for (int i = 0; i < n; ++i) qv[i] = q[static_cast<size_t>(i)];
+    for (int k = 0; k < m.wall_count(); ++k) {
+      const int w = s % 3 == 0 ? m.wall_count() - 1 - k : k;  // both orders
+      const double own = m.wall(w).h(qv);                     // the gap's own tape
+      const double shared = m.wall(w).h(q.data(), n);
+      EXPECT_EQ(std::memcmp(&own, &shared, sizeof(double)), 0)
+          << "state " << s << " wall " << w << ": " << own << " vs " << shared;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 600 * 2);  // two walls each
 }
 
 }  // namespace
