@@ -9,6 +9,7 @@ Usage: plot_density.py DIR [TITLE]
 import json
 import os
 import sys
+import textwrap
 
 import matplotlib
 import matplotlib.colors
@@ -49,8 +50,9 @@ def main():
     source = s["system"] if "system" in s else os.path.basename(s["model"])
     title = sys.argv[2] if len(sys.argv) == 3 else (
         source + ": " + ", ".join(f"{k}={v:g}" for k, v in sorted(shown.items())))
-    ax.set_title(f"{title}\n{s['binned']:,} maps binned, {s['grid'][0]}x{s['grid'][1]} boxes",
-                 fontsize=9)
+    # Wrapped: a model file's name and parameters would run into the colour bar.
+    ax.set_title("\n".join(textwrap.wrap(title, 70)) +
+                 f"\n{s['binned']:,} maps binned, {s['grid'][0]}x{s['grid'][1]} boxes", fontsize=9)
     tmp = os.path.join(out, "density.tmp.png")
     fig.savefig(tmp, dpi=110, bbox_inches="tight")
     os.replace(tmp, os.path.join(out, "density.png"))
