@@ -71,9 +71,8 @@ double wall_gap_in_place(const MechanicalTapes& tapes, const double* q, int i) {
 template <class V>
 using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
 
-// A function of q (gap or tangent) for the LagrangianModel: `tape` evaluated in any scalar.
-// `tape` in any scalar; in doubles `in_place` reads q in place (the wall guards pass the
-// state's first half).
+// A function of q (gap or tangent): `tape` in any scalar, and in doubles `in_place` (null: the
+// tape reading q in place; the wall guards pass the state's first half).
 mech::ConfigurationFunction configuration_function(
     std::shared_ptr<const MechanicalTapes> tapes, const Tape* tape,
     mech::ConfigurationFunction::InPlaceFn in_place) {
