@@ -26,8 +26,20 @@ namespace {
 using Context = std::shared_ptr<const detail::CompiledNonholonomic>;
 using detail::load;
 
+// x' = (qdot, qddot) in doubles through the fused accelerations' plain entry (DirectRhs).
+bool constrained_rhs_fast(const void* context, double t, const double* x, double* xdot) {
+  const auto& c = *static_cast<const detail::CompiledNonholonomic*>(context);
+  const int n = c.n;
+  for (int i = 0; i < n; ++i) {
+    xdot[i] = x[n + i];
+    xdot[n + i] = 0.0;
+  }
+  const AccelerationFunction& a = c.model.accelerations();
+  return a.fast()(a.context(), t, x, x + n, xdot + n);
+}
+
 Flow constrained_flow(const Context& ctx) {
-  return ode_flow(2 * ctx->n, [ctx](const auto& t, const auto& x, auto& xdot) {
+  Flow flow = ode_flow(2 * ctx->n, [ctx](const auto& t, const auto& x, auto& xdot) {
     using S = std::decay_t<decltype(x[0])>;
     const int n = ctx->n;
     if constexpr (std::is_same_v<S, double>) {
@@ -55,6 +67,10 @@ Flow constrained_flow(const Context& ctx) {
     detail::nonholonomic_dynamics(ctx->model, S(t), q, qd, d);
     for (int i = 0; i < n; ++i) xdot[n + i] = d.qdd[i];
   });
+  if (ctx->model.accelerations().fast()) {
+    flow.rhs = DirectRhs{&constrained_rhs_fast, ctx, std::move(flow.rhs)};
+  }
+  return flow;
 }
 
 Guard wall_guard(const Context& ctx, ModeId mode, int w) {

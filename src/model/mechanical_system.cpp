@@ -36,6 +36,9 @@ struct MechanicalTapes {
   std::vector<Tape> constraint_rows;  // slot i: eta^a_i
   // Models with constraints: slot i < n qddot_i, then the n + k pivots of the elimination.
   Tape accelerations;
+  // accelerations reads only t, q, qdot and parameters and stores every slot: its native
+  // function's output array is read directly (accelerations_in_place).
+  bool accelerations_read_in_place = false;
   // Models with constraints: slot i < n d gap / d q_i of each contact (the walls' gradients).
   std::vector<Tape> gap_gradients;
   // Every gap in one tape (slot i: contact i): walls checked at the same q share their common
@@ -139,6 +142,9 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     for (size_t p = 0; p < acc.pivots.size(); ++p)
       outputs.push_back({acc.pivots[p], n + static_cast<std::int32_t>(p)});
     tapes->accelerations = compile_tape(fused, outputs);
+    tapes->accelerations_read_in_place = tapes->accelerations.loads_rate.empty() &&
+                                         tapes->accelerations.loads_z.empty() &&
+                                         tapes->accelerations.stores_every_slot();
     for (const ModelContact& c : m.contacts) {
       std::vector<TapeOutput> gradient;
       for (int i = 0; i < n; ++i)
@@ -175,6 +181,57 @@ void set_dynamics(Model& target, const std::shared_ptr<const MechanicalTapes>& t
   });
 }
 
+// The fused accelerations by run() (or the interpreter alone, where the caller has already
+// counted this evaluation toward the tape's compilation). Not inlined: its set-up would then
+// run on accelerations_in_place's hot path too.
+[[gnu::noinline]] bool accelerations_by_tape(const MechanicalTapes& tapes, double t,
+                                             const double* q, const double* qdot, double* qddot,
+                                             bool interpret_only) {
+  const int n = tapes.n;
+  bool valid = true;
+  const auto sink = [&](int k, double v) {
+    if (k < n) {
+      qddot[k] = v;
+    } else {
+      valid = valid && v > 0.0;
+    }
+  };
+  if (qdot == q + n) {
+    // The compiled flow passes q and qdot as the two halves of its state: the tape reads x.
+    if (interpret_only) {
+      detail::interpret(tapes.accelerations, t, q, q, q, sink);
+    } else {
+      run(tapes.accelerations, t, q, q, q, sink);
+    }
+  } else {
+    const StateView<double, const double*> x{q, &qdot, n};
+    run(tapes.accelerations, t, x, x, x, sink);
+  }
+  return valid;
+}
+
+// The fused accelerations in doubles from q and qdot, n entries each (AccelerationFunction::
+// Fast, context: the MechanicalTapes); false where a pivot is <= 0 or NaN. The flow's hot path
+// reads every output from the native function's array.
+bool accelerations_in_place(const void* context, double t, const double* q, const double* qdot,
+                            double* qddot) {
+  const auto& tapes = *static_cast<const MechanicalTapes*>(context);
+  const int n = tapes.n;
+  const Tape& tape = tapes.accelerations;
+  const bool in_place = qdot == q + n && tapes.accelerations_read_in_place;
+  if (in_place) {
+    if (const NativeFunction f = native_function_in_place(tape)) {
+      double out[kNativeMaxValues];
+      f(t, q, nullptr, nullptr, native_parameters(tape), out);
+      for (int i = 0; i < n; ++i) qddot[i] = out[i];
+      bool valid = true;
+      for (int j = n; j < tape.outputs; ++j) valid &= out[j] > 0.0;  // false for NaN too
+      return valid;
+    }
+  }
+  return accelerations_by_tape(tapes, t, q, qdot, qddot, in_place);
+}
+
 }  // namespace
 
 // A model with [mechanics] constraints: Lagrange-d'Alembert with its contacts as walls.
@@ -198,30 +255,27 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   }
   // The flow's fused accelerations; a pivot <= 0 (or NaN) hands the state to the generic
   // elimination, which names it.
-  nm.set_accelerations([tapes](const auto& t, const auto& q, const auto& qdot, auto& qddot) {
+  const auto accelerations = [tapes](const auto& t, const auto& q, const auto& qdot, auto& qddot) {
     using S = Scalar<decltype(q)>;
     using Q = std::decay_t<decltype(q)>;
-    const int n = tapes->n;
-    bool valid = true;
-    const auto sink = [&](int k, const S& v) {
-      if (k < n) {
-        qddot[k] = v;
-      } else {
-        using ops::scalar_value;
-        valid = valid && scalar_value(v) > 0.0;
-      }
-    };
     if constexpr (std::is_pointer_v<Q>) {
-      // The compiled flow passes q and qdot as the two halves of its state: the tape reads x.
-      if (qdot == q + n) {
-        run(tapes->accelerations, S(t), q, q, q, sink);
-        return valid;
-      }
+      return accelerations_in_place(tapes.get(), t, q, qdot, qddot);
+    } else {
+      const int n = tapes->n;
+      bool valid = true;
+      const StateView<S, Q> x{q, &qdot, n};
+      run(tapes->accelerations, S(t), x, x, x, [&](int k, const S& v) {
+        using ops::scalar_value;
+        if (k < n) {
+          qddot[k] = v;
+        } else {
+          valid = valid && scalar_value(v) > 0.0;
+        }
+      });
+      return valid;
     }
-    const StateView<S, Q> x{q, &qdot, n};
-    run(tapes->accelerations, S(t), x, x, x, sink);
-    return valid;
-  });
+  };
+  nm.set_accelerations(accelerations, &accelerations_in_place, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const int w = nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)),
                               m.contacts[i].rigid_law.e);

@@ -12,6 +12,16 @@ int Tape::operation_count() const {
       code.begin(), code.end(), [](const TapeInstruction& i) { return i.op != OpCode::Store; }));
 }
 
+bool Tape::stores_every_slot() const {
+  std::vector<char> stored(static_cast<size_t>(outputs), 0);
+  const auto store = [&](std::int32_t slot) {
+    if (slot >= 0 && slot < outputs) stored[static_cast<size_t>(slot)] = 1;
+  };
+  for (const TapeLoad& o : leaf_outputs) store(o.index);
+  for (const TapeInstruction& in : code) store(in.op == OpCode::Store ? in.out : in.slot);
+  return std::all_of(stored.begin(), stored.end(), [](char c) { return c != 0; });
+}
+
 namespace {
 
 // One step of the tape before registers are chosen: a store, or the operation computing `node`

@@ -79,9 +79,11 @@ StepStatus Dop853::step(double t_limit) {
   double h = std::min({h_, options_.h_max, h_cap_});
   h_cap_ = kInfinity;
   int rejections = 0;
-  // Y = x0 + h sum_m a_m K(stage_m): the argument of the next stage.
+  // Y = x0 + h sum_m a_m K(stage_m): the argument of the next stage, two components at a time.
   const auto stage_point = [&](const auto& row) {
-    for (int i = 0; i < n; ++i) Y[i] = X0[i] + h * weighted(row, K, ld, i);
+    int i = 0;
+    for (; i + 1 < n; i += 2) store_pair(Y + i, pair_at(X0 + i) + h * weighted_pair(row, K, ld, i));
+    if (i < n) Y[i] = X0[i] + h * weighted(row, K, ld, i);
   };
   for (;;) {
     const bool last = fit_step_to_limit(h, t_, t_limit);
@@ -115,15 +117,19 @@ StepStatus Dop853::step(double t_limit) {
     double err = kInfinity;
     if (ok) {
       // Y <- sum b_i k_i (the 8th-order increment divided by h).
-      for (int i = 0; i < n; ++i) Y[i] = weighted(kWeights8, K, ld, i);
-      for (int i = 0; i < n; ++i) XT[i] = X0[i] + h * Y[i];
+      int i = 0;
+      for (; i + 1 < n; i += 2) store_pair(Y + i, weighted_pair(kWeights8, K, ld, i));
+      if (i < n) Y[i] = weighted(kWeights8, K, ld, i);
+      for (i = 0; i < n; ++i) XT[i] = X0[i] + h * Y[i];
       ok = xt.allFinite();
     }
     if (ok) {
       double* E5 = err5_.data();
       double* E3 = err3_.data();
-      for (int i = 0; i < n; ++i) {
-        E5[i] = h * weighted(kError5, K, ld, i);
+      int i = 0;
+      for (; i + 1 < n; i += 2) store_pair(E5 + i, h * weighted_pair(kError5, K, ld, i));
+      if (i < n) E5[i] = h * weighted(kError5, K, ld, i);
+      for (i = 0; i < n; ++i) {
         E3[i] = h * (Y[i] - kBhh1 * K[i] - kBhh2 * K[8 * ld + i] - kBhh3 * K[11 * ld + i]);
       }
       const double n5 = error_norm(E5, X0, XT, n, options_);
@@ -159,6 +165,15 @@ StepStatus Dop853::step(double t_limit) {
         D[dl + i] = r2;
         D[2 * dl + i] = r3;
         D[3 * dl + i] = r2 - h * K[12 * ld + i] - r3;
+      }
+      int i = 0;
+      for (; i + 1 < n; i += 2) {
+        store_pair(D + 4 * dl + i, h * weighted_pair(kDense4, K, ld, i));
+        store_pair(D + 5 * dl + i, h * weighted_pair(kDense5, K, ld, i));
+        store_pair(D + 6 * dl + i, h * weighted_pair(kDense6, K, ld, i));
+        store_pair(D + 7 * dl + i, h * weighted_pair(kDense7, K, ld, i));
+      }
+      if (i < n) {
         D[4 * dl + i] = h * weighted(kDense4, K, ld, i);
         D[5 * dl + i] = h * weighted(kDense5, K, ld, i);
         D[6 * dl + i] = h * weighted(kDense6, K, ld, i);

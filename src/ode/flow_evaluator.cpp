@@ -23,15 +23,21 @@ FlowEvaluator::FlowEvaluator(int max_nx, int max_nz, const NewtonOptions& newton
 
 void FlowEvaluator::set_flow(const Flow& flow) {
   flow_ = &flow;
+  direct_ = flow.kind == FlowKind::Ode ? flow.rhs.target<DirectRhs>() : nullptr;
   nx_ = flow.nx;
   nz_ = flow.nz;
 }
 
-bool FlowEvaluator::derivative(double t, const ConstVectorRef& x, VectorRef xdot) {
+// derivative() past its fast path: the flow's kind, and a DirectRhs that declined.
+bool FlowEvaluator::general_derivative(double t, const ConstVectorRef& x, VectorRef xdot) {
   switch (flow_->kind) {
     // z as a Map: binds to the Ref without Eigen's out-of-line checks for a block.
     case FlowKind::Ode:
-      flow_->rhs(t, x, Eigen::Map<const Vector>(z_.data(), 0), xdot);
+      if (direct_) {
+        direct_->general(t, x, Eigen::Map<const Vector>(z_.data(), 0), xdot);
+      } else {
+        flow_->rhs(t, x, Eigen::Map<const Vector>(z_.data(), 0), xdot);
+      }
       break;
     case FlowKind::SemiExplicitDae:
       if (!solve_semi_explicit(t, x)) return false;
@@ -42,12 +48,7 @@ bool FlowEvaluator::derivative(double t, const ConstVectorRef& x, VectorRef xdot
       xdot = xdot_.head(nx_);
       break;
   }
-  // A plain loop: Eigen's allFinite() on a Ref costs more than the flow of a small system.
-  const double* d = xdot.data();
-  for (Eigen::Index i = 0; i < xdot.size(); ++i) {
-    if (!std::isfinite(d[i])) return false;
-  }
-  return true;
+  return all_finite(xdot.data(), xdot.size());
 }
 
 bool FlowEvaluator::solve_algebraic(double t, const ConstVectorRef& x, VectorRef z) {

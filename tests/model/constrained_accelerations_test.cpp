@@ -21,6 +21,8 @@
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_loader.hpp"
+#include "saltus/model/native_tape.hpp"
+#include "saltus/ode/flow_evaluator.hpp"
 #include "saltus/systems/nonholonomic_billiards.hpp"
 #include "support/model_files.hpp"
 
@@ -153,6 +155,68 @@ TEST(ConstrainedAccelerations, RandomModelsEqualTheGenericElimination) {
   EXPECT_EQ(models, 30);
 }
 
+// Sets the native-code threshold for one scope.
+class ScopedThreshold {
+ public:
+  explicit ScopedThreshold(long evaluations) : saved_(native_tape_threshold()) {
+    set_native_tape_threshold(evaluations);
+  }
+  ~ScopedThreshold() { set_native_tape_threshold(saved_); }
+  ScopedThreshold(const ScopedThreshold&) = delete;
+  ScopedThreshold& operator=(const ScopedThreshold&) = delete;
+
+ private:
+  long saved_;
+};
+
+// A model file's compiled flow has a fast path (DirectRhs), on which the integrators read the
+// accelerations tape's outputs from its native function's array in place. Its x' equals the
+// interpreter's bit for bit (native code performs the interpreter's operations): the same model
+// loaded twice, one copy never compiled and one compiled at its first evaluation, evaluated
+// through FlowEvaluator as the integrators call it, at random states of the sleigh, the disk and
+// random models.
+TEST(ConstrainedAccelerations, FlowFastPathGivesTheInterpretersBits) {
+  std::mt19937 rng(2026);
+  std::vector<std::string> texts;
+  for (int trial = 0; trial < 6; ++trial) {
+    const int n = 3 + trial % 3;
+    texts.push_back(random_model_text(rng, n, 1 + trial % (n - 1)));
+  }
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  int compared = 0;
+  for (size_t c = 0; c < texts.size() + 2; ++c) {
+    const auto load = [&] {
+      if (c == 0) return file_model("chaplygin_sleigh.toml");
+      if (c == 1) return file_model("vertical_disk.toml");
+      return std::make_shared<const Model>(load_model_text(texts[c - 2], "random.toml"));
+    };
+    const auto interpreted = nonholonomic_model(load()).compile();
+    const auto native = nonholonomic_model(load()).compile();
+    const Flow& fi = interpreted.system.mode(interpreted.mode).flow;
+    const Flow& fn = native.system.mode(native.mode).flow;
+    ASSERT_NE(fn.rhs.target<DirectRhs>(), nullptr) << "case " << c;
+    ode::FlowEvaluator ei(fi.nx, 0, ode::NewtonOptions{}), en(fn.nx, 0, ode::NewtonOptions{});
+    ei.set_flow(fi);
+    en.set_flow(fn);
+    for (int s = 0; s < 40; ++s) {
+      Vector x(fi.nx), xi(fi.nx), xn(fi.nx);
+      for (int i = 0; i < fi.nx; ++i) x[i] = u(rng);
+      {
+        const ScopedThreshold never(-1);
+        ASSERT_TRUE(ei.derivative(0.1 * s, x, xi));
+      }
+      {
+        const ScopedThreshold at_once(0);
+        ASSERT_TRUE(en.derivative(0.1 * s, x, xn));
+      }
+      EXPECT_EQ(std::memcmp(xi.data(), xn.data(), sizeof(double) * static_cast<size_t>(fi.nx)), 0)
+          << "case " << c << " state " << s << ": " << xi.transpose() << " vs " << xn.transpose();
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 8 * 40);
+}
+
 // Rows x' and cos(theta) x' + sin(theta) y' are dependent at theta = 0: the fused tape's pivot is
 // 0 there, it declines, and the flow reports the generic elimination's error.
 TEST(ConstrainedAccelerations, DependentRowsAreReportedByTheGenericElimination) {
@@ -177,6 +241,15 @@ TEST(ConstrainedAccelerations, DependentRowsAreReportedByTheGenericElimination) 
     const std::string what = e.what();
     EXPECT_NE(what.find("model 'dependent'"), std::string::npos) << what;
     EXPECT_NE(what.find("dependent"), std::string::npos) << what;
+  }
+  // The same through the integrators' fast path, which declines and hands the state over.
+  ode::FlowEvaluator eval(6, 0, ode::NewtonOptions{});
+  eval.set_flow(flow);
+  try {
+    eval.derivative(0.0, x, xdot);
+    ADD_FAILURE() << "dependent rows accepted by the fast path";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("model 'dependent'"), std::string::npos) << e.what();
   }
 }
 

@@ -240,6 +240,18 @@ TEST(ExpressionGraph, LargeTapesUseTheThreadBuffer) {
 }
 
 }  // namespace
+// Whether a caller may read every output slot from the native function's array.
+TEST(ExpressionGraph, TapeSaysWhetherItStoresEverySlot) {
+  ExpressionGraph g;
+  const NodeId a = parse(g, "x*v + 1");
+  const NodeId b = parse(g, "sin(x)");
+  EXPECT_TRUE(compile_tape(g, {{a, 0}, {b, 1}}).stores_every_slot());
+  EXPECT_FALSE(compile_tape(g, {{a, 0}, {b, 2}}).stores_every_slot());  // slot 1 is never stored
+  const NodeId x = parse(g, "x");  // a leaf: stored before the code runs
+  EXPECT_TRUE(compile_tape(g, {{x, 1}, {a, 0}}).stores_every_slot());
+  EXPECT_FALSE(compile_tape(g, {{x, 1}}).stores_every_slot());
+}
+
 TEST(ExpressionGraph, RunTimeParametersAreLeavesReadFromTheSharedValues) {
   ExpressionGraph g;
   auto values = std::make_shared<std::vector<double>>(std::vector<double>{2.0});

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -58,6 +59,24 @@ struct Flow {
 
   // Throws saltus::Error naming `where` if a callable the kind needs is missing or sizes are bad.
   void check(const std::string& where) const;
+};
+
+// A Flow::rhs for an Ode with a fast path in plain doubles: integrators find it in Flow::rhs by
+// its type (std::function::target, FlowEvaluator::set_flow) and call `fast` directly, without
+// the std::function and Eigen::Ref layers between them and compiled code (a model file's flow
+// costs a few hundred instructions, about what those layers cost). Found by type, so a Flow
+// whose rhs is replaced loses the fast path with it. `fast` computes the same x' as `general`
+// or declines (false: say, a pivot <= 0), and `general` then answers and names what failed.
+struct DirectRhs {
+  using Fast = bool (*)(const void* context, double t, const double* x, double* xdot);
+  Fast fast = nullptr;
+  std::shared_ptr<const void> context;  // what `fast` reads; kept alive with the Flow
+  Flow::Rhs general;
+
+  void operator()(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+                  VectorRef xdot) const {
+    if (!fast(context.get(), t, x.data(), xdot.data())) general(t, x, z, xdot);
+  }
 };
 
 namespace detail {

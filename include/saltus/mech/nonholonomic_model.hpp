@@ -96,19 +96,32 @@ class AccelerationFunction {
   template <class S>
   using Fn = std::function<bool(const S&, const DofVector<S>&, const DofVector<S>&, DofVector<S>&)>;
   using DoubleFn = std::function<bool(double, const double*, const double*, double*)>;
+  // The same in doubles as a plain function of a context: the compiled flow's DirectRhs
+  // (core/flow.hpp) calls it without std::function.
+  using Fast = bool (*)(const void* context, double t, const double* q, const double* qdot,
+                        double* qddot);
 
   AccelerationFunction() = default;
   template <class F>
   explicit AccelerationFunction(F f) : fns_(wrap_double(f), wrap<Dual>(f), wrap<ChunkDual>(f)) {}
+  template <class F>
+  AccelerationFunction(F f, Fast fast, std::shared_ptr<const void> context)
+      : AccelerationFunction(f) {
+    fast_ = fast;
+    context_ = std::move(context);
+  }
 
   bool operator()(double t, const double* q, const double* qdot, double* qddot) const {
+    if (fast_) return fast_(context_.get(), t, q, qdot, qddot);
     return std::get<DoubleFn>(fns_)(t, q, qdot, qddot);
   }
+  Fast fast() const { return fast_; }
+  const void* context() const { return context_.get(); }
   template <class S>
   bool operator()(const S& t, const DofVector<S>& q, const DofVector<S>& qdot,
                   DofVector<S>& qddot) const {
     if constexpr (std::is_same_v<S, double>) {
-      return std::get<DoubleFn>(fns_)(t, q.data(), qdot.data(), qddot.data());
+      return (*this)(t, q.data(), qdot.data(), qddot.data());
     } else {
       return std::get<Fn<S>>(fns_)(t, q, qdot, qddot);
     }
@@ -129,6 +142,8 @@ class AccelerationFunction {
     };
   }
   std::tuple<DoubleFn, Fn<Dual>, Fn<ChunkDual>> fns_;
+  Fast fast_ = nullptr;
+  std::shared_ptr<const void> context_;
 };
 
 struct NonholonomicConstraint {
@@ -193,6 +208,12 @@ class NonholonomicModel {
   template <class AccelerationFn>
   void set_accelerations(AccelerationFn fn) {
     accelerations_ = AccelerationFunction(fn);
+  }
+  // The same with a plain entry for doubles (AccelerationFunction::Fast) that must equal fn's.
+  template <class AccelerationFn>
+  void set_accelerations(AccelerationFn fn, AccelerationFunction::Fast fast,
+                         std::shared_ptr<const void> context) {
+    accelerations_ = AccelerationFunction(fn, fast, std::move(context));
   }
   const AccelerationFunction& accelerations() const { return accelerations_; }
 

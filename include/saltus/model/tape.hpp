@@ -72,6 +72,9 @@ struct Tape {
 
   bool empty() const { return code.empty() && leaf_outputs.empty(); }  // stores nothing
   bool reads_state_rate() const { return !loads_rate.empty(); }
+  // Whether every slot below `outputs` is stored (a caller may then read them all from an array
+  // filled by the native function, without a sink).
+  bool stores_every_slot() const;
   // Number of operations (stores and loads excluded).
   int operation_count() const;
 };
@@ -111,12 +114,10 @@ class RegisterFile {
   unsigned char* base_ = nullptr;
 };
 
-}  // namespace detail
-
-// Evaluates `tape` at (t, x, x', z) and calls sink(slot, value) for each output. The vectors may
-// hold S or double (read through S(v[i])); their sizes were checked when the tape was built.
+// run() without native code: the tape's operations one by one in S.
 template <class S, class X, class XRate, class Z, class Sink>
-void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& z, Sink&& sink) {
+void interpret(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& z,
+               Sink&& sink) {
   using ceres::abs, ceres::acos, ceres::asin, ceres::atan, ceres::atan2, ceres::cos, ceres::cosh,
       ceres::exp, ceres::log, ceres::pow, ceres::sin, ceres::sinh, ceres::sqrt, ceres::tan,
       ceres::tanh;
@@ -126,26 +127,7 @@ void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& 
     using ops::scalar_value;
     return scalar_value(s);
   };
-  if constexpr (std::is_same_v<S, double>) {
-    if (NativeFunction native = tape.native ? tape.native->function(tape) : nullptr) {
-      double xs[kNativeMaxValues], rates[kNativeMaxValues], zs[kNativeMaxValues];
-      double out[kNativeMaxValues];
-      // x given as a pointer to contiguous doubles is read in place (the flow's state).
-      const double* x_in = xs;
-      if constexpr (std::is_pointer_v<X>) {
-        x_in = x;
-      } else {
-        for (const TapeLoad& l : tape.loads_x) xs[l.index] = x[l.index];
-      }
-      for (const TapeLoad& l : tape.loads_rate) rates[l.index] = xrate[l.index];
-      for (const TapeLoad& l : tape.loads_z) zs[l.index] = z[l.index];
-      const double* p = tape.loads_p.empty() ? nullptr : tape.parameter_values->data();
-      native(t, x_in, rates, zs, p, out);
-      for (int slot : tape.native->slots()) sink(slot, out[slot]);
-      return;
-    }
-  }
-  detail::RegisterFile<S> r(tape.registers);
+  RegisterFile<S> r(tape.registers);
   if (tape.time_register >= 0) r.set(tape.time_register, t);
   for (const TapeLoad& l : tape.loads_x) r.set(l.reg, S(x[l.index]));
   for (const TapeLoad& l : tape.loads_rate) r.set(l.reg, S(xrate[l.index]));
@@ -275,6 +257,45 @@ void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& 
     }
     if (in.slot >= 0) sink(static_cast<int>(in.slot), r[in.out]);
   }
+}
+
+}  // namespace detail
+
+// Evaluates `tape` at (t, x, x', z) and calls sink(slot, value) for each output. The vectors may
+// hold S or double (read through S(v[i])); their sizes were checked when the tape was built.
+template <class S, class X, class XRate, class Z, class Sink>
+void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& z, Sink&& sink) {
+  if constexpr (std::is_same_v<S, double>) {
+    if (NativeFunction native = tape.native ? tape.native->function(tape) : nullptr) {
+      double xs[kNativeMaxValues], rates[kNativeMaxValues], zs[kNativeMaxValues];
+      double out[kNativeMaxValues];
+      // x given as a pointer to contiguous doubles is read in place (the flow's state).
+      const double* x_in = xs;
+      if constexpr (std::is_pointer_v<X>) {
+        x_in = x;
+      } else {
+        for (const TapeLoad& l : tape.loads_x) xs[l.index] = x[l.index];
+      }
+      for (const TapeLoad& l : tape.loads_rate) rates[l.index] = xrate[l.index];
+      for (const TapeLoad& l : tape.loads_z) zs[l.index] = z[l.index];
+      const double* p = tape.loads_p.empty() ? nullptr : tape.parameter_values->data();
+      native(t, x_in, rates, zs, p, out);
+      for (int slot : tape.native->slots()) sink(slot, out[slot]);
+      return;
+    }
+  }
+  detail::interpret(tape, t, x, xrate, z, sink);
+}
+
+// For callers that hold x as contiguous doubles and read the output slots themselves (hot flows):
+// the tape's native function when it is compiled (this call counts toward compiling it, as in
+// run()), else nullptr (then detail::interpret). The tape must read no x' or z, so
+// f(t, x, nullptr, nullptr, native_parameters(tape), out) is a complete call.
+inline NativeFunction native_function_in_place(const Tape& tape) {
+  return tape.native ? tape.native->function(tape) : nullptr;
+}
+inline const double* native_parameters(const Tape& tape) {
+  return tape.loads_p.empty() ? nullptr : tape.parameter_values->data();
 }
 
 // The value of a one-output tape (slot 0).

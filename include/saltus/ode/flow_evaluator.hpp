@@ -13,6 +13,7 @@
 #pragma once
 
 #include <Eigen/LU>
+#include <cmath>
 
 #include "saltus/core/flow.hpp"
 #include "saltus/ode/stepper_options.hpp"
@@ -32,7 +33,12 @@ class FlowEvaluator {
 
   // x' = phi(t, x). For DAEs updates the stored z (and x'). False if Newton failed or f returned
   // a non-finite value (see last_residual()).
-  bool derivative(double t, const ConstVectorRef& x, VectorRef xdot);
+  bool derivative(double t, const ConstVectorRef& x, VectorRef xdot) {
+    if (direct_ && direct_->fast(direct_->context.get(), t, x.data(), xdot.data())) {
+      return all_finite(xdot.data(), xdot.size());
+    }
+    return general_derivative(t, x, xdot);
+  }
 
   // Solves the algebraic equations at (t, x) starting from `z`, which receives the solution.
   bool solve_algebraic(double t, const ConstVectorRef& x, VectorRef z);
@@ -52,10 +58,19 @@ class FlowEvaluator {
   int last_iterations() const { return last_iterations_; }
 
  private:
+  bool general_derivative(double t, const ConstVectorRef& x, VectorRef xdot);
+  // A plain loop: Eigen's allFinite() on a Ref costs more than the flow of a small system.
+  static bool all_finite(const double* d, Eigen::Index n) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (!std::isfinite(d[i])) return false;
+    }
+    return true;
+  }
   bool solve_semi_explicit(double t, const ConstVectorRef& x);
   bool solve_implicit(double t, const ConstVectorRef& x);
 
   const Flow* flow_ = nullptr;
+  const DirectRhs* direct_ = nullptr;  // flow_->rhs's fast path, if it has one
   NewtonOptions newton_;
   int nx_ = 0;
   int nz_ = 0;
