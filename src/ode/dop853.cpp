@@ -64,9 +64,7 @@ StepStatus Dop853::restart(double t, const ConstVectorRef& x, const ConstVectorR
 }
 
 StepStatus Dop853::step(double t_limit) {
-  // Stage sums as plain component loops over the columns of k_ (as in Dopri5): Eigen's nested
-  // expressions on runtime-size column blocks cost ~4x the arithmetic for the small systems
-  // saltus mostly integrates (callgrind, sleigh billiard, n = 6). Same sums, same order, same bits.
+  // Stage sums over the columns of k_ (stage_sums.hpp).
   const int n = n_;
   const Eigen::Index ld = k_.rows();
   const double* K = k_.data();
@@ -79,12 +77,7 @@ StepStatus Dop853::step(double t_limit) {
   double h = std::min({h_, options_.h_max, h_cap_});
   h_cap_ = kInfinity;
   int rejections = 0;
-  // Y = x0 + h sum_m a_m K(stage_m): the argument of the next stage, two components at a time.
-  const auto stage_point = [&](const auto& row) {
-    int i = 0;
-    for (; i + 1 < n; i += 2) store_pair(Y + i, pair_at(X0 + i) + h * weighted_pair(row, K, ld, i));
-    if (i < n) Y[i] = X0[i] + h * weighted(row, K, ld, i);
-  };
+  const auto stage_point = [&](const auto& row) { ode::stage_point(row, X0, h, K, ld, n, Y); };
   for (;;) {
     const bool last = fit_step_to_limit(h, t_, t_limit);
     if (step_underflows(h, last, t_, options_)) return StepStatus::StepSizeUnderflow;
@@ -117,19 +110,15 @@ StepStatus Dop853::step(double t_limit) {
     double err = kInfinity;
     if (ok) {
       // Y <- sum b_i k_i (the 8th-order increment divided by h).
-      int i = 0;
-      for (; i + 1 < n; i += 2) store_pair(Y + i, weighted_pair(kWeights8, K, ld, i));
-      if (i < n) Y[i] = weighted(kWeights8, K, ld, i);
-      for (i = 0; i < n; ++i) XT[i] = X0[i] + h * Y[i];
+      scaled_sum(kWeights8, 1.0, K, ld, n, Y);
+      for (int i = 0; i < n; ++i) XT[i] = X0[i] + h * Y[i];
       ok = xt.allFinite();
     }
     if (ok) {
       double* E5 = err5_.data();
       double* E3 = err3_.data();
-      int i = 0;
-      for (; i + 1 < n; i += 2) store_pair(E5 + i, h * weighted_pair(kError5, K, ld, i));
-      if (i < n) E5[i] = h * weighted(kError5, K, ld, i);
-      for (i = 0; i < n; ++i) {
+      scaled_sum(kError5, h, K, ld, n, E5);
+      for (int i = 0; i < n; ++i) {
         E3[i] = h * (Y[i] - kBhh1 * K[i] - kBhh2 * K[8 * ld + i] - kBhh3 * K[11 * ld + i]);
       }
       const double n5 = error_norm(E5, X0, XT, n, options_);
@@ -166,19 +155,10 @@ StepStatus Dop853::step(double t_limit) {
         D[2 * dl + i] = r3;
         D[3 * dl + i] = r2 - h * K[12 * ld + i] - r3;
       }
-      int i = 0;
-      for (; i + 1 < n; i += 2) {
-        store_pair(D + 4 * dl + i, h * weighted_pair(kDense4, K, ld, i));
-        store_pair(D + 5 * dl + i, h * weighted_pair(kDense5, K, ld, i));
-        store_pair(D + 6 * dl + i, h * weighted_pair(kDense6, K, ld, i));
-        store_pair(D + 7 * dl + i, h * weighted_pair(kDense7, K, ld, i));
-      }
-      if (i < n) {
-        D[4 * dl + i] = h * weighted(kDense4, K, ld, i);
-        D[5 * dl + i] = h * weighted(kDense5, K, ld, i);
-        D[6 * dl + i] = h * weighted(kDense6, K, ld, i);
-        D[7 * dl + i] = h * weighted(kDense7, K, ld, i);
-      }
+      scaled_sum(kDense4, h, K, ld, n, D + 4 * dl);
+      scaled_sum(kDense5, h, K, ld, n, D + 5 * dl);
+      scaled_sum(kDense6, h, K, ld, n, D + 6 * dl);
+      scaled_sum(kDense7, h, K, ld, n, D + 7 * dl);
       if (eval_.nz() > 0) eval_.set_algebraic(z_end_.head(eval_.nz()));  // z consistent at x1
       t0_ = t_;
       t_ = last ? t_limit : t_ + h;

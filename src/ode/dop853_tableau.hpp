@@ -3,9 +3,7 @@
 // dense-output stages 14-16 and coefficients, and the rows as sums over stage derivatives.
 #pragma once
 
-#include <Eigen/Core>
-#include <array>
-#include <cstddef>
+#include "stage_sums.hpp"
 
 namespace saltus::ode::dop853_tableau {
 
@@ -176,15 +174,8 @@ constexpr double kD7_14 = 0.96324553959188282948394950600e+02;
 constexpr double kD7_15 = -0.39177261675615439165231486172e+02;
 constexpr double kD7_16 = -0.14972683625798562581422125276e+03;
 
-// The tableau's rows as sums over stage derivatives (stage numbers 1-based, as above), summed
-// left to right in this order by weighted().
-struct Term {
-  int stage;
-  double a;
-};
-template <size_t M>
-using Row = std::array<Term, M>;
-
+// The tableau's rows as sums over stage derivatives (stage numbers 1-based, as above; Row and
+// Term from stage_sums.hpp).
 constexpr Row<1> kRow2{{{1, kA2_1}}};
 constexpr Row<2> kRow3{{{1, kA3_1}, {2, kA3_2}}};
 constexpr Row<2> kRow4{{{1, kA4_1}, {3, kA4_3}}};
@@ -288,31 +279,5 @@ constexpr Row<12> kDense7{{{1, kD7_1},
                            {14, kD7_14},
                            {15, kD7_15},
                            {16, kD7_16}}};
-
-// sum_m a_m K(stage_m)[i] over the columns of K (leading dimension ld).
-template <size_t M>
-inline double weighted(const Row<M>& row, const double* K, Eigen::Index ld, int i) {
-  double s = row[0].a * K[(row[0].stage - 1) * ld + i];
-  for (size_t m = 1; m < M; ++m) s += row[m].a * K[(row[m].stage - 1) * ld + i];
-  return s;
-}
-
-// Two adjacent components as one 2-lane packet (SSE2 on every x86-64).
-using Pair = Eigen::Array2d;
-inline Pair pair_at(const double* p) {
-  return Eigen::Map<const Pair>(p);
-}
-inline void store_pair(double* p, const Pair& v) {
-  Eigen::Map<Pair>{p} = v;
-}
-
-// weighted() for components i and i + 1 at once: each lane does the same operations in the same
-// order, so the results are weighted()'s bits, at half the instructions.
-template <size_t M>
-inline Pair weighted_pair(const Row<M>& row, const double* K, Eigen::Index ld, int i) {
-  Pair s = row[0].a * pair_at(K + (row[0].stage - 1) * ld + i);
-  for (size_t m = 1; m < M; ++m) s += row[m].a * pair_at(K + (row[m].stage - 1) * ld + i);
-  return s;
-}
 
 }  // namespace saltus::ode::dop853_tableau
