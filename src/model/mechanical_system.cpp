@@ -223,9 +223,16 @@ bool accelerations_in_place(const void* context, double t, const double* q, cons
     if (const NativeFunction f = native_function_in_place(tape)) {
       double out[kNativeMaxValues];
       f(t, q, nullptr, nullptr, native_parameters(tape), out);
-      for (int i = 0; i < n; ++i) qddot[i] = out[i];
+      // One loop for qddot and the pivots: a loop of copies alone becomes a memcpy call, which
+      // costs more than the copies.
       bool valid = true;
-      for (int j = n; j < tape.outputs; ++j) valid &= out[j] > 0.0;  // false for NaN too
+      for (int j = 0; j < tape.outputs; ++j) {
+        if (j < n) {
+          qddot[j] = out[j];
+        } else {
+          valid &= out[j] > 0.0;  // a pivot: false for NaN too
+        }
+      }
       return valid;
     }
   }

@@ -183,6 +183,14 @@ StepStatus Dop853::step(double t_limit) {
 
 // x(theta) = r1 + theta (r2 + theta1 (r3 + theta (r4 + ... + theta r8))): the weight of r_j is
 // the product of the first j - 1 factors of the sequence theta, theta1, theta, theta1, ...
+void Dop853::dense_weights(double theta, double* w) {
+  const double theta1 = 1.0 - theta;
+  w[0] = 1.0;
+  for (int j = 1; j < kDense; ++j) w[j] = w[j - 1] * ((j % 2) == 1 ? theta : theta1);
+}
+
+// The weights and their derivatives d w_j / d theta (the derivative's chain costs as much again:
+// interpolation, which is most calls, asks for the weights alone).
 void Dop853::dense_weights(double theta, double* w, double* dw) {
   const double theta1 = 1.0 - theta;
   w[0] = 1.0;
@@ -197,14 +205,14 @@ void Dop853::dense_weights(double theta, double* w, double* dw) {
 }
 
 void Dop853::interpolate(double t, VectorRef x) const {
-  double w[kDense], dw[kDense];
-  dense_weights(theta(t), w, dw);
+  double w[kDense];
+  dense_weights(theta(t), w);
   for (int i = 0; i < n_; ++i) x[i] = dense_component(w, i);
 }
 
 void Dop853::interpolate_components(double t, const int* which, int count, double* x) const {
-  double w[kDense], dw[kDense];
-  dense_weights(theta(t), w, dw);
+  double w[kDense];
+  dense_weights(theta(t), w);
   for (int k = 0; k < count; ++k) x[which[k]] = dense_component(w, which[k]);
 }
 

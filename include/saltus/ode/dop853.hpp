@@ -89,6 +89,7 @@ class Dop853 {
 
   bool stage(int i, double t, const ConstVectorRef& x);  // K(i) = phi(t, x), i = 1..16
   // Weights w_j (and dw_j / dtheta) with x(theta) = sum_j w_j r_j.
+  static void dense_weights(double theta, double* w);
   static void dense_weights(double theta, double* w, double* dw);
   double theta(double t) const {
     const double h = t_ - t0_;
