@@ -127,6 +127,11 @@ StepStatus Dop853::step(double t_limit) {
       err = denominator > 0.0 ? n5 * n5 / denominator : 0.0;
       if (!std::isfinite(err)) ok = false;
     }
+    // The end state moved onto the invariants (set_end_projection) before f is evaluated there.
+    if (ok && err <= 1.0 && end_projection_ &&
+        !end_projection_(last ? t_limit : t + h, x_trial_.head(n))) {
+      return StepStatus::ProjectionFailure;
+    }
     // Stage 13 = f at the step end (FSAL); evaluated only for a step that passes the error test.
     if (ok && err <= 1.0) ok = stage(13, t + h, xt);
     if (ok && err <= 1.0 && eval_.nz() > 0) z_end_.head(eval_.nz()) = eval_.algebraic();

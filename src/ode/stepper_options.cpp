@@ -19,6 +19,8 @@ const char* to_string(StepStatus status) {
       return "non-finite state";
     case StepStatus::NewtonFailure:
       return "Newton failure";
+    case StepStatus::ProjectionFailure:
+      return "projection failure";
   }
   return "unknown";
 }

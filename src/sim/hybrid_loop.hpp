@@ -125,6 +125,9 @@ class HybridLoop final : private GuardRates {
       z_.head(nz_).setZero();
     }
     stepper_.set_flow(m.flow);
+    if constexpr (kProjectsInStep) {
+      stepper_.set_end_projection([this](double, VectorRef x) { return project_step_end(x); });
+    }
     if (nz_ > 0 && !stepper_.evaluator().solve_algebraic(t_, x_.head(nx_), z_.head(nz_))) {
       stop(Termination::NewtonFailure,
            message("mode '", m.name,
@@ -229,7 +232,9 @@ class HybridLoop final : private GuardRates {
         record_samples_until(t_);
         recorder_.step(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
         if (options_.on_progress) options_.on_progress(t_);
-        if (m.projection) project_after_step(m);
+        if constexpr (!kProjectsInStep) {
+          if (m.projection) project_after_step(m);
+        }
         continue;
       }
       if (scan != EventLocator<S>::Scan::Event) {
@@ -297,6 +302,12 @@ class HybridLoop final : private GuardRates {
   void read_invariants();
   bool project_onto_invariants(const Mode& m);
   void project_after_step(const Mode& m);
+  // Steppers that project the end state of each step themselves, before its last stage
+  // (Dop853::set_end_projection), save the restart project_after_step needs.
+  static constexpr bool kProjectsInStep = requires(S & s) {
+    s.set_end_projection(typename S::EndProjection{});
+  };
+  bool project_step_end(VectorRef x);
 
   // ------------------------------------------------------------------ Zeno
   // (defined in hybrid_loop_zeno.hpp)
@@ -383,6 +394,13 @@ class HybridLoop final : private GuardRates {
                      " (residual ", stepper_.evaluator().last_residual(), " after ",
                      stepper_.evaluator().last_iterations(),
                      " iterations); dg/dz may be singular here", last_events_text()));
+        return;
+      case ode::StepStatus::ProjectionFailure:
+        stop(Termination::ModelError,
+             message("mode '", m.name, "': the invariant projection found no state with c(x) = ",
+                     vector_text(invariant_target_.head(m.projection ? m.projection->count : 0)),
+                     " at the end of the step from x = ", vector_text(x_.head(nx_)), " at t = ", t_,
+                     last_events_text()));
         return;
       case ode::StepStatus::Accepted:
         return;

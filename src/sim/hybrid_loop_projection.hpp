@@ -1,7 +1,9 @@
 // HybridLoop's invariant projection (included by hybrid_loop.hpp only): a mode with a
 // `projection` (core/invariant_projection.hpp) keeps its first integrals c(x) at the values read
-// at the start and after every reset, by projecting after every accepted step and at the event
-// state before a reset.
+// at the start and after every reset, by projecting the end state of every accepted step and
+// the event state before a reset. DOP853 projects the end state itself, before the step's last
+// stage (FSAL), so that the next step starts from f at the projected state; after a step of the
+// other steppers the state is projected and the stepper restarted there.
 #pragma once
 
 #include "hybrid_loop.hpp"
@@ -26,6 +28,14 @@ bool HybridLoop<S>::project_onto_invariants(const Mode& m) {
                vector_text(invariant_target_.head(m.projection->count)),
                " near x = ", vector_text(x_.head(nx_)), " at t = ", t_));
   return false;
+}
+
+// The end state of a step, moved by the stepper before its last stage (kProjectsInStep).
+template <ode::DenseStepper S>
+bool HybridLoop<S>::project_step_end(VectorRef x) {
+  const Mode& m = current_mode();
+  if (!m.projection) return true;
+  return m.projection->project(invariant_target_.head(m.projection->count), x) && x.allFinite();
 }
 
 // After an accepted step without event: project the step's end state, restart the stepper

@@ -37,6 +37,9 @@
 // restart() never allocate.
 #pragma once
 
+#include <functional>
+#include <utility>
+
 #include "saltus/core/flow.hpp"
 #include "saltus/ode/flow_evaluator.hpp"
 #include "saltus/ode/step_size_controller.hpp"
@@ -62,6 +65,14 @@ class Dop853 {
 
   // One accepted step (rejected tries are retried), never beyond t_limit.
   StepStatus step(double t_limit);
+
+  // Optional: moves the end state of every step that passes the error test (onto invariants),
+  // before the step's last stage (FSAL) is evaluated there. The dense output then ends at the
+  // moved state and the next step starts from f there, without the restart (one evaluation of
+  // f) that moving the state after the step would need. false: the step returns
+  // ProjectionFailure with the state left at the step start.
+  using EndProjection = std::function<bool(double t, VectorRef x)>;
+  void set_end_projection(EndProjection projection) { end_projection_ = std::move(projection); }
 
   // Caps the size of the next step attempt (predictive event step); cleared after one step.
   void limit_next_step(double h_cap) { h_cap_ = h_cap; }
@@ -111,6 +122,7 @@ class Dop853 {
   double h_ = 0.0;             // proposed next step size
   double h_cap_ = kInfinity;
   StepSizeController controller_{kOrder, 0.2};  // PI coupling of Hairer's code
+  EndProjection end_projection_;
   Vector x_, x_trial_, stage_x_, err5_, err3_, z_end_;
   Matrix k_;      // max_nx x 16 stage derivatives; column 0 is f at the current state (FSAL)
   Matrix dense_;  // max_nx x 8 continuous extension coefficients r1..r8 of the last step

@@ -9,6 +9,7 @@ enum class StepStatus {
   TooManyRejections,  // max_rejections tries in a row failed
   NonFiniteState,     // f (or a stage) produced NaN or Inf: the state is left at the step start
   NewtonFailure,      // algebraic states (DAE) or an implicit stage could not be solved
+  ProjectionFailure,  // the end-state projection (Dop853::set_end_projection) found no state
 };
 
 const char* to_string(StepStatus status);
