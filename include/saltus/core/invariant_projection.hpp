@@ -6,7 +6,8 @@
 // than the other: the sleigh billiard's energy drifts by ~1.6e-9 per 2e4 time units at DOP853
 // rtol 1e-12 (docs/VALIDATION.md). With a projection the simulator reads the target values
 // c(x) at the start of a run and after every reset, and moves the state back onto
-// {c(x) = target} after every accepted step and at the event state before a reset is applied,
+// {c(x) = target} at the end of every accepted step (DOP853 before the step's last stage, the
+// other steppers after the step) and at the event state before a reset is applied,
 // so a reset that keeps c (an elastic impact) keeps it to its own round-off and one that
 // changes c (restitution < 1) sets the new target.
 #pragma once
