@@ -12,7 +12,7 @@
 // Why still a template on the stepper: compiled once behind a virtual dense-output interface,
 // the loop would pay an indirect call per step, per guard sample and per root-finder iteration
 // (the sample and Brent calls are ~35 % of an impact's instructions on the ball ensemble); that
-// has not been measured to cost nothing, so the template stays (issue 10). Length (~450 lines):
+// has not been measured to cost nothing, so the template stays (issue 10). Length (~470 lines):
 // the run's state and its sequencing are one concept; the parts above are already out.
 #pragma once
 
@@ -126,7 +126,10 @@ class HybridLoop final : private GuardRates {
     }
     stepper_.set_flow(m.flow);
     if constexpr (kProjectsInStep) {
-      stepper_.set_end_projection([this](double, VectorRef x) { return project_step_end(x); });
+      // Only for systems with projections: without one the stepper skips the call.
+      if (system_.max_invariants() > 0) {
+        stepper_.set_end_projection([this](double, VectorRef x) { return project_step_end(x); });
+      }
     }
     if (nz_ > 0 && !stepper_.evaluator().solve_algebraic(t_, x_.head(nx_), z_.head(nz_))) {
       stop(Termination::NewtonFailure,
