@@ -141,11 +141,6 @@ Guard wall_guard(const Context& ctx, ModeId mode, int w) {
   return guard;
 }
 
-// The kinetic energy T kept by projection (CompileOptions::project_invariants): qdot is moved
-// M-orthogonally onto the constraint distribution {eta(q) qdot = 0} (the constraints' values are
-// 0 by definition, not read from the start) and scaled to T = target; q is left alone. The
-// projection moves qdot by the integrator's local error only, so the scaling of the nearest
-// admissible velocity is the kinetic-metric projection up to second order in that error.
 // 1/2 v^T M v. The projection's small products are plain loops: Eigen's product kernels for
 // runtime-size matrices cost several times the arithmetic at these sizes (callgrind, sleigh).
 double half_quadratic_form(const DofMatrix<double>& M, const DofVector<double>& v, int n) {
@@ -158,6 +153,11 @@ double half_quadratic_form(const DofMatrix<double>& M, const DofVector<double>& 
   return 0.5 * s;
 }
 
+// The kinetic energy T kept by projection (CompileOptions::project_invariants): qdot is moved
+// M-orthogonally onto the constraint distribution {eta(q) qdot = 0} (the constraints' values are
+// 0 by definition, not read from the start) and scaled to T = target; q is left alone. The
+// projection moves qdot by the integrator's local error only, so the scaling of the nearest
+// admissible velocity is the kinetic-metric projection up to second order in that error.
 InvariantProjection energy_projection(const Context& ctx) {
   InvariantProjection p;
   p.count = 1;
