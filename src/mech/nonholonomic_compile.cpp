@@ -153,6 +153,47 @@ double half_quadratic_form(const DofMatrix<double>& M, const DofVector<double>& 
   return 0.5 * s;
 }
 
+// v = the M-orthogonal projection of x's qdot onto {eta(q) v = 0} and T = 1/2 v^T M v, by a
+// numeric elimination; false where M is not SPD or the rows are dependent at q.
+bool generic_velocity_projection(const NonholonomicModel& m, const ConstVectorRef& x,
+                                 DofVector<double>& qd, double& T) {
+  const int n = m.dof(), k = m.constraint_count();
+  const DofVector<double> q = load<double>(x, 0, n);
+  qd = load<double>(x, n, n);
+  DofMatrix<double> M = DofMatrix<double>::Zero(n, n);
+  m.unconstrained().eval_mass(q, M);
+  if (k > 0) {
+    detail::SpdFactor<double> chol;
+    if (!chol.compute(M)) return false;
+    DofMatrix<double> W(n, k), m_up(k, k);
+    DofVector<double> row, col(n), violation(k);
+    DofMatrix<double> eta(k, n);
+    for (int a = 0; a < k; ++a) {
+      m.constraint(a).row(q, row);
+      eta.row(a) = row.transpose();
+      col = row;
+      chol.solve_in_place(col);
+      W.col(a) = col;
+      violation[a] = row.dot(qd);
+    }
+    for (int a = 0; a < k; ++a) {
+      for (int b = 0; b < k; ++b) {
+        double s = 0.0;
+        for (int i = 0; i < n; ++i) s += eta(a, i) * W(i, b);
+        m_up(a, b) = s;
+      }
+    }
+    detail::SpdFactor<double> G;
+    if (!G.compute(m_up)) return false;
+    G.solve_in_place(violation);  // the multipliers
+    for (int i = 0; i < n; ++i) {
+      for (int a = 0; a < k; ++a) qd[i] -= W(i, a) * violation[a];
+    }
+  }
+  T = half_quadratic_form(M, qd, n);
+  return true;
+}
+
 // The kinetic energy T kept by projection (CompileOptions::project_invariants): qdot is moved
 // M-orthogonally onto the constraint distribution {eta(q) qdot = 0} (the constraints' values are
 // 0 by definition, not read from the start) and scaled to T = target; q is left alone. The
@@ -169,40 +210,13 @@ InvariantProjection energy_projection(const Context& ctx) {
   };
   p.project = [ctx](const ConstVectorRef& target, VectorRef x) {
     const NonholonomicModel& m = ctx->model;
-    const int n = ctx->n, k = m.constraint_count();
-    const DofVector<double> q = load<double>(x, 0, n);
-    DofVector<double> qd = load<double>(x, n, n);
-    DofMatrix<double> M = DofMatrix<double>::Zero(n, n);
-    m.unconstrained().eval_mass(q, M);
-    if (k > 0) {
-      detail::SpdFactor<double> chol;
-      if (!chol.compute(M)) return false;
-      DofMatrix<double> W(n, k), m_up(k, k);
-      DofVector<double> row, col(n), violation(k);
-      DofMatrix<double> eta(k, n);
-      for (int a = 0; a < k; ++a) {
-        m.constraint(a).row(q, row);
-        eta.row(a) = row.transpose();
-        col = row;
-        chol.solve_in_place(col);
-        W.col(a) = col;
-        violation[a] = row.dot(qd);
-      }
-      for (int a = 0; a < k; ++a) {
-        for (int b = 0; b < k; ++b) {
-          double s = 0.0;
-          for (int i = 0; i < n; ++i) s += eta(a, i) * W(i, b);
-          m_up(a, b) = s;
-        }
-      }
-      detail::SpdFactor<double> G;
-      if (!G.compute(m_up)) return false;
-      G.solve_in_place(violation);  // the multipliers
-      for (int i = 0; i < n; ++i) {
-        for (int a = 0; a < k; ++a) qd[i] -= W(i, a) * violation[a];
-      }
+    const int n = ctx->n;
+    double T = 0.0;
+    DofVector<double> qd(n);
+    if (!m.fused_velocity_projection(x.data(), x.data() + n, qd.data(), &T) &&
+        !generic_velocity_projection(m, x, qd, T)) {
+      return false;
     }
-    const double T = half_quadratic_form(M, qd, n);
     if (target[0] == 0.0) {
       qd.setZero();
     } else {

@@ -70,6 +70,41 @@ NodeId dot(Nodes& s, const Column& u, const Column& v) {
   return sum;
 }
 
+// M's factors, W^b = M^-1 eta^b^T and G_ab = eta^a W^b's factors: what the accelerations and
+// the velocity projection share.
+struct ConstraintFactors {
+  LdlFactor M;
+  std::vector<Column> W;
+  LdlFactor G;
+};
+
+ConstraintFactors constraint_factors(Nodes& s, const Square& mass, const Square& rows) {
+  const int n = static_cast<int>(mass.size());
+  const int k = static_cast<int>(rows.size());
+  ConstraintFactors f;
+  f.M = factor(
+      s, n, [&mass](int i, int j) { return mass[static_cast<size_t>(i)][static_cast<size_t>(j)]; });
+  for (const Column& row : rows) f.W.push_back(solve(s, f.M, row));
+  f.G = factor(s, k, [&rows, &f, &s](int i, int j) {
+    return dot(s, rows[static_cast<size_t>(i)], f.W[static_cast<size_t>(j)]);
+  });
+  return f;
+}
+
+// q' - sum_b W^b lambda_b.
+Column subtract_columns(Nodes& s, Column v, const std::vector<Column>& W, const Column& lambda) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    for (size_t b = 0; b < W.size(); ++b) v[i] = s.sub(v[i], s.mul(W[b][i], lambda[b]));
+  }
+  return v;
+}
+
+Column pivots(const ConstraintFactors& f) {
+  Column p = f.M.D;
+  p.insert(p.end(), f.G.D.begin(), f.G.D.end());
+  return p;
+}
+
 }  // namespace
 
 ConstrainedAccelerations derive_constrained_accelerations(ExpressionGraph& graph,
@@ -77,12 +112,8 @@ ConstrainedAccelerations derive_constrained_accelerations(ExpressionGraph& graph
                                                           const Square& rows) {
   Nodes s{graph};
   const int n = static_cast<int>(h.size());
-  const int k = static_cast<int>(rows.size());
-  const LdlFactor M = factor(
-      s, n, [&mass](int i, int j) { return mass[static_cast<size_t>(i)][static_cast<size_t>(j)]; });
-  const Column a = solve(s, M, h);
-  std::vector<Column> W;  // W^b = M^-1 eta^b^T
-  for (const Column& row : rows) W.push_back(solve(s, M, row));
+  const ConstraintFactors f = constraint_factors(s, mass, rows);
+  const Column a = solve(s, f.M, h);
 
   // G lambda = -(eta a + etadot q'), etadot q' = sum_ij (d eta_i / dq_j) q'_j q'_i.
   Column rhs;
@@ -99,22 +130,42 @@ ConstrainedAccelerations derive_constrained_accelerations(ExpressionGraph& graph
     }
     rhs.push_back(graph.make(OpCode::Neg, s.add(dot(s, row, a), rate)));
   }
-  const LdlFactor G = factor(s, k, [&rows, &W, &s](int i, int j) {
-    return dot(s, rows[static_cast<size_t>(i)], W[static_cast<size_t>(j)]);
-  });
-  const Column lambda = solve(s, G, rhs);
+  const Column lambda = solve(s, f.G, rhs);
 
   ConstrainedAccelerations out;
   for (int i = 0; i < n; ++i) {
     NodeId qdd = a[static_cast<size_t>(i)];
-    for (int b = 0; b < k; ++b) {
-      qdd = s.add(qdd, s.mul(W[static_cast<size_t>(b)][static_cast<size_t>(i)],
-                             lambda[static_cast<size_t>(b)]));
+    for (size_t b = 0; b < rows.size(); ++b) {
+      qdd = s.add(qdd, s.mul(f.W[b][static_cast<size_t>(i)], lambda[b]));
     }
     out.qddot.push_back(qdd);
   }
-  out.pivots = M.D;
-  out.pivots.insert(out.pivots.end(), G.D.begin(), G.D.end());
+  out.pivots = pivots(f);
+  return out;
+}
+
+ConstrainedVelocity derive_constrained_velocity(ExpressionGraph& graph, const Square& mass,
+                                                const Square& rows) {
+  Nodes s{graph};
+  const int n = static_cast<int>(mass.size());
+  const ConstraintFactors f = constraint_factors(s, mass, rows);
+  Column qdot, violation;  // eta^a q'
+  for (int i = 0; i < n; ++i) qdot.push_back(graph.state(n + i));
+  for (const Column& row : rows) violation.push_back(dot(s, row, qdot));
+  ConstrainedVelocity out;
+  out.qdot = subtract_columns(s, qdot, f.W, solve(s, f.G, violation));
+  // 1/2 v^T M v from M's lower triangle: sum_i M_ii v_i^2 / 2 + sum_{i > j} M_ij v_i v_j.
+  NodeId twice = s.zero();
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      const NodeId vv = s.mul(out.qdot[static_cast<size_t>(i)], out.qdot[static_cast<size_t>(j)]);
+      NodeId term = s.mul(mass[static_cast<size_t>(i)][static_cast<size_t>(j)], vv);
+      if (i != j) term = s.add(term, term);
+      twice = s.add(twice, term);
+    }
+  }
+  out.kinetic_energy = s.mul(graph.constant(0.5), twice);
+  out.pivots = pivots(f);
   return out;
 }
 

@@ -36,9 +36,13 @@ struct MechanicalTapes {
   std::vector<Tape> constraint_rows;  // slot i: eta^a_i
   // Models with constraints: slot i < n qddot_i, then the n + k pivots of the elimination.
   Tape accelerations;
-  // accelerations reads only t, q, qdot and parameters and stores every slot: its native
-  // function's output array is read directly (accelerations_in_place).
+  // Models with constraints: slot i < n the projected velocity v_i, slot n its kinetic energy,
+  // then the n + k pivots (constrained_accelerations.hpp).
+  Tape velocity_projection;
+  // Whether the tape reads only t, q, qdot and parameters and stores every slot: its native
+  // function's output array is then read directly (all_slots).
   bool accelerations_read_in_place = false;
+  bool velocity_projection_read_in_place = false;
   // Models with constraints: slot i < n d gap / d q_i of each contact (the walls' gradients).
   std::vector<Tape> gap_gradients;
   // Every gap in one tape (slot i: contact i): walls checked at the same q share their common
@@ -101,6 +105,10 @@ mech::ConfigurationFunction wall_gap(const std::shared_ptr<const MechanicalTapes
       [tapes, i](const double* q, int) { return wall_gap_in_place(*tapes, q, i); });
 }
 
+bool readable_in_place(const Tape& tape) {
+  return tape.loads_rate.empty() && tape.loads_z.empty() && tape.stores_every_slot();
+}
+
 // The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.
 std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
   const ModelMechanics& m = *model.mechanics;
@@ -142,9 +150,15 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     for (size_t p = 0; p < acc.pivots.size(); ++p)
       outputs.push_back({acc.pivots[p], n + static_cast<std::int32_t>(p)});
     tapes->accelerations = compile_tape(fused, outputs);
-    tapes->accelerations_read_in_place = tapes->accelerations.loads_rate.empty() &&
-                                         tapes->accelerations.loads_z.empty() &&
-                                         tapes->accelerations.stores_every_slot();
+    tapes->accelerations_read_in_place = readable_in_place(tapes->accelerations);
+    const ConstrainedVelocity v = derive_constrained_velocity(fused, m.mass, m.constraint_rows);
+    outputs.clear();
+    for (int i = 0; i < n; ++i) outputs.push_back({v.qdot[static_cast<size_t>(i)], i});
+    outputs.push_back({v.kinetic_energy, n});
+    for (size_t p = 0; p < v.pivots.size(); ++p)
+      outputs.push_back({v.pivots[p], n + 1 + static_cast<std::int32_t>(p)});
+    tapes->velocity_projection = compile_tape(fused, outputs);
+    tapes->velocity_projection_read_in_place = readable_in_place(tapes->velocity_projection);
     for (const ModelContact& c : m.contacts) {
       std::vector<TapeOutput> gradient;
       for (int i = 0; i < n; ++i)
@@ -156,7 +170,7 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
   static std::atomic<std::uint64_t> next_id{1};
   tapes->id = next_id.fetch_add(1);
   std::vector<const Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->accelerations,
-                                  &tapes->all_gaps};
+                                  &tapes->velocity_projection, &tapes->all_gaps};
   for (const std::vector<Tape>* v :
        {&tapes->gaps, &tapes->tangents, &tapes->constraint_rows, &tapes->gap_gradients}) {
     for (const Tape& t : *v) hot.push_back(&t);
@@ -181,62 +195,82 @@ void set_dynamics(Model& target, const std::shared_ptr<const MechanicalTapes>& t
   });
 }
 
-// The fused accelerations by run() (or the interpreter alone, where the caller has already
-// counted this evaluation toward the tape's compilation). Not inlined: its set-up would then
-// run on accelerations_in_place's hot path too.
-[[gnu::noinline]] bool accelerations_by_tape(const MechanicalTapes& tapes, double t,
-                                             const double* q, const double* qdot, double* qddot,
-                                             bool interpret_only) {
-  const int n = tapes.n;
-  bool valid = true;
-  const auto sink = [&](int k, double v) {
-    if (k < n) {
-      qddot[k] = v;
-    } else {
-      valid = valid && v > 0.0;
-    }
-  };
+// Every slot of `tape` (which reads only t, q, qdot and parameters) at x = (q, qdot) into out, by
+// run() (or the interpreter alone, where the caller has already counted this evaluation toward
+// the tape's compilation). Not inlined: its set-up would then run on all_slots' hot path too.
+[[gnu::noinline]] void slots_by_tape(const Tape& tape, int n, double t, const double* q,
+                                     const double* qdot, double* out, bool interpret_only) {
+  for (int k = 0; k < tape.outputs; ++k) out[k] = 0.0;  // a slot not stored reads 0
+  const auto sink = [out](int k, double v) { out[k] = v; };
   if (qdot == q + n) {
     // The compiled flow passes q and qdot as the two halves of its state: the tape reads x.
     if (interpret_only) {
-      detail::interpret(tapes.accelerations, t, q, q, q, sink);
+      detail::interpret(tape, t, q, q, q, sink);
     } else {
-      run(tapes.accelerations, t, q, q, q, sink);
+      run(tape, t, q, q, q, sink);
     }
   } else {
     const StateView<double, const double*> x{q, &qdot, n};
-    run(tapes.accelerations, t, x, x, x, sink);
+    run(tape, t, x, x, x, sink);
   }
-  return valid;
+}
+
+// Every slot of `tape` at (t, q, qdot) into out (kNativeMaxValues entries). Where qdot follows q
+// in memory (the compiled flow's state) and the tape is readable_in_place, the native function
+// writes out directly: no sink per slot, no copy of x.
+void all_slots(const Tape& tape, bool tape_readable_in_place, int n, double t, const double* q,
+               const double* qdot, double* out) {
+  const bool in_place = qdot == q + n && tape_readable_in_place;
+  if (in_place) {
+    if (const NativeFunction f = native_function_in_place(tape)) {
+      f(t, q, nullptr, nullptr, native_parameters(tape), out);
+      return;
+    }
+  }
+  slots_by_tape(tape, n, t, q, qdot, out, in_place);
 }
 
 // The fused accelerations in doubles from q and qdot, n entries each (AccelerationFunction::
-// Fast, context: the MechanicalTapes); false where a pivot is <= 0 or NaN. The flow's hot path
-// reads every output from the native function's array.
+// Fast, context: the MechanicalTapes); false where a pivot is <= 0 or NaN.
 bool accelerations_in_place(const void* context, double t, const double* q, const double* qdot,
                             double* qddot) {
   const auto& tapes = *static_cast<const MechanicalTapes*>(context);
   const int n = tapes.n;
-  const Tape& tape = tapes.accelerations;
-  const bool in_place = qdot == q + n && tapes.accelerations_read_in_place;
-  if (in_place) {
-    if (const NativeFunction f = native_function_in_place(tape)) {
-      double out[kNativeMaxValues];
-      f(t, q, nullptr, nullptr, native_parameters(tape), out);
-      // One loop for qddot and the pivots: a loop of copies alone becomes a memcpy call, which
-      // costs more than the copies.
-      bool valid = true;
-      for (int j = 0; j < tape.outputs; ++j) {
-        if (j < n) {
-          qddot[j] = out[j];
-        } else {
-          valid &= out[j] > 0.0;  // a pivot: false for NaN too
-        }
-      }
-      return valid;
+  double out[kNativeMaxValues];
+  all_slots(tapes.accelerations, tapes.accelerations_read_in_place, n, t, q, qdot, out);
+  // One loop for qddot and the pivots: a loop of copies alone becomes a memcpy call, which costs
+  // more than the copies.
+  bool valid = true;
+  for (int j = 0; j < tapes.accelerations.outputs; ++j) {
+    if (j < n) {
+      qddot[j] = out[j];
+    } else {
+      valid &= out[j] > 0.0;  // a pivot: false for NaN too
     }
   }
-  return accelerations_by_tape(tapes, t, q, qdot, qddot, in_place);
+  return valid;
+}
+
+// The fused velocity projection (mech::VelocityProjection, context: the MechanicalTapes); false
+// where a pivot is <= 0 or NaN.
+bool velocity_projection_in_place(const void* context, const double* q, const double* qdot,
+                                  double* v, double* kinetic_energy) {
+  const auto& tapes = *static_cast<const MechanicalTapes*>(context);
+  const int n = tapes.n;
+  double out[kNativeMaxValues];
+  all_slots(tapes.velocity_projection, tapes.velocity_projection_read_in_place, n, 0.0, q, qdot,
+            out);
+  bool valid = true;
+  for (int j = 0; j < tapes.velocity_projection.outputs; ++j) {
+    if (j < n) {
+      v[j] = out[j];
+    } else if (j == n) {
+      *kinetic_energy = out[j];
+    } else {
+      valid &= out[j] > 0.0;
+    }
+  }
+  return valid;
 }
 
 }  // namespace
@@ -283,6 +317,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
     }
   };
   nm.set_accelerations(accelerations, &accelerations_in_place, tapes);
+  nm.set_velocity_projection(&velocity_projection_in_place, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const int w = nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)),
                               m.contacts[i].rigid_law.e);

@@ -4,6 +4,7 @@
 // Cholesky of M, constraint rates by second-order jets): values and first derivatives at seeded
 // random states of the sleigh and disk files and of randomly generated models; the flows'
 // Jacobians against the C++ catalogue systems; dependent rows handed to the generic path's error.
+// The fused velocity projection (the energy projection's) against the generic one.
 // The walls' compiled gradients (d gap / d q on the same graph) against AD of the gap.
 #include <gtest/gtest.h>
 
@@ -217,6 +218,59 @@ TEST(ConstrainedAccelerations, FlowFastPathGivesTheInterpretersBits) {
   EXPECT_EQ(compared, 8 * 40);
 }
 
+// The fused velocity projection (one tape, L D L^T on the graph) against the generic
+// NonholonomicModel::project_velocity (Eigen LLT and LDLT): v to rounding, T = 1/2 v^T M v by
+// kinetic_energy, eta v = 0; and the native function's outputs read in place (q and qdot
+// contiguous, as in the integrators' state) equal the interpreter's bit for bit. Sleigh, disk and
+// random models at random states off the constraints.
+TEST(ConstrainedAccelerations, VelocityProjectionEqualsTheGenericProjection) {
+  std::mt19937 rng(515);
+  std::vector<std::string> texts;
+  for (int trial = 0; trial < 6; ++trial) {
+    const int n = 3 + trial % 3;
+    texts.push_back(random_model_text(rng, n, 1 + trial % (n - 1)));
+  }
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  int compared = 0;
+  for (size_t c = 0; c < texts.size() + 2; ++c) {
+    const auto load = [&] {
+      if (c == 0) return file_model("chaplygin_sleigh.toml");
+      if (c == 1) return file_model("vertical_disk.toml");
+      return std::make_shared<const Model>(load_model_text(texts[c - 2], "random.toml"));
+    };
+    const mech::NonholonomicModel interpreted = nonholonomic_model(load());
+    const mech::NonholonomicModel native = nonholonomic_model(load());
+    const int n = interpreted.dof();
+    for (int s = 0; s < 40; ++s) {
+      Vector x(2 * n);
+      for (int i = 0; i < 2 * n; ++i) x[i] = u(rng);
+      const Vector q = x.head(n), qd = x.tail(n);
+      Vector vi(n), vn(n);
+      double ti = 0.0, tn = 0.0;
+      {
+        const ScopedThreshold never(-1);
+        ASSERT_TRUE(interpreted.fused_velocity_projection(x.data(), x.data() + n, vi.data(), &ti));
+      }
+      {
+        const ScopedThreshold at_once(0);
+        ASSERT_TRUE(native.fused_velocity_projection(x.data(), x.data() + n, vn.data(), &tn));
+      }
+      const Vector generic = interpreted.project_velocity(q, qd);
+      const double scale = 1.0 + qd.cwiseAbs().maxCoeff();
+      EXPECT_LE((vi - generic).cwiseAbs().maxCoeff(), 1e-12 * scale) << "case " << c << " " << s;
+      const double T = interpreted.kinetic_energy(q, generic);
+      EXPECT_NEAR(ti, T, 1e-12 * (1.0 + T)) << "case " << c << " state " << s;
+      const Vector violation = interpreted.constraint_matrix(q) * vi;
+      EXPECT_LE(violation.cwiseAbs().maxCoeff(), 1e-12 * scale) << "case " << c << " " << s;
+      EXPECT_EQ(std::memcmp(vi.data(), vn.data(), sizeof(double) * static_cast<size_t>(n)), 0)
+          << "case " << c << " state " << s;
+      EXPECT_EQ(std::memcmp(&ti, &tn, sizeof(double)), 0) << "case " << c << " state " << s;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 8 * 40);
+}
+
 // Rows x' and cos(theta) x' + sin(theta) y' are dependent at theta = 0: the fused tape's pivot is
 // 0 there, it declines, and the flow reports the generic elimination's error.
 TEST(ConstrainedAccelerations, DependentRowsAreReportedByTheGenericElimination) {
@@ -229,8 +283,12 @@ TEST(ConstrainedAccelerations, DependentRowsAreReportedByTheGenericElimination) 
   DofVector<double> q = DofVector<double>::Zero(3), qd = DofVector<double>::Zero(3);
   DofVector<double> qdd = DofVector<double>::Zero(3);
   EXPECT_FALSE(m.accelerations()(0.0, q, qd, qdd));
+  DofVector<double> v(3);
+  double T = 0.0;
+  EXPECT_FALSE(m.fused_velocity_projection(q.data(), qd.data(), v.data(), &T));
   q[2] = 0.5;
   EXPECT_TRUE(m.accelerations()(0.0, q, qd, qdd));
+  EXPECT_TRUE(m.fused_velocity_projection(q.data(), qd.data(), v.data(), &T));
   const auto compiled = m.compile();
   const Flow& flow = compiled.system.mode(compiled.mode).flow;
   Vector x = Vector::Zero(6), xdot(6);

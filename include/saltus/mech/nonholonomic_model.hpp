@@ -146,6 +146,13 @@ class AccelerationFunction {
   std::shared_ptr<const void> context_;
 };
 
+// An optional plain evaluation in doubles of NonholonomicModel::project_velocity and of the
+// kinetic energy of its result (model files set one from model/constrained_accelerations.hpp's
+// symbolic projection): fn(context, q, qdot, v, T) writes n entries of v and T; false where it
+// does not apply (a pivot <= 0), and the generic projection then runs.
+using VelocityProjection = bool (*)(const void* context, const double* q, const double* qdot,
+                                    double* v, double* kinetic_energy);
+
 struct NonholonomicConstraint {
   std::string name;
   ConstraintRow row;
@@ -216,6 +223,18 @@ class NonholonomicModel {
     accelerations_ = AccelerationFunction(fn, fast, std::move(context));
   }
   const AccelerationFunction& accelerations() const { return accelerations_; }
+  // The fused velocity projection the energy projection of compile() uses instead of the generic
+  // one (above); it must give project_velocity's v (tests compare them).
+  void set_velocity_projection(VelocityProjection fn, std::shared_ptr<const void> context) {
+    velocity_projection_ = fn;
+    velocity_projection_context_ = std::move(context);
+  }
+  // v and T by the fused projection; false when there is none or it does not apply.
+  bool fused_velocity_projection(const double* q, const double* qdot, double* v,
+                                 double* kinetic_energy) const {
+    return velocity_projection_ &&
+           velocity_projection_(velocity_projection_context_.get(), q, qdot, v, kinetic_energy);
+  }
 
   // Evaluations at double precision.
   Matrix mass_matrix(ConstVectorRef q) const { return unconstrained_.mass_matrix(q); }
@@ -262,6 +281,8 @@ class NonholonomicModel {
   std::vector<NonholonomicConstraint> constraints_;
   std::vector<NonholonomicWall> walls_;
   AccelerationFunction accelerations_;
+  VelocityProjection velocity_projection_ = nullptr;
+  std::shared_ptr<const void> velocity_projection_context_;
 };
 
 namespace detail {

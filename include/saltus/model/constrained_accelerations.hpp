@@ -10,6 +10,11 @@
 // factorisations are outputs too: the elimination is valid exactly where every pivot is > 0 (M
 // SPD and the rows independent); elsewhere the caller falls back to the generic elimination,
 // whose errors name the model and the state.
+//
+// The velocity projection of the same model (NonholonomicModel::project_velocity, the energy
+// projection of long runs) on the same factors: v = q' - W lambda with G lambda = eta q', the
+// M-orthogonal projection of q' onto {eta v = 0}, and its kinetic energy 1/2 v^T M v; one tape
+// evaluates the heading's trigonometry once and needs no square root (L D L^T, not Cholesky).
 #pragma once
 
 #include <vector>
@@ -28,5 +33,17 @@ struct ConstrainedAccelerations {
 ConstrainedAccelerations derive_constrained_accelerations(
     ExpressionGraph& graph, const std::vector<std::vector<NodeId>>& mass,
     const std::vector<NodeId>& h, const std::vector<std::vector<NodeId>>& rows);
+
+struct ConstrainedVelocity {
+  std::vector<NodeId> qdot;         // n components of v
+  NodeId kinetic_energy = kNoNode;  // 1/2 v^T M v
+  std::vector<NodeId> pivots;       // as ConstrainedAccelerations::pivots
+};
+
+// v(q, q') and its kinetic energy; arguments as for derive_constrained_accelerations (n =
+// mass.size()).
+ConstrainedVelocity derive_constrained_velocity(ExpressionGraph& graph,
+                                                const std::vector<std::vector<NodeId>>& mass,
+                                                const std::vector<std::vector<NodeId>>& rows);
 
 }  // namespace saltus::model
