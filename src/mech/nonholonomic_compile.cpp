@@ -73,6 +73,19 @@ Flow constrained_flow(const Context& ctx) {
   return flow;
 }
 
+// What a wall's guard value reads.
+struct WallContext {
+  WallContext(Context m, const NonholonomicWall* w) : model(std::move(m)), wall(w) {}
+  Context model;
+  const NonholonomicWall* wall;
+};
+
+// -h(q) from the state's first n entries (DirectGuardValue::Fast).
+double wall_value(const void* context, double, const double* x, const double*) {
+  const auto& c = *static_cast<const WallContext*>(context);
+  return -c.wall->h(x, c.model->n);
+}
+
 Guard wall_guard(const Context& ctx, ModeId mode, int w) {
   const NonholonomicModel& m = ctx->model;
   // One jump: the wall's map solved once, with the impulse's coefficients (qdot+ - qdot- =
@@ -108,14 +121,12 @@ Guard wall_guard(const Context& ctx, ModeId mode, int w) {
       wall->name, Direction::Rising,
       [ctx, wall](const auto&, const auto& x, const auto&) {
         using S = std::decay_t<decltype(x[0])>;
-        // Doubles (guard sampling, event location): h reads q in place from the state.
-        if constexpr (std::is_same_v<S, double>) {
-          return -wall->h(x.data(), ctx->n);
-        } else {
-          return S(-wall->h(load<S>(x, 0, ctx->n)));
-        }
+        return S(-wall->h(load<S>(x, 0, ctx->n)));
       },
       std::move(reset));
+  // Doubles (guard sampling, event location): h reads q in place from the state, called by the
+  // event locator without the std::function layer.
+  guard.value = DirectGuardValue{&wall_value, std::make_shared<const WallContext>(ctx, wall)};
   // h reads q only: event location interpolates half the state.
   for (int i = 0; i < ctx->n; ++i) guard.reads_states.push_back(i);
   if (wall->gradient) {

@@ -43,6 +43,7 @@ struct MechanicalTapes {
   // function's output array is then read directly (all_slots).
   bool accelerations_read_in_place = false;
   bool velocity_projection_read_in_place = false;
+  bool all_gaps_read_in_place = false;
   // Models with constraints: slot i < n d gap / d q_i of each contact (the walls' gradients).
   std::vector<Tape> gap_gradients;
   // Every gap in one tape (slot i: contact i): walls checked at the same q share their common
@@ -50,6 +51,57 @@ struct MechanicalTapes {
   Tape all_gaps;
   std::uint64_t id = 0;  // tells this model's entries in the per-thread memo from others'
 };
+
+// Whether the tape reads only t, x and parameters and stores every slot (all_slots).
+bool readable_in_place(const Tape& tape) {
+  return tape.loads_rate.empty() && tape.loads_z.empty() && tape.stores_every_slot();
+}
+
+// Every slot of `tape` (which reads only t, q, qdot and parameters) at x = (q, qdot) into out, by
+// run() (or the interpreter alone, where the caller has already counted this evaluation toward
+// the tape's compilation). Not inlined: its set-up would then run on all_slots' hot path too.
+[[gnu::noinline]] void slots_by_tape(const Tape& tape, int n, double t, const double* q,
+                                     const double* qdot, double* out, bool interpret_only) {
+  for (int k = 0; k < tape.outputs; ++k) out[k] = 0.0;  // a slot not stored reads 0
+  const auto sink = [out](int k, double v) { out[k] = v; };
+  if (qdot == q + n) {
+    // The compiled flow passes q and qdot as the two halves of its state: the tape reads x.
+    if (interpret_only) {
+      detail::interpret(tape, t, q, q, q, sink);
+    } else {
+      run(tape, t, q, q, q, sink);
+    }
+  } else {
+    const StateView<double, const double*> x{q, &qdot, n};
+    run(tape, t, x, x, x, sink);
+  }
+}
+
+// Every slot of `tape` at (t, q, qdot) into out (tape.outputs entries). Where qdot follows q
+// in memory (the compiled flow's state) and the tape is readable_in_place, the native function
+// writes out directly: no sink per slot, no copy of x.
+void all_slots(const Tape& tape, bool tape_readable_in_place, int n, double t, const double* q,
+               const double* qdot, double* out) {
+  const bool in_place = qdot == q + n && tape_readable_in_place;
+  if (in_place) {
+    if (const NativeFunction f = native_function_in_place(tape)) {
+      f(t, q, nullptr, nullptr, native_parameters(tape), out);
+      return;
+    }
+  }
+  slots_by_tape(tape, n, t, q, qdot, out, in_place);
+}
+
+// Whether a and b hold the same n doubles bit for bit (a loop: memcmp is a call for a few words).
+bool same_bits(const double* a, const double* b, int n) {
+  for (int k = 0; k < n; ++k) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a + k, sizeof x);
+    std::memcpy(&y, b + k, sizeof y);
+    if (x != y) return false;
+  }
+  return true;
+}
 
 // Gaps kept per thread for the last q (wall_gap_in_place); more contacts use their own tapes.
 constexpr int kMemoGaps = 16;
@@ -65,11 +117,12 @@ double wall_gap_in_place(const MechanicalTapes& tapes, const double* q, int i) {
     double gaps[kMemoGaps];
   };
   thread_local Memo memo;
-  const size_t bytes = sizeof(double) * static_cast<size_t>(tapes.n);
-  if (memo.id != tapes.id || std::memcmp(memo.q, q, bytes) != 0) {
+  const int n = tapes.n;
+  if (memo.id != tapes.id || !same_bits(memo.q, q, n)) {
     memo.id = 0;  // invalid until every gap is written
-    run(tapes.all_gaps, 0.0, q, q, q, [](int k, double v) { memo.gaps[k] = v; });
-    std::memcpy(memo.q, q, bytes);
+    // The gaps read q only: q + n stands for qdot, which all_slots takes as "x in place".
+    all_slots(tapes.all_gaps, tapes.all_gaps_read_in_place, n, 0.0, q, q + n, memo.gaps);
+    for (int k = 0; k < n; ++k) memo.q[k] = q[k];
     memo.id = tapes.id;
   }
   return memo.gaps[i];
@@ -103,10 +156,6 @@ mech::ConfigurationFunction wall_gap(const std::shared_ptr<const MechanicalTapes
   return configuration_function(
       tapes, &tapes->gaps[static_cast<size_t>(i)],
       [tapes, i](const double* q, int) { return wall_gap_in_place(*tapes, q, i); });
-}
-
-bool readable_in_place(const Tape& tape) {
-  return tape.loads_rate.empty() && tape.loads_z.empty() && tape.stores_every_slot();
 }
 
 // The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.
@@ -167,6 +216,7 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     }
   }
   tapes->all_gaps = compile_tape(g, all_gaps);
+  tapes->all_gaps_read_in_place = readable_in_place(tapes->all_gaps);
   static std::atomic<std::uint64_t> next_id{1};
   tapes->id = next_id.fetch_add(1);
   std::vector<const Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->accelerations,
@@ -195,41 +245,6 @@ void set_dynamics(Model& target, const std::shared_ptr<const MechanicalTapes>& t
   });
 }
 
-// Every slot of `tape` (which reads only t, q, qdot and parameters) at x = (q, qdot) into out, by
-// run() (or the interpreter alone, where the caller has already counted this evaluation toward
-// the tape's compilation). Not inlined: its set-up would then run on all_slots' hot path too.
-[[gnu::noinline]] void slots_by_tape(const Tape& tape, int n, double t, const double* q,
-                                     const double* qdot, double* out, bool interpret_only) {
-  for (int k = 0; k < tape.outputs; ++k) out[k] = 0.0;  // a slot not stored reads 0
-  const auto sink = [out](int k, double v) { out[k] = v; };
-  if (qdot == q + n) {
-    // The compiled flow passes q and qdot as the two halves of its state: the tape reads x.
-    if (interpret_only) {
-      detail::interpret(tape, t, q, q, q, sink);
-    } else {
-      run(tape, t, q, q, q, sink);
-    }
-  } else {
-    const StateView<double, const double*> x{q, &qdot, n};
-    run(tape, t, x, x, x, sink);
-  }
-}
-
-// Every slot of `tape` at (t, q, qdot) into out (kNativeMaxValues entries). Where qdot follows q
-// in memory (the compiled flow's state) and the tape is readable_in_place, the native function
-// writes out directly: no sink per slot, no copy of x.
-void all_slots(const Tape& tape, bool tape_readable_in_place, int n, double t, const double* q,
-               const double* qdot, double* out) {
-  const bool in_place = qdot == q + n && tape_readable_in_place;
-  if (in_place) {
-    if (const NativeFunction f = native_function_in_place(tape)) {
-      f(t, q, nullptr, nullptr, native_parameters(tape), out);
-      return;
-    }
-  }
-  slots_by_tape(tape, n, t, q, qdot, out, in_place);
-}
-
 // The fused accelerations in doubles from q and qdot, n entries each (AccelerationFunction::
 // Fast, context: the MechanicalTapes); false where a pivot is <= 0 or NaN.
 bool accelerations_in_place(const void* context, double t, const double* q, const double* qdot,
@@ -238,17 +253,17 @@ bool accelerations_in_place(const void* context, double t, const double* q, cons
   const int n = tapes.n;
   double out[kNativeMaxValues];
   all_slots(tapes.accelerations, tapes.accelerations_read_in_place, n, t, q, qdot, out);
-  // One loop for qddot and the pivots: a loop of copies alone becomes a memcpy call, which costs
-  // more than the copies.
-  bool valid = true;
+  // One loop for qddot and the pivots that returns at the first pivot <= 0 (or NaN): a loop of
+  // copies alone becomes a memcpy call, and a loop without the early return is vectorised; both
+  // cost more than the few copies (callgrind, sleigh).
   for (int j = 0; j < tapes.accelerations.outputs; ++j) {
     if (j < n) {
       qddot[j] = out[j];
-    } else {
-      valid &= out[j] > 0.0;  // a pivot: false for NaN too
+    } else if (!(out[j] > 0.0)) {
+      return false;
     }
   }
-  return valid;
+  return true;
 }
 
 // The fused velocity projection (mech::VelocityProjection, context: the MechanicalTapes); false
@@ -260,17 +275,16 @@ bool velocity_projection_in_place(const void* context, const double* q, const do
   double out[kNativeMaxValues];
   all_slots(tapes.velocity_projection, tapes.velocity_projection_read_in_place, n, 0.0, q, qdot,
             out);
-  bool valid = true;
   for (int j = 0; j < tapes.velocity_projection.outputs; ++j) {
     if (j < n) {
       v[j] = out[j];
     } else if (j == n) {
       *kinetic_energy = out[j];
-    } else {
-      valid &= out[j] > 0.0;
+    } else if (!(out[j] > 0.0)) {
+      return false;
     }
   }
-  return valid;
+  return true;
 }
 
 }  // namespace

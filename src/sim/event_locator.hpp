@@ -16,6 +16,7 @@
 
 #include "declared_reads.hpp"
 #include "guard_arming.hpp"
+#include "guard_values.hpp"
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/events/bisection.hpp"
 #include "saltus/events/brent.hpp"
@@ -58,7 +59,8 @@ class EventLocator {
         retrigger_(max_guards),
         unresolved_(max_guards),
         candidate_t_(max_guards),
-        declared_(max_nx) {
+        declared_(max_nx),
+        values_(max_guards) {
     fired_.reserve(max_guards);
   }
 
@@ -72,6 +74,7 @@ class EventLocator {
     nx_ = static_cast<int>(x0.size());
     nz_ = static_cast<int>(z0.size());
     declared_.note(mode, nx_, reads_partially());
+    values_.note(mode);
     const Scan sampled = sample_step(stepper.interval(), x0, z0);
     if (sampled != Scan::NoEvent) return sampled;
     return locate_first_event();
@@ -80,6 +83,7 @@ class EventLocator {
   // A new run: the modes' declared reads are examined afresh at their first step.
   void begin_run() {
     declared_.forget();
+    values_.forget();
     x_work_nan_for_ = nullptr;
   }
 
@@ -141,8 +145,8 @@ class EventLocator {
     // is the one reported; guards that share work, such as a model's walls, find it done).
     for (int i = 1; i < samples_; ++i) {
       for (size_t k = 0; k < m.guards.size(); ++k) {
-        const double p = m.guards[k].value(sample_t_[i], view(sample_x_.col(i).data(), nx_),
-                                           view(sample_z_.col(i).data(), nz_));
+        const double p = values_(m.guards[k], sample_t_[i], sample_x_.col(i).data(), nx_,
+                                 sample_z_.col(i).data(), nz_);
         ++guard_evaluations_;
         if (!std::isfinite(p)) {
           failure_ = Failure{static_cast<int>(k), sample_t_[i], p};
@@ -165,7 +169,7 @@ class EventLocator {
       }
       interpolate_reads(t, g.reads_states, x_work_.data());
       ++root_evaluations_;
-      return sign * g.value(t, view(x_work_.data(), nx_), view(z_work_.data(), nz_));
+      return sign * values_(g, t, x_work_.data(), nx_, z_work_.data(), nz_);
     }
     return guard_at_full_state(g, sign, t);
   }
@@ -177,7 +181,7 @@ class EventLocator {
       stepper_->evaluator().solve_algebraic(t, x_work_.head(nx_), z_work_.head(nz_));
     }
     ++root_evaluations_;
-    return sign * g.value(t, view(x_work_.data(), nx_), view(z_work_.data(), nz_));
+    return sign * values_(g, t, x_work_.data(), nx_, z_work_.data(), nz_);
   }
   // Oriented guard value and its time derivative d/dt p(t, x(t), z(t)), with
   // z' = -g_z^-1 (g_t + g_x x') for a guard on algebraic states.
@@ -406,10 +410,6 @@ class EventLocator {
     return find_root(g, sign, a, sa, t_peak, s_peak).before;
   }
 
-  // n entries at p as a vector: binds to ConstVectorRef without Eigen's out-of-line stride
-  // checks for blocks (~2 % of a ball impact, callgrind).
-  static Eigen::Map<const Vector> view(const double* p, int n) { return {p, n}; }
-
   // Whether the stepper can evaluate single components of its dense output, and the mode has
   // no algebraic states (those are solved from the whole x).
   static constexpr bool kComponentDense = requires(const S& s, const int* w, double* x) {
@@ -436,6 +436,7 @@ class EventLocator {
   std::vector<double> candidate_t_;
   std::vector<int> fired_;
   DeclaredReads declared_;                 // Guard::reads_states of the current mode
+  GuardValues values_;                     // the current mode's guards in doubles
   const Guard* x_work_nan_for_ = nullptr;  // x_work_ is NaN outside this guard's reads
   double event_time_ = 0.0;
   Failure failure_;

@@ -4,7 +4,8 @@
 // the declaration removed (the component interpolation is the same arithmetic), for hand-picked
 // and seeded random systems; every impact time also matches the closed form. A guard reading
 // more than it declares stops the run (NonFiniteState) instead of reading stale values, and a
-// declaration naming a state the mode lacks is refused before the run.
+// declaration naming a state the mode lacks is refused before the run. A guard value with a plain
+// entry (DirectGuardValue) runs as its std::function.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,10 +30,10 @@ Vector state(double x0, double v0) {
 }
 
 // Runs both systems from the same start and expects identical runs.
-void expect_identical_runs(const HybridSystem& declared, ModeId mode, const Vector& x0,
-                           double t_end, const SimulationOptions& o, const std::string& what) {
-  const HybridSystem plain = without_declarations(declared);
-  const SimulationResult a = simulate(declared, mode, 0.0, x0, t_end, o);
+void expect_same_runs(const HybridSystem& first, const HybridSystem& plain, ModeId mode,
+                      const Vector& x0, double t_end, const SimulationOptions& o,
+                      const std::string& what) {
+  const SimulationResult a = simulate(first, mode, 0.0, x0, t_end, o);
   const SimulationResult b = simulate(plain, mode, 0.0, x0, t_end, o);
   ASSERT_EQ(a.termination(), b.termination()) << what << ": " << a.summary.message;
   ASSERT_EQ(a.events.size(), b.events.size()) << what;
@@ -46,6 +47,12 @@ void expect_identical_runs(const HybridSystem& declared, ModeId mode, const Vect
   EXPECT_EQ(a.x_final, b.x_final) << what;
   EXPECT_EQ(a.summary.stepper.accepted_steps, b.summary.stepper.accepted_steps) << what;
   EXPECT_EQ(a.summary.root_evaluations, b.summary.root_evaluations) << what;
+}
+
+// The system with its guards' declarations and without them.
+void expect_identical_runs(const HybridSystem& declared, ModeId mode, const Vector& x0,
+                           double t_end, const SimulationOptions& o, const std::string& what) {
+  expect_same_runs(declared, without_declarations(declared), mode, x0, t_end, o, what);
 }
 
 // Impact k of a ball dropped from rest at height x0 (FORMULAS.md 5.1).
@@ -135,6 +142,48 @@ TEST(GuardReads, AModeMixingDeclaredAndUndeclaredGuardsRunsAsWithout) {
     o.stepper.atol = 1e-13;
     o.zeno.policy = events::ZenoOptions::Policy::Off;
     expect_identical_runs(sys, m, x0, 3.0, o, "box " + std::to_string(n));
+  }
+}
+
+// The ball's floor -x[0] as a plain function (DirectGuardValue), counting its calls.
+double counted_floor(const void* calls, double, const double* x, const double*) {
+  ++*static_cast<long*>(const_cast<void*>(calls));
+  return -x[0];
+}
+
+// A guard value with a plain entry (DirectGuardValue, which event location calls without the
+// std::function layer) changes no result: seeded random balls run as with the floor's
+// std::function, bit for bit, with every integrator, and the plain entry is what was called.
+TEST(GuardReads, ADirectGuardValueRunsAsItsFunction) {
+  std::mt19937_64 rng(515);
+  std::uniform_real_distribution<double> height(0.05, 5.0), restitution(0.3, 0.95);
+  for (int n = 0; n < 12; ++n) {
+    systems::BouncingBall b;
+    b.e = restitution(rng);
+    b.with_rest_mode = false;
+    const HybridSystem plain = b.build();
+    const auto calls = std::make_shared<long>(0);
+    Guard floor = plain.mode(b.flight).guards[0];
+    floor.value = DirectGuardValue{&counted_floor, calls};
+    HybridSystem with_direct;
+    const ModeId m = with_direct.add_mode("flight", plain.mode(b.flight).flow);
+    with_direct.add_guard(m, floor);
+    ASSERT_EQ(m, b.flight);
+    SimulationOptions o;
+    o.integrator = n % 3 == 0   ? Integrator::Dopri5
+                   : n % 3 == 1 ? Integrator::Dop853
+                                : Integrator::Radau5;
+    o.stepper.rtol = 1e-12;
+    o.stepper.atol = 1e-14;
+    const double x0 = height(rng);
+    const double t_end =
+        0.5 * (closed_form_impact(x0, b.g, b.e, 7) + closed_form_impact(x0, b.g, b.e, 8));
+    const std::string what = "ball " + std::to_string(n) + " with " + to_string(o.integrator);
+    expect_same_runs(with_direct, plain, b.flight, state(x0, 0.0), t_end, o, what);
+    *calls = 0;
+    const SimulationResult again = simulate(with_direct, b.flight, 0.0, state(x0, 0.0), t_end, o);
+    EXPECT_EQ(again.events.size(), 8) << what;
+    EXPECT_GE(*calls, again.summary.guard_evaluations + again.summary.root_evaluations) << what;
   }
 }
 

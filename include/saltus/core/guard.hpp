@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,20 @@ struct Guard {
   // but no reset is applied (no jump: state, mode and j unchanged) and it re-arms only after
   // moving back to its non-trigger side. For apex times, threshold crossings, Poincare sections.
   bool observe_only = false;
+};
+
+// A Guard::value with a plain entry in doubles, found by type as DirectRhs is (core/flow.hpp):
+// event location, which evaluates guards a few dozen times per step, calls `fast` without the
+// std::function and Eigen::Ref layers. A guard whose value is replaced loses it. `fast` must
+// return what the guard means at (t, x, z), x and z as dense arrays.
+struct DirectGuardValue {
+  using Fast = double (*)(const void* context, double t, const double* x, const double* z);
+  Fast fast = nullptr;
+  std::shared_ptr<const void> context;  // what `fast` reads; kept alive with the Guard
+
+  double operator()(double t, const ConstVectorRef& x, const ConstVectorRef& z) const {
+    return fast(context.get(), t, x.data(), z.data());
+  }
 };
 
 namespace detail {
