@@ -20,10 +20,12 @@ struct Nodes {
   NodeId zero() { return g.constant(0.0); }
 };
 
-// A symmetric matrix S = L D L^T (L unit lower triangular, stored below the diagonal).
+// A symmetric matrix S = L D L^T (L unit lower triangular, stored below the diagonal), with
+// 1 / D: one division per pivot, the rest products (a division's latency is several products'
+// on the flow's dependency chain).
 struct LdlFactor {
   Square L;
-  Column D;
+  Column D, inverse_D;
 };
 
 // S given by its lower triangle: entry(i, j) for i >= j.
@@ -32,6 +34,7 @@ LdlFactor factor(Nodes& s, int n, Entry entry) {
   LdlFactor f;
   f.L.assign(static_cast<size_t>(n), Column(static_cast<size_t>(n), s.zero()));
   f.D.assign(static_cast<size_t>(n), s.zero());
+  f.inverse_D.assign(static_cast<size_t>(n), s.zero());
   const auto L = [&f](int i, int j) -> NodeId& {
     return f.L[static_cast<size_t>(i)][static_cast<size_t>(j)];
   };
@@ -40,10 +43,12 @@ LdlFactor factor(Nodes& s, int n, Entry entry) {
     NodeId d = entry(j, j);
     for (int k = 0; k < j; ++k) d = s.sub(d, s.mul(s.mul(L(j, k), L(j, k)), D(k)));
     D(j) = d;
+    const NodeId inverse = s.div(s.g.constant(1.0), d);
+    f.inverse_D[static_cast<size_t>(j)] = inverse;
     for (int i = j + 1; i < n; ++i) {
       NodeId v = entry(i, j);
       for (int k = 0; k < j; ++k) v = s.sub(v, s.mul(s.mul(L(i, k), L(j, k)), D(k)));
-      L(i, j) = s.div(v, d);
+      L(i, j) = s.mul(v, inverse);
     }
   }
   return f;
@@ -57,7 +62,7 @@ Column solve(Nodes& s, const LdlFactor& f, Column b) {
   for (int i = 0; i < n; ++i) {
     for (int k = 0; k < i; ++k) at(i) = s.sub(at(i), s.mul(L(i, k), at(k)));
   }
-  for (int i = 0; i < n; ++i) at(i) = s.div(at(i), f.D[static_cast<size_t>(i)]);
+  for (int i = 0; i < n; ++i) at(i) = s.mul(at(i), f.inverse_D[static_cast<size_t>(i)]);
   for (int i = n - 1; i >= 0; --i) {
     for (int k = i + 1; k < n; ++k) at(i) = s.sub(at(i), s.mul(L(k, i), at(k)));
   }
