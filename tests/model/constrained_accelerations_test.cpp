@@ -170,6 +170,22 @@ class ScopedThreshold {
   long saved_;
 };
 
+// The cases of the bit-for-bit tests: the sleigh and disk files (their names) and 6 random
+// models (their texts).
+std::vector<std::string> bit_case_texts(std::mt19937& rng) {
+  std::vector<std::string> texts = {"chaplygin_sleigh.toml", "vertical_disk.toml"};
+  for (int trial = 0; trial < 6; ++trial) {
+    const int n = 3 + trial % 3;
+    texts.push_back(random_model_text(rng, n, 1 + trial % (n - 1)));
+  }
+  return texts;
+}
+
+std::shared_ptr<const Model> bit_case_model(const std::string& text) {
+  if (text.ends_with(".toml")) return file_model(text);
+  return std::make_shared<const Model>(load_model_text(text, "random.toml"));
+}
+
 // A model file's compiled flow has a fast path (DirectRhs), on which the integrators read the
 // accelerations tape's outputs from its native function's array in place. Its x' equals the
 // interpreter's bit for bit (native code performs the interpreter's operations): the same model
@@ -178,19 +194,11 @@ class ScopedThreshold {
 // random models.
 TEST(ConstrainedAccelerations, FlowFastPathGivesTheInterpretersBits) {
   std::mt19937 rng(2026);
-  std::vector<std::string> texts;
-  for (int trial = 0; trial < 6; ++trial) {
-    const int n = 3 + trial % 3;
-    texts.push_back(random_model_text(rng, n, 1 + trial % (n - 1)));
-  }
+  const std::vector<std::string> texts = bit_case_texts(rng);
   std::uniform_real_distribution<double> u(-1.5, 1.5);
   int compared = 0;
-  for (size_t c = 0; c < texts.size() + 2; ++c) {
-    const auto load = [&] {
-      if (c == 0) return file_model("chaplygin_sleigh.toml");
-      if (c == 1) return file_model("vertical_disk.toml");
-      return std::make_shared<const Model>(load_model_text(texts[c - 2], "random.toml"));
-    };
+  for (size_t c = 0; c < texts.size(); ++c) {
+    const auto load = [&] { return bit_case_model(texts[c]); };
     const auto interpreted = nonholonomic_model(load()).compile();
     const auto native = nonholonomic_model(load()).compile();
     const Flow& fi = interpreted.system.mode(interpreted.mode).flow;
@@ -225,19 +233,11 @@ TEST(ConstrainedAccelerations, FlowFastPathGivesTheInterpretersBits) {
 // random models at random states off the constraints.
 TEST(ConstrainedAccelerations, VelocityProjectionEqualsTheGenericProjection) {
   std::mt19937 rng(515);
-  std::vector<std::string> texts;
-  for (int trial = 0; trial < 6; ++trial) {
-    const int n = 3 + trial % 3;
-    texts.push_back(random_model_text(rng, n, 1 + trial % (n - 1)));
-  }
+  const std::vector<std::string> texts = bit_case_texts(rng);
   std::uniform_real_distribution<double> u(-1.5, 1.5);
   int compared = 0;
-  for (size_t c = 0; c < texts.size() + 2; ++c) {
-    const auto load = [&] {
-      if (c == 0) return file_model("chaplygin_sleigh.toml");
-      if (c == 1) return file_model("vertical_disk.toml");
-      return std::make_shared<const Model>(load_model_text(texts[c - 2], "random.toml"));
-    };
+  for (size_t c = 0; c < texts.size(); ++c) {
+    const auto load = [&] { return bit_case_model(texts[c]); };
     const mech::NonholonomicModel interpreted = nonholonomic_model(load());
     const mech::NonholonomicModel native = nonholonomic_model(load());
     const int n = interpreted.dof();

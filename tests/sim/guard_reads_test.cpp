@@ -66,16 +66,30 @@ double closed_form_impact(double x0, double g, double e, int k) {
   return t;
 }
 
+// A ball without the rest mode, with a random restitution.
+systems::BouncingBall random_flying_ball(std::mt19937_64& rng) {
+  systems::BouncingBall b;
+  b.e = std::uniform_real_distribution<double>(0.3, 0.95)(rng);
+  b.with_rest_mode = false;
+  return b;
+}
+
+// rtol 1e-12, atol 1e-14.
+SimulationOptions tight_options(Integrator integrator) {
+  SimulationOptions o;
+  o.integrator = integrator;
+  o.stepper.rtol = 1e-12;
+  o.stepper.atol = 1e-14;
+  return o;
+}
+
 TEST(GuardReads, TheBallsDeclaredFloorGuardChangesNoResultWithAnyIntegrator) {
   systems::BouncingBall b;
   const HybridSystem sys = b.build();
   ASSERT_EQ(sys.mode(b.flight).guards[0].reads_states, std::vector<int>{0});
   const double t_inf = std::sqrt(2 / b.g) * (1 + b.e) / (1 - b.e);
   for (Integrator integrator : {Integrator::Dopri5, Integrator::Dop853, Integrator::Radau5}) {
-    SimulationOptions o;
-    o.integrator = integrator;
-    o.stepper.rtol = 1e-12;
-    o.stepper.atol = 1e-14;
+    const SimulationOptions o = tight_options(integrator);
     // Through the Zeno point and the hand-over to rest (a DAE mode, read in full).
     expect_identical_runs(sys, b.flight, state(1.0, 0.0), t_inf + 1.0, o, to_string(integrator));
   }
@@ -83,16 +97,12 @@ TEST(GuardReads, TheBallsDeclaredFloorGuardChangesNoResultWithAnyIntegrator) {
 
 TEST(GuardReads, SeededRandomBallsLocateTheSameImpactsAsUndeclaredGuards) {
   std::mt19937_64 rng(20261126);
-  std::uniform_real_distribution<double> height(0.05, 5.0), restitution(0.3, 0.95);
+  std::uniform_real_distribution<double> height(0.05, 5.0);
   for (int n = 0; n < 40; ++n) {
-    systems::BouncingBall b;
-    b.e = restitution(rng);
-    b.with_rest_mode = false;
+    systems::BouncingBall b = random_flying_ball(rng);
     const HybridSystem sys = b.build();
     const double x0 = height(rng);
-    SimulationOptions o;
-    o.stepper.rtol = 1e-12;
-    o.stepper.atol = 1e-14;
+    const SimulationOptions o = tight_options(Integrator::Dopri5);
     const double t_end =
         0.5 * (closed_form_impact(x0, b.g, b.e, 11) + closed_form_impact(x0, b.g, b.e, 12));
     const std::string what = "ball " + std::to_string(n) + " (x0 = " + std::to_string(x0) +
@@ -156,11 +166,9 @@ double counted_floor(const void* calls, double, const double* x, const double*) 
 // std::function, bit for bit, with every integrator, and the plain entry is what was called.
 TEST(GuardReads, ADirectGuardValueRunsAsItsFunction) {
   std::mt19937_64 rng(515);
-  std::uniform_real_distribution<double> height(0.05, 5.0), restitution(0.3, 0.95);
+  std::uniform_real_distribution<double> height(0.05, 5.0);
   for (int n = 0; n < 12; ++n) {
-    systems::BouncingBall b;
-    b.e = restitution(rng);
-    b.with_rest_mode = false;
+    systems::BouncingBall b = random_flying_ball(rng);
     const HybridSystem plain = b.build();
     const auto calls = std::make_shared<long>(0);
     Guard floor = plain.mode(b.flight).guards[0];
@@ -169,12 +177,9 @@ TEST(GuardReads, ADirectGuardValueRunsAsItsFunction) {
     const ModeId m = with_direct.add_mode("flight", plain.mode(b.flight).flow);
     with_direct.add_guard(m, floor);
     ASSERT_EQ(m, b.flight);
-    SimulationOptions o;
-    o.integrator = n % 3 == 0   ? Integrator::Dopri5
-                   : n % 3 == 1 ? Integrator::Dop853
-                                : Integrator::Radau5;
-    o.stepper.rtol = 1e-12;
-    o.stepper.atol = 1e-14;
+    const SimulationOptions o = tight_options(n % 3 == 0   ? Integrator::Dopri5
+                                              : n % 3 == 1 ? Integrator::Dop853
+                                                           : Integrator::Radau5);
     const double x0 = height(rng);
     const double t_end =
         0.5 * (closed_form_impact(x0, b.g, b.e, 7) + closed_form_impact(x0, b.g, b.e, 8));
