@@ -26,18 +26,6 @@ namespace {
 using Context = std::shared_ptr<const detail::CompiledNonholonomic>;
 using detail::load;
 
-// x' = (qdot, qddot) in doubles through the fused accelerations' plain entry (DirectRhs).
-bool constrained_rhs_fast(const void* context, double t, const double* x, double* xdot) {
-  const auto& c = *static_cast<const detail::CompiledNonholonomic*>(context);
-  const int n = c.n;
-  for (int i = 0; i < n; ++i) {
-    xdot[i] = x[n + i];
-    xdot[n + i] = 0.0;
-  }
-  const AccelerationFunction& a = c.model.accelerations();
-  return a.fast()(a.context(), t, x, x + n, xdot + n);
-}
-
 Flow constrained_flow(const Context& ctx) {
   Flow flow = ode_flow(2 * ctx->n, [ctx](const auto& t, const auto& x, auto& xdot) {
     using S = std::decay_t<decltype(x[0])>;
@@ -67,8 +55,8 @@ Flow constrained_flow(const Context& ctx) {
     detail::nonholonomic_dynamics(ctx->model, S(t), q, qd, d);
     for (int i = 0; i < n; ++i) xdot[n + i] = d.qdd[i];
   });
-  if (ctx->model.accelerations().fast()) {
-    flow.rhs = DirectRhs{&constrained_rhs_fast, ctx, std::move(flow.rhs)};
+  if (const AccelerationFunction& fused = ctx->model.accelerations(); fused.fast()) {
+    flow.rhs = DirectRhs{fused.fast(), fused.context(), std::move(flow.rhs)};
   }
   return flow;
 }

@@ -34,14 +34,16 @@ struct MechanicalTapes {
   Tape forces;  // slot i: h_i
   std::vector<Tape> gaps, tangents;
   std::vector<Tape> constraint_rows;  // slot i: eta^a_i
-  // Models with constraints: slot i < n qddot_i, then the n + k pivots of the elimination.
-  Tape accelerations;
+  // Models with constraints: the first-order flow x' = (qdot, qddot) of x = (q, qdot), slots
+  // 0 .. 2n - 1, then the n + k pivots of the elimination as conditions (Tape::positive_from):
+  // the native function writes x' in place and returns whether the elimination applies.
+  Tape flow;
   // Models with constraints: slot i < n the projected velocity v_i, slot n its kinetic energy,
   // then the n + k pivots (constrained_accelerations.hpp).
   Tape velocity_projection;
   // Whether the tape reads only t, q, qdot and parameters and stores every slot: its native
   // function's output array is then read directly (all_slots).
-  bool accelerations_read_in_place = false;
+  bool flow_read_in_place = false;
   bool velocity_projection_read_in_place = false;
   bool all_gaps_read_in_place = false;
   // Models with constraints: slot i < n d gap / d q_i of each contact (the walls' gradients).
@@ -195,11 +197,13 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     const ConstrainedAccelerations acc =
         derive_constrained_accelerations(fused, m.mass, m.forces, m.constraint_rows);
     std::vector<TapeOutput> outputs;
-    for (int i = 0; i < n; ++i) outputs.push_back({acc.qddot[static_cast<size_t>(i)], i});
+    for (int i = 0; i < n; ++i) outputs.push_back({fused.state(n + i), i});
+    for (int i = 0; i < n; ++i) outputs.push_back({acc.qddot[static_cast<size_t>(i)], n + i});
     for (size_t p = 0; p < acc.pivots.size(); ++p)
-      outputs.push_back({acc.pivots[p], n + static_cast<std::int32_t>(p)});
-    tapes->accelerations = compile_tape(fused, outputs);
-    tapes->accelerations_read_in_place = readable_in_place(tapes->accelerations);
+      outputs.push_back({acc.pivots[p], 2 * n + static_cast<std::int32_t>(p)});
+    tapes->flow = compile_tape(fused, outputs);
+    tapes->flow.positive_from = 2 * n;
+    tapes->flow_read_in_place = readable_in_place(tapes->flow);
     const ConstrainedVelocity v = derive_constrained_velocity(fused, m.mass, m.constraint_rows);
     outputs.clear();
     for (int i = 0; i < n; ++i) outputs.push_back({v.qdot[static_cast<size_t>(i)], i});
@@ -219,7 +223,7 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
   tapes->all_gaps_read_in_place = readable_in_place(tapes->all_gaps);
   static std::atomic<std::uint64_t> next_id{1};
   tapes->id = next_id.fetch_add(1);
-  std::vector<const Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->accelerations,
+  std::vector<const Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->flow,
                                   &tapes->velocity_projection, &tapes->all_gaps};
   for (const std::vector<Tape>* v :
        {&tapes->gaps, &tapes->tangents, &tapes->constraint_rows, &tapes->gap_gradients}) {
@@ -245,25 +249,60 @@ void set_dynamics(Model& target, const std::shared_ptr<const MechanicalTapes>& t
   });
 }
 
-// The fused accelerations in doubles from q and qdot, n entries each (AccelerationFunction::
-// Fast, context: the MechanicalTapes); false where a pivot is <= 0 or NaN.
+// The flow tape at x = (q, qdot) (n entries each): x' into out[0, 2n) (out holds the tape's
+// slots), and whether the elimination applies (every pivot > 0). Its native function reads x in
+// place where qdot follows q, else a copy.
+bool flow_slots(const MechanicalTapes& tapes, double t, const double* q, const double* qdot,
+                double* out) {
+  const int n = tapes.n;
+  const Tape& tape = tapes.flow;
+  const double* x = q;
+  double joined[2 * mech::kMaxDof];
+  if (qdot != q + n) {
+    for (int i = 0; i < n; ++i) {
+      joined[i] = q[i];
+      joined[n + i] = qdot[i];
+    }
+    x = joined;
+  }
+  if (const NativeFunction f =
+          tapes.flow_read_in_place ? native_function_in_place(tape) : nullptr) {
+    return f(t, x, nullptr, nullptr, native_parameters(tape), out) != 0;
+  }
+  for (int k = 0; k < tape.outputs; ++k) out[k] = 0.0;  // a slot not stored reads 0
+  detail::interpret(tape, t, x, x, x, [out](int k, double v) { out[k] = v; });
+  for (int j = tape.positive_from; j < tape.outputs; ++j) {
+    if (!(out[j] > 0.0)) return false;
+  }
+  return true;
+}
+
+// The fused accelerations in doubles from q and qdot, n entries each (the model's DoubleFn,
+// context: the MechanicalTapes).
 bool accelerations_in_place(const void* context, double t, const double* q, const double* qdot,
                             double* qddot) {
   const auto& tapes = *static_cast<const MechanicalTapes*>(context);
-  const int n = tapes.n;
   double out[kNativeMaxValues];
-  all_slots(tapes.accelerations, tapes.accelerations_read_in_place, n, t, q, qdot, out);
-  // One loop for qddot and the pivots that returns at the first pivot <= 0 (or NaN): a loop of
-  // copies alone becomes a memcpy call, and a loop without the early return is vectorised; both
-  // cost more than the few copies (callgrind, sleigh).
-  for (int j = 0; j < tapes.accelerations.outputs; ++j) {
-    if (j < n) {
-      qddot[j] = out[j];
-    } else if (!(out[j] > 0.0)) {
-      return false;
-    }
+  const bool valid = flow_slots(tapes, t, q, qdot, out);
+  for (int i = 0; i < tapes.n; ++i) qddot[i] = out[tapes.n + i];
+  return valid;
+}
+
+// The flow x' = (qdot, qddot) at x = (q, qdot) (AccelerationFunction::Fast, context: the
+// MechanicalTapes): the native function reads x and writes x' where they are, and tests the
+// pivots, without a layer of copies and checks between the stepper and it (~70 instructions of
+// ~400 per evaluation, sleigh).
+bool flow_in_place(const void* context, double t, const double* x, double* xdot) {
+  const auto& tapes = *static_cast<const MechanicalTapes*>(context);
+  const Tape& tape = tapes.flow;
+  if (const NativeFunction f =
+          tapes.flow_read_in_place ? native_function_in_place(tape) : nullptr) {
+    return f(t, x, nullptr, nullptr, native_parameters(tape), xdot) != 0;
   }
-  return true;
+  double out[kNativeMaxValues];
+  const bool valid = flow_slots(tapes, t, x, x + tapes.n, out);
+  for (int i = 0; i < 2 * tapes.n; ++i) xdot[i] = out[i];
+  return valid;
 }
 
 // The fused velocity projection (mech::VelocityProjection, context: the MechanicalTapes); false
@@ -319,18 +358,18 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
       const int n = tapes->n;
       bool valid = true;
       const StateView<S, Q> x{q, &qdot, n};
-      run(tapes->accelerations, S(t), x, x, x, [&](int k, const S& v) {
+      run(tapes->flow, S(t), x, x, x, [&](int k, const S& v) {
         using ops::scalar_value;
-        if (k < n) {
-          qddot[k] = v;
-        } else {
+        if (k >= 2 * n) {
           valid = valid && scalar_value(v) > 0.0;
+        } else if (k >= n) {
+          qddot[k - n] = v;
         }
       });
       return valid;
     }
   };
-  nm.set_accelerations(accelerations, &accelerations_in_place, tapes);
+  nm.set_accelerations(accelerations, &flow_in_place, tapes);
   nm.set_velocity_projection(&velocity_projection_in_place, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const int w = nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)),

@@ -80,15 +80,20 @@ std::string check(const Tape& tape, std::vector<int>& slots) {
       tape.outputs > kNativeMaxValues) {
     return "more than " + std::to_string(kNativeMaxValues) + " inputs or outputs";
   }
-  for (const TapeLoad& o : tape.leaf_outputs) slots.push_back(o.index);
+  const auto stored = [&tape](int slot) {
+    return tape.positive_from < 0 || slot < tape.positive_from;
+  };
+  for (const TapeLoad& o : tape.leaf_outputs) {
+    if (stored(o.index)) slots.push_back(o.index);
+  }
   for (const TapeInstruction& in : tape.code) {
     if (is_comparison(in.op) || in.op == OpCode::Sign || in.op == OpCode::Min ||
         in.op == OpCode::Max || in.op == OpCode::If) {
       return "the tape has comparisons, if, min, max or sign";
     }
     if (in.op == OpCode::Store) {
-      slots.push_back(in.out);
-    } else if (in.slot >= 0) {
+      if (stored(in.out)) slots.push_back(in.out);
+    } else if (in.slot >= 0 && stored(in.slot)) {
       slots.push_back(in.slot);
     }
   }
@@ -118,10 +123,13 @@ class Generator {
         gcc_jit_context_new_param(ctx_, nullptr, in, "z"),
         gcc_jit_context_new_param(ctx_, nullptr, in, "p"),
         gcc_jit_context_new_param(ctx_, nullptr, gcc_jit_type_get_pointer(double_), "out")};
-    fn_ = gcc_jit_context_new_function(ctx_, nullptr, GCC_JIT_FUNCTION_EXPORTED,
-                                       gcc_jit_context_get_type(ctx_, GCC_JIT_TYPE_VOID),
-                                       name.c_str(), 6, params, 0);
+    fn_ = gcc_jit_context_new_function(ctx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, int_, name.c_str(),
+                                       6, params, 0);
     block_ = gcc_jit_function_new_block(fn_, "body");
+    positive_from_ = tape.positive_from;
+    ok_ = gcc_jit_function_new_local(fn_, nullptr, int_, "ok");
+    gcc_jit_block_add_assignment(block_, nullptr, ok_,
+                                 gcc_jit_context_new_rvalue_from_int(ctx_, int_, 1));
     for (int i = 0; i < tape.registers; ++i) {
       std::string name = "r";  // not "r" + to_string: GCC 12 warns (-Wrestrict) on that
       name += std::to_string(i);
@@ -146,7 +154,7 @@ class Generator {
       assign(i.out, operation(i));
       if (i.slot >= 0) store(i.slot, reg(i.out));
     }
-    gcc_jit_block_end_with_void_return(block_, nullptr);
+    gcc_jit_block_end_with_return(block_, nullptr, gcc_jit_lvalue_as_rvalue(ok_));
   }
   gcc_jit_result* compile() { return gcc_jit_context_compile(ctx_); }
   std::string error() const {
@@ -163,7 +171,20 @@ class Generator {
   void assign(int r, gcc_jit_rvalue* value) {
     gcc_jit_block_add_assignment(block_, nullptr, regs_[static_cast<size_t>(r)], value);
   }
+  // out[slot] = value, or for a condition slot ok &= (value > 0): a NaN fails it, and the
+  // bitwise and keeps the code free of branches.
   void store(int slot, gcc_jit_rvalue* value) {
+    if (positive_from_ >= 0 && slot >= positive_from_) {
+      gcc_jit_rvalue* zero = gcc_jit_context_new_rvalue_from_double(ctx_, double_, 0.0);
+      gcc_jit_rvalue* positive = gcc_jit_context_new_cast(
+          ctx_, nullptr,
+          gcc_jit_context_new_comparison(ctx_, nullptr, GCC_JIT_COMPARISON_GT, value, zero), int_);
+      gcc_jit_block_add_assignment(
+          block_, nullptr, ok_,
+          gcc_jit_context_new_binary_op(ctx_, nullptr, GCC_JIT_BINARY_OP_BITWISE_AND, int_,
+                                        gcc_jit_lvalue_as_rvalue(ok_), positive));
+      return;
+    }
     gcc_jit_block_add_assignment(
         block_, nullptr,
         gcc_jit_context_new_array_access(ctx_, nullptr, out_,
@@ -263,6 +284,8 @@ class Generator {
   gcc_jit_function* fn_ = nullptr;
   gcc_jit_block* block_ = nullptr;
   gcc_jit_rvalue* out_ = nullptr;
+  gcc_jit_lvalue* ok_ = nullptr;  // the conditions' test (Tape::positive_from)
+  int positive_from_ = -1;
   std::vector<gcc_jit_lvalue*> regs_;
   std::map<std::string, gcc_jit_function*> imported_;
 };

@@ -145,6 +145,77 @@ TEST(NativeTape, RandomTapesGiveTheInterpretersBits) {
   EXPECT_EQ(compared, 40 * 25);
 }
 
+// Condition slots (Tape::positive_from, a flow's pivots): the native function stores the slots
+// below them with the interpreter's bits, leaves the condition slots alone, and returns 1 exactly
+// when the interpreter's value of every condition is > 0 (a NaN condition fails); run() gives
+// every slot, conditions included, as the interpreter does.
+TEST(NativeTape, ConditionSlotsAreTestedNotStored) {
+  if (!native_tapes_available()) {  // under CI, which installs libgccjit, a failure
+    ASSERT_EQ(std::getenv("CI"), nullptr) << "CI build without libgccjit";
+    GTEST_SKIP() << "saltus was built without libgccjit";
+  }
+  const ScopedThreshold interpreted(-1);
+  std::mt19937 rng(2026112602);
+  std::uniform_real_distribution<double> value(-3.0, 3.0);
+  int passed = 0, failed = 0, with_nan = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    ExpressionGraph g;
+    auto params = std::make_shared<std::vector<double>>(std::vector<double>{0.7});
+    g.share_parameter_values(params);
+    std::vector<NodeId> leaves = {g.time(), g.parameter(0)};
+    for (int i = 0; i < 4; ++i) leaves.push_back(g.state(i));
+    std::vector<TapeOutput> outputs;
+    const int stored = 1 + trial % 4, conditions = 1 + trial % 3;
+    for (int k = 0; k < stored; ++k) {
+      outputs.push_back({random_expression(g, rng, leaves, 2 + trial % 3), k});
+    }
+    for (int c = 0; c < conditions; ++c) {
+      // Positive, negative, zero or NaN at random states: an offset expression, and sqrt of a
+      // state that may be negative.
+      const NodeId e = c == 2 ? g.make(OpCode::Sqrt, leaves[2])
+                              : g.make(OpCode::Add, random_expression(g, rng, leaves, 2),
+                                       g.constant(c == 0 ? 1.0 : 0.0));
+      outputs.push_back({e, stored + c});
+    }
+    Tape tape = compile_tape(g, outputs);
+    tape.positive_from = stored;
+    Tape reference = tape;  // its own, never compiled state
+    reference.native = std::make_shared<NativeTape>();
+    const NativeFunction f = tape.native->compile(tape);
+    ASSERT_NE(f, nullptr) << tape.native->failure();
+    for (int s = 0; s < 25; ++s) {
+      (*params)[0] = value(rng);
+      std::vector<double> x(4);
+      for (double& v : x) v = value(rng);
+      const double t = value(rng);
+      std::vector<double> expected(outputs.size(), 0.0), via_run(outputs.size(), 0.0);
+      detail::interpret(reference, t, x, x, x,
+                        [&](int k, double v) { expected[static_cast<size_t>(k)] = v; });
+      run(tape, t, x, x, x, [&](int k, double v) { via_run[static_cast<size_t>(k)] = v; });
+      constexpr double kUntouched = -12345.0;
+      std::vector<double> out(outputs.size(), kUntouched);
+      const int ok = f(t, x.data(), nullptr, nullptr, params->data(), out.data());
+      bool all_positive = true;
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        EXPECT_TRUE(same_bits(expected[k], via_run[k])) << "trial " << trial << " slot " << k;
+        if (static_cast<int>(k) < stored) {
+          EXPECT_TRUE(same_bits(expected[k], out[k])) << "trial " << trial << " slot " << k;
+        } else {
+          EXPECT_EQ(out[k], kUntouched) << "trial " << trial << " condition " << k;
+          all_positive = all_positive && expected[k] > 0.0;
+          with_nan += std::isnan(expected[k]) ? 1 : 0;
+        }
+      }
+      EXPECT_EQ(ok, all_positive ? 1 : 0) << "trial " << trial << " sample " << s;
+      (all_positive ? passed : failed) += 1;
+    }
+  }
+  // Both answers, and NaN conditions, were exercised.
+  EXPECT_GT(passed, 50);
+  EXPECT_GT(failed, 50);
+  EXPECT_GT(with_nan, 10);
+}
+
 TEST(NativeTape, TapesWithComparisonsStayInterpreted) {
   ExpressionGraph g;
   const NodeId x = g.state(0);

@@ -29,9 +29,11 @@ struct Tape;
 // Inputs (t, x, x', z components, parameters) and outputs a native tape may have.
 inline constexpr int kNativeMaxValues = 64;
 
-// out[slot] for every slot the tape stores, from t and the dense arrays of x, x', z, p.
-using NativeFunction = void (*)(double t, const double* x, const double* rate, const double* z,
-                                const double* p, double* out);
+// out[slot] for every slot the tape stores, from t and the dense arrays of x, x', z, p. Returns
+// 1 when every condition slot of the tape (Tape::positive_from) is > 0 (not NaN), else 0; those
+// slots are not stored. A tape without conditions returns 1.
+using NativeFunction = int (*)(double t, const double* x, const double* rate, const double* z,
+                               const double* p, double* out);
 
 // True when saltus was built with libgccjit.
 bool native_tapes_available();

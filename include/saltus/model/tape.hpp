@@ -67,6 +67,11 @@ struct Tape {
                                        // constant, stored before the code runs
   int registers = 0;
   int outputs = 0;  // number of slots (one past the largest slot)
+  // Slots from this one on (-1: none) are conditions, such as an elimination's pivots: the
+  // native function stores none of them and returns whether each is > 0 (native_tape.hpp), so a
+  // flow's tape can write x' in place and say whether it applies. The interpreter stores them as
+  // any slot, and run() interprets such a tape.
+  int positive_from = -1;
   // Compiled to machine code once evaluated often in doubles (native_tape.hpp); shared by copies.
   std::shared_ptr<NativeTape> native = std::make_shared<NativeTape>();
 
@@ -266,7 +271,8 @@ void interpret(const Tape& tape, const S& t, const X& x, const XRate& xrate, con
 template <class S, class X, class XRate, class Z, class Sink>
 void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& z, Sink&& sink) {
   if constexpr (std::is_same_v<S, double>) {
-    if (NativeFunction native = tape.native ? tape.native->function(tape) : nullptr) {
+    if (NativeFunction native =
+            tape.native && tape.positive_from < 0 ? tape.native->function(tape) : nullptr) {
       double xs[kNativeMaxValues], rates[kNativeMaxValues], zs[kNativeMaxValues];
       double out[kNativeMaxValues];
       // x given as a pointer to contiguous doubles is read in place (the flow's state).
@@ -290,7 +296,8 @@ void run(const Tape& tape, const S& t, const X& x, const XRate& xrate, const Z& 
 // For callers that hold x as contiguous doubles and read the output slots themselves (hot flows):
 // the tape's native function when it is compiled (this call counts toward compiling it, as in
 // run()), else nullptr (then detail::interpret). The tape must read no x' or z, so
-// f(t, x, nullptr, nullptr, native_parameters(tape), out) is a complete call.
+// f(t, x, nullptr, nullptr, native_parameters(tape), out) is a complete call. For a tape with
+// conditions (Tape::positive_from) f stores only the slots below them and returns their test.
 inline NativeFunction native_function_in_place(const Tape& tape) {
   return tape.native ? tape.native->function(tape) : nullptr;
 }

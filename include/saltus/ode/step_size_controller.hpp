@@ -7,7 +7,8 @@
 // step does not grow on the next acceptance (as in Radau5 and the HNW codes), and a rejected
 // try shrinks by clamp(safety * err^(-1/p), fac_min, 1).
 // Cheap where the event loop needs it: err so small that the factor is clamped at fac_max (a
-// polynomial flight, whose error estimate is round-off) costs no pow().
+// polynomial flight, whose error estimate is round-off) costs no pow(), and DOP853's exponent
+// 1/8 is three square roots.
 #pragma once
 
 #include <algorithm>
@@ -33,7 +34,7 @@ class StepSizeController {
     double fac = o.fac_max;
     if (err > tiny_error(o)) {
       const double a = 1.0 / order_ - coupling_ * o.pi_beta;
-      fac = o.safety * std::pow(err, -a);
+      fac = o.safety * inverse_power(err, a);
       if (o.pi_beta != 0.0) fac *= std::pow(err_prev_, o.pi_beta);
       fac = std::clamp(fac, o.fac_min, o.fac_max);
     }
@@ -46,7 +47,15 @@ class StepSizeController {
   // Factor h_retry / h after a try of error err > 1 was rejected.
   double rejected(double err, const StepperOptions& o) {
     rejected_ = true;
-    return std::max(o.fac_min, o.safety * std::pow(err, -1.0 / order_));
+    return std::max(o.fac_min, o.safety * inverse_power(err, 1.0 / order_));
+  }
+
+  // err^(-a). DOP853's elementary controller (a = 1/8) takes three square roots and a division:
+  // pow cost ~4 times as much (1.2 % of the sleigh billiard's time), and the factor differs from
+  // pow's in the last bits only.
+  static double inverse_power(double err, double a) {
+    if (a == 0.125) return 1.0 / std::sqrt(std::sqrt(std::sqrt(err)));
+    return std::pow(err, -a);
   }
 
  private:
