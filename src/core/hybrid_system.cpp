@@ -34,7 +34,8 @@ ModeId HybridSystem::add_mode(std::string name, Flow flow) {
     if (m.name == name) detail::throw_error("add_mode: a mode named '", name, "' already exists");
   }
   flow.check("mode '" + name + "'");
-  modes_.push_back(Mode{std::move(name), std::move(flow), {}, std::nullopt, std::nullopt});
+  modes_.push_back(
+      Mode{std::move(name), std::move(flow), {}, std::nullopt, std::nullopt, std::nullopt});
   return static_cast<ModeId>(modes_.size() - 1);
 }
 
@@ -46,7 +47,16 @@ GuardId HybridSystem::add_guard(ModeId mode_id, Guard guard) {
   Mode& m = modes_[mode_id];
   if (!guard.value) detail::throw_error("mode '", m.name, "', guard '", guard.name, "': no value");
   m.guards.push_back(std::move(guard));
+  m.guard_set.reset();  // written for the guards before this one
   return static_cast<GuardId>(m.guards.size() - 1);
+}
+
+void HybridSystem::set_guard_set(ModeId mode_id, DirectGuardSet set) {
+  if (mode_id < 0 || mode_id >= mode_count()) {
+    detail::throw_error("set_guard_set: unknown mode id ", mode_id);
+  }
+  if (!set.fast) detail::throw_error("mode '", modes_[mode_id].name, "': guard set without entry");
+  modes_[mode_id].guard_set = std::move(set);
 }
 
 void HybridSystem::set_projection(ModeId mode_id, InvariantProjection projection) {

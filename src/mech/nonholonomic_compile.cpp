@@ -74,6 +74,13 @@ double wall_value(const void* context, double, const double* x, const double*) {
   return -c.wall->h(x, c.model->n);
 }
 
+// Every wall's guard value -h at once (DirectGuardSet, context: the CompiledNonholonomic).
+void wall_guard_set(const void* context, double, const double* x, const double*, double* values) {
+  const NonholonomicModel& m = static_cast<const detail::CompiledNonholonomic*>(context)->model;
+  m.all_wall_gaps()(m.all_wall_gaps_context(), x, values);
+  for (int w = 0; w < m.wall_count(); ++w) values[w] = -values[w];
+}
+
 Guard wall_guard(const Context& ctx, ModeId mode, int w) {
   const NonholonomicModel& m = ctx->model;
   // One jump: the wall's map solved once, with the impulse's coefficients (qdot+ - qdot- =
@@ -245,6 +252,9 @@ NonholonomicModel::Compiled NonholonomicModel::compile(const CompileOptions& opt
   }
   for (int w = 0; w < wall_count(); ++w)
     out.system.add_guard(out.mode, wall_guard(ctx, out.mode, w));
+  if (all_wall_gaps_ && wall_count() > 0) {
+    out.system.set_guard_set(out.mode, DirectGuardSet{&wall_guard_set, ctx});
+  }
   return out;
 }
 

@@ -53,6 +53,8 @@ int NonholonomicModel::push_constraint(NonholonomicConstraint c) {
 
 int NonholonomicModel::push_wall(NonholonomicWall w) {
   walls_.push_back(std::move(w));
+  all_wall_gaps_ = nullptr;  // written for the walls before this one
+  all_wall_gaps_context_.reset();
   return wall_count() - 1;
 }
 

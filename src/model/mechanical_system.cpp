@@ -130,6 +130,14 @@ double wall_gap_in_place(const MechanicalTapes& tapes, const double* q, int i) {
   return memo.gaps[i];
 }
 
+// Every gap at q (mech::AllWallGaps, context: the MechanicalTapes): the all-gaps tape, whose
+// values wall_gap_in_place hands out one by one.
+void all_gaps_in_place(const void* context, const double* q, double* h) {
+  const auto& tapes = *static_cast<const MechanicalTapes*>(context);
+  // The gaps read q only: q + n stands for qdot, which all_slots takes as "x in place".
+  all_slots(tapes.all_gaps, tapes.all_gaps_read_in_place, tapes.n, 0.0, q, q + tapes.n, h);
+}
+
 template <class V>
 using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
 
@@ -379,6 +387,10 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
       for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale entry if a slot is not stored
       run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
     });
+  }
+  // Event location samples every wall at once (the walls' gaps come from the same tape).
+  if (m.contacts.size() <= static_cast<size_t>(kMemoGaps)) {
+    nm.set_all_wall_gaps(&all_gaps_in_place, tapes);
   }
   return nm;
 }

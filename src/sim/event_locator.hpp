@@ -141,18 +141,17 @@ class EventLocator {
       }
     }
     for (size_t k = 0; k < m.guards.size(); ++k) sample_s_(k, 0) = guards_->p_start[k];
-    // Sample by sample, every guard at one state after another (the earliest non-finite value
-    // is the one reported; guards that share work, such as a model's walls, find it done).
+    // Sample by sample, every guard at one state (the earliest non-finite value is the one
+    // reported; guards that share work, such as a model's walls, do it once per sample).
     for (int i = 1; i < samples_; ++i) {
+      double* p = sample_s_.col(i).data();
+      values_.all(sample_t_[i], sample_x_.col(i).data(), nx_, sample_z_.col(i).data(), nz_, p);
+      guard_evaluations_ += static_cast<long>(m.guards.size());
       for (size_t k = 0; k < m.guards.size(); ++k) {
-        const double p = values_(m.guards[k], sample_t_[i], sample_x_.col(i).data(), nx_,
-                                 sample_z_.col(i).data(), nz_);
-        ++guard_evaluations_;
-        if (!std::isfinite(p)) {
-          failure_ = Failure{static_cast<int>(k), sample_t_[i], p};
+        if (!std::isfinite(p[k])) {
+          failure_ = Failure{static_cast<int>(k), sample_t_[i], p[k]};
           return Scan::NonFiniteGuard;
         }
-        sample_s_(k, i) = p;
       }
     }
     return Scan::NoEvent;

@@ -1,6 +1,7 @@
 // The values of a mode's guards in doubles as event location reads them (private to src/sim):
 // through each guard's DirectGuardValue (core/guard.hpp) where it has one, found once per mode
-// (std::function::target costs an indirect call), else through Guard::value.
+// (std::function::target costs an indirect call), else through Guard::value; all of them at once
+// through the mode's DirectGuardSet where it has one.
 #pragma once
 
 #include <vector>
@@ -20,8 +21,21 @@ class GuardValues {
   void note(const Mode& mode) {
     if (&mode == mode_) return;
     mode_ = &mode;
+    set_ = mode.guard_set ? &*mode.guard_set : nullptr;
     direct_.clear();
     for (const Guard& g : mode.guards) direct_.push_back(g.value.target<DirectGuardValue>());
+  }
+
+  // Every guard of the noted mode at (t, x, z) into values, in declaration order: one call of
+  // the mode's guard set where it has one.
+  void all(double t, const double* x, int nx, const double* z, int nz, double* values) const {
+    if (set_) {
+      set_->fast(set_->context.get(), t, x, z, values);
+      return;
+    }
+    for (size_t k = 0; k < mode_->guards.size(); ++k) {
+      values[k] = (*this)(mode_->guards[k], t, x, nx, z, nz);
+    }
   }
 
   // p(t, x, z) of `g`, a guard of the noted mode; x and z hold nx and nz doubles.
@@ -35,6 +49,7 @@ class GuardValues {
 
  private:
   const Mode* mode_ = nullptr;
+  const DirectGuardSet* set_ = nullptr;  // the noted mode's, if it has one
   std::vector<const DirectGuardValue*> direct_;
 };
 

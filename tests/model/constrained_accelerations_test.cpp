@@ -5,7 +5,8 @@
 // random states of the sleigh and disk files and of randomly generated models; the flows'
 // Jacobians against the C++ catalogue systems; dependent rows handed to the generic path's error.
 // The fused velocity projection (the energy projection's) against the generic one.
-// The walls' compiled gradients (d gap / d q on the same graph) against AD of the gap.
+// The walls' compiled gradients (d gap / d q on the same graph) against AD of the gap; the walls'
+// gaps from one tape, one by one and as the compiled system's guard set, against each gap's own.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -392,6 +393,43 @@ TEST(ConstrainedAccelerations, WallGapsFromTheSharedTapeAreEachGapsOwnBits) {
     }
   }
   EXPECT_EQ(checked, 600 * 2);  // two walls each
+}
+
+// The compiled system samples its walls through one guard set (the model's all-gaps function):
+// each value equals the wall's guard value and -h from the gap's own tape, bit for bit, at
+// random states of the sleigh and the disk.
+TEST(ConstrainedAccelerations, TheWallGuardSetGivesEachGuardsBits) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(-1.5, 1.5), angle(-40.0, 40.0);
+  int checked = 0;
+  for (const char* file : {"chaplygin_sleigh.toml", "vertical_disk.toml"}) {
+    const mech::NonholonomicModel m = nonholonomic_model(file_model(file));
+    ASSERT_NE(m.all_wall_gaps(), nullptr) << file;
+    const mech::NonholonomicModel::Compiled compiled = m.compile();
+    const Mode& mode = compiled.system.mode(compiled.mode);
+    ASSERT_TRUE(mode.guard_set.has_value()) << file;
+    const int n = m.dof(), walls = m.wall_count();
+    ASSERT_EQ(static_cast<int>(mode.guards.size()), walls) << file;
+    for (int s = 0; s < 300; ++s) {
+      Vector x(2 * n);
+      for (int i = 0; i < 2 * n; ++i) x[i] = i == 2 || i == 3 ? angle(rng) : u(rng);
+      const Vector z;
+      std::vector<double> values(static_cast<size_t>(walls), 0.0);
+      mode.guard_set->fast(mode.guard_set->context.get(), 0.0, x.data(), z.data(), values.data());
+      DofVector<double> q = x.head(n);
+      for (int w = 0; w < walls; ++w) {
+        const double set = values[static_cast<size_t>(w)];
+        const double guard = mode.guards[static_cast<size_t>(w)].value(0.0, x, z);
+        const double own = -m.wall(w).h(q);
+        EXPECT_EQ(std::memcmp(&set, &guard, sizeof(double)), 0)
+            << file << " state " << s << " wall " << w << ": " << set << " vs " << guard;
+        EXPECT_EQ(std::memcmp(&set, &own, sizeof(double)), 0)
+            << file << " state " << s << " wall " << w << ": " << set << " vs " << own;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 2 * 300 * 2);  // two walls each
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 // and seeded random systems; every impact time also matches the closed form. A guard reading
 // more than it declares stops the run (NonFiniteState) instead of reading stale values, and a
 // declaration naming a state the mode lacks is refused before the run. A guard value with a plain
-// entry (DirectGuardValue) runs as its std::function.
+// entry (DirectGuardValue) runs as its std::function, and a mode's guards in one call
+// (DirectGuardSet) as the guards one by one.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -189,6 +190,64 @@ TEST(GuardReads, ADirectGuardValueRunsAsItsFunction) {
     const SimulationResult again = simulate(with_direct, b.flight, 0.0, state(x0, 0.0), t_end, o);
     EXPECT_EQ(again.events.size(), 8) << what;
     EXPECT_GE(*calls, again.summary.guard_evaluations + again.summary.root_evaluations) << what;
+  }
+}
+
+// A box's floor -x[0] and ceiling x[0] - h as one plain function (DirectGuardSet), counting its
+// calls.
+struct BoxWalls {
+  double h = 1.0;
+  long calls = 0;
+};
+void box_guard_set(const void* context, double, const double* x, const double*, double* values) {
+  auto& walls = *static_cast<BoxWalls*>(const_cast<void*>(context));
+  ++walls.calls;
+  values[0] = -x[0];
+  values[1] = x[0] - walls.h;
+}
+
+// All guards of a mode in one call (DirectGuardSet) change no result: seeded random boxes run as
+// with their guards one by one, bit for bit, with every integrator, and the set is what sampled
+// them. A guard added afterwards clears the set, which was written for fewer guards.
+TEST(GuardReads, AGuardSetRunsAsItsGuards) {
+  std::mt19937_64 rng(2611);
+  std::uniform_real_distribution<double> speed(0.5, 4.0), ceiling(0.5, 2.0), start(0.1, 0.9);
+  for (int n = 0; n < 12; ++n) {
+    const auto walls = std::make_shared<BoxWalls>();
+    walls->h = ceiling(rng);
+    const double h = walls->h;
+    HybridSystem plain;
+    const ModeId m = plain.add_mode("box", ode_flow(2, [](const auto&, const auto& x, auto& xdot) {
+                                      xdot[0] = x[1];
+                                      xdot[1] = -9.81;
+                                    }));
+    auto bounce = Reset::to_ad(m, [](const auto&, const auto& x, const auto&, auto& xp) {
+      xp[0] = x[0];
+      xp[1] = -0.9 * x[1];
+    });
+    plain.add_guard(m, make_guard(
+                           "floor", Direction::Rising,
+                           [](const auto&, const auto& x, const auto&) { return -x[0]; }, bounce));
+    plain.add_guard(m,
+                    make_guard(
+                        "ceiling", Direction::Rising,
+                        [h](const auto&, const auto& x, const auto&) { return x[0] - h; }, bounce));
+    HybridSystem with_set = plain;
+    with_set.set_guard_set(m, DirectGuardSet{&box_guard_set, walls});
+    const SimulationOptions o = tight_options(n % 3 == 0   ? Integrator::Dopri5
+                                              : n % 3 == 1 ? Integrator::Dop853
+                                                           : Integrator::Radau5);
+    const Vector x0 = state(start(rng) * h, speed(rng));
+    const std::string what = "box " + std::to_string(n) + " with " + to_string(o.integrator);
+    expect_same_runs(with_set, plain, m, x0, 3.0, o, what);
+    walls->calls = 0;
+    const SimulationResult r = simulate(with_set, m, 0.0, x0, 3.0, o);
+    EXPECT_GE(r.events.size(), 3) << what;
+    EXPECT_EQ(2 * walls->calls, r.summary.guard_evaluations) << what;
+
+    HybridSystem extended = with_set;
+    extended.add_guard(m, plain.mode(m).guards[0]);
+    EXPECT_FALSE(extended.mode(m).guard_set.has_value()) << what;
   }
 }
 

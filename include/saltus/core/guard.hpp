@@ -63,6 +63,17 @@ struct DirectGuardValue {
   }
 };
 
+// Every guard of a mode in one call (Mode::guard_set, HybridSystem::set_guard_set): values[k]
+// must be guard k's value at (t, x, z), bit for bit, for the mode's guards in declaration order.
+// Event location samples each step with it: guards that share their work, such as a model's
+// walls from one tape of all gaps, then cost one call per sample instead of one per guard.
+struct DirectGuardSet {
+  using Fast = void (*)(const void* context, double t, const double* x, const double* z,
+                        double* values);
+  Fast fast = nullptr;
+  std::shared_ptr<const void> context;  // what `fast` reads; kept alive with the Mode
+};
+
 namespace detail {
 
 // dp/dx, dp/dz by one forward pass per input component; dp/dt by one more. `DV` holds the Dual

@@ -32,6 +32,8 @@ struct Mode {
   std::optional<ZenoHandover> zeno_handover;
   // Invariants of the flow kept by projection after every step (invariant_projection.hpp).
   std::optional<InvariantProjection> projection;
+  // All guards at once for event location's samples (core/guard.hpp); add_guard clears it.
+  std::optional<DirectGuardSet> guard_set;
 };
 
 class HybridSystem {
@@ -42,6 +44,8 @@ class HybridSystem {
   GuardId add_guard(ModeId mode, Guard guard);
   void set_zeno_handover(ModeId mode, ZenoHandover handover);
   void set_projection(ModeId mode, InvariantProjection projection);
+  // Every guard of `mode` in one call, for the guards it has now (a later add_guard clears it).
+  void set_guard_set(ModeId mode, DirectGuardSet set);
 
   int mode_count() const { return static_cast<int>(modes_.size()); }
   const Mode& mode(ModeId id) const;

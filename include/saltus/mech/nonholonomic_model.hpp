@@ -153,6 +153,11 @@ class AccelerationFunction {
 using VelocityProjection = bool (*)(const void* context, const double* q, const double* qdot,
                                     double* v, double* kinetic_energy);
 
+// An optional plain evaluation in doubles of every wall's h at q at once (model files set one
+// from their tape of all gaps): fn(context, q, h) writes h of each wall, in wall order, bit for bit
+// as the walls' own h. The compiled system's guard set (core/guard.hpp) calls it.
+using AllWallGaps = void (*)(const void* context, const double* q, double* h);
+
 struct NonholonomicConstraint {
   std::string name;
   ConstraintRow row;
@@ -230,6 +235,13 @@ class NonholonomicModel {
     velocity_projection_ = fn;
     velocity_projection_context_ = std::move(context);
   }
+  // h of every wall in one call (above), for the walls added so far (add_wall clears it).
+  void set_all_wall_gaps(AllWallGaps fn, std::shared_ptr<const void> context) {
+    all_wall_gaps_ = fn;
+    all_wall_gaps_context_ = std::move(context);
+  }
+  AllWallGaps all_wall_gaps() const { return all_wall_gaps_; }
+  const void* all_wall_gaps_context() const { return all_wall_gaps_context_.get(); }
   // v and T by the fused projection; false when there is none or it does not apply.
   bool fused_velocity_projection(const double* q, const double* qdot, double* v,
                                  double* kinetic_energy) const {
@@ -284,6 +296,8 @@ class NonholonomicModel {
   AccelerationFunction accelerations_;
   VelocityProjection velocity_projection_ = nullptr;
   std::shared_ptr<const void> velocity_projection_context_;
+  AllWallGaps all_wall_gaps_ = nullptr;
+  std::shared_ptr<const void> all_wall_gaps_context_;
 };
 
 namespace detail {
