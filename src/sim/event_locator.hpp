@@ -8,6 +8,8 @@
 // from the guard's rate; a guard that left the surface and came back within one sample interval
 // is found through its dip. The earliest crossing and every guard within simultaneous_rtol of
 // it form the fired set. Buffers are sized in the constructor; scan() does not allocate.
+// Length (~460 lines): sampling, the arming walk and the three ways of finding a crossing
+// (sign change, grazing, return after departure) share the step's samples and state.
 #pragma once
 
 #include <algorithm>
@@ -236,6 +238,10 @@ class EventLocator {
       Arming arm = guards_->arming[k];
       double last_in_band = sample_t_[0];
       double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
+      if (arm == Arming::Armed && g.direction != Direction::Either && far_below(k, sign)) {
+        next_arming_[k] = arm;  // the loop below would find no crossing and no grazing
+        continue;
+      }
       for (int i = 1; i <= last && candidate_t_[k] == kInfinity; ++i) {
         const double p_prev = sample_s_(k, i - 1), p = sample_s_(k, i);
         if (arm == Arming::AtZero) {
@@ -374,6 +380,19 @@ class EventLocator {
     }
     unresolved_[k] = 1;
     return a;
+  }
+
+  // Whether guard k's oriented samples are all below zero by more than their spread over the step:
+  // then no sample interval brackets a crossing and grazing_crossing() examines none (one pass
+  // over the samples instead of the arming walk per sample, for most guards in most steps).
+  bool far_below(int k, double sign) const {
+    double s_min = kInfinity, s_max = -kInfinity;
+    for (int n = 0; n < samples_; ++n) {
+      const double s = sign * sample_s_(k, n);
+      s_min = std::min(s_min, s);
+      s_max = std::max(s_max, s);
+    }
+    return s_max < -(s_max - s_min);
   }
 
   // Between two negative samples the guard may rise above zero and fall back (grazing). Only
