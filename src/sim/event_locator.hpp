@@ -145,15 +145,15 @@ class EventLocator {
     for (size_t k = 0; k < m.guards.size(); ++k) sample_s_(k, 0) = guards_->p_start[k];
     // Sample by sample, every guard at one state (the earliest non-finite value is the one
     // reported; guards that share work, such as a model's walls, do it once per sample).
+    const long guards = static_cast<long>(m.guards.size());
     for (int i = 1; i < samples_; ++i) {
       double* p = sample_s_.col(i).data();
-      values_.all(sample_t_[i], sample_x_.col(i).data(), nx_, sample_z_.col(i).data(), nz_, p);
-      guard_evaluations_ += static_cast<long>(m.guards.size());
-      for (size_t k = 0; k < m.guards.size(); ++k) {
-        if (!std::isfinite(p[k])) {
-          failure_ = Failure{static_cast<int>(k), sample_t_[i], p[k]};
-          return Scan::NonFiniteGuard;
-        }
+      const int bad =
+          values_.all(sample_t_[i], sample_x_.col(i).data(), nx_, sample_z_.col(i).data(), nz_, p);
+      guard_evaluations_ += guards;
+      if (bad >= 0) {
+        failure_ = Failure{bad, sample_t_[i], p[bad]};
+        return Scan::NonFiniteGuard;
       }
     }
     return Scan::NoEvent;

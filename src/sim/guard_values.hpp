@@ -4,6 +4,7 @@
 // through the mode's DirectGuardSet where it has one.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include "saltus/core/hybrid_system.hpp"
@@ -22,20 +23,28 @@ class GuardValues {
     if (&mode == mode_) return;
     mode_ = &mode;
     set_ = mode.guard_set ? &*mode.guard_set : nullptr;
+    count_ = static_cast<int>(mode.guards.size());
     direct_.clear();
     for (const Guard& g : mode.guards) direct_.push_back(g.value.target<DirectGuardValue>());
   }
 
-  // Every guard of the noted mode at (t, x, z) into values, in declaration order: one call of
-  // the mode's guard set where it has one.
-  void all(double t, const double* x, int nx, const double* z, int nz, double* values) const {
+  // Every guard of the noted mode at (t, x, z) into values, in declaration order (one call of
+  // the mode's guard set where it has one); returns the first guard whose value is not finite,
+  // else -1. Guards one by one stop there, as a single loop (a second pass over the values costs
+  // a mode of one guard, the ball's, ~2 % of its instructions).
+  int all(double t, const double* x, int nx, const double* z, int nz, double* values) const {
     if (set_) {
       set_->fast(set_->context.get(), t, x, z, values);
-      return;
+      for (int k = 0; k < count_; ++k) {
+        if (!std::isfinite(values[k])) return k;
+      }
+      return -1;
     }
-    for (size_t k = 0; k < mode_->guards.size(); ++k) {
-      values[k] = (*this)(mode_->guards[k], t, x, nx, z, nz);
+    for (int k = 0; k < count_; ++k) {
+      values[k] = (*this)(mode_->guards[static_cast<size_t>(k)], t, x, nx, z, nz);
+      if (!std::isfinite(values[k])) return k;
     }
+    return -1;
   }
 
   // p(t, x, z) of `g`, a guard of the noted mode; x and z hold nx and nz doubles.
@@ -50,6 +59,7 @@ class GuardValues {
  private:
   const Mode* mode_ = nullptr;
   const DirectGuardSet* set_ = nullptr;  // the noted mode's, if it has one
+  int count_ = 0;                        // its guards
   std::vector<const DirectGuardValue*> direct_;
 };
 

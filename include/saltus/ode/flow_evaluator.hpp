@@ -59,13 +59,12 @@ class FlowEvaluator {
 
  private:
   bool general_derivative(double t, const ConstVectorRef& x, VectorRef xdot);
-  // d[i] * 0 is 0 for a finite d[i] and NaN for Inf or NaN, so the sum is 0 exactly when every
-  // entry is finite: one branch instead of one per entry, and GCC vectorises it (Eigen's
-  // allFinite() on a Ref costs more than the flow of a small system).
+  // A plain loop: Eigen's allFinite() on a Ref costs more than the flow of a small system.
   static bool all_finite(const double* d, Eigen::Index n) {
-    double zero = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) zero += d[i] * 0.0;
-    return zero == 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (!std::isfinite(d[i])) return false;
+    }
+    return true;
   }
   bool solve_semi_explicit(double t, const ConstVectorRef& x);
   bool solve_implicit(double t, const ConstVectorRef& x);
