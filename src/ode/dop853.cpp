@@ -121,8 +121,8 @@ StepStatus Dop853::step(double t_limit) {
       for (int i = 0; i < n; ++i) {
         E3[i] = h * (Y[i] - kBhh1 * K[i] - kBhh2 * K[8 * ld + i] - kBhh3 * K[11 * ld + i]);
       }
-      const double n5 = error_norm(E5, X0, XT, n, options_);
-      const double n3 = error_norm(E3, X0, XT, n, options_);
+      double n5 = 0.0, n3 = 0.0;
+      error_norms(E5, E3, X0, XT, n, options_, n5, n3);
       const double denominator = std::sqrt(n5 * n5 + 0.01 * n3 * n3);
       err = denominator > 0.0 ? n5 * n5 / denominator : 0.0;
       if (!std::isfinite(err)) ok = false;

@@ -6,12 +6,50 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
 
 #include "saltus/ode/dense_stepper.hpp"
 #include "saltus/ode/dopri5.hpp"
+#include "saltus/ode/error_norm.hpp"
 
 namespace saltus::ode {
 namespace {
+
+// DOP853 takes the norms of its two error estimates in one pass (error_norms): each equals
+// error_norm() of its estimate bit for bit, with scalar and per-component tolerances, on seeded
+// random estimates and states of 1 to 9 components.
+TEST(Dop853, BothErrorNormsInOnePassAreEachNormsBits) {
+  std::mt19937 rng(2611);
+  std::uniform_real_distribution<double> value(-10.0, 10.0), log_tol(-12.0, -2.0);
+  const auto same_bits = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  int checked = 0;
+  for (int c = 0; c < 200; ++c) {
+    const int n = 1 + c % 9;
+    StepperOptions o;
+    o.rtol = std::pow(10.0, log_tol(rng));
+    o.atol = std::pow(10.0, log_tol(rng));
+    if (c % 2 == 1) {
+      o.rtol_per_component = Vector::Constant(n - c % 3 / 2, 0.0);  // some shorter than n
+      for (double& r : o.rtol_per_component) r = std::pow(10.0, log_tol(rng));
+      o.atol_per_component = Vector::Constant(n, 0.0);
+      for (double& a : o.atol_per_component) a = std::pow(10.0, log_tol(rng));
+    }
+    std::vector<double> ea(n), eb(n), x0(n), x1(n);
+    for (int i = 0; i < n; ++i) {
+      ea[i] = 1e-6 * value(rng), eb[i] = 1e-6 * value(rng);
+      x0[i] = value(rng), x1[i] = value(rng);
+    }
+    double na = -1.0, nb = -1.0;
+    error_norms(ea.data(), eb.data(), x0.data(), x1.data(), n, o, na, nb);
+    EXPECT_TRUE(same_bits(na, error_norm(ea.data(), x0.data(), x1.data(), n, o))) << "case " << c;
+    EXPECT_TRUE(same_bits(nb, error_norm(eb.data(), x0.data(), x1.data(), n, o))) << "case " << c;
+    EXPECT_GT(na, 0.0);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 200);
+}
 
 static_assert(DenseStepper<Dop853>);
 

@@ -28,6 +28,26 @@ inline double error_norm(const double* err, const double* x0, const double* x1, 
   return std::sqrt(sum / static_cast<double>(n));
 }
 
+// The norms of two error estimates of one step (DOP853's 5th- and 3rd-order ones) with the
+// scales computed once: each equals error_norm() of its estimate bit for bit.
+inline void error_norms(const double* err_a, const double* err_b, const double* x0,
+                        const double* x1, Eigen::Index n, const StepperOptions& o, double& norm_a,
+                        double& norm_b) {
+  if (n == 0) {
+    norm_a = norm_b = 0.0;
+    return;
+  }
+  double sum_a = 0.0, sum_b = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double scale = component_scale(o, i, x0[i], x1[i]);
+    const double a = err_a[i] / scale, b = err_b[i] / scale;
+    sum_a += a * a;
+    sum_b += b * b;
+  }
+  norm_a = std::sqrt(sum_a / static_cast<double>(n));
+  norm_b = std::sqrt(sum_b / static_cast<double>(n));
+}
+
 inline double error_norm(ConstVectorRef err, ConstVectorRef x0, ConstVectorRef x1,
                          const StepperOptions& o) {
   return error_norm(err.data(), x0.data(), x1.data(), err.size(), o);
