@@ -3,7 +3,9 @@
 
 Writes DIR/density.png: the fraction of binned time-1 maps in each box of DIR/density.npy (rows
 iy, columns ix) as an image over the ranges of DIR/summary.json, like Clark & Bloch Fig. 7 and 8,
-with the ellipse of the table drawn when both axes are x and y. Written atomically (temp + rename).
+with the ellipse of the table drawn when both axes are x and y; and DIR/convergence.png from
+DIR/convergence.csv (when it has rows): the L1 distance of the histogram after fewer maps to the
+final one, beside the distance independent draws would have. Written atomically (temp + rename).
 Usage: plot_density.py DIR [TITLE]
 """
 import json
@@ -53,9 +55,34 @@ def main():
     # Wrapped: a model file's name and parameters would run into the colour bar.
     ax.set_title("\n".join(textwrap.wrap(title, 70)) +
                  f"\n{s['binned']:,} maps binned, {s['grid'][0]}x{s['grid'][1]} boxes", fontsize=9)
-    tmp = os.path.join(out, "density.tmp.png")
+    save(fig, out, "density.png")
+    plot_convergence(out, s)
+
+
+def save(fig, out, name):
+    tmp = os.path.join(out, name + ".tmp.png")
     fig.savefig(tmp, dpi=110, bbox_inches="tight")
-    os.replace(tmp, os.path.join(out, "density.png"))
+    plt.close(fig)
+    os.replace(tmp, os.path.join(out, name))
+
+
+def plot_convergence(out, s):
+    path = os.path.join(out, "convergence.csv")
+    if not os.path.exists(path):
+        return
+    rows = np.atleast_1d(np.genfromtxt(path, delimiter=",", names=True))
+    if rows.size == 0:
+        return
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    ax.loglog(rows["maps"], rows["l1_to_final"], "o-", label="L1 distance to the final histogram")
+    ax.loglog(rows["maps"], rows["independent_sampling_l1"], "s--",
+              label="the same for independent draws")
+    ax.set_xlabel("maps binned (all trajectories)")
+    ax.set_ylabel("L1 distance (0 to 2)")
+    ax.set_title(f"convergence towards {s['binned'] + s['outside_grid']:,} maps, "
+                 f"{s['grid'][0]}x{s['grid'][1]} boxes", fontsize=9)
+    ax.legend(fontsize=8)
+    save(fig, out, "convergence.png")
 
 
 if __name__ == "__main__":

@@ -11,9 +11,11 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "density_setup.hpp"
 #include "python_script.hpp"
+#include "saltus/analysis/density_distance.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/npy_file.hpp"
@@ -62,6 +64,46 @@ std::string density_npy(const analysis::DensityHistogram& h) {
   return model::npy_int64(counts, h.ny, h.nx);
 }
 
+// Checkpoints at a thousandth, a hundredth and a tenth of each trajectory's binned maps (those of
+// at least one map): the histogram's distance to the final one at each shows its convergence.
+std::vector<long> decade_checkpoints(long binned_per_trajectory) {
+  std::vector<long> c;
+  for (long divisor : {1000L, 100L, 10L}) {
+    const long m = binned_per_trajectory / divisor;
+    if (m >= 1 && (c.empty() || m > c.back())) c.push_back(m);
+  }
+  return c;
+}
+
+struct ConvergenceRow {
+  long maps = 0;             // maps in the checkpoint's histogram, all trajectories
+  double l1_to_final = 0.0;  // l1_distance to the final histogram
+  double sampling = 0.0;     // independent_sampling_l1 of the final histogram at `maps`
+};
+
+std::vector<ConvergenceRow> convergence(const analysis::DensityResult& r) {
+  std::vector<ConvergenceRow> rows;
+  if (r.histogram.binned + r.histogram.outside == 0) return rows;
+  for (const analysis::DensityHistogram& h : r.checkpoints) {
+    ConvergenceRow row;
+    row.maps = h.binned + h.outside;
+    if (row.maps == 0) continue;
+    row.l1_to_final = analysis::l1_distance(h, r.histogram);
+    row.sampling = analysis::independent_sampling_l1(r.histogram, row.maps);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string convergence_csv(const std::vector<ConvergenceRow>& rows) {
+  std::ostringstream out;
+  out << "maps,l1_to_final,independent_sampling_l1\n";
+  for (const ConvergenceRow& row : rows) {
+    out << row.maps << ',' << number(row.l1_to_final) << ',' << number(row.sampling) << '\n';
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int density_command(const DensityArguments& args) {
@@ -93,6 +135,7 @@ int density_command(const DensityArguments& args) {
     // Every trajectory bins ceil(maps / trajectories) maps after its own `discard`.
     o.maps = (args.maps + args.trajectories - 1) / args.trajectories + args.discard;
     o.discard = args.discard;
+    o.checkpoints = decade_checkpoints(o.maps - o.discard);
     o.threads = args.threads;
     o.simulation.integrator = Integrator::Dop853;
     o.simulation.stepper.rtol = args.rtol;
@@ -133,6 +176,7 @@ int density_command(const DensityArguments& args) {
                 std::to_string(t.maps_done) + " maps: " + t.message;
     }
   }
+  const std::vector<ConvergenceRow> rows = convergence(r);
   std::ostringstream json;
   json << "{\n  \"" << (args.model.empty() ? "system" : "model") << "\": " << json_text(setup.label)
        << ",\n  \"parameters\": {";
@@ -155,11 +199,19 @@ int density_command(const DensityArguments& args) {
        << ",\n  \"invariant_projection\": true,\n  \"threads\": " << r.threads_used
        << ",\n  \"wall_seconds\": " << number(seconds)
        << ",\n  \"max_relative_energy_error\": " << number(worst_energy)
+       << ",\n  \"convergence\": [";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    json << (i ? ", " : "") << "{\"maps\": " << rows[i].maps
+         << ", \"l1_to_final\": " << number(rows[i].l1_to_final)
+         << ", \"independent_sampling_l1\": " << number(rows[i].sampling) << "}";
+  }
+  json << "]"
        << ",\n  \"status\": " << json_text(stopped.empty() ? "ok" : "stopped")
        << ",\n  \"message\": " << json_text(stopped) << "\n}\n";
   try {
     model::replace_output_folder(args.out_dir, {{"density.csv", density_csv(r, o)},
                                                 {"density.npy", density_npy(r.histogram)},
+                                                {"convergence.csv", convergence_csv(rows)},
                                                 {"summary.json", json.str()}});
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
@@ -169,8 +221,19 @@ int density_command(const DensityArguments& args) {
             << args.trajectories << " trajectories, " << maps_done << " maps, "
             << r.histogram.binned << " binned) on " << r.threads_used << " thread(s) in " << seconds
             << " s\n"
-            << "energy     max relative error " << worst_energy << "\n"
-            << "wrote      " << args.out_dir << "/density.csv, density.npy, summary.json\n";
+            << "energy     max relative error " << worst_energy << "\n";
+  if (!rows.empty()) {
+    std::cout << "convergence L1 distance to the final histogram (independent draws'):";
+    for (const ConvergenceRow& row : rows) {
+      char text[96];
+      std::snprintf(text, sizeof text, " %ld maps %.3g (%.3g);", row.maps, row.l1_to_final,
+                    row.sampling);
+      std::cout << text;
+    }
+    std::cout << "\n";
+  }
+  std::cout << "wrote      " << args.out_dir
+            << "/density.csv, density.npy, convergence.csv, summary.json\n";
   if (args.plot) {
     const int plotted = run_plot_script("SALTUS_DENSITY_PLOT_SCRIPT",
                                         SALTUS_DEFAULT_DENSITY_PLOT_SCRIPT, args.out_dir);

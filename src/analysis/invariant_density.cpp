@@ -53,15 +53,19 @@ void bin(const DensityOptions& o, ConstVectorRef x, DensityHistogram& hist) {
 }
 
 // Advances one trajectory by runs of up to kMapsPerRun maps from t = 0 (the flow is autonomous),
-// sampled at tau, 2 tau, ...; bins every sample after the first `discard`.
+// sampled at tau, 2 tau, ...; bins every sample after the first `discard` into `hist` (empty on
+// entry) and adds `hist` to checkpoints[j] once options.checkpoints[j] maps are binned (or when
+// the trajectory stops before that).
 DensityTrajectory run_trajectory(Simulator& sim, ModeId mode, const Vector& x0,
-                                 const DensityOptions& o, DensityHistogram& hist) {
+                                 const DensityOptions& o, DensityHistogram& hist,
+                                 std::vector<DensityHistogram>& checkpoints) {
   DensityTrajectory out;
   SimulationResult r;
   Vector x = x0;
   const Vector no_z;
   const int nx = static_cast<int>(x0.size());
   ModeId current = mode;
+  size_t next_checkpoint = 0;
   out.termination = Termination::EndTimeReached;
   while (out.maps_done < o.maps) {
     const long m = std::min(kMapsPerRun, o.maps - out.maps_done);
@@ -70,7 +74,12 @@ DensityTrajectory run_trajectory(Simulator& sim, ModeId mode, const Vector& x0,
       // An event exactly at a sample time records both limits: keep the later one only.
       if (i + 1 < r.trajectory.size() && r.trajectory.t(i + 1) == r.trajectory.t(i)) continue;
       ++out.maps_done;
-      if (out.maps_done > o.discard) bin(o, r.trajectory.x(i).head(nx), hist);
+      if (out.maps_done <= o.discard) continue;
+      bin(o, r.trajectory.x(i).head(nx), hist);
+      if (next_checkpoint < o.checkpoints.size() &&
+          out.maps_done - o.discard == o.checkpoints[next_checkpoint]) {
+        checkpoints[next_checkpoint++].merge(hist);
+      }
     }
     if (r.termination() != Termination::EndTimeReached) {
       out.termination = r.termination();
@@ -80,6 +89,7 @@ DensityTrajectory run_trajectory(Simulator& sim, ModeId mode, const Vector& x0,
     x = r.x_final;
     current = r.final_mode;
   }
+  while (next_checkpoint < o.checkpoints.size()) checkpoints[next_checkpoint++].merge(hist);
   out.x_final = x;
   return out;
 }
@@ -95,6 +105,13 @@ std::string DensityOptions::validate() const {
   if (!(map_time > 0.0)) out << "map_time = " << map_time << " must be > 0; ";
   check_axis(out, "x_axis", x_axis);
   check_axis(out, "y_axis", y_axis);
+  for (size_t j = 0; j < checkpoints.size(); ++j) {
+    const long c = checkpoints[j], before = j > 0 ? checkpoints[j - 1] : 0;
+    if (c <= before || c > maps - discard) {
+      out << "checkpoints[" << j << "] = " << c << " must exceed " << before
+          << " and be <= maps - discard = " << maps - discard << "; ";
+    }
+  }
   if (threads < 0) out << "threads = " << threads << " must be >= 0; ";
   const std::string sim = simulation.validate();
   if (!sim.empty()) out << "simulation: " << sim;
@@ -150,6 +167,7 @@ DensityResult invariant_density(const HybridSystem& system, ModeId mode,
                                            static_cast<int>(initial_states.size())));
   DensityResult result;
   result.histogram = empty_histogram(options);
+  result.checkpoints.assign(options.checkpoints.size(), result.histogram);
   result.trajectories.resize(initial_states.size());
   result.threads_used = threads;
   std::atomic<size_t> next{0};
@@ -158,12 +176,18 @@ DensityResult invariant_density(const HybridSystem& system, ModeId mode,
   auto worker = [&] {
     try {
       Simulator sim(system, sim_options);
-      DensityHistogram local = empty_histogram(options);
+      const DensityHistogram empty = empty_histogram(options);
+      DensityHistogram local = empty, trajectory = empty;
+      std::vector<DensityHistogram> checkpoints(options.checkpoints.size(), empty);
       for (size_t i = next++; i < initial_states.size(); i = next++) {
-        result.trajectories[i] = run_trajectory(sim, mode, initial_states[i], options, local);
+        trajectory = empty;
+        result.trajectories[i] =
+            run_trajectory(sim, mode, initial_states[i], options, trajectory, checkpoints);
+        local.merge(trajectory);
       }
       const std::lock_guard<std::mutex> lock(merge_lock);
       result.histogram.merge(local);
+      for (size_t j = 0; j < checkpoints.size(); ++j) result.checkpoints[j].merge(checkpoints[j]);
     } catch (...) {
       const std::lock_guard<std::mutex> lock(merge_lock);
       if (!failure) failure = std::current_exception();

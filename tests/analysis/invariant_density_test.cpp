@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "corridor.hpp"
 #include "saltus/analysis/invariant_density.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/systems/nonholonomic_billiards.hpp"
@@ -18,38 +19,9 @@ namespace {
 using analysis::DensityOptions;
 using analysis::DensityResult;
 
-struct Corridor {
-  HybridSystem system;
-  ModeId mode = kNoMode;
-};
-
-// x' = v, v' = 0; v -> -v at x = 1 (moving right) and at x = 0 (moving left).
-Corridor corridor() {
-  Corridor c;
-  c.mode = c.system.add_mode("flight", ode_flow(2, [](const auto&, const auto& x, auto& xdot) {
-                               xdot[0] = x[1];
-                               xdot[1] = 0.0 * x[1];
-                             }));
-  const auto bounce = Reset::to(c.mode, [](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
-    xp[0] = x[0];
-    xp[1] = -x[1];
-  });
-  c.system.add_guard(
-      c.mode, make_guard(
-                  "right", Direction::Rising,
-                  [](const auto&, const auto& x, const auto&) { return x[0] - 1.0; }, bounce));
-  c.system.add_guard(c.mode,
-                     make_guard(
-                         "left", Direction::Rising,
-                         [](const auto&, const auto& x, const auto&) { return -x[0]; }, bounce));
-  return c;
-}
-
-// Closed form of the corridor at time t from (x0, v0 > 0).
-Eigen::Vector2d corridor_at(double x0, double v0, double t) {
-  const double y = std::fmod(x0 + v0 * t, 2.0);
-  return y < 1.0 ? Eigen::Vector2d(y, v0) : Eigen::Vector2d(2.0 - y, -v0);
-}
+using test::corridor;
+using test::Corridor;
+using test::corridor_at;
 
 DensityOptions corridor_options(long maps, long discard) {
   DensityOptions o;

@@ -37,6 +37,19 @@ def density_writes_histogram_and_repeats_with_seed(cli):
     with open(os.path.join(out, "density.npy"), "rb") as f:
         expect(f.read(6) == b"\x93NUMPY", "density.npy is not a NumPy file")
     expect(os.path.exists(os.path.join(out, "density.png")) == plotted, "density.png")
+    # Convergence: checkpoints at a hundredth and a tenth of each trajectory's 500 binned maps
+    # (a thousandth is no map), 4 trajectories: 20 and 200 maps, their L1 distance to the final
+    # histogram in [0, 2] and falling, as in convergence.csv.
+    conv = s["convergence"]
+    expect([c["maps"] for c in conv] == [20, 200], "convergence checkpoints", conv)
+    expect(all(0.0 < c["l1_to_final"] <= 2.0 and 0.0 < c["independent_sampling_l1"] <= 2.0
+               for c in conv) and conv[1]["l1_to_final"] < conv[0]["l1_to_final"],
+           "convergence distances", conv)
+    crows = read_csv(os.path.join(out, "convergence.csv"))
+    expect([int(r["maps"]) for r in crows] == [20, 200] and
+           [float(r["l1_to_final"]) for r in crows] == [c["l1_to_final"] for c in conv],
+           "convergence.csv", crows)
+    expect(os.path.exists(os.path.join(out, "convergence.png")) == plotted, "convergence.png")
     # Same seed and trajectories on one thread: the same histogram.
     code, stdout, stderr = cli.run(*args, "--threads", "1", "--no-plot", "--out", again)
     expect_exit(code, 0, stdout, stderr, "density again")

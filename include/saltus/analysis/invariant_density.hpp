@@ -7,7 +7,8 @@
 // 2-D grid of two chosen variables. Trajectories are independent: they run on `threads`
 // std::threads, one Simulator per thread (the HybridSystem is shared read-only), each thread bins
 // into its own histogram and the histograms are summed at the end, so the result does not depend on
-// the number of threads.
+// the number of threads. Checkpoints keep the histogram after fewer maps too, so that its
+// convergence with the number of maps can be measured (density_distance.hpp).
 #pragma once
 
 #include <functional>
@@ -35,6 +36,9 @@ struct DensityOptions {
   // Optional: the two binned values from the state (e.g. a point of the body); default
   // (x[x_axis.variable], x[y_axis.variable]).
   std::function<Eigen::Vector2d(ConstVectorRef x)> observable;
+  // Maps after `discard`, per trajectory, at which the histogram over all trajectories is also
+  // kept (DensityResult::checkpoints): ascending, each in [1, maps - discard].
+  std::vector<long> checkpoints;
   int threads = 0;               // 0: std::thread::hardware_concurrency()
   SimulationOptions simulation;  // integrator, tolerances; output settings are overridden
 
@@ -64,6 +68,9 @@ struct DensityTrajectory {
 
 struct DensityResult {
   DensityHistogram histogram;
+  // One per DensityOptions::checkpoints entry c: every trajectory's first c maps after `discard`
+  // (binned + outside = c x trajectories; a trajectory that stopped before c gives all it has).
+  std::vector<DensityHistogram> checkpoints;
   std::vector<DensityTrajectory> trajectories;  // in the order of the initial states
   int threads_used = 0;
 };
