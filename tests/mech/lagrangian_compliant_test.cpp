@@ -6,7 +6,7 @@
 // its stiff-spring bounce tends to the rigid impact map P(q, 1) at the rate k^-1/2.
 //
 // Tolerances: the oracle's flow-derived class (rel 1e-7, abs 1e-9) at Dop853 rtol 1e-12 (as
-// analyze_compliant_impact); invariants to 1e-9 relative.
+// analysis::analyze_compliant_impact); invariants to 1e-9 relative.
 #include <gtest/gtest.h>
 
 #include <cmath>

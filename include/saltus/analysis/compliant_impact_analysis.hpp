@@ -16,13 +16,14 @@
 //
 // Symbol table: v0 -> impact_speed, e -> restitution, delta_max -> max_penetration,
 // f_max -> max_force, t_r - t_c -> contact_duration.
+// Layer analysis (DESIGN.md): it runs the engine (sim) on a law of mech, which knows no engine.
 #pragma once
 
 #include "saltus/mech/compliant_contact_law.hpp"
 #include "saltus/sim/simulation_options.hpp"
 #include "saltus/sim/simulation_summary.hpp"
 
-namespace saltus::mech {
+namespace saltus::analysis {
 
 struct CompliantImpactOptions {
   double gravity = 0.0;  // constant acceleration towards the surface (m/s^2); 0: pure impact
@@ -49,8 +50,8 @@ struct CompliantImpactResult {
 };
 
 // Throws saltus::Error for m <= 0, v0 <= 0 or an invalid law (naming the law and value).
-CompliantImpactResult analyze_compliant_impact(const CompliantContactLaw& law, double m,
+CompliantImpactResult analyze_compliant_impact(const mech::CompliantContactLaw& law, double m,
                                                double impact_speed,
                                                const CompliantImpactOptions& options = {});
 
-}  // namespace saltus::mech
+}  // namespace saltus::analysis

@@ -6,13 +6,16 @@
 #include <cmath>
 #include <string>
 
+#include "saltus/analysis/compliant_impact_analysis.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/compliant_closed_forms.hpp"
-#include "saltus/mech/compliant_impact_analysis.hpp"
 #include "support/oracles.hpp"
 
 namespace saltus::mech {
 namespace {
+
+using analysis::analyze_compliant_impact;
+using analysis::CompliantImpactOptions;
 
 using saltus::testing::oracle_cases;
 using saltus::testing::oracle_near;

@@ -1,4 +1,4 @@
-#include "saltus/mech/compliant_impact_analysis.hpp"
+#include "saltus/analysis/compliant_impact_analysis.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,9 @@
 #include "saltus/mech/compliant_closed_forms.hpp"
 #include "saltus/sim/simulator.hpp"
 
-namespace saltus::mech {
+namespace saltus::analysis {
+
+using namespace mech;  // NOLINT: the laws and closed forms are this analysis's vocabulary
 
 CompliantImpactResult analyze_compliant_impact(const CompliantContactLaw& law, double m,
                                                double impact_speed,
@@ -128,4 +130,4 @@ CompliantImpactResult analyze_compliant_impact(const CompliantContactLaw& law, d
   return r;
 }
 
-}  // namespace saltus::mech
+}  // namespace saltus::analysis
