@@ -6,6 +6,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/mech/chatterjee_ruina_law.hpp"
 #include "saltus/mech/naive_impact_law.hpp"
+#include "saltus/mech/newton_impact_map.hpp"
 #include "saltus/mech/routh_impact_process.hpp"
 
 namespace saltus::mech {
@@ -111,7 +112,7 @@ PlanarImpactResult solve_planar_impact(const PlanarImpactInput& input, const Con
   switch (law.kind) {
     case ImpactLawKind::NewtonFrictionless: {
       PlanarImpactResult r;
-      r.impulse = {0.0, -(1.0 + law.e) * input.v_minus[1] / input.A(1, 1)};
+      r.impulse = {0.0, newton_impulse(input.v_minus[1], input.A(1, 1), law.e)};
       r.v_plus = input.v_minus + input.A * r.impulse;
       r.dT = impact_energy_change(input.A, input.v_minus, r.impulse);
       return r;

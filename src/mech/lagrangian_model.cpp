@@ -8,6 +8,7 @@
 #include "painleve_report.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/mass_matrix_check.hpp"
+#include "saltus/mech/newton_impact_map.hpp"
 
 namespace saltus::mech {
 
@@ -278,7 +279,7 @@ ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q,
   ContactImpact out;
   if (c.law.kind == ImpactLawKind::NewtonFrictionless || !c.tangent) {
     // Seed 000 (5.15)-(5.17): Lambda = -(1 + e) gdot_N- / (w_N^T M^-1 w_N).
-    const double impulse = -(1.0 + c.law.e) * w_N.dot(qd) / w_N.dot(Mn);
+    const double impulse = newton_impulse(w_N.dot(qd), w_N.dot(Mn), c.law.e);
     out.qdot_plus = qd + Mn * impulse;
     out.planar.impulse = {0.0, impulse};
     out.planar.v_plus = {kNaN, w_N.dot(out.qdot_plus)};

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "saltus/mech/newton_impact_map.hpp"
+
 namespace saltus::mech {
 
 PlanarImpactResult naive_impact(const PlanarImpactInput& input, double e, double mu) {
@@ -22,7 +24,7 @@ PlanarImpactResult naive_impact(const PlanarImpactInput& input, double e, double
     r.v_plus = v;
     return r;
   }
-  const double P_n = -(1.0 + e) * v[1] / effective;
+  const double P_n = newton_impulse(v[1], effective, e);
   r.impulse = {-mu * s * P_n, P_n};
   r.v_plus = v + A * r.impulse;
   r.dT = impact_energy_change(A, v, r.impulse);

@@ -27,7 +27,7 @@ NewtonImpact newton_impact(ConstMatrixRef M, ConstVectorRef w_N, ConstVectorRef 
   const Vector Minv_w = M.llt().solve(w_N);
   out.delassus = w_N.dot(Minv_w);
   const double gdot = w_N.dot(qdot_minus);
-  out.impulse = -(1.0 + e) * gdot / out.delassus;  // (5.17)
+  out.impulse = newton_impulse(gdot, out.delassus, e);  // (5.17)
   out.map =
       Matrix::Identity(n, n) - ((1.0 + e) / out.delassus) * Minv_w * w_N.transpose();  // (5.18)
   out.qdot_plus = qdot_minus + Minv_w * out.impulse;  // (5.15), = P qdot- (5.19)

@@ -28,6 +28,13 @@ struct NewtonImpact {
   double kinetic_energy_plus = kNaN;
 };
 
+// Newton's restitution impulse along one normal, seed 000 (5.17): Lambda = -(1 + e) gdot_N- / D
+// with D = w_N^T M^-1 w_N (the Delassus scalar; the naive law passes its effective mass along the
+// sliding direction). The one formula of every Newton impact in mech.
+inline double newton_impulse(double normal_velocity_minus, double delassus, double e) {
+  return -(1.0 + e) * normal_velocity_minus / delassus;
+}
+
 // Throws saltus::Error naming `who` when M is not symmetric positive definite (value of the
 // failing pivot), w_N vanishes, sizes disagree, or e is outside [0, 1].
 NewtonImpact newton_impact(ConstMatrixRef M, ConstVectorRef w_N, ConstVectorRef qdot_minus,
