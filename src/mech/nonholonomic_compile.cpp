@@ -69,7 +69,7 @@ struct WallContext {
 };
 
 // -h(q) from the state's first n entries (DirectGuardValue::Fast).
-double wall_value(const void* context, double, const double* x, const double*) {
+double wall_value(const void* context, double, const double* x, int, const double*, int) {
   const auto& c = *static_cast<const WallContext*>(context);
   return -c.wall->h(x, c.model->n);
 }

@@ -51,7 +51,7 @@ class GuardValues {
   double operator()(const Guard& g, double t, const double* x, int nx, const double* z,
                     int nz) const {
     if (const DirectGuardValue* d = direct_[static_cast<size_t>(&g - mode_->guards.data())]) {
-      return d->fast(d->context.get(), t, x, z);
+      return d->fast(d->context.get(), t, x, nx, z, nz);
     }
     return g.value(t, Eigen::Map<const Vector>(x, nx), Eigen::Map<const Vector>(z, nz));
   }

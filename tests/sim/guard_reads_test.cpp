@@ -157,7 +157,7 @@ TEST(GuardReads, AModeMixingDeclaredAndUndeclaredGuardsRunsAsWithout) {
 }
 
 // The ball's floor -x[0] as a plain function (DirectGuardValue), counting its calls.
-double counted_floor(const void* calls, double, const double* x, const double*) {
+double counted_floor(const void* calls, double, const double* x, int, const double*, int) {
   ++*static_cast<long*>(const_cast<void*>(calls));
   return -x[0];
 }

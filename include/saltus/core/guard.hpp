@@ -52,14 +52,17 @@ struct Guard {
 // A Guard::value with a plain entry in doubles, found by type as DirectRhs is (core/flow.hpp):
 // event location, which evaluates guards a few dozen times per step, calls `fast` without the
 // std::function and Eigen::Ref layers. A guard whose value is replaced loses it. `fast` must
-// return what the guard means at (t, x, z), x and z as dense arrays.
+// return what the guard means at (t, x, z), x and z as dense arrays of nx and nz doubles.
+// make_guard gives every guard one.
 struct DirectGuardValue {
-  using Fast = double (*)(const void* context, double t, const double* x, const double* z);
+  using Fast = double (*)(const void* context, double t, const double* x, int nx, const double* z,
+                          int nz);
   Fast fast = nullptr;
   std::shared_ptr<const void> context;  // what `fast` reads; kept alive with the Guard
 
   double operator()(double t, const ConstVectorRef& x, const ConstVectorRef& z) const {
-    return fast(context.get(), t, x.data(), z.data());
+    return fast(context.get(), t, x.data(), static_cast<int>(x.size()), z.data(),
+                static_cast<int>(z.size()));
   }
 };
 
@@ -139,6 +142,19 @@ double autodiff_guard_gradient(const P& p, double t, const ConstVectorRef& x,
                                                                               dpdz);
 }
 
+// make_guard's p(t, x, z) as a DirectGuardValue: p sees the same ConstVectorRefs as through
+// Guard::value, so it computes the same bits, without the std::function between.
+template <class P>
+struct DirectGuard {
+  P p;
+  static double call(const void* context, double t, const double* x, int nx, const double* z,
+                     int nz) {
+    const ConstVectorRef xr(Eigen::Map<const Vector>(x, nx));
+    const ConstVectorRef zr(Eigen::Map<const Vector>(z, nz));
+    return value_of(static_cast<const DirectGuard*>(context)->p(t, xr, zr));
+  }
+};
+
 }  // namespace detail
 
 // Guard from a generic callable p(t, x, z) (auto parameters); the gradient is derived by AD.
@@ -147,9 +163,9 @@ Guard make_guard(std::string name, Direction direction, P p, Reset reset, bool t
   Guard g;
   g.name = std::move(name);
   g.direction = direction;
-  g.value = [p](double t, const ConstVectorRef& x, const ConstVectorRef& z) -> double {
-    return value_of(p(t, x, z));
-  };
+  g.value =
+      DirectGuardValue{&detail::DirectGuard<P>::call,
+                       std::make_shared<const detail::DirectGuard<P>>(detail::DirectGuard<P>{p})};
   g.gradient = [p](double t, const ConstVectorRef& x, const ConstVectorRef& z, VectorRef dpdx,
                    VectorRef dpdz) {
     return detail::autodiff_guard_gradient(p, t, x, z, dpdx, dpdz);
