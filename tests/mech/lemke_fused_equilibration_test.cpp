@@ -133,8 +133,9 @@ TEST(LemkeFusedEquilibration, SameBitsAsEquilibratingFirst) {
   EXPECT_GT(swept, compared / 10);
   EXPECT_GT(solved, compared / 2);
   EXPECT_GT(rays, compared / 50);
-  std::printf("fused vs unfused Lemke: %d compared (%d without sweeps, %d with), %d solved, %d rays\n",
-              compared, fused, swept, solved, rays);
+  std::printf(
+      "fused vs unfused Lemke: %d compared (%d without sweeps, %d with), %d solved, %d rays\n",
+      compared, fused, swept, solved, rays);
 }
 
 }  // namespace
