@@ -1,6 +1,7 @@
 // Lemke's method with lexicographic degeneracy resolution; see include/saltus/mech/lemke.hpp.
-// Over 450 lines: one class (LemkeRun) whose ratio test, pivot and read-out share its state,
-// and its dispatch by size with the cheap input checks (solve_sized, input_plainly_valid).
+// Over 450 lines: one class (LemkeRun) whose set-up (with the equilibration fused in for
+// n <= 8), ratio test, pivot and read-out share its state, and its dispatch by size with the
+// cheap input checks (solve_sized, input_plainly_valid).
 #include "saltus/mech/lemke.hpp"
 
 #include <algorithm>
