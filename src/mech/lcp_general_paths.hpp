@@ -14,6 +14,13 @@ namespace saltus::mech {
 const LcpSolution& solve_lemke_general_path(ConstMatrixRef matrix, ConstVectorRef q,
                                             LemkeWorkspace& ws, const LemkeOptions& options = {});
 
+// solve_lemke with its compile-time-size code, but every problem equilibrated through
+// equilibrate_lcp before Lemke runs (solve_lemke, for n <= 8, equilibrates a problem that
+// needs no Ruiz sweep inside Lemke's tableau set-up instead): the reference for that fusion
+// (tests/mech/lemke_fused_equilibration_test.cpp).
+const LcpSolution& solve_lemke_unfused_path(ConstMatrixRef matrix, ConstVectorRef q,
+                                            LemkeWorkspace& ws, const LemkeOptions& options = {});
+
 // equilibrate_lcp through its run-time-size code, whatever n.
 void equilibrate_lcp_general_path(const ConstMatrixRef& matrix, const ConstVectorRef& q,
                                   LcpScaling& scaling, Matrix& scaled_matrix, Vector& scaled_q);

@@ -3,48 +3,22 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
-#include <cstdint>
 
+#include "lcp_balanced_scaling.hpp"
 #include "lcp_general_paths.hpp"
 
 namespace saltus::mech {
 namespace {
 
-// Sweeps stop once the largest row/column max-norm is within this factor of the smallest
-// (a ratio, so the number of sweeps does not depend on the units), or after kMaxSweeps.
-constexpr double kBalancedRatio = 16.0;
+// Sweeps stop once the largest row/column max-norm is within kBalancedRatio of the smallest
+// (lcp_balanced_scaling.hpp), or after kMaxSweeps.
 constexpr int kMaxSweeps = 30;
 
-// Powers of two by their bits: std::frexp / ldexp / log2 are library calls, and at n = 2 they
-// cost more than the rest of the equilibration (bench/lcp_bench.cpp). Normal doubles only;
-// others go to the library.
-constexpr std::uint64_t kExponentMask = 0x7FF0000000000000ull;
-constexpr std::uint64_t kMantissaMask = 0x000FFFFFFFFFFFFFull;
-
-// 2^k.
-double power_of_two(int k) {
-  if (k < -1022 || k > 1023) return std::ldexp(1.0, k);
-  return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
-}
-
-// round(log2(x)) for x > 0: the exponent of x, plus one when its mantissa is >= sqrt(2).
-int nearest_log2(double x) {
-  const auto bits = std::bit_cast<std::uint64_t>(x);
-  const auto biased = static_cast<int>((bits & kExponentMask) >> 52);
-  if (biased == 0 || biased == 0x7FF) return static_cast<int>(std::round(std::log2(x)));
-  const double mantissa = std::bit_cast<double>((bits & kMantissaMask) | 0x3FF0000000000000ull);
-  return biased - 1023 + (mantissa >= M_SQRT2 ? 1 : 0);
-}
-
-// floor(log2(x)) for x > 0.
-int floor_log2(double x) {
-  const auto bits = std::bit_cast<std::uint64_t>(x);
-  const auto biased = static_cast<int>((bits & kExponentMask) >> 52);
-  if (biased == 0 || biased == 0x7FF) return static_cast<int>(std::floor(std::log2(x)));
-  return biased - 1023;
-}
+using balanced::floor_log2;
+using balanced::kBalancedRatio;
+using balanced::nearest_log2;
+using balanced::power_of_two;
 
 // N > 0: the size known at compile time (n <= 8, loops the compiler unrolls); 0: any size.
 template <int N>
@@ -154,49 +128,28 @@ void already_balanced(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled,
   for (Eigen::Index i = 0; i < n; ++i) s.row(i) = p;
 }
 
-// The outputs of already_balanced for N > 0, decided before anything is written: the first
-// sweep's norms and their spread in local arrays (registers; through the workspace's vectors
-// every entry was stored and reloaded), and when no sweep would run (spread <= kBalancedRatio)
-// R = p I, C = I, M' = p M written directly. Returns false, having written nothing, otherwise.
-// The same values as the general path (the same maxima, spread, power of two and products):
+// The outputs of already_balanced and scale_q for N > 0, from balanced::balanced_factors
+// (decided before anything is written): R = p I, C = I, M' = p M, q' = p q / s written
+// directly. Returns false, having written nothing, when a sweep would run. The same values as
+// the general path (the same maxima, spread, powers of two and products):
 // tests/mech/lemke_balanced_equilibration_test.cpp checks them against the formulas.
 template <int N>
-bool balanced_shortcut(const ConstMatrixRef& m, LcpScaling& s, Matrix& scaled) {
-  std::array<double, N> rows{};
-  std::array<double, N> cols{};
-  for (int j = 0; j < N; ++j) {
-    double col = 0.0;
-    for (int i = 0; i < N; ++i) {
-      const double a = std::abs(m(i, j));
-      rows[static_cast<std::size_t>(i)] = std::max(rows[static_cast<std::size_t>(i)], a);
-      col = std::max(col, a);
-    }
-    cols[static_cast<std::size_t>(j)] = col;
-  }
-  double lo = kInfinity;
-  double hi = 0.0;
-  for (const double r : rows) {
-    if (r > 0.0) lo = std::min(lo, r), hi = std::max(hi, r);
-  }
-  for (const double c : cols) {
-    if (c > 0.0) lo = std::min(lo, c), hi = std::max(hi, c);
-  }
-  const double spread = hi > 0.0 ? hi / lo : 1.0;
-  if (!(spread <= kBalancedRatio)) return false;
-  double mmax = 0.0;
-  for (const double r : rows) mmax = std::max(mmax, r);
-  const int k = mmax > 0.0 && std::isfinite(mmax) ? -nearest_log2(mmax) : 0;
-  const double p = power_of_two(k);
+bool balanced_shortcut(const ConstMatrixRef& m, const ConstVectorRef& q, LcpScaling& s,
+                       Matrix& scaled, Vector& scaled_q) {
+  balanced::Factors f;
+  if (!balanced::balanced_factors<N>(m, q, f)) return false;
   s.row.resize(N);
   s.column.resize(N);
   scaled.resize(N, N);
-  for (int i = 0; i < N; ++i) s.row(i) = p, s.column(i) = 1.0;
-  s.q_scale = 1.0;
+  scaled_q.resize(N);
+  for (int i = 0; i < N; ++i) s.row(i) = f.p, s.column(i) = 1.0;
+  s.q_scale = f.q_scale;
   s.iterations = 0;
   double* out = scaled.data();
   for (int j = 0; j < N; ++j) {
-    for (int i = 0; i < N; ++i) out[j * N + i] = m(i, j) * p;
+    for (int i = 0; i < N; ++i) out[j * N + i] = m(i, j) * f.p;
   }
+  for (int i = 0; i < N; ++i) scaled_q(i) = (f.p * q(i)) * f.q_factor;
   return true;
 }
 
@@ -266,7 +219,7 @@ void equilibrate_two_sided(const ConstMatrixRef& m, const ConstVectorRef& q, Lcp
                            Matrix& scaled_m, Vector& scaled_q) {
   const Eigen::Index n = size_of<N>(m);
   if constexpr (N > 0) {
-    if (balanced_shortcut<N>(m, s, scaled_m)) return scale_q<N>(q, s, scaled_q);
+    if (balanced_shortcut<N>(m, q, s, scaled_m, scaled_q)) return;
   }
   start<N>(n, s, scaled_m);
   scaled_q.resize(n);

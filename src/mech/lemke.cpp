@@ -1,6 +1,7 @@
 // Lemke's method with lexicographic degeneracy resolution; see include/saltus/mech/lemke.hpp.
-// Over 450 lines: one class (LemkeRun) whose ratio test, pivot and read-out share its state,
-// and its dispatch by size with the cheap input checks (solve_sized, input_plainly_valid).
+// Over 450 lines: one class (LemkeRun) whose set-up (with the equilibration fused in for
+// n <= 8), ratio test, pivot and read-out share its state, and its dispatch by size with the
+// cheap input checks (solve_sized, input_plainly_valid).
 #include "saltus/mech/lemke.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "lcp_balanced_scaling.hpp"
 #include "lcp_certificate.hpp"
 #include "lcp_general_paths.hpp"
 #include "saltus/core/error.hpp"
@@ -64,14 +66,18 @@ class LemkeRun {
   // equilibrated copy, or the caller's data when LemkeOptions::equilibrate is off).
   // All four outlive the run (solve_lemke's arguments and locals); held by reference, since
   // each copy of an Eigen::Ref<const> builds and frees an empty matrix.
+  // `fused` (N > 0 only; else null): the balanced factors; the run then writes the scaled copy
+  // m = p M, qs = p q / s (ws.scaled_matrix, ws.scaled_q) itself, in its tableau's set-up.
   LemkeRun(const ConstMatrixRef& matrix, const ConstVectorRef& q, const MatrixView& m,
-           const VectorView& qs, LemkeWorkspace& ws, const LemkeOptions& o)
+           const VectorView& qs, LemkeWorkspace& ws, const LemkeOptions& o,
+           const balanced::Factors* fused = nullptr)
       : data_m_(matrix),
         data_q_(q),
         m_(m),
         q_(qs),
         ws_(ws),
         options_(o),
+        fused_(fused),
         size_(static_cast<int>(q.size())),
         t_(ws.tableau.data(), size_, 2 * size_ + 2) {}
 
@@ -83,6 +89,9 @@ class LemkeRun {
     return size_;
   }
   int z0() const { return 2 * n(); }
+  // Tableau [I | -M' | -d | q'] (and with Fused, M' and q' into the workspace); returns min q'.
+  template <bool Fused>
+  double set_up();
   int rhs_col() const { return 2 * n() + 1; }
   // Row chosen by the ratio test for the entering tableau column `e`; `sign` = -1 for the
   // first pivot (z0 enters with column -d), +1 afterwards. Returns -1 on a secondary ray and
@@ -109,6 +118,7 @@ class LemkeRun {
   const VectorView& q_;
   LemkeWorkspace& ws_;
   const LemkeOptions& options_;
+  const balanced::Factors* fused_;
   int size_;               // n (N when N > 0)
   Eigen::Map<Tableau> t_;  // ws.tableau, with compile-time sizes when N > 0
   int cap_ = 0;
@@ -344,6 +354,59 @@ std::string LemkeRun<N>::variable_name(int v) const {
 }
 
 template <int N>
+template <bool Fused>
+double LemkeRun<N>::set_up() {
+  // Tableau [I | -M | -d | q] for w - M z - d z0 = q.
+  // Element loops rather than Eigen block expressions: m_ and q_ have run-time sizes, and with
+  // N > 0 these unroll (the block expressions cost a tenth of a solve at n = 2).
+  // Fused: M' = p M and q' = (p q_i) / s (the products of lcp_scaling.cpp's balanced shortcut,
+  // so the same bits) computed here from the caller's data and written to the workspace and
+  // the tableau in one pass: the scaled copy is not read back (a fifth of the instructions of
+  // a solve at n = 2 went to the separate equilibration call and its passes).
+  auto& t = t_;
+  t.leftCols(n()).setIdentity();
+  double p = 1.0;
+  double q_factor = 1.0;
+  double* scaled = nullptr;
+  double* scaled_q = nullptr;
+  if constexpr (Fused) {
+    p = fused_->p;
+    q_factor = fused_->q_factor;
+    scaled = ws_.scaled_matrix.data();
+    scaled_q = ws_.scaled_q.data();
+  }
+  double q_min = kInfinity;
+  for (int j = 0; j < n(); ++j) {
+    double mx = 0.0;
+    for (int i = 0; i < n(); ++i) {
+      double a = 0.0;
+      if constexpr (Fused) {
+        a = data_m_(i, j) * p;
+        scaled[j * n() + i] = a;
+      } else {
+        a = m_(i, j);
+      }
+      t(i, n() + j) = -a;
+      mx = std::max(mx, std::abs(a));
+    }
+    ws_.column_max(j) = mx;
+    ws_.binv_column_max(j) = 1.0;
+    t(j, z0()) = -1.0;
+    double qj = 0.0;
+    if constexpr (Fused) {
+      qj = (p * data_q_(j)) * q_factor;
+      scaled_q[j] = qj;
+    } else {
+      qj = q_(j);
+    }
+    t(j, rhs_col()) = qj;
+    q_min = std::min(q_min, qj);
+    ws_.basis[static_cast<std::size_t>(j)] = j;
+  }
+  return q_min;
+}
+
+template <int N>
 void LemkeRun<N>::run() {
   LcpSolution& s = ws_.solution;
   s.message.clear();
@@ -351,25 +414,7 @@ void LemkeRun<N>::run() {
   entering_ = z0();
   cap_ = options_.max_pivots > 0 ? options_.max_pivots : 50 * (n() + 1);
 
-  // Tableau [I | -M | -d | q] for w - M z - d z0 = q.
-  // Element loops rather than Eigen block expressions: m_ and q_ have run-time sizes, and with
-  // N > 0 these unroll (the block expressions cost a tenth of a solve at n = 2).
-  auto& t = t_;
-  t.leftCols(n()).setIdentity();
-  double q_min = kInfinity;
-  for (int j = 0; j < n(); ++j) {
-    double mx = 0.0;
-    for (int i = 0; i < n(); ++i) {
-      t(i, n() + j) = -m_(i, j);
-      mx = std::max(mx, std::abs(m_(i, j)));
-    }
-    ws_.column_max(j) = mx;
-    ws_.binv_column_max(j) = 1.0;
-    t(j, z0()) = -1.0;
-    t(j, rhs_col()) = q_(j);
-    q_min = std::min(q_min, q_(j));
-    ws_.basis[static_cast<std::size_t>(j)] = j;
-  }
+  const double q_min = fused_ != nullptr ? set_up<true>() : set_up<false>();
   binv_max_ = 1.0;
 
   if (n() == 0 || q_min >= 0.0) {  // z = 0 solves it
@@ -458,13 +503,25 @@ bool options_plainly_valid(const LemkeOptions& o) {
          o.residual_tolerance <= kMax;
 }
 
-// True when every entry of M and q is finite: x - x is 0 for finite x and NaN otherwise, and
-// without a branch per entry the loops unroll (and vectorize) for N > 0. check_lcp_input names
-// the entry when this is false.
+// True when every entry of M and q is finite. check_lcp_input names the entry when this is
+// false. N > 0: x * 0 is 0 for finite x and NaN otherwise, and a NaN survives every sum, so
+// one accumulator per row (independent lanes, which the compiler vectorizes: two packed
+// instructions per two entries) and one comparison per row decide it; a flag per entry
+// (x - x == 0, below) took six instructions per entry (120 of a solve at n = 4).
+// N = 0: x - x is 0 for finite x and NaN otherwise, without a branch per entry.
 template <int N>
 bool all_finite(const ConstMatrixRef& matrix, const ConstVectorRef& q) {
-  Eigen::Index n = q.size();
-  if constexpr (N > 0) n = N;
+  if constexpr (N > 0) {
+    std::array<double, N> rows{};
+    for (int j = 0; j < N; ++j) {
+      for (int i = 0; i < N; ++i) rows[static_cast<std::size_t>(i)] += matrix(i, j) * 0.0;
+    }
+    for (int i = 0; i < N; ++i) rows[static_cast<std::size_t>(i)] += q(i) * 0.0;
+    bool finite = true;
+    for (const double r : rows) finite &= r == 0.0;
+    return finite;
+  }
+  const Eigen::Index n = q.size();
   bool finite = true;
   for (Eigen::Index j = 0; j < n; ++j) {
     for (Eigen::Index i = 0; i < n; ++i) finite &= matrix(i, j) - matrix(i, j) == 0.0;
@@ -473,7 +530,9 @@ bool all_finite(const ConstMatrixRef& matrix, const ConstVectorRef& q) {
   return finite;
 }
 
-template <int N>
+// Fuse: for N > 0, a problem that needs no Ruiz sweep is equilibrated inside Lemke's set-up
+// (LemkeRun's `fused`); false (solve_lemke_unfused_path): through equilibrate_lcp, for tests.
+template <int N, bool Fuse>
 void solve_sized(const ConstMatrixRef& matrix, const ConstVectorRef& q, LemkeWorkspace& ws,
                  const LemkeOptions& options) {
   if (!all_finite<N>(matrix, q)) check_lcp_input(matrix, q, "Lemke");  // throws
@@ -482,6 +541,26 @@ void solve_sized(const ConstMatrixRef& matrix, const ConstVectorRef& q, LemkeWor
     if constexpr (N == 0) {  // n > 8 in solve_lemke; any n in solve_lemke_general_path
       equilibrate_lcp_general_path(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
     } else {
+      if constexpr (Fuse) {
+        // What equilibrate_lcp's balanced shortcut writes, less the scaled copy: LemkeRun
+        // writes that while it sets up its tableau. A problem that needs sweeps (or whose
+        // 1 / s is not a double) goes to equilibrate_lcp, which decides the shortcut again.
+        balanced::Factors f;
+        if (balanced::balanced_factors<N>(matrix, q, f)) {
+          LcpScaling& s = ws.scaling;
+          s.row.resize(N);
+          s.column.resize(N);
+          ws.scaled_matrix.resize(N, N);
+          ws.scaled_q.resize(N);
+          for (int i = 0; i < N; ++i) s.row(i) = f.p, s.column(i) = 1.0;
+          s.q_scale = f.q_scale;
+          s.iterations = 0;
+          const MatrixView m(ws.scaled_matrix.data(), N, N, Eigen::OuterStride<>(N));
+          const VectorView qs(ws.scaled_q.data(), N);
+          LemkeRun<N>(matrix, q, m, qs, ws, options, &f).run();
+          return;
+        }
+      }
       equilibrate_lcp(matrix, q, ws.scaling, ws.scaled_matrix, ws.scaled_q);
     }
     const MatrixView m(ws.scaled_matrix.data(), n, n, Eigen::OuterStride<>(n));
@@ -491,6 +570,32 @@ void solve_sized(const ConstMatrixRef& matrix, const ConstVectorRef& q, LemkeWor
     const MatrixView m(matrix.data(), n, n, Eigen::OuterStride<>(matrix.outerStride()));
     const VectorView qs(q.data(), n);
     LemkeRun<N>(matrix, q, m, qs, ws, options).run();
+  }
+}
+
+// Contact sets are small: sizes up to 8 get their own unrolled code (bench/lcp_bench.cpp).
+template <bool Fuse>
+void solve_dispatched(const ConstMatrixRef& matrix, const ConstVectorRef& q, LemkeWorkspace& ws,
+                      const LemkeOptions& options) {
+  switch (q.size()) {
+    case 1:
+      return solve_sized<1, Fuse>(matrix, q, ws, options);
+    case 2:
+      return solve_sized<2, Fuse>(matrix, q, ws, options);
+    case 3:
+      return solve_sized<3, Fuse>(matrix, q, ws, options);
+    case 4:
+      return solve_sized<4, Fuse>(matrix, q, ws, options);
+    case 5:
+      return solve_sized<5, Fuse>(matrix, q, ws, options);
+    case 6:
+      return solve_sized<6, Fuse>(matrix, q, ws, options);
+    case 7:
+      return solve_sized<7, Fuse>(matrix, q, ws, options);
+    case 8:
+      return solve_sized<8, Fuse>(matrix, q, ws, options);
+    default:
+      return solve_sized<0, Fuse>(matrix, q, ws, options);
   }
 }
 
@@ -521,42 +626,21 @@ inline bool input_plainly_valid(const ConstMatrixRef& matrix, const ConstVectorR
 const LcpSolution& solve_lemke(ConstMatrixRef matrix, ConstVectorRef q, LemkeWorkspace& ws,
                                const LemkeOptions& options) {
   if (!input_plainly_valid(matrix, q, ws, options)) check_input(matrix, q, ws, options);
-  // Contact sets are small: sizes up to 8 get their own unrolled code (bench/lcp_bench.cpp).
-  switch (q.size()) {
-    case 1:
-      solve_sized<1>(matrix, q, ws, options);
-      break;
-    case 2:
-      solve_sized<2>(matrix, q, ws, options);
-      break;
-    case 3:
-      solve_sized<3>(matrix, q, ws, options);
-      break;
-    case 4:
-      solve_sized<4>(matrix, q, ws, options);
-      break;
-    case 5:
-      solve_sized<5>(matrix, q, ws, options);
-      break;
-    case 6:
-      solve_sized<6>(matrix, q, ws, options);
-      break;
-    case 7:
-      solve_sized<7>(matrix, q, ws, options);
-      break;
-    case 8:
-      solve_sized<8>(matrix, q, ws, options);
-      break;
-    default:
-      solve_sized<0>(matrix, q, ws, options);
-  }
+  solve_dispatched<true>(matrix, q, ws, options);
+  return ws.solution;
+}
+
+const LcpSolution& solve_lemke_unfused_path(ConstMatrixRef matrix, ConstVectorRef q,
+                                            LemkeWorkspace& ws, const LemkeOptions& options) {
+  if (!input_plainly_valid(matrix, q, ws, options)) check_input(matrix, q, ws, options);
+  solve_dispatched<false>(matrix, q, ws, options);
   return ws.solution;
 }
 
 const LcpSolution& solve_lemke_general_path(ConstMatrixRef matrix, ConstVectorRef q,
                                             LemkeWorkspace& ws, const LemkeOptions& options) {
   if (!input_plainly_valid(matrix, q, ws, options)) check_input(matrix, q, ws, options);
-  solve_sized<0>(matrix, q, ws, options);
+  solve_sized<0, false>(matrix, q, ws, options);
   return ws.solution;
 }
 

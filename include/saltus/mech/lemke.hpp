@@ -103,7 +103,7 @@ struct LemkeWorkspace {
   LcpScaling scaling;            // D and s of the equilibration
   Matrix scaled_matrix;          // n x n: D M D
   Vector scaled_q;               // n: D q / s
-  Vector row_magnitude;          // n: certificate scratch
+  Vector row_magnitude;          // n: certificate scratch (n > 8; n <= 8: on the stack)
   Vector ratio;                  // n: ratio-test quotients (n > 8; n <= 8: on the stack)
   Vector column_max;             // n: max |M'_ij| per column j
   Vector binv_column_max;        // n: max |(B^-1)_ij| per column j (n > 4)
