@@ -552,7 +552,10 @@ void solve_sized(const ConstMatrixRef& matrix, const ConstVectorRef& q, LemkeWor
           s.column.resize(N);
           ws.scaled_matrix.resize(N, N);
           ws.scaled_q.resize(N);
-          for (int i = 0; i < N; ++i) s.row(i) = f.p, s.column(i) = 1.0;
+          for (int i = 0; i < N; ++i) {
+            s.row(i) = f.p;
+            s.column(i) = 1.0;
+          }
           s.q_scale = f.q_scale;
           s.iterations = 0;
           const MatrixView m(ws.scaled_matrix.data(), N, N, Eigen::OuterStride<>(N));
