@@ -252,32 +252,20 @@ bool TaylorTape::pass(int k) {
         }
         break;
       case OpCode::Sin:
-      case OpCode::Cos: {  // s' = c a', c' = -s a'
-        double* other = aux(s.aux);
-        const bool sin = s.op == OpCode::Sin;
-        double* sn = sin ? u : other;
-        double* cs = sin ? other : u;
-        if (k == 0) {
-          sn[0] = std::sin(a[0]);
-          cs[0] = std::cos(a[0]);
-        } else {
-          sn[k] = chain_rule(cs, a, k);
-          cs[k] = -chain_rule(sn, a, k);
-        }
-        continue;
-      }
+      case OpCode::Cos:
       case OpCode::Sinh:
-      case OpCode::Cosh: {  // s' = c a', c' = s a'
+      case OpCode::Cosh: {  // s' = c a', c' = -s a' (trigonometric) or s a' (hyperbolic)
         double* other = aux(s.aux);
-        const bool sinh = s.op == OpCode::Sinh;
-        double* sn = sinh ? u : other;
-        double* cs = sinh ? other : u;
+        const bool trig = s.op == OpCode::Sin || s.op == OpCode::Cos;
+        const bool odd = s.op == OpCode::Sin || s.op == OpCode::Sinh;
+        double* sn = odd ? u : other;
+        double* cs = odd ? other : u;
         if (k == 0) {
-          sn[0] = std::sinh(a[0]);
-          cs[0] = std::cosh(a[0]);
+          sn[0] = trig ? std::sin(a[0]) : std::sinh(a[0]);
+          cs[0] = trig ? std::cos(a[0]) : std::cosh(a[0]);
         } else {
           sn[k] = chain_rule(cs, a, k);
-          cs[k] = chain_rule(sn, a, k);
+          cs[k] = (trig ? -1.0 : 1.0) * chain_rule(sn, a, k);
         }
         continue;
       }
