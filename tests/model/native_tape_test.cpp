@@ -18,6 +18,7 @@
 #include "saltus/model/native_tape.hpp"
 #include "saltus/model/tape.hpp"
 #include "support/model_files.hpp"
+#include "support/random_expression.hpp"
 
 namespace saltus::model {
 namespace {
@@ -38,67 +39,9 @@ bool same_bits(double a, double b) {
   return std::memcmp(&a, &b, sizeof(double)) == 0;
 }
 
-// A random expression over the leaves, `depth` levels deep, with every operation the generator
-// covers (arguments kept in the functions' domains by abs and offsets).
 NodeId random_expression(ExpressionGraph& g, std::mt19937& rng, const std::vector<NodeId>& leaves,
                          int depth) {
-  std::uniform_int_distribution<int> pick_leaf(0, static_cast<int>(leaves.size()) - 1);
-  std::uniform_int_distribution<int> pick_op(0, 21);
-  std::uniform_real_distribution<double> number(-2.0, 2.0);
-  if (depth == 0) {
-    return pick_leaf(rng) % 5 == 0 ? g.constant(number(rng)) : leaves[pick_leaf(rng)];
-  }
-  const NodeId a = random_expression(g, rng, leaves, depth - 1);
-  const NodeId b = random_expression(g, rng, leaves, depth - 1);
-  const auto positive = [&](NodeId v) {
-    return g.make(OpCode::Add, g.make(OpCode::Abs, v), g.constant(0.5));
-  };
-  switch (pick_op(rng)) {
-    case 0:
-      return g.make(OpCode::Add, a, b);
-    case 1:
-      return g.make(OpCode::Sub, a, b);
-    case 2:
-      return g.make(OpCode::Mul, a, b);
-    case 3:
-      return g.make(OpCode::Div, a, positive(b));
-    case 4:
-      return g.make(OpCode::Neg, a);
-    case 5:
-      return g.make(OpCode::Mul, a, a);
-    case 6:
-      return g.make(OpCode::Sqrt, positive(a));
-    case 7:
-      return g.make(OpCode::Exp, g.make(OpCode::Tanh, a));
-    case 8:
-      return g.make(OpCode::Log, positive(a));
-    case 9:
-      return g.make(OpCode::Sin, a);
-    case 10:
-      return g.make(OpCode::Cos, a);
-    case 11:
-      return g.make(OpCode::Tan, g.make(OpCode::Tanh, a));
-    case 12:
-      return g.make(OpCode::Asin, g.make(OpCode::Tanh, a));
-    case 13:
-      return g.make(OpCode::Acos, g.make(OpCode::Tanh, a));
-    case 14:
-      return g.make(OpCode::Atan, a);
-    case 15:
-      return g.make(OpCode::Atan2, a, b);
-    case 16:
-      return g.make(OpCode::Sinh, g.make(OpCode::Tanh, a));
-    case 17:
-      return g.make(OpCode::Cosh, g.make(OpCode::Tanh, a));
-    case 18:
-      return g.pow_const(positive(a), number(rng));
-    case 19:
-      return g.make(OpCode::Pow, positive(a), g.make(OpCode::Tanh, b));
-    case 20:
-      return g.make(OpCode::Add, g.make(OpCode::Mul, a, b), g.make(OpCode::Mul, b, b));
-    default:
-      return g.make(OpCode::Sub, g.make(OpCode::Mul, a, a), g.make(OpCode::Mul, a, b));
-  }
+  return testing::random_expression(g, rng, leaves, depth, testing::Kinks::Allowed);
 }
 
 TEST(NativeTape, RandomTapesGiveTheInterpretersBits) {

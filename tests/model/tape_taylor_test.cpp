@@ -15,6 +15,8 @@
 #include "saltus/model/expression_graph.hpp"
 #include "saltus/model/tape.hpp"
 #include "saltus/model/tape_taylor.hpp"
+#include "support/random_expression.hpp"
+#include "support/sleigh_closed_form.hpp"
 
 namespace saltus::model {
 namespace {
@@ -127,85 +129,12 @@ TEST(TapeTaylor, SleighReducedFlowMatchesItsClosedForm) {
        {std::tuple{1.0, 1.5, 0.4}, std::tuple{-0.3, -2.0, 5.0}, std::tuple{0.2, 0.7, -1.0}}) {
     const int order = 30;
     const Expansion e = expand(tape, 5, 0.0, {0.1, 0.2, th0, v0, w0}, order);
-    const double V = std::sqrt(v0 * v0 + J * w0 * w0 / m), s0 = std::atanh(v0 / V);
-    const auto gd = [](double z) { return 2.0 * std::atan(std::tanh(z / 2.0)); };
+    const testing::SleighClosedForm exact{m, I, a, v0, w0, th0};
     for (double tau : {0.1, 0.2, 0.3}) {
-      const double s = a * m * V * tau / J + s0;
-      EXPECT_NEAR(e.value(3, tau), V * std::tanh(s), 1e-13);
-      EXPECT_NEAR(e.value(4, tau), w0 * std::cosh(s0) / std::cosh(s), 1e-13);
-      const double theta = th0 + (w0 > 0 ? 1.0 : -1.0) * std::sqrt(J / m) * (gd(s) - gd(s0)) / a;
-      EXPECT_NEAR(e.value(2, tau), theta, 1e-13);
+      EXPECT_NEAR(e.value(3, tau), exact.v(tau), 1e-13);
+      EXPECT_NEAR(e.value(4, tau), exact.omega(tau), 1e-13);
+      EXPECT_NEAR(e.value(2, tau), exact.theta(tau), 1e-13);
     }
-  }
-}
-
-// A random smooth expression over the leaves (every operation with a Taylor rule, arguments kept
-// in the domains by squares, offsets and tanh).
-NodeId random_smooth(ExpressionGraph& g, std::mt19937& rng, const std::vector<NodeId>& leaves,
-                     int depth) {
-  std::uniform_int_distribution<int> pick_leaf(0, static_cast<int>(leaves.size()) - 1);
-  std::uniform_int_distribution<int> pick_op(0, 23);
-  std::uniform_real_distribution<double> number(-2.0, 2.0);
-  if (depth == 0) {
-    return pick_leaf(rng) % 5 == 0 ? g.constant(number(rng)) : leaves[pick_leaf(rng)];
-  }
-  const NodeId a = random_smooth(g, rng, leaves, depth - 1);
-  const NodeId b = random_smooth(g, rng, leaves, depth - 1);
-  const auto positive = [&](NodeId x) {
-    return g.make(OpCode::Add, g.make(OpCode::Mul, x, x), g.constant(0.5));
-  };
-  const auto bounded = [&](NodeId x) {
-    return g.make(OpCode::Mul, g.constant(0.9), g.make(OpCode::Tanh, x));
-  };
-  switch (pick_op(rng)) {
-    case 0:
-      return g.make(OpCode::Add, a, b);
-    case 1:
-      return g.make(OpCode::Sub, a, b);
-    case 2:
-      return g.make(OpCode::Mul, a, b);
-    case 3:
-      return g.make(OpCode::Div, a, positive(b));
-    case 4:
-      return g.make(OpCode::Neg, a);
-    case 5:
-      return g.make(OpCode::Mul, g.make(OpCode::Mul, a, b), g.make(OpCode::Sin, b));  // Mul3
-    case 6:
-      return g.make(OpCode::Sqrt, positive(a));
-    case 7:
-      return g.make(OpCode::Exp, bounded(a));
-    case 8:
-      return g.make(OpCode::Log, positive(a));
-    case 9:
-      return g.make(OpCode::Sin, a);
-    case 10:
-      return g.make(OpCode::Cos, a);
-    case 11:
-      return g.make(OpCode::Tan, bounded(a));
-    case 12:
-      return g.make(OpCode::Asin, bounded(a));
-    case 13:
-      return g.make(OpCode::Acos, bounded(a));
-    case 14:
-      return g.make(OpCode::Atan, a);
-    case 15:
-      return g.make(OpCode::Atan2, a, positive(b));
-    case 16:
-      return g.make(OpCode::Sinh, bounded(a));
-    case 17:
-      return g.make(OpCode::Cosh, bounded(a));
-    case 18:
-      return g.pow_const(positive(a), number(rng));
-    case 19:
-      return g.make(OpCode::Pow, positive(a), bounded(b));
-    case 20:
-      return g.pow_const(a, 3.0);  // by products, even through a = 0
-    case 21:
-      return g.make(OpCode::Tanh, a);
-    case 22:
-      return g.make(OpCode::Add, g.make(OpCode::Mul, a, b), g.make(OpCode::Mul, b, b));
-    default:
-      return g.make(OpCode::Sub, g.make(OpCode::Mul, a, a), g.make(OpCode::Mul, a, b));
   }
 }
 
@@ -225,8 +154,10 @@ TEST(TapeTaylor, RandomFlowsSatisfyTheirOde) {
     std::vector<NodeId> rhs;
     for (int i = 0; i < n; ++i) {
       // A scale keeps the radius of convergence away from tau (nested functions grow fast).
-      rhs.push_back(g.make(OpCode::Mul, g.constant(0.3),
-                           g.make(OpCode::Tanh, random_smooth(g, rng, leaves, 1 + trial % 3))));
+      rhs.push_back(
+          g.make(OpCode::Mul, g.constant(0.3),
+                 g.make(OpCode::Tanh, testing::random_expression(g, rng, leaves, 1 + trial % 3,
+                                                                 testing::Kinks::Avoided))));
     }
     const Tape tape = flow_tape(g, rhs);
     TaylorTape taylor(tape, n);
