@@ -10,6 +10,12 @@
 namespace saltus::model {
 namespace {
 
+// Whether x^p is computed as a product of series (a small integer power: its base may vanish,
+// where the power recurrence divides by it).
+bool by_products(double p) {
+  return p >= 2.0 && p <= 16.0 && p == std::floor(p);
+}
+
 // Auxiliary series an operation keeps beside its value.
 int aux_series(OpCode op, double exponent) {
   switch (op) {
@@ -33,9 +39,7 @@ int aux_series(OpCode op, double exponent) {
       return 1;  // a b
     case OpCode::PowConst:
       // A small positive integer power by products (its base may vanish: x^3 at x = 0).
-      return exponent >= 3 && exponent <= 16 && exponent == std::floor(exponent)
-                 ? static_cast<int>(exponent) - 2
-                 : 0;
+      return by_products(exponent) ? static_cast<int>(exponent) - 2 : 0;
     default:
       return 0;
   }
@@ -321,7 +325,7 @@ bool TaylorTape::pass(int k) {
       }
       case OpCode::PowConst: {
         const double p = s.exponent;
-        if (s.aux >= 0) {  // integer power 3..16 by products: a^2 .. a^(p-1) kept
+        if (by_products(p)) {  // a^2 .. a^(p-1) kept as auxiliary series
           const int m = static_cast<int>(p);
           const double* prev = a;
           for (int e = 2; e < m; ++e) {

@@ -100,6 +100,15 @@ TEST(TapeTaylor, ExactSeriesOfClosedFormSolutions) {
       EXPECT_NEAR(e.at(0, k), expected, 4e-16 * std::max(1.0, std::abs(expected))) << k;
     }
   }
+  {  // x' = t^3 + t^7 from 0, integer powers of a base that is 0 at the start: t^4/4 + t^8/8
+    ExpressionGraph g;
+    const NodeId t = g.time();
+    const Tape tape = flow_tape(g, {g.make(OpCode::Add, g.pow_const(t, 3.0), g.pow_const(t, 7.0))});
+    const Expansion e = expand(tape, 1, 0.0, {0.0}, 10);
+    for (int k = 0; k <= 10; ++k) {
+      EXPECT_EQ(e.at(0, k), k == 4 ? 0.25 : (k == 8 ? 0.125 : 0.0)) << k;
+    }
+  }
   {  // x' = 1 / (1 + t^2) from 0: atan t = t - t^3/3 + t^5/5 - ...
     ExpressionGraph g;
     const NodeId t = g.time();
