@@ -4,7 +4,6 @@
 #include "saltus/model/tape_taylor.hpp"
 
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 namespace saltus::model {
@@ -78,7 +77,7 @@ bool series_less(const double* a, const double* b, int k) {
 
 }  // namespace
 
-TaylorTape::TaylorTape(const Tape& flow, int n) : tape_(flow), n_(n) {
+TaylorTape::TaylorTape(const Tape& flow, int n) : parameter_values_(flow.parameter_values), n_(n) {
   if (!flow.loads_rate.empty() || !flow.loads_z.empty()) {
     throw std::invalid_argument("Taylor expansion: the flow tape reads x' or algebraic states");
   }
@@ -157,7 +156,7 @@ bool TaylorTape::expand(double t0, const double* x0, int order, double* coeffici
   for (auto [v, value] : constant_values_) {
     for (int k = 0; k < width; ++k) row(v)[k] = k == 0 ? value : 0.0;
   }
-  for (auto [v, index] : parameter_of_) row(v)[0] = (*tape_.parameter_values)[index];
+  for (auto [v, index] : parameter_of_) row(v)[0] = (*parameter_values_)[index];
   if (time_value_ >= 0) {
     for (int k = 0; k < width; ++k) row(time_value_)[k] = k == 0 ? t0 : (k == 1 ? 1.0 : 0.0);
   }

@@ -227,6 +227,20 @@ TEST(TapeTaylor, PiecewiseOperationsTakeTheBranchAfterTheStart) {
   }
 }
 
+// A TaylorTape keeps what it needs of its tape (the tape may be a temporary) and reads the
+// run-time parameters' current values at each expansion: x' = p x gives x0 p^k / k!.
+TEST(TapeTaylor, OutlivesItsTapeAndReadsParameterWrites) {
+  ExpressionGraph g;
+  auto params = std::make_shared<std::vector<double>>(std::vector<double>{2.0});
+  g.share_parameter_values(params);
+  TaylorTape taylor(flow_tape(g, {g.make(OpCode::Mul, g.parameter(0), g.state(0))}), 1);
+  for (double p : {2.0, -0.5}) {
+    (*params)[0] = p;
+    const Expansion e = expand(taylor, 1, 0.0, {3.0}, 6);
+    for (int k = 0; k <= 6; ++k) EXPECT_DOUBLE_EQ(e.at(0, k), 3.0 * std::pow(p, k) / factorial(k));
+  }
+}
+
 TEST(TapeTaylor, FailuresAreNamed) {
   ExpressionGraph g;
   const NodeId x = g.state(0);

@@ -17,6 +17,7 @@
 // at 0) makes expand() fail and name it.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,7 +53,9 @@ class TaylorTape {
   bool pass(int k);  // coefficient k of every value
   bool fail(std::string why);
 
-  const Tape& tape_;
+  // The run-time parameters' values, shared with the tape (read at each expansion; the tape
+  // itself need not outlive this object).
+  std::shared_ptr<const std::vector<double>> parameter_values_;
   int n_;
   int values_ = 0, aux_ = 0;
   std::vector<std::pair<int, int>> state_values_;  // (value, component of x)
