@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "saltus/mech/lcp_enumeration.hpp"
-#include "saltus/mech/lemke.hpp"
+#include "saltus/lcp/lcp_enumeration.hpp"
+#include "saltus/lcp/lemke.hpp"
 #include "splitmix64.hpp"
 
 namespace {
@@ -51,14 +51,14 @@ std::vector<Problem> make_problems(int n) {
 }
 
 // Lemke with the given options on the 64 problems of size state.range(0).
-void run_lemke(benchmark::State& state, const saltus::mech::LemkeOptions& options) {
+void run_lemke(benchmark::State& state, const saltus::lcp::LemkeOptions& options) {
   const int n = static_cast<int>(state.range(0));
   const std::vector<Problem> problems = make_problems(n);
-  saltus::mech::LemkeWorkspace ws(n);
+  saltus::lcp::LemkeWorkspace ws(n);
   // Check once, outside the timing: all solved; record pivots and a checksum of z.
   double pivots = 0.0, checksum = 0.0, residual = 0.0, sweeps = 0.0;
   for (const auto& p : problems) {
-    const auto& s = saltus::mech::solve_lemke(p.m, p.q, ws, options);
+    const auto& s = saltus::lcp::solve_lemke(p.m, p.q, ws, options);
     sweeps += ws.scaling.iterations;
     if (!s.is_solution()) {
       state.SkipWithError("Lemke did not solve a benchmark problem");
@@ -71,7 +71,7 @@ void run_lemke(benchmark::State& state, const saltus::mech::LemkeOptions& option
   std::size_t k = 0;
   for (auto _ : state) {
     const auto& p = problems[k];
-    const auto& s = saltus::mech::solve_lemke(p.m, p.q, ws, options);
+    const auto& s = saltus::lcp::solve_lemke(p.m, p.q, ws, options);
     benchmark::DoNotOptimize(s.z.data());
     k = (k + 1) % problems.size();
   }
@@ -89,14 +89,14 @@ BENCHMARK(BM_LemkeSaltus)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Arg(32)->Unit(benchm
 
 // What the parts cost: without the equilibration, and without the final refinement.
 void BM_LemkeSaltusNoEquilibration(benchmark::State& state) {
-  saltus::mech::LemkeOptions o;
+  saltus::lcp::LemkeOptions o;
   o.equilibrate = false;
   run_lemke(state, o);
 }
 BENCHMARK(BM_LemkeSaltusNoEquilibration)->Arg(2)->Arg(4)->Arg(8)->Unit(benchmark::kMicrosecond);
 
 void BM_LemkeSaltusNoRefinement(benchmark::State& state) {
-  saltus::mech::LemkeOptions o;
+  saltus::lcp::LemkeOptions o;
   o.refine = false;
   run_lemke(state, o);
 }
@@ -108,7 +108,7 @@ void BM_EnumerationSaltus(benchmark::State& state) {
   std::size_t k = 0;
   for (auto _ : state) {
     const auto& p = problems[k];
-    auto e = saltus::mech::enumerate_lcp_solutions(p.m, p.q);
+    auto e = saltus::lcp::enumerate_lcp_solutions(p.m, p.q);
     benchmark::DoNotOptimize(e.solutions.data());
     k = (k + 1) % problems.size();
   }

@@ -23,7 +23,7 @@
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/model/model_system.hpp"
-#include "saltus/model/rebuilt_parameter_sensitivity.hpp"
+#include "saltus/run/rebuilt_parameter_sensitivity.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 
 namespace {
@@ -112,7 +112,7 @@ void rod_model_file() {
   allowed.allow_numerical_derivatives = true;
   compare("rod model file (Routh-Poisson)", prepared.system, start.mode, start.x0, 0.5, m->options,
           allowed);
-  const model::ModelLoad load = [&](const std::vector<std::string>& extra) {
+  const run::ModelLoad load = [&](const std::vector<std::string>& extra) {
     std::vector<std::string> all = overrides;
     all.insert(all.end(), extra.begin(), extra.end());
     return model::load_model_file(SALTUS_MODELS_DIR "/bouncing_rod.toml", all);
@@ -131,7 +131,7 @@ void rod_model_file() {
       }
     }));
     sens_us.push_back(microseconds([&] {
-      ok = model::rebuilt_parameter_sensitivity(load, {"e", "mu", "ell"}, allowed).sensitivity.ok();
+      ok = run::rebuilt_parameter_sensitivity(load, {"e", "mu", "ell"}, allowed).sensitivity.ok();
     }));
   }
   std::printf(

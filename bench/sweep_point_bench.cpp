@@ -17,7 +17,7 @@
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/model/runtime_parameters.hpp"
-#include "saltus/model/sweep.hpp"
+#include "saltus/run/sweep.hpp"
 #include "saltus/systems/nonholonomic_billiards.hpp"
 
 namespace {
@@ -120,12 +120,12 @@ std::vector<double> e_values() {
 }
 
 void SweepHundredValues(benchmark::State& state) {
-  saltus::model::SweepSpec spec;
+  saltus::run::SweepSpec spec;
   spec.model_file = kBall;
-  spec.axes = {saltus::model::parse_sweep_axis("e=0.05:0.95:100")};
+  spec.axes = {saltus::run::parse_sweep_axis("e=0.05:0.95:100")};
   spec.collect = {"zeno_time"};
   const int threads = static_cast<int>(state.range(0));
-  for (auto _ : state) benchmark::DoNotOptimize(saltus::model::run_sweep(spec, threads));
+  for (auto _ : state) benchmark::DoNotOptimize(saltus::run::run_sweep(spec, threads));
 }
 BENCHMARK(SweepHundredValues)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -13,7 +13,7 @@ packages=(
   clang-format
   libtomlplusplus-dev     # model files (TOML)
   libcli11-dev            # the saltus command line
-  libgccjit-12-dev        # native code for model tapes (model/native_tape.hpp)
+  libgccjit-12-dev        # native code for model tapes (lang/native_tape.hpp)
   python3 python3-numpy python3-matplotlib python3-scipy # plots, SciPy peer
   python3-pil             # figure test (reads the PNGs), GIF animations (saltus animate)
   python3-dev pybind11-dev python3-pytest python3-pandas # the Python package and its tests

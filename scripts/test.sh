@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds, runs every test (unit + validation)
-# and checks formatting.
+# The test command: installs what is missing, builds (library, command, Python package, tests,
+# benchmarks and examples, and one ASan + UBSan library for the fuzz-corpus replays), checks
+# formatting and runs every test with CTest: unit, validation, command-line, Python and the
+# sanitizer replays (docs/TESTING.md).
+#   scripts/test.sh            everything (what CI runs)
+#   scripts/test.sh --quick    the tests labelled `quick` only, without the sanitizer build
+# SALTUS_SKIP_FUZZ_REPLAY=1 leaves the sanitizer replays out.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+quick=0
+[[ "${1:-}" == "--quick" ]] && quick=1
+replays=ON
+[[ "${SALTUS_SKIP_FUZZ_REPLAY:-0}" == "1" || $quick == 1 ]] && replays=OFF
 bash "$root/scripts/install_deps.sh"
-bash "$root/scripts/build.sh"
+SALTUS_CMAKE_ARGS="-DSALTUS_SANITIZER_REPLAYS=$replays ${SALTUS_CMAKE_ARGS:-}" \
+  bash "$root/scripts/build.sh" all saltus_extras
 bash "$root/scripts/check_format.sh"
 cd "${SALTUS_BUILD_DIR:-$root/build}"
-ctest --output-on-failure -j "${SALTUS_JOBS:-$(nproc)}"
-# Model-file parser and expression compiler: replay the fuzz corpus under ASan + UBSan.
-# LCP layer (Lemke, enumeration, matrix classes): replay its fuzz corpus the same way.
-if [[ "${SALTUS_SKIP_FUZZ_REPLAY:-0}" != "1" ]]; then
-  bash "$root/tests/model/fuzz/replay_corpus.sh"
-  bash "$root/tests/mech/fuzz/replay_corpus.sh"
-fi
+labels=()
+((quick)) && labels=(-L quick)
+ctest --output-on-failure -j "${SALTUS_JOBS:-$(nproc)}" "${labels[@]}"

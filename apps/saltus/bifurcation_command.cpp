@@ -10,8 +10,8 @@
 #include "saltus/analysis/poincare_section.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_section.hpp"
-#include "saltus/model/output_folder.hpp"
 #include "saltus/model/runtime_parameters.hpp"
+#include "saltus/run/output_folder.hpp"
 
 namespace saltus::cli {
 
@@ -108,7 +108,7 @@ int bifurcation_command(const BifurcationArguments& args) {
     }
   }
   try {
-    model::replace_output_folder(args.out_dir, {{"bifurcation.csv", csv.str()}});
+    run::replace_output_folder(args.out_dir, {{"bifurcation.csv", csv.str()}});
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;

@@ -12,6 +12,7 @@
 #include "python_script.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/run_outputs.hpp"
 
 namespace saltus::cli {
 
@@ -62,10 +63,10 @@ int run_command(const RunArguments& args) {
               << args.model << ": nothing was run; " << args.out_dir << " was left as it was\n";
     return 1;
   }
-  std::cout << model::run_report(run);
+  std::cout << run::run_report(run);
   // A failed run's files are written too: they show the run up to its failure.
   try {
-    model::write_run_outputs(run, args.out_dir);
+    run::write_run_outputs(run, args.out_dir);
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;

@@ -13,13 +13,13 @@
 #include <thread>
 #include <vector>
 
-#include "density_setup.hpp"
 #include "python_script.hpp"
 #include "saltus/analysis/density_distance.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
-#include "saltus/model/npy_file.hpp"
-#include "saltus/model/output_folder.hpp"
+#include "saltus/run/density_setup.hpp"
+#include "saltus/run/npy_file.hpp"
+#include "saltus/run/output_folder.hpp"
 
 namespace saltus::cli {
 namespace {
@@ -61,7 +61,7 @@ std::string density_csv(const analysis::DensityResult& r, const analysis::Densit
 // The counts as a NumPy .npy file: int64, shape (ny, nx), row iy.
 std::string density_npy(const analysis::DensityHistogram& h) {
   const std::vector<std::int64_t> counts(h.counts.begin(), h.counts.end());
-  return model::npy_int64(counts, h.ny, h.nx);
+  return run::npy_int64(counts, h.ny, h.nx);
 }
 
 // Checkpoints at a thousandth, a hundredth and a tenth of each trajectory's binned maps (those of
@@ -107,7 +107,7 @@ std::string convergence_csv(const std::vector<ConvergenceRow>& rows) {
 }  // namespace
 
 int density_command(const DensityArguments& args) {
-  DensitySetup setup;
+  run::DensitySetup setup;
   analysis::DensityOptions o;
   try {
     if (args.model.empty() == args.system.empty()) {
@@ -128,7 +128,7 @@ int density_command(const DensityArguments& args) {
     if (!(args.rtol > 0.0 && args.rtol < 1e-3)) {
       saltus::detail::throw_error("--rtol = ", args.rtol, " must be in (0, 1e-3)");
     }
-    setup = args.model.empty() ? builtin_density_setup(args) : model_density_setup(args);
+    setup = args.model.empty() ? run::builtin_density_setup(args) : run::model_density_setup(args);
     o.x_axis = setup.x_axis;
     o.y_axis = setup.y_axis;
     o.observable = setup.observable;
@@ -209,10 +209,10 @@ int density_command(const DensityArguments& args) {
        << ",\n  \"status\": " << json_text(stopped.empty() ? "ok" : "stopped")
        << ",\n  \"message\": " << json_text(stopped) << "\n}\n";
   try {
-    model::replace_output_folder(args.out_dir, {{"density.csv", density_csv(r, o)},
-                                                {"density.npy", density_npy(r.histogram)},
-                                                {"convergence.csv", convergence_csv(rows)},
-                                                {"summary.json", json.str()}});
+    run::replace_output_folder(args.out_dir, {{"density.csv", density_csv(r, o)},
+                                              {"density.npy", density_npy(r.histogram)},
+                                              {"convergence.csv", convergence_csv(rows)},
+                                              {"summary.json", json.str()}});
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;

@@ -6,28 +6,11 @@
 //   early (its maps so far are binned; summary.json says why); 3  output not written or plotted
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <vector>
+#include "saltus/run/density_setup.hpp"
 
 namespace saltus::cli {
 
-struct DensityArguments {
-  std::string model;             // a model file, or
-  std::string system;            // a built-in billiard's name
-  std::vector<std::string> set;  // name=value (the model's overrides or the billiard's parameters)
-  std::vector<double> range;     // XLO XHI YLO YHI (empty: the built-in table's extent)
-  long maps = 1000000;           // binned maps, all trajectories together
-  long discard = 1000;           // maps not binned at the start of every trajectory
-  std::vector<int> grid = {100, 100};
-  std::vector<std::string> vars = {"x", "y"};
-  int trajectories = 8;  // independent trajectories (the maps are split among them)
-  int threads = 0;       // 0: every core
-  std::uint64_t seed = 1;
-  double rtol = 1e-9;  // DOP853, with energy and constraints kept by projection
-  std::string out_dir = "density";
-  bool plot = true;
-};
+using run::DensityArguments;
 
 int density_command(const DensityArguments& args);
 

@@ -19,10 +19,10 @@ namespace saltus::cli {
 MpiSession::MpiSession() = default;
 MpiSession::~MpiSession() = default;
 
-std::optional<model::SweepResult> run_sweep_over_ranks(const model::SweepPlan& plan,
-                                                       const MpiSession&) {
-  model::SweepResult result = plan.empty_result();
-  const std::function<model::SweepPoint(size_t)> point = plan.runner();
+std::optional<run::SweepResult> run_sweep_over_ranks(const run::SweepPlan& plan,
+                                                     const MpiSession&) {
+  run::SweepResult result = plan.empty_result();
+  const std::function<run::SweepPoint(size_t)> point = plan.runner();
   for (size_t i = 0; i < plan.size(); ++i) result.points[i] = point(i);
   return result;
 }
@@ -53,7 +53,7 @@ void put_text(std::string& out, const std::string& s) {
 }
 
 // index, succeeded, status, message, collected values (the point's values the manager knows).
-std::string encode(std::uint64_t index, const model::SweepPoint& p) {
+std::string encode(std::uint64_t index, const run::SweepPoint& p) {
   std::string out;
   put_bytes(out, &index, sizeof index);
   const char ok = p.succeeded ? 1 : 0;
@@ -87,11 +87,11 @@ class Reader {
 };
 
 // Fills the row of a worker's message (its values are already the plan's); returns its index.
-std::uint64_t decode(const std::string& msg, model::SweepResult& result) {
+std::uint64_t decode(const std::string& msg, run::SweepResult& result) {
   Reader r(msg);
   std::uint64_t index = 0;
   r.bytes(&index, sizeof index);
-  model::SweepPoint& p = result.points.at(index);
+  run::SweepPoint& p = result.points.at(index);
   char ok = 0;
   r.bytes(&ok, 1);
   p.succeeded = ok != 0;
@@ -114,8 +114,8 @@ std::string receive(int source, int tag, MPI_Status& status) {
   return buf;
 }
 
-model::SweepResult manage(const model::SweepPlan& plan, const MpiSession& mpi) {
-  model::SweepResult result = plan.empty_result();
+run::SweepResult manage(const run::SweepPlan& plan, const MpiSession& mpi) {
+  run::SweepResult result = plan.empty_result();
   const int workers = mpi.size() - 1;
   if (static_cast<size_t>(workers) > plan.size()) {
     std::cerr << "saltus sweep: " << mpi.size() << " ranks for " << plan.size()
@@ -147,8 +147,8 @@ model::SweepResult manage(const model::SweepPlan& plan, const MpiSession& mpi) {
   return result;
 }
 
-void work(const model::SweepPlan& plan) {
-  const std::function<model::SweepPoint(size_t)> point = plan.runner();
+void work(const run::SweepPlan& plan) {
+  const std::function<run::SweepPoint(size_t)> point = plan.runner();
   std::string reply;  // empty: ready for the first point
   for (;;) {
     MPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_BYTE, 0, kTagResult, MPI_COMM_WORLD);
@@ -174,8 +174,8 @@ MpiSession::~MpiSession() {
   if (initialized_) MPI_Finalize();
 }
 
-std::optional<model::SweepResult> run_sweep_over_ranks(const model::SweepPlan& plan,
-                                                       const MpiSession& mpi) {
+std::optional<run::SweepResult> run_sweep_over_ranks(const run::SweepPlan& plan,
+                                                     const MpiSession& mpi) {
   if (mpi.rank() == 0) return manage(plan, mpi);
   work(plan);
   return std::nullopt;

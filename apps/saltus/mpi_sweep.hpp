@@ -10,7 +10,7 @@
 
 #include <optional>
 
-#include "saltus/model/sweep.hpp"
+#include "saltus/run/sweep.hpp"
 
 namespace saltus::cli {
 
@@ -32,7 +32,7 @@ class MpiSession {
 
 // Runs the plan's points over the ranks: the whole result on rank 0, nullopt on the workers.
 // With more workers than points, rank 0 says which ranks stay idle.
-std::optional<model::SweepResult> run_sweep_over_ranks(const model::SweepPlan& plan,
-                                                       const MpiSession& mpi);
+std::optional<run::SweepResult> run_sweep_over_ranks(const run::SweepPlan& plan,
+                                                     const MpiSession& mpi);
 
 }  // namespace saltus::cli

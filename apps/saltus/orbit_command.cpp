@@ -12,8 +12,8 @@
 #include "saltus/analysis/orbit_branch_switching.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_section.hpp"
-#include "saltus/model/model_sensitivity.hpp"
-#include "saltus/model/output_folder.hpp"
+#include "saltus/run/model_sensitivity.hpp"
+#include "saltus/run/output_folder.hpp"
 
 namespace saltus::cli {
 namespace {
@@ -38,7 +38,7 @@ nlohmann::ordered_json state_json(const model::Model& m, const Vector& x) {
 nlohmann::ordered_json switch_at_doubling(const model::Model& m, const analysis::ReturnMap& map,
                                           const analysis::Branch& b,
                                           const analysis::ContinuationOptions& c,
-                                          std::vector<model::OutputFile>& files) {
+                                          std::vector<run::OutputFile>& files) {
   nlohmann::ordered_json out;
   const analysis::BifurcationPoint* pd = nullptr;
   for (const analysis::BifurcationPoint& p : b.bifurcations) {
@@ -131,7 +131,7 @@ int orbit_command(const OrbitArguments& args) {
   j["map"] = args.period > 0.0 ? "stroboscopic" : "section";
   if (args.period > 0.0) j["period"] = args.period;
   if (!args.section.empty()) j["section"] = args.section;
-  std::vector<model::OutputFile> files;
+  std::vector<run::OutputFile> files;
   int status = 0;
   if (args.continuation.empty()) {
     const analysis::PeriodicOrbit orbit = analysis::find_fixed_point(map, guess);
@@ -149,7 +149,7 @@ int orbit_command(const OrbitArguments& args) {
       j["resets_per_period"] = orbit.events_per_period;
       j["multipliers"] = multipliers_json(orbit.multipliers);
       j["stable"] = orbit.multipliers.size() == 0 || std::abs(orbit.multipliers[0]) < 1.0;
-      j["monodromy"] = model::matrix_rows_json(orbit.monodromy);
+      j["monodromy"] = run::matrix_rows_json(orbit.monodromy);
       j["min_crossing_rate"] = orbit.min_crossing_rate;
       j["closest_approach"] = orbit.closest_approach;
     }
@@ -192,7 +192,7 @@ int orbit_command(const OrbitArguments& args) {
   }
   files.emplace_back("orbit.json", j.dump(2) + "\n");
   try {
-    model::replace_output_folder(args.out_dir, files);
+    run::replace_output_folder(args.out_dir, files);
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;

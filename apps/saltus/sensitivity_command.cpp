@@ -8,8 +8,9 @@
 #include "commands.hpp"
 #include "saltus/model/model_file_text.hpp"
 #include "saltus/model/model_loader.hpp"
-#include "saltus/model/model_sensitivity.hpp"
-#include "saltus/model/rebuilt_parameter_sensitivity.hpp"
+#include "saltus/run/model_sensitivity.hpp"
+#include "saltus/run/rebuilt_parameter_sensitivity.hpp"
+#include "saltus/run/run_outputs.hpp"
 
 namespace saltus::cli {
 
@@ -21,12 +22,12 @@ bool rebuilt_parameters(const SensitivityArguments& args) {
   if (args.parameters.empty()) return false;
   std::vector<model::Diagnostic> problems;
   const std::string text = model::read_model_file_text(args.model, problems);
-  return problems.empty() && !model::declares_modes(text);
+  return problems.empty() && !run::declares_modes(text);
 }
 
 // Prints the report, writes the folder; the exit status (sensitivity_command.hpp).
-int report_sensitivity(const SensitivityArguments& args, const model::ModelSensitivity& s) {
-  std::cout << model::run_report(s.run);
+int report_sensitivity(const SensitivityArguments& args, const run::ModelSensitivity& s) {
+  std::cout << run::run_report(s.run);
   const analysis::FlowMapSensitivity& f = s.sensitivity;
   std::cout << "sensitivity " << analysis::to_string(f.status);
   if (f.ok()) {
@@ -36,7 +37,7 @@ int report_sensitivity(const SensitivityArguments& args, const model::ModelSensi
     std::cout << "\n";
   }
   try {
-    model::write_sensitivity_outputs(s, args.out_dir);
+    run::write_sensitivity_outputs(s, args.out_dir);
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;
@@ -58,15 +59,15 @@ int sensitivity_command(const SensitivityArguments& args) {
       overrides_with_t_end(args.set, args.has_t_end, args.t_end);
   analysis::SaltationOptions saltation;
   saltation.allow_numerical_derivatives = args.numerical_resets;
-  model::ModelSensitivity s;
+  run::ModelSensitivity s;
   if (rebuilt_parameters(args)) {
-    const model::ModelLoad load = [&](const std::vector<std::string>& extra) {
+    const run::ModelLoad load = [&](const std::vector<std::string>& extra) {
       std::vector<std::string> all = overrides;
       all.insert(all.end(), extra.begin(), extra.end());
       return model::load_model_file(args.model, all);
     };
     try {
-      s = model::rebuilt_parameter_sensitivity(load, args.parameters, saltation);
+      s = run::rebuilt_parameter_sensitivity(load, args.parameters, saltation);
     } catch (const model::ModelError& e) {
       std::cerr << e.what() << "\n" << args.model << ": nothing was run\n";
       return 1;
@@ -83,7 +84,7 @@ int sensitivity_command(const SensitivityArguments& args) {
       load_model_for_command(args.model, overrides, options);
   if (!m) return 1;
   try {
-    s = model::model_sensitivity(m, saltation);
+    s = run::model_sensitivity(m, saltation);
   } catch (const Error& e) {
     std::cerr << args.model << ": error: " << e.what() << "\n"
               << args.model << ": nothing was run; " << args.out_dir << " was left as it was\n";

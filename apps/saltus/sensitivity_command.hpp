@@ -1,5 +1,5 @@
 // `saltus sensitivity`: runs a model and writes the Jacobian of its hybrid flow map with every
-// event's saltation matrix (model/model_sensitivity.hpp does the work; this parses and prints).
+// event's saltation matrix (run/model_sensitivity.hpp does the work; this parses and prints).
 //   0  the run and its derivative are defined; 1  model problems (nothing run); 2  the run failed
 //   or is not differentiable (grazing, Zeno point, a reset without derivative): the files are
 //   written, sensitivity.json says why and has no matrix; 3  output could not be written

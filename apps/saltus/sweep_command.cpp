@@ -12,16 +12,16 @@
 #include "python_script.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/diagnostic.hpp"
-#include "saltus/model/sweep.hpp"
+#include "saltus/run/sweep.hpp"
 
 namespace saltus::cli {
 namespace {
 
 constexpr int kFailedPointsShown = 5;
 
-void print_failures(const model::SweepResult& result) {
+void print_failures(const run::SweepResult& result) {
   int shown = 0;
-  for (const model::SweepPoint& p : result.points) {
+  for (const run::SweepPoint& p : result.points) {
     if (p.succeeded || shown++ == kFailedPointsShown) continue;
     std::cerr << "failed point";
     for (size_t i = 0; i < p.values.size(); ++i) {
@@ -32,14 +32,14 @@ void print_failures(const model::SweepResult& result) {
 }
 
 // Under mpirun / srun: the points spread over the ranks; rank 0 writes and reports.
-int sweep_over_ranks(const SweepArguments& args, const model::SweepSpec& spec,
-                     const MpiSession& mpi, model::SweepResult& result) {
+int sweep_over_ranks(const SweepArguments& args, const run::SweepSpec& spec, const MpiSession& mpi,
+                     run::SweepResult& result) {
   try {
-    const model::SweepPlan plan(spec);
-    std::optional<model::SweepResult> gathered = run_sweep_over_ranks(plan, mpi);
+    const run::SweepPlan plan(spec);
+    std::optional<run::SweepResult> gathered = run_sweep_over_ranks(plan, mpi);
     if (!gathered) return 0;  // a worker rank: rank 0 writes the table
     result = std::move(*gathered);
-    model::write_sweep_outputs(result, args.out_dir);
+    run::write_sweep_outputs(result, args.out_dir);
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;
@@ -51,7 +51,7 @@ int sweep_over_ranks(const SweepArguments& args, const model::SweepSpec& spec,
 
 int sweep_command(const SweepArguments& args) {
   const MpiSession mpi;
-  model::SweepSpec spec;
+  run::SweepSpec spec;
   spec.model_file = args.model;
   spec.overrides = args.set;
   spec.collect = args.collect;
@@ -59,8 +59,8 @@ int sweep_command(const SweepArguments& args) {
   spec.random_count = args.random_count;
   spec.seed = args.seed;
   try {
-    for (const std::string& v : args.vary) spec.axes.push_back(model::parse_sweep_axis(v));
-    model::check_sweep(spec);
+    for (const std::string& v : args.vary) spec.axes.push_back(run::parse_sweep_axis(v));
+    run::check_sweep(spec);
   } catch (const model::ModelError& e) {
     // Every rank checks the same spec; rank 0 alone says why.
     if (mpi.rank() == 0) std::cerr << e.what() << "\n" << args.model << ": nothing was run\n";
@@ -72,10 +72,10 @@ int sweep_command(const SweepArguments& args) {
     }
     return 1;
   }
-  const long total = static_cast<long>(model::sweep_points(spec).size());
+  const long total = static_cast<long>(run::sweep_points(spec).size());
   const int threads =
       args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
-  model::SweepResult result;
+  run::SweepResult result;
   if (mpi.active()) {
     const int status = sweep_over_ranks(args, spec, mpi, result);
     if (status >= 0) return status;
@@ -84,14 +84,14 @@ int sweep_command(const SweepArguments& args) {
       ProgressIndicator progress("sweeping " + std::to_string(total) + " points", true);
       std::atomic<long> done{0};
       auto future = std::async(std::launch::async, [&spec, threads, &done] {
-        return model::run_sweep(spec, threads, &done);
+        return run::run_sweep(spec, threads, &done);
       });
       while (future.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
         progress.tick(static_cast<double>(done.load()) / static_cast<double>(total));
       }
       progress.finish();
       result = future.get();
-      model::write_sweep_outputs(result, args.out_dir);
+      run::write_sweep_outputs(result, args.out_dir);
     } catch (const Error& e) {
       std::cerr << "error: " << e.what() << "\n";
       return 3;

@@ -1,5 +1,5 @@
 // `saltus sweep`: runs a model over a grid or a random set of parameter values
-// (model/sweep.hpp does the work; this parses the options, shows progress and prints).
+// (run/sweep.hpp does the work; this parses the options, shows progress and prints).
 //   0  every point succeeded; 1  bad input (nothing run); 2  some points failed (their rows in
 //   sweep.csv say why); 3  output could not be written or plotted
 #pragma once

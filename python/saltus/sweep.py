@@ -1,4 +1,4 @@
-"""Parameter sweeps: ``saltus sweep`` from Python (model/sweep.hpp runs the points)."""
+"""Parameter sweeps: ``saltus sweep`` from Python (run/sweep.hpp runs the points)."""
 
 import os
 

@@ -12,6 +12,7 @@
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/model/runtime_parameters.hpp"
+#include "saltus/run/run_outputs.hpp"
 #include "sweep_binding.hpp"
 
 namespace py = pybind11;
@@ -148,12 +149,12 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("message", [](const TimedRun& r) { return r.run.message(); })
       .def_property_readonly("succeeded", [](const TimedRun& r) { return r.run.succeeded(); })
       .def_property_readonly("engine_seconds", [](const TimedRun& r) { return r.engine_seconds; })
-      .def("summary_json", [](const TimedRun& r) { return saltus::model::summary_json(r.run); })
-      .def("report", [](const TimedRun& r) { return saltus::model::run_report(r.run); })
+      .def("summary_json", [](const TimedRun& r) { return saltus::run::summary_json(r.run); })
+      .def("report", [](const TimedRun& r) { return saltus::run::run_report(r.run); })
       .def("trajectory", [](const TimedRun& r) { return saltus::python::trajectory_table(r.run); })
       .def("events", [](const TimedRun& r) { return saltus::python::event_table(r.run); })
       .def("write_outputs", [](const TimedRun& r, const std::filesystem::path& dir) {
-        saltus::model::write_run_outputs(r.run, dir);
+        saltus::run::write_run_outputs(r.run, dir);
       });
   m.def("run", &run, py::arg("model"));
 

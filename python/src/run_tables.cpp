@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "saltus/model/contact_force_columns.hpp"
+#include "saltus/run/contact_force_columns.hpp"
+#include "saltus/run/run_outputs.hpp"
 
 namespace py = pybind11;
 
@@ -32,11 +33,11 @@ std::vector<std::string> names(const std::vector<std::string>& given, const char
 py::dict trajectory_table(const model::ModelRun& run) {
   const HybridSystem& system = run.system;
   const int nx = system.max_nx(), nz = system.max_nz();
-  const CsvColumns c = model::model_csv_columns(*run.model);
+  const CsvColumns c = run::model_csv_columns(*run.model);
   std::vector<std::string> columns = {"t", "j"};
   for (const std::string& n : names(c.x_names, "x", nx)) columns.push_back(n);
   for (const std::string& n : names(c.z_names, "z", nz)) columns.push_back(n);
-  const model::ContactForceColumns forces = model::contact_force_columns(run);
+  const run::ContactForceColumns forces = run::contact_force_columns(run);
   for (const std::string& n : forces.names) columns.push_back(n);
   const int nf = static_cast<int>(forces.names.size());
 
@@ -68,7 +69,7 @@ py::dict trajectory_table(const model::ModelRun& run) {
 py::dict event_table(const model::ModelRun& run) {
   const HybridSystem& system = run.system;
   const int nx = system.max_nx(), nz = system.max_nz();
-  const CsvColumns c = model::model_csv_columns(*run.model);
+  const CsvColumns c = run::model_csv_columns(*run.model);
   const std::vector<std::string> xn = names(c.x_names, "x", nx), zn = names(c.z_names, "z", nz);
   std::vector<std::string> columns = {"t", "j", "retrigger", "chained", "observation"};
   for (const char* side : {"_before", "_after"}) {

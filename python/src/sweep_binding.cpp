@@ -4,7 +4,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include "saltus/model/sweep.hpp"
+#include "saltus/run/sweep.hpp"
 
 namespace py = pybind11;
 
@@ -13,7 +13,7 @@ namespace {
 
 // {"axes": [...], "quantities": [...], "values": points x axes, "collected": points x
 //  quantities (NaN where a point has none), "status", "message": lists, "succeeded": bool array}
-py::dict as_dict(const model::SweepResult& r) {
+py::dict as_dict(const run::SweepResult& r) {
   const long n = static_cast<long>(r.points.size());
   const long na = static_cast<long>(r.axis_names.size());
   const long nq = static_cast<long>(r.quantity_names.size());
@@ -21,7 +21,7 @@ py::dict as_dict(const model::SweepResult& r) {
   py::array_t<bool> succeeded(n);
   std::vector<std::string> status, message;
   for (long i = 0; i < n; ++i) {
-    const model::SweepPoint& p = r.points[static_cast<size_t>(i)];
+    const run::SweepPoint& p = r.points[static_cast<size_t>(i)];
     for (long a = 0; a < na; ++a) values.mutable_at(i, a) = p.values[static_cast<size_t>(a)];
     for (long q = 0; q < nq; ++q) collected.mutable_at(i, q) = p.collected[static_cast<size_t>(q)];
     succeeded.mutable_at(i) = p.succeeded;
@@ -45,7 +45,7 @@ void bind_sweep(py::module_& m) {
   m.def(
       "parse_axis",
       [](const std::string& text) {
-        const model::SweepAxis a = model::parse_sweep_axis(text);
+        const run::SweepAxis a = run::parse_sweep_axis(text);
         return py::make_tuple(a.name, a.low, a.high, a.count);
       },
       py::arg("text"));
@@ -55,7 +55,7 @@ void bind_sweep(py::module_& m) {
          const std::vector<std::tuple<std::string, double, double, long>>& axes,
          const std::vector<std::string>& collect, long random_count, std::uint64_t seed,
          int threads) {
-        model::SweepSpec spec;
+        run::SweepSpec spec;
         spec.model_file = file;
         spec.overrides = overrides;
         for (const auto& [name, low, high, count] : axes)
@@ -64,10 +64,10 @@ void bind_sweep(py::module_& m) {
         spec.random = random_count > 0;
         spec.random_count = random_count;
         spec.seed = seed;
-        model::SweepResult result;
+        run::SweepResult result;
         {
           py::gil_scoped_release no_gil;
-          result = model::run_sweep(spec, threads);
+          result = run::run_sweep(spec, threads);
         }
         return as_dict(result);
       },

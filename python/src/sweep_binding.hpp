@@ -1,4 +1,4 @@
-// saltus._core.sweep: model/sweep.hpp's run_sweep with the GIL released, results as arrays.
+// saltus._core.sweep: run/sweep.hpp's run_sweep with the GIL released, results as arrays.
 #pragma once
 
 #include <pybind11/pybind11.h>

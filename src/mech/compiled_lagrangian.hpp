@@ -137,7 +137,7 @@ void add_compliant_guards(HybridSystem& sys, ModeId id, const Context& ctx,
 // The rigid contacts a mode holds closed, as bits (contact i: bit i).
 inline unsigned closed_bits(const LagrangianMode& mode) {
   if (mode.kind == ClosedKind::IndexSets) return mode.closed_set;
-  if (mode.kind == ClosedKind::None || mode.kind == ClosedKind::Touchdown) return 0;
+  if (mode.kind == ClosedKind::None || mode.kind == ClosedKind::PostZeno) return 0;
   return 1u << mode.closed_contact;
 }
 
@@ -161,17 +161,17 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self);
 
 // Zeno hand-over of a model with several rigid contacts (index_set_modes.cpp): the limit state
 // projected onto g_N = 0, gdot_N = 0 of the contacts of `closed` and of every rigid contact
-// whose gap at the limit state is below kSettleGapBand max(1, |q|_inf) (project_onto_contacts
+// whose gap at the limit state is below kPostZenoGapBand max(1, |q|_inf) (project_onto_contacts
 // below). A limit state with
-// a contact deeper than that band is left unchanged, and settle's guard ends the run naming it
-// (the engine's extrapolation of a "pattern" of events at one instant can be far off).
-inline constexpr double kSettleGapBand = 1e-8;
-Reset::Map settle_projection(const Context& ctx, unsigned closed);
+// a contact deeper than that band is left unchanged, and the index-sets guard ends the run naming
+// it (the engine's extrapolation of a "pattern" of events at one instant can be far off).
+inline constexpr double kPostZenoGapBand = 1e-8;
+Reset::Map post_zeno_projection(const Context& ctx, unsigned closed);
 
-// The guard of "settle" (entered by the Zeno hand-over): fires at once and closes the rigid
-// contacts touching at rest (g_N <= 1e-10, |gdot_N| <= 1e-9 of the scale) by the contact-force
-// LCP over them, those with |gdot_T| <= 1e-9 of the scale as sticking candidates.
-void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask);
+// The guard "index-sets" of "post-zeno" (entered by the Zeno hand-over): fires at once and closes
+// the rigid contacts touching at rest (g_N <= 1e-10, |gdot_N| <= 1e-9 of the scale) by the
+// contact-force LCP over them, those with |gdot_T| <= 1e-9 of the scale as sticking candidates.
+void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask);
 
 // Moves (q, qdot) to the nearest state in the kinetic metric with g_N,i(q) = g_target over the
 // `normal` contacts (Newton steps along M^-1 W_N) and V^T qdot = rate_target, V = [W_N of

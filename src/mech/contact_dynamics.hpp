@@ -242,7 +242,7 @@ void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S
   total_forces(m, mode.compliant_mask, t, q, qd, h);
   out.qdd = M.solve(h);  // a = M^-1 h_total
   out.lambda_N = out.lambda_T = S(0.0);
-  if (mode.kind == ClosedKind::None || mode.kind == ClosedKind::Touchdown) {
+  if (mode.kind == ClosedKind::None || mode.kind == ClosedKind::PostZeno) {
     if (has_compliant_friction(m, mode)) add_compliant_friction(m, mode, M, q, qd, out);
     return;
   }

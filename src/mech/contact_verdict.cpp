@@ -87,7 +87,7 @@ void validate(const ContactSolveOptions& o) {
 
 namespace detail {
 
-void finalize_outcome(ContactOutcome& out, const std::vector<LcpFace>& faces, int motion_rows,
+void finalize_outcome(ContactOutcome& out, const std::vector<lcp::LcpFace>& faces, int motion_rows,
                       const ContactSolveOptions& options) {
   // Group solutions into motions.
   std::vector<int> representative;

@@ -24,7 +24,7 @@ LagrangianMode mode_of_sets(const LagrangianModel& m, unsigned closed, unsigned 
 
 // Sticking candidates (|gdot_T| <= rest (1 + |w_T|_1 |qdot|_inf)) and slip directions of the
 // frictional contacts of `closed` at (q, qdot). rest = 1e-12 at an event; the Zeno hand-over's
-// extrapolated limit state uses its own, wider one (settle, index_set_modes.cpp).
+// extrapolated limit state uses its own, wider one (post-zeno, index_set_modes.cpp).
 void sets_from_velocities(const LagrangianModel& m, unsigned closed, ConstVectorRef q,
                           ConstVectorRef qdot, unsigned& stick, unsigned& slip_negative,
                           double rest = 1e-12);

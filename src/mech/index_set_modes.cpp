@@ -237,34 +237,34 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   });
 }
 
-Reset::Map settle_projection(const Context& ctx, unsigned closed) {
+Reset::Map post_zeno_projection(const Context& ctx, unsigned closed) {
   return [ctx, closed](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
     const int n = ctx->n;
     const LagrangianModel& m = ctx->model;
     Vector q = x.head(n), qd = x.tail(n);
-    const double band = kSettleGapBand * std::max(1.0, q.lpNorm<Eigen::Infinity>());
+    const double band = kPostZenoGapBand * std::max(1.0, q.lpNorm<Eigen::Infinity>());
     std::vector<int> set;
     for (int i = 0; i < m.contact_count(); ++i) {
       if (!m.contact(i).rigid()) continue;
       const double g = m.gap(i, q);
-      if (g < -band) {  // not a settling limit: left for settle's guard to report
+      if (g < -band) {  // not a settling limit: left for the index-sets guard to report
         xp.head(2 * n) = x;
         return;
       }
       if (((closed >> i) & 1u) || g <= band) set.push_back(i);
     }
     const Vector zeros = Vector::Zero(static_cast<Eigen::Index>(set.size()));
-    // A limit state that does not converge is kept as projected; settle's guard judges it.
+    // A limit state that does not converge is kept as projected; the index-sets guard judges it.
     (void)project_onto_contacts(m, set, {}, zeros, zeros, q, qd);
     xp.head(n) = q;
     xp.tail(n) = qd;
   };
 }
 
-void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask) {
+void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask) {
   sys.add_guard(
       id, make_guard(
-              "settle", Direction::Rising,
+              "index-sets", Direction::Rising,
               [](const auto&, const auto& x, const auto&) {
                 using S = std::decay_t<decltype(x[0])>;
                 return S(1.0);
@@ -279,10 +279,10 @@ void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned
                     for (int i = 0; i < m.contact_count(); ++i) {
                       if (!m.contact(i).rigid()) continue;
                       const double g = m.gap(i, x.head(n));
-                      if (g < -kSettleGapBand * scale) {
+                      if (g < -kPostZenoGapBand * scale) {
                         jump.failure = saltus::detail::text(
                             m.describe_contact(i), ": the Zeno limit state at t = ", t,
-                            " penetrates by ", -g, " (beyond ", kSettleGapBand,
+                            " penetrates by ", -g, " (beyond ", kPostZenoGapBand,
                             "): the extrapolated accumulation is not a settling one; the run "
                             "stops rather than project it");
                         return false;
@@ -294,11 +294,11 @@ void add_settle_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned
                     }
                     // Tangential rates at the level the extrapolation leaves in the normal
                     // ones (1e-9) are sticking candidates too: the LCP decides stick or slip.
-                    // (A box rocking to rest on sticking corners reached settle with
+                    // (A box rocking to rest on sticking corners reached post-zeno with
                     // gdot_T = 2e-11; taken as sliding, a tall box tipped over on that.)
                     unsigned stick = 0, negative = 0;
                     sets_from_velocities(m, closed, x.head(n), x.tail(n), stick, negative, 1e-9);
-                    // Those rates removed as settle_projection removes the normal ones: a
+                    // Those rates removed as post_zeno_projection removes the normal ones: a
                     // sticking contact left with gdot_T = 2e-11 slides off at once against its
                     // own slip direction, and stick <-> slip flip at this instant.
                     remove_rest_rates(m, closed, stick, x.head(n), jump.x_plus.segment(n, n));

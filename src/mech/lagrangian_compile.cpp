@@ -37,8 +37,8 @@ std::string mode_name(const LagrangianModel& m, const LagrangianMode& mode) {
   std::string name;
   if (mode.kind == ClosedKind::None) {
     name = "free";
-  } else if (mode.kind == ClosedKind::Touchdown && mode.closed_contact < 0) {
-    name = "settle";
+  } else if (mode.kind == ClosedKind::PostZeno && mode.closed_contact < 0) {
+    name = "post-zeno";
   } else if (mode.kind == ClosedKind::IndexSets) {
     detail::for_each_bit(mode.closed_set, [&](int i) {
       const LagrangianMode one =
@@ -199,11 +199,11 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   const LagrangianContact& c = ctx->model.contact(mode.closed_contact);
   const int ci = mode.closed_contact;
   const unsigned mask = mode.compliant_mask;
-  if (mode.kind == ClosedKind::Touchdown) {
+  if (mode.kind == ClosedKind::PostZeno) {
     // Entered by the Zeno hand-over; fires at once and closes the contact by the state.
     sys.add_guard(
         id, make_guard(
-                "settle:" + c.name, Direction::Rising,
+                "index-sets:" + c.name, Direction::Rising,
                 [](const auto&, const auto& x, const auto&) {
                   using S = std::decay_t<decltype(x[0])>;
                   return S(1.0);
@@ -335,18 +335,18 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
         out.modes.push_back({r, ClosedKind::SlipPositive, mask});
         out.modes.push_back({r, ClosedKind::SlipNegative, mask});
         out.modes.push_back({r, ClosedKind::Stick, mask});
-        if (zeno_handover) out.modes.push_back({r, ClosedKind::Touchdown, mask});
+        if (zeno_handover) out.modes.push_back({r, ClosedKind::PostZeno, mask});
       } else {
         out.modes.push_back({r, ClosedKind::Frictionless, mask});
       }
     }
     detail::add_index_set_modes(*this, rigid, mask, out.modes);
-    if (rigid.size() > 1) out.modes.push_back({-1, ClosedKind::Touchdown, mask});  // "settle"
+    if (rigid.size() > 1) out.modes.push_back({-1, ClosedKind::PostZeno, mask});  // "post-zeno"
   }
   for (const LagrangianMode& mode : out.modes) {
     const ModeId id = out.system.add_mode(mode_name(*this, mode), mode_flow(ctx, mode));
     ctx->add(mode, id);
-    if (closed_bits(mode) != 0 && mode.kind != ClosedKind::Touchdown) {
+    if (closed_bits(mode) != 0 && mode.kind != ClosedKind::PostZeno) {
       out.system.set_projection(id, detail::closed_contact_projection(ctx, mode));
     }
   }
@@ -355,7 +355,7 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
   // the compliant contacts' touch and release.
   for (ModeId id = 0; id < static_cast<ModeId>(out.modes.size()); ++id) {
     const LagrangianMode& mode = out.modes[id];
-    if (mode.kind != ClosedKind::Touchdown) {
+    if (mode.kind != ClosedKind::PostZeno) {
       for (int d : rigid) {
         if ((closed_bits(mode) >> d) & 1u) continue;
         out.system.add_guard(id, impact_guard(ctx, d, mode));
@@ -364,12 +364,12 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     }
     if (mode.kind == ClosedKind::IndexSets) {
       detail::add_index_set_guards(out.system, id, ctx, mode);
-    } else if (mode.kind == ClosedKind::Touchdown && mode.closed_contact < 0) {
-      detail::add_settle_guard(out.system, id, ctx, mode.compliant_mask);
+    } else if (mode.kind == ClosedKind::PostZeno && mode.closed_contact < 0) {
+      detail::add_index_sets_guard(out.system, id, ctx, mode.compliant_mask);
     } else if (mode.kind != ClosedKind::None) {
       add_closed_contact_guards(out.system, id, ctx, mode);
     }
-    if (mode.kind != ClosedKind::Touchdown) {
+    if (mode.kind != ClosedKind::PostZeno) {
       detail::add_compliant_guards(out.system, id, ctx, mode);
     }
   }
@@ -378,7 +378,7 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
   if (zeno_handover) {
     const int r = rigid[0];
     const ClosedKind target =
-        contacts_[r].frictional() ? ClosedKind::Touchdown : ClosedKind::Frictionless;
+        contacts_[r].frictional() ? ClosedKind::PostZeno : ClosedKind::Frictionless;
     for (unsigned code = 0; code < ctx->configurations; ++code) {
       const LagrangianMode open = ctx->open_configuration(code);
       if (detail::has_compliant_friction(*this, open)) continue;  // ends as Termination::Zeno
@@ -388,16 +388,16 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     }
   }
 
-  // Zeno hand-over (several rigid contacts): from every other mode to "settle", the limit
-  // state projected onto the contacts that touch; settle's guard closes them by the LCP.
+  // Zeno hand-over (several rigid contacts): from every other mode to "post-zeno", the limit
+  // state projected onto the contacts that touch; the index-sets guard closes them by the LCP.
   if (rigid.size() > 1) {
     for (ModeId id = 0; id < static_cast<ModeId>(out.modes.size()); ++id) {
       const LagrangianMode& mode = out.modes[id];
-      if (mode.kind == ClosedKind::Touchdown) continue;
+      if (mode.kind == ClosedKind::PostZeno) continue;
       if (detail::has_compliant_friction(*this, mode)) continue;  // ends as Termination::Zeno
       out.system.set_zeno_handover(
-          id, ZenoHandover{ctx->find({-1, ClosedKind::Touchdown, mode.compliant_mask}),
-                           detail::settle_projection(ctx, closed_bits(mode))});
+          id, ZenoHandover{ctx->find({-1, ClosedKind::PostZeno, mode.compliant_mask}),
+                           detail::post_zeno_projection(ctx, closed_bits(mode))});
     }
   }
 

@@ -39,8 +39,8 @@ const char* to_string(ClosedKind kind) {
       return "slip-";
     case ClosedKind::Stick:
       return "stick";
-    case ClosedKind::Touchdown:
-      return "touchdown";
+    case ClosedKind::PostZeno:
+      return "post-zeno";
     case ClosedKind::IndexSets:
       return "sets";
   }
@@ -156,7 +156,7 @@ double LagrangianModel::sliding_coefficient(int i, ConstVectorRef q, double s) c
 
 ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, ConstVectorRef q,
                                           ConstVectorRef qdot) const {
-  if (mode.kind != ClosedKind::None && mode.kind != ClosedKind::Touchdown &&
+  if (mode.kind != ClosedKind::None && mode.kind != ClosedKind::PostZeno &&
       mode.kind != ClosedKind::IndexSets) {
     const LagrangianContact& c = contact(mode.closed_contact);
     const bool slips = mode.kind == ClosedKind::SlipPositive ||
@@ -173,7 +173,7 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
   out.qddot = d.qdd;
   out.lambda_N = d.lambda_N;
   out.lambda_T = d.lambda_T;
-  out.B = mode.kind == ClosedKind::None || mode.kind == ClosedKind::Touchdown ? kNaN : d.B;
+  out.B = mode.kind == ClosedKind::None || mode.kind == ClosedKind::PostZeno ? kNaN : d.B;
   if (mode.kind == ClosedKind::IndexSets) {
     out.lambda_N_each = d.lambda_N_of;
     out.lambda_T_each = d.lambda_T_of;

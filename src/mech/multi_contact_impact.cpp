@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "saltus/core/error.hpp"
+#include "saltus/lcp/lcp_enumeration.hpp"
 #include "saltus/mech/impact_problem.hpp"
-#include "saltus/mech/lcp_enumeration.hpp"
 
 namespace saltus::mech::detail {
 
@@ -165,23 +165,24 @@ SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>
   }
   const Matrix motion_map = llt.solve(W);  // M^-1 W_N: qdot+ - qdot- per unit impulse
   const Matrix G = W.transpose() * motion_map;
-  LcpEnumerationOptions options;
+  lcp::LcpEnumerationOptions options;
   options.max_size = std::max(options.max_size, k);
-  const LcpEnumerationResult lcp = enumerate_lcp_solutions(G, q_lcp, options, &motion_map);
+  const lcp::LcpEnumerationResult enumerated =
+      lcp::enumerate_lcp_solutions(G, q_lcp, options, &motion_map);
 
   const double scale = 1.0 + qdot_minus.lpNorm<Eigen::Infinity>();
   const double motion_tol = 1e-9 * scale;  // ContactSolveOptions::motion_tolerance
   bool several = false;
-  for (const LcpFace& face : lcp.singular_faces) {
+  for (const lcp::LcpFace& face : enumerated.singular_faces) {
     if ((face.observable_max - face.observable_min).lpNorm<Eigen::Infinity>() > motion_tol) {
       several = true;
     }
   }
-  for (size_t s = 1; s < lcp.solutions.size(); ++s) {
-    const Vector diff = motion_map * (lcp.solutions[s].z - lcp.solutions[0].z);
+  for (size_t s = 1; s < enumerated.solutions.size(); ++s) {
+    const Vector diff = motion_map * (enumerated.solutions[s].z - enumerated.solutions[0].z);
     if (diff.lpNorm<Eigen::Infinity>() > motion_tol) several = true;
   }
-  if (!lcp.has_solution()) {
+  if (!enumerated.has_solution()) {
     out.verdict = Verdict::None;
     out.message = saltus::detail::text(where, ": the impact LCP has no solution (verdict ",
                                        to_string(out.verdict), ")");
@@ -190,13 +191,13 @@ SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>
   if (several) {
     out.verdict = Verdict::Several;
     out.message =
-        saltus::detail::text(where, ": the impact LCP has ", lcp.solutions.size(),
+        saltus::detail::text(where, ": the impact LCP has ", enumerated.solutions.size(),
                              " solutions moving the system differently (verdict ",
                              to_string(out.verdict), "); no impulse distribution is chosen");
     return out;
   }
   out.verdict = Verdict::Unique;
-  out.impulse_N = lcp.solutions[0].z;
+  out.impulse_N = enumerated.solutions[0].z;
   out.qdot_plus = qdot_minus + motion_map * out.impulse_N;
   finish(M, W, gdot_minus, qdot_minus, out);
   return out;

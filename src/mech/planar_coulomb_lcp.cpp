@@ -7,8 +7,8 @@
 
 #include "saltus/core/error.hpp"
 
-#include "saltus/mech/lcp_enumeration.hpp"
-#include "saltus/mech/lemke.hpp"
+#include "saltus/lcp/lcp_enumeration.hpp"
+#include "saltus/lcp/lemke.hpp"
 
 namespace saltus::mech {
 
@@ -125,19 +125,19 @@ ContactOutcome decide_planar_coulomb(ContactProblemKind kind, const Matrix& mass
   for (int h : lcp.sticking) is_stick[static_cast<std::size_t>(h)] = true;
 
   std::vector<Vector> points;
-  std::vector<LcpFace> faces;
+  std::vector<lcp::LcpFace> faces;
   if (size <= options.enumeration.max_size) {
-    LcpEnumerationOptions eo = options.enumeration;
+    lcp::LcpEnumerationOptions eo = options.enumeration;
     if (eo.matrix_scale == 0.0) eo.matrix_scale = lcp.delassus_scale;
     Matrix observable(lcp.motion_map.rows() + lcp.force_map.rows(), size);
     observable << lcp.motion_map, lcp.force_map;
-    LcpEnumerationResult e = enumerate_lcp_solutions(lcp.matrix, lcp.q, eo, &observable);
+    lcp::LcpEnumerationResult e = lcp::enumerate_lcp_solutions(lcp.matrix, lcp.q, eo, &observable);
     out.lcp_faces = e.faces_checked;
     for (auto& s : e.solutions) points.push_back(std::move(s.z));
     faces = std::move(e.singular_faces);
   } else {
     out.verdict = Verdict::Uncertified;
-    const LcpSolution s = solve_lemke(lcp.matrix, lcp.q, options.lemke);
+    const lcp::LcpSolution s = lcp::solve_lemke(lcp.matrix, lcp.q, options.lemke);
     if (s.is_solution()) points.push_back(s.z);
   }
 

@@ -94,10 +94,10 @@ class DrawingReader {
   }
 
   // A coordinate: a number or an expression of t, the parameters and the states.
-  std::optional<NodeId> coordinate(const toml::node& n, const std::string& what) {
+  std::optional<lang::NodeId> coordinate(const toml::node& n, const std::string& what) {
     if (n.is_integer() || n.is_floating_point()) return ctx_.graph.constant(*n.value<double>());
     if (n.is_string()) {
-      std::optional<NodeId> e = ctx_.expression(n, what);
+      std::optional<lang::NodeId> e = ctx_.expression(n, what);
       if (!e) ok_ = false;
       return e;
     }
@@ -169,7 +169,7 @@ class DrawingReader {
         const auto px = coordinate((*p)[0], where + " pose x");
         const auto py = coordinate((*p)[1], where + " pose y");
         const auto pr = coordinate((*p)[2], where + " pose angle");
-        if (px && py && pr) s.pose = std::array<NodeId, 3>{*px, *py, *pr};
+        if (px && py && pr) s.pose = std::array<lang::NodeId, 3>{*px, *py, *pr};
       }
     }
     if (const toml::node* c = t->get("color")) {
@@ -197,6 +197,20 @@ class DrawingReader {
 };
 
 }  // namespace
+
+const char* to_string(ShapeKind kind) {
+  switch (kind) {
+    case ShapeKind::Segment:
+      return "segment";
+    case ShapeKind::Polygon:
+      return "polygon";
+    case ShapeKind::Circle:
+      return "circle";
+    case ShapeKind::Point:
+      return "point";
+  }
+  return "?";
+}
 
 std::optional<ModelDrawing> read_drawing_section(const toml::node& section,
                                                  const DrawingSectionContext& ctx) {

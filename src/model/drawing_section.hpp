@@ -9,16 +9,16 @@
 #include <optional>
 #include <string>
 
+#include "saltus/lang/expression_graph.hpp"
 #include "saltus/model/drawing.hpp"
-#include "saltus/model/expression_graph.hpp"
 
 namespace saltus::model {
 
 struct DrawingSectionContext {
-  ExpressionGraph& graph;
+  lang::ExpressionGraph& graph;
   // Parses a string node as an expression of t, the parameters and the states; reports its
   // problems and returns nothing when it has some.
-  std::function<std::optional<NodeId>(const toml::node&, const std::string& what)> expression;
+  std::function<std::optional<lang::NodeId>(const toml::node&, const std::string& what)> expression;
   // Reports a problem at a node.
   std::function<void(const toml::node&, const std::string& message)> error;
 };

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "mechanical_tapes.hpp"
-#include "saltus/model/native_tape.hpp"
+#include "saltus/lang/native_tape.hpp"
 
 namespace saltus::model::detail {
 namespace {
@@ -14,14 +14,14 @@ namespace {
 // Every slot of `tape` (which reads only t, q, qdot and parameters) at x = (q, qdot) into out, by
 // run() (or the interpreter alone, where the caller has already counted this evaluation toward
 // the tape's compilation). Not inlined: its set-up would then run on all_slots' hot path too.
-[[gnu::noinline]] void slots_by_tape(const Tape& tape, int n, double t, const double* q,
+[[gnu::noinline]] void slots_by_tape(const lang::Tape& tape, int n, double t, const double* q,
                                      const double* qdot, double* out, bool interpret_only) {
   for (int k = 0; k < tape.outputs; ++k) out[k] = 0.0;  // a slot not stored reads 0
   const auto sink = [out](int k, double v) { out[k] = v; };
   if (qdot == q + n) {
     // The compiled flow passes q and qdot as the two halves of its state: the tape reads x.
     if (interpret_only) {
-      detail::interpret(tape, t, q, q, q, sink);
+      lang::detail::interpret(tape, t, q, q, q, sink);
     } else {
       run(tape, t, q, q, q, sink);
     }
@@ -34,13 +34,13 @@ namespace {
 // Every slot of `tape` at (t, q, qdot) into out (tape.outputs entries). Where qdot follows q
 // in memory (the compiled flow's state) and the tape is readable_in_place, the native function
 // writes out directly: no sink per slot, no copy of x.
-[[gnu::always_inline]] inline void all_slots(const Tape& tape, bool tape_readable_in_place, int n,
-                                             double t, const double* q, const double* qdot,
+[[gnu::always_inline]] inline void all_slots(const lang::Tape& tape, bool tape_readable_in_place,
+                                             int n, double t, const double* q, const double* qdot,
                                              double* out) {
   const bool in_place = qdot == q + n && tape_readable_in_place;
   if (in_place) {
-    if (const NativeFunction f = native_function_in_place(tape)) {
-      f(t, q, nullptr, nullptr, native_parameters(tape), out);
+    if (const lang::NativeFunction f = lang::native_function_in_place(tape)) {
+      f(t, q, nullptr, nullptr, lang::native_parameters(tape), out);
       return;
     }
   }
@@ -64,7 +64,7 @@ bool same_bits(const double* a, const double* b, int n) {
 [[gnu::noinline]] bool flow_slots(const MechanicalTapes& tapes, double t, const double* q,
                                   const double* qdot, double* out) {
   const int n = tapes.n;
-  const Tape& tape = tapes.flow;
+  const lang::Tape& tape = tapes.flow;
   const double* x = q;
   double joined[2 * mech::kMaxDof];
   if (qdot != q + n) {
@@ -74,12 +74,12 @@ bool same_bits(const double* a, const double* b, int n) {
     }
     x = joined;
   }
-  if (const NativeFunction f =
-          tapes.flow_read_in_place ? native_function_in_place(tape) : nullptr) {
-    return f(t, x, nullptr, nullptr, native_parameters(tape), out) != 0;
+  if (const lang::NativeFunction f =
+          tapes.flow_read_in_place ? lang::native_function_in_place(tape) : nullptr) {
+    return f(t, x, nullptr, nullptr, lang::native_parameters(tape), out) != 0;
   }
   for (int k = 0; k < tape.outputs; ++k) out[k] = 0.0;  // a slot not stored reads 0
-  detail::interpret(tape, t, x, x, x, [out](int k, double v) { out[k] = v; });
+  lang::detail::interpret(tape, t, x, x, x, [out](int k, double v) { out[k] = v; });
   for (int j = tape.positive_from; j < tape.outputs; ++j) {
     if (!(out[j] > 0.0)) return false;
   }
@@ -111,7 +111,7 @@ double memo_gap(const MechanicalTapes& tapes, const double* q, int i) {
 }  // namespace
 
 // Whether the tape reads only t, x and parameters and stores every slot (all_slots).
-bool readable_in_place(const Tape& tape) {
+bool readable_in_place(const lang::Tape& tape) {
   return tape.loads_rate.empty() && tape.loads_z.empty() && tape.stores_every_slot();
 }
 
@@ -133,7 +133,7 @@ void all_gaps_in_place(const void* context, const double* q, double* h) {
 bool accelerations_in_place(const void* context, double t, const double* q, const double* qdot,
                             double* qddot) {
   const auto& tapes = *static_cast<const MechanicalTapes*>(context);
-  double out[kNativeMaxValues];
+  double out[lang::kNativeMaxValues];
   const bool valid = flow_slots(tapes, t, q, qdot, out);
   for (int i = 0; i < tapes.n; ++i) qddot[i] = out[tapes.n + i];
   return valid;
@@ -145,12 +145,12 @@ bool accelerations_in_place(const void* context, double t, const double* q, cons
 // ~400 per evaluation, sleigh).
 bool flow_in_place(const void* context, double t, const double* x, double* xdot) {
   const auto& tapes = *static_cast<const MechanicalTapes*>(context);
-  const Tape& tape = tapes.flow;
-  if (const NativeFunction f =
-          tapes.flow_read_in_place ? native_function_in_place(tape) : nullptr) {
-    return f(t, x, nullptr, nullptr, native_parameters(tape), xdot) != 0;
+  const lang::Tape& tape = tapes.flow;
+  if (const lang::NativeFunction f =
+          tapes.flow_read_in_place ? lang::native_function_in_place(tape) : nullptr) {
+    return f(t, x, nullptr, nullptr, lang::native_parameters(tape), xdot) != 0;
   }
-  double out[kNativeMaxValues];
+  double out[lang::kNativeMaxValues];
   const bool valid = flow_slots(tapes, t, x, x + tapes.n, out);
   for (int i = 0; i < 2 * tapes.n; ++i) xdot[i] = out[i];
   return valid;
@@ -162,7 +162,7 @@ bool velocity_projection_in_place(const void* context, const double* q, const do
                                   double* v, double* kinetic_energy) {
   const auto& tapes = *static_cast<const MechanicalTapes*>(context);
   const int n = tapes.n;
-  double out[kNativeMaxValues];
+  double out[lang::kNativeMaxValues];
   all_slots(tapes.velocity_projection, tapes.velocity_projection_read_in_place, n, 0.0, q, qdot,
             out);
   for (int j = 0; j < tapes.velocity_projection.outputs; ++j) {

@@ -11,10 +11,10 @@
 
 #include "mechanical_tapes.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/lang/constrained_accelerations.hpp"
+#include "saltus/lang/tape.hpp"
 #include "saltus/mech/nonholonomic_model.hpp"
-#include "saltus/model/constrained_accelerations.hpp"
 #include "saltus/model/model_system.hpp"
-#include "saltus/model/tape.hpp"
 
 namespace saltus::model {
 namespace {
@@ -35,7 +35,7 @@ using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
 // A function of q (gap or tangent): `tape` in any scalar, and in doubles `in_place` (null: the
 // tape reading q in place; the wall guards pass the state's first half).
 mech::ConfigurationFunction configuration_function(
-    std::shared_ptr<const MechanicalTapes> tapes, const Tape* tape,
+    std::shared_ptr<const MechanicalTapes> tapes, const lang::Tape* tape,
     mech::ConfigurationFunction::InPlaceFn in_place) {
   if (!in_place) {
     in_place = [tape](const double* q, int) { return evaluate(*tape, 0.0, q, q, q); };
@@ -62,72 +62,74 @@ mech::ConfigurationFunction wall_gap(const std::shared_ptr<const MechanicalTapes
 std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
   const ModelMechanics& m = *model.mechanics;
   const int n = m.dof;
-  const ExpressionGraph& g = *model.graph;
+  const lang::ExpressionGraph& g = *model.graph;
   auto tapes = std::make_shared<MechanicalTapes>();
   tapes->n = n;
-  std::vector<TapeOutput> mass, forces;
+  std::vector<lang::TapeOutput> mass, forces;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
-      const NodeId Mij = m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      const lang::NodeId Mij = m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)];
       if (!g.is_zero(Mij)) mass.push_back({Mij, i + n * j});
     }
     forces.push_back({m.forces[static_cast<size_t>(i)], i});
   }
-  tapes->mass = compile_tape(g, mass);
-  tapes->forces = compile_tape(g, forces);
-  std::vector<TapeOutput> all_gaps;
+  tapes->mass = lang::compile_tape(g, mass);
+  tapes->forces = lang::compile_tape(g, forces);
+  std::vector<lang::TapeOutput> all_gaps;
   for (const ModelContact& c : m.contacts) {
     all_gaps.push_back({c.gap, static_cast<std::int32_t>(all_gaps.size())});
-    tapes->gaps.push_back(compile_tape(g, {{c.gap, 0}}));
-    tapes->tangents.push_back(c.tangent != kNoNode ? compile_tape(g, {{c.tangent, 0}}) : Tape{});
+    tapes->gaps.push_back(lang::compile_tape(g, {{c.gap, 0}}));
+    tapes->tangents.push_back(c.tangent != lang::kNoNode ? lang::compile_tape(g, {{c.tangent, 0}})
+                                                         : lang::Tape{});
   }
-  for (const std::vector<NodeId>& row : m.constraint_rows) {
-    std::vector<TapeOutput> entries;
+  for (const std::vector<lang::NodeId>& row : m.constraint_rows) {
+    std::vector<lang::TapeOutput> entries;
     for (int i = 0; i < n; ++i) {
       if (!g.is_zero(row[static_cast<size_t>(i)]))
         entries.push_back({row[static_cast<size_t>(i)], i});
     }
-    tapes->constraint_rows.push_back(compile_tape(g, entries));
+    tapes->constraint_rows.push_back(lang::compile_tape(g, entries));
   }
   if (!m.constraint_rows.empty()) {
     // The elimination adds nodes: a copy of the graph (sharing the run-time parameter values).
-    ExpressionGraph fused = g;
-    const ConstrainedAccelerations acc =
-        derive_constrained_accelerations(fused, m.mass, m.forces, m.constraint_rows);
-    std::vector<TapeOutput> outputs;
+    lang::ExpressionGraph fused = g;
+    const lang::ConstrainedAccelerations acc =
+        lang::derive_constrained_accelerations(fused, m.mass, m.forces, m.constraint_rows);
+    std::vector<lang::TapeOutput> outputs;
     for (int i = 0; i < n; ++i) outputs.push_back({fused.state(n + i), i});
     for (int i = 0; i < n; ++i) outputs.push_back({acc.qddot[static_cast<size_t>(i)], n + i});
     for (size_t p = 0; p < acc.pivots.size(); ++p)
       outputs.push_back({acc.pivots[p], 2 * n + static_cast<std::int32_t>(p)});
-    tapes->flow = compile_tape(fused, outputs);
+    tapes->flow = lang::compile_tape(fused, outputs);
     tapes->flow.positive_from = 2 * n;
     tapes->flow_read_in_place = readable_in_place(tapes->flow);
-    const ConstrainedVelocity v = derive_constrained_velocity(fused, m.mass, m.constraint_rows);
+    const lang::ConstrainedVelocity v =
+        lang::derive_constrained_velocity(fused, m.mass, m.constraint_rows);
     outputs.clear();
     for (int i = 0; i < n; ++i) outputs.push_back({v.qdot[static_cast<size_t>(i)], i});
     outputs.push_back({v.kinetic_energy, n});
     for (size_t p = 0; p < v.pivots.size(); ++p)
       outputs.push_back({v.pivots[p], n + 1 + static_cast<std::int32_t>(p)});
-    tapes->velocity_projection = compile_tape(fused, outputs);
+    tapes->velocity_projection = lang::compile_tape(fused, outputs);
     tapes->velocity_projection_read_in_place = readable_in_place(tapes->velocity_projection);
     for (const ModelContact& c : m.contacts) {
-      std::vector<TapeOutput> gradient;
+      std::vector<lang::TapeOutput> gradient;
       for (int i = 0; i < n; ++i)
-        gradient.push_back({fused.derivative(c.gap, {OpCode::State, i}), i});
-      tapes->gap_gradients.push_back(compile_tape(fused, gradient));
+        gradient.push_back({fused.derivative(c.gap, {lang::OpCode::State, i}), i});
+      tapes->gap_gradients.push_back(lang::compile_tape(fused, gradient));
     }
   }
-  tapes->all_gaps = compile_tape(g, all_gaps);
+  tapes->all_gaps = lang::compile_tape(g, all_gaps);
   tapes->all_gaps_read_in_place = readable_in_place(tapes->all_gaps);
   static std::atomic<std::uint64_t> next_id{1};
   tapes->id = next_id.fetch_add(1);
-  std::vector<const Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->flow,
-                                  &tapes->velocity_projection, &tapes->all_gaps};
-  for (const std::vector<Tape>* v :
+  std::vector<const lang::Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->flow,
+                                        &tapes->velocity_projection, &tapes->all_gaps};
+  for (const std::vector<lang::Tape>* v :
        {&tapes->gaps, &tapes->tangents, &tapes->constraint_rows, &tapes->gap_gradients}) {
-    for (const Tape& t : *v) hot.push_back(&t);
+    for (const lang::Tape& t : *v) hot.push_back(&t);
   }
-  compile_together(hot);
+  lang::compile_together(hot);
   return tapes;
 }
 
@@ -161,7 +163,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   mech::NonholonomicModel nm(model.name.empty() ? "model" : model.name, m.dof);
   set_dynamics(nm, tapes);
   for (size_t a = 0; a < m.constraint_rows.size(); ++a) {
-    const Tape* tape = &tapes->constraint_rows[a];
+    const lang::Tape* tape = &tapes->constraint_rows[a];
     nm.add_constraint(m.constraint_names[a], [tapes, tape](const auto& q, auto& row) {
       using S = Scalar<decltype(q)>;
       const StateView<S> x{q, nullptr, tapes->n};
@@ -180,7 +182,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
       bool valid = true;
       const StateView<S, Q> x{q, &qdot, n};
       run(tapes->flow, S(t), x, x, x, [&](int k, const S& v) {
-        using ops::scalar_value;
+        using lang::ops::scalar_value;
         if (k >= 2 * n) {
           valid = valid && scalar_value(v) > 0.0;
         } else if (k >= n) {
@@ -195,7 +197,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const int w = nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)),
                               m.contacts[i].rigid_law.e);
-    const Tape* gradient = &tapes->gap_gradients[i];
+    const lang::Tape* gradient = &tapes->gap_gradients[i];
     nm.set_wall_gradient(w, [tapes, gradient](const double* q, double* dh) {
       for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale entry if a slot is not stored
       run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
@@ -223,11 +225,11 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
     const ModelContact& c = m.contacts[i];
     const auto gap = configuration_function(tapes, &tapes->gaps[i], nullptr);
     const auto tangent = configuration_function(tapes, &tapes->tangents[i], nullptr);
-    if (c.compliant && c.tangent != kNoNode) {
+    if (c.compliant && c.tangent != lang::kNoNode) {
       lm.add_compliant_contact(c.name, c.body, gap, tangent, c.compliant_law);
     } else if (c.compliant) {
       lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
-    } else if (c.tangent != kNoNode) {
+    } else if (c.tangent != lang::kNoNode) {
       lm.add_contact(c.name, c.body, gap, tangent, c.rigid_law);
     } else {
       lm.add_contact(c.name, c.body, gap, c.rigid_law);

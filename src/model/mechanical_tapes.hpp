@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "saltus/lang/tape.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
-#include "saltus/model/tape.hpp"
 
 namespace saltus::model::detail {
 
@@ -25,27 +25,27 @@ struct StateView {
 
 struct MechanicalTapes {
   int n = 0;
-  Tape mass;    // slot i + n j: M_ij
-  Tape forces;  // slot i: h_i
-  std::vector<Tape> gaps, tangents;
-  std::vector<Tape> constraint_rows;  // slot i: eta^a_i
+  lang::Tape mass;    // slot i + n j: M_ij
+  lang::Tape forces;  // slot i: h_i
+  std::vector<lang::Tape> gaps, tangents;
+  std::vector<lang::Tape> constraint_rows;  // slot i: eta^a_i
   // Models with constraints: the first-order flow x' = (qdot, qddot) of x = (q, qdot), slots
   // 0 .. 2n - 1, then the n + k pivots of the elimination as conditions (Tape::positive_from):
   // the native function writes x' in place and returns whether the elimination applies.
-  Tape flow;
+  lang::Tape flow;
   // Models with constraints: slot i < n the projected velocity v_i, slot n its kinetic energy,
   // then the n + k pivots (constrained_accelerations.hpp).
-  Tape velocity_projection;
+  lang::Tape velocity_projection;
   // Whether the tape reads only t, q, qdot and parameters and stores every slot: its native
   // function's output array is then read directly (all_slots).
   bool flow_read_in_place = false;
   bool velocity_projection_read_in_place = false;
   bool all_gaps_read_in_place = false;
   // Models with constraints: slot i < n d gap / d q_i of each contact (the walls' gradients).
-  std::vector<Tape> gap_gradients;
+  std::vector<lang::Tape> gap_gradients;
   // Every gap in one tape (slot i: contact i): walls checked at the same q share their common
   // subexpressions, such as the heading's sine and cosine (wall_gap_in_place).
-  Tape all_gaps;
+  lang::Tape all_gaps;
   std::uint64_t id = 0;  // tells this model's entries in the per-thread memo from others'
 };
 
@@ -53,7 +53,7 @@ struct MechanicalTapes {
 constexpr int kMemoGaps = 16;
 
 // Whether the tape reads only t, x and parameters and stores every slot (all_slots).
-bool readable_in_place(const Tape& tape);
+bool readable_in_place(const lang::Tape& tape);
 // Gap i in doubles at the n entries at q, from a per-thread memo of every gap at the last
 // (model, q): the wall's ConfigurationFunction::InPlaceFn (made here, so the memo's hit path is
 // inlined into it: a call across files cost the sleigh 0.7 % of its instructions).

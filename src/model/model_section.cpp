@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "saltus/core/error.hpp"
-#include "saltus/model/expression_compiler.hpp"
+#include "saltus/lang/expression_compiler.hpp"
 
 namespace saltus::model {
 
@@ -14,7 +14,8 @@ Guard section_guard(const Model& model, std::string_view spec) {
       throw Error("section '" + s.name + "' of " + model.file + " is stroboscopic (period " +
                   std::to_string(s.period) + "); give --period instead of --section");
     }
-    auto tape = std::make_shared<const Tape>(compile_tape(*model.graph, {{s.value, 0}}));
+    auto tape =
+        std::make_shared<const lang::Tape>(lang::compile_tape(*model.graph, {{s.value, 0}}));
     return make_observer(
         "section " + s.name, s.direction,
         [tape](const auto& t, const auto& x, const auto& z) { return evaluate(*tape, t, x, z); });
@@ -36,7 +37,7 @@ Guard section_guard(const Model& model, std::string_view spec) {
     }
     text = text.substr(0, comma);
   }
-  SymbolTable symbols;
+  lang::SymbolTable symbols;
   for (const Quantity& p : model.parameters) symbols.constants[p.name] = p.value;
   for (int i : model.runtime_parameters) {  // leaves, so the section follows a new value
     const std::string& name = model.parameters[static_cast<size_t>(i)].name;
@@ -46,13 +47,13 @@ Guard section_guard(const Model& model, std::string_view spec) {
   symbols.parameter_values = model.graph->parameter_values();
   for (const Quantity& s : model.states) symbols.states.push_back(s.name);
   symbols.allow_algebraic = false;
-  const int equals = find_equals(text);
+  const int equals = lang::find_equals(text);
   if (equals == -2) throw Error("section '" + std::string(spec) + "': more than one '='");
-  CompiledExpression c =
-      equals >= 0 ? compile_residual(text, equals, symbols) : compile_expression(text, symbols);
+  lang::CompiledExpression c = equals >= 0 ? lang::compile_residual(text, equals, symbols)
+                                           : lang::compile_expression(text, symbols);
   if (!c.ok()) {
     std::string message = "section '" + std::string(spec) + "':";
-    for (const ExpressionIssue& i : c.issues) {
+    for (const lang::ExpressionIssue& i : c.issues) {
       message += " at offset " + std::to_string(i.offset) + ": " + i.message + ";";
     }
     throw Error(message);
@@ -62,7 +63,7 @@ Guard section_guard(const Model& model, std::string_view spec) {
                 "' must be a function of the state or time crossing zero (it is " +
                 (c.is_constant ? "constant)" : "a comparison)"));
   }
-  auto tape = std::make_shared<const Tape>(std::move(c.program));
+  auto tape = std::make_shared<const lang::Tape>(std::move(c.program));
   return make_observer(
       "section " + std::string(text), direction,
       [tape](const auto& t, const auto& x, const auto& z) { return evaluate(*tape, t, x, z); });

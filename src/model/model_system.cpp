@@ -5,45 +5,45 @@
 #include <utility>
 
 #include "saltus/core/error.hpp"
+#include "saltus/lang/tape.hpp"
 #include "saltus/model/mechanical_system.hpp"
-#include "saltus/model/tape.hpp"
 
 namespace saltus::model {
 namespace {
 
 // Slots of a Jacobian tape: the blocks d out / d in_k in order, each column-major (rows = the
 // outputs). `blocks` holds the variables of each block.
-using Block = std::vector<Variable>;
+using Block = std::vector<lang::Variable>;
 
-std::vector<Variable> variables(OpCode kind, int n) {
-  std::vector<Variable> v;
+std::vector<lang::Variable> variables(lang::OpCode kind, int n) {
+  std::vector<lang::Variable> v;
   for (int i = 0; i < n; ++i) v.push_back({kind, i});
   return v;
 }
 
-Tape value_tape(const ExpressionGraph& g, const std::vector<NodeId>& nodes) {
-  std::vector<TapeOutput> out;
+lang::Tape value_tape(const lang::ExpressionGraph& g, const std::vector<lang::NodeId>& nodes) {
+  std::vector<lang::TapeOutput> out;
   for (size_t i = 0; i < nodes.size(); ++i) out.push_back({nodes[i], static_cast<std::int32_t>(i)});
-  return compile_tape(g, out);
+  return lang::compile_tape(g, out);
 }
 
 // Symbolic Jacobian of `nodes` with respect to each block's variables; only structurally
 // non-zero entries get a slot (the caller zeroes the matrices first).
-Tape jacobian_tape(ExpressionGraph& g, const std::vector<NodeId>& nodes,
-                   const std::vector<Block>& blocks) {
-  std::vector<TapeOutput> out;
+lang::Tape jacobian_tape(lang::ExpressionGraph& g, const std::vector<lang::NodeId>& nodes,
+                         const std::vector<Block>& blocks) {
+  std::vector<lang::TapeOutput> out;
   const auto rows = static_cast<std::int32_t>(nodes.size());
   std::int32_t base = 0;
   for (const Block& block : blocks) {
     for (size_t j = 0; j < block.size(); ++j) {
       for (std::int32_t i = 0; i < rows; ++i) {
-        const NodeId d = g.derivative(nodes[static_cast<size_t>(i)], block[j]);
+        const lang::NodeId d = g.derivative(nodes[static_cast<size_t>(i)], block[j]);
         if (!g.is_zero(d)) out.push_back({d, base + static_cast<std::int32_t>(j) * rows + i});
       }
     }
     base += static_cast<std::int32_t>(block.size()) * rows;
   }
-  Tape t = compile_tape(g, out);
+  lang::Tape t = lang::compile_tape(g, out);
   t.outputs = base;
   return t;
 }
@@ -72,33 +72,33 @@ struct BlockSink {
 struct CompiledTarget {
   int target = -1;
   bool conditional = false;
-  Tape when;
-  Tape reset;
-  Tape reset_jacobian;
+  lang::Tape when;
+  lang::Tape reset;
+  lang::Tape reset_jacobian;
   std::vector<int> reset_states;
 };
 
 struct CompiledGuard {
-  Tape value;
-  Tape gradient;  // slots: dp/dx (nx), dp/dz (nz), dp/dt
+  lang::Tape value;
+  lang::Tape gradient;  // slots: dp/dx (nx), dp/dz (nz), dp/dt
   std::vector<CompiledTarget> targets;
-  Tape outputs;  // ModelGuard::outputs at the pre-event state
+  lang::Tape outputs;  // ModelGuard::outputs at the pre-event state
 };
 
 struct CompiledMode {
   int nx = 0, nz = 0;
-  Tape flow, flow_jacobian, constraints, constraints_jacobian, constraints_time;
+  lang::Tape flow, flow_jacobian, constraints, constraints_jacobian, constraints_time;
   std::vector<CompiledGuard> guards;
-  Tape zeno_reset;
+  lang::Tape zeno_reset;
 };
 
-Tape reset_tape(const ExpressionGraph& g, const std::vector<Assignment>& reset) {
-  std::vector<TapeOutput> out;
+lang::Tape reset_tape(const lang::ExpressionGraph& g, const std::vector<Assignment>& reset) {
+  std::vector<lang::TapeOutput> out;
   for (const Assignment& a : reset) out.push_back({a.value, a.state});
-  return compile_tape(g, out);
+  return lang::compile_tape(g, out);
 }
 
-Reset::Map reset_map(std::shared_ptr<const CompiledMode> keep, const Tape* tape) {
+Reset::Map reset_map(std::shared_ptr<const CompiledMode> keep, const lang::Tape* tape) {
   if (tape->empty()) return {};
   return [keep = std::move(keep), tape](double t, const ConstVectorRef& x, const ConstVectorRef& z,
                                         VectorRef xp) {
@@ -276,7 +276,7 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
   // The states its tape loads (event location then interpolates only those), unless it reads
   // algebraic states, which are solved from the whole of x.
   if (c->value.loads_z.empty()) {
-    for (const TapeLoad& l : c->value.loads_x) guard.reads_states.push_back(l.index);
+    for (const lang::TapeLoad& l : c->value.loads_x) guard.reads_states.push_back(l.index);
   }
   guard.reset = model_reset(m, g, c, state_names);
   return guard;
@@ -286,7 +286,7 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
 
 void add_sections(HybridSystem& system, const Model& model) {
   for (const ModelSection& s : model.sections) {
-    auto tape = std::make_shared<const Tape>(value_tape(*model.graph, {s.value}));
+    auto tape = std::make_shared<const lang::Tape>(value_tape(*model.graph, {s.value}));
     for (ModeId m = 0; m < system.mode_count(); ++m) {
       system.add_guard(m, make_observer(s.name, s.direction,
                                         [tape](const auto& t, const auto& x, const auto& z) {
@@ -299,46 +299,49 @@ void add_sections(HybridSystem& system, const Model& model) {
 HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
   if (model->mechanics) return build_mechanical_system(std::move(model)).system;
   // Derivatives are added to a copy of the model's graph (the Model stays immutable).
-  ExpressionGraph g = *model->graph;
+  lang::ExpressionGraph g = *model->graph;
   const int nx = static_cast<int>(model->states.size());
   std::vector<std::shared_ptr<CompiledMode>> compiled;
   for (const ModelMode& mode : model->modes) {
     auto c = std::make_shared<CompiledMode>();
     c->nx = nx;
     c->nz = static_cast<int>(mode.algebraic.size());
-    const Block dx = variables(OpCode::State, nx), dz = variables(OpCode::Algebraic, c->nz);
+    const Block dx = variables(lang::OpCode::State, nx),
+                dz = variables(lang::OpCode::Algebraic, c->nz);
     c->flow = value_tape(g, mode.flow);
     if (mode.kind == FlowKind::ImplicitDae) {
-      c->flow_jacobian = jacobian_tape(g, mode.flow, {dx, variables(OpCode::StateRate, nx), dz});
+      c->flow_jacobian =
+          jacobian_tape(g, mode.flow, {dx, variables(lang::OpCode::StateRate, nx), dz});
     } else {
       c->flow_jacobian = jacobian_tape(g, mode.flow, {dx, dz});
     }
     c->constraints = value_tape(g, mode.constraints);
     c->constraints_jacobian = jacobian_tape(g, mode.constraints, {dx, dz});
-    std::vector<NodeId> constraints_dt;
-    for (NodeId n : mode.constraints) constraints_dt.push_back(g.derivative(n, {OpCode::Time, 0}));
+    std::vector<lang::NodeId> constraints_dt;
+    for (lang::NodeId n : mode.constraints)
+      constraints_dt.push_back(g.derivative(n, {lang::OpCode::Time, 0}));
     c->constraints_time = value_tape(g, constraints_dt);
     for (const ModelGuard& guard : mode.guards) {
       CompiledGuard cg;
       cg.value = value_tape(g, {guard.value});
-      std::vector<NodeId> gradient;
-      for (const Variable& v : dx) gradient.push_back(g.derivative(guard.value, v));
-      for (const Variable& v : dz) gradient.push_back(g.derivative(guard.value, v));
-      gradient.push_back(g.derivative(guard.value, {OpCode::Time, 0}));
+      std::vector<lang::NodeId> gradient;
+      for (const lang::Variable& v : dx) gradient.push_back(g.derivative(guard.value, v));
+      for (const lang::Variable& v : dz) gradient.push_back(g.derivative(guard.value, v));
+      gradient.push_back(g.derivative(guard.value, {lang::OpCode::Time, 0}));
       cg.gradient = value_tape(g, gradient);
       cg.outputs = value_tape(g, guard.outputs);
       for (const ModelTarget& target : guard.targets) {
         CompiledTarget ct;
         ct.target = target.target;
-        ct.conditional = target.when != kNoNode;
+        ct.conditional = target.when != lang::kNoNode;
         if (ct.conditional) ct.when = value_tape(g, {target.when});
         ct.reset = reset_tape(g, target.reset);
-        std::vector<NodeId> assigned;
+        std::vector<lang::NodeId> assigned;
         for (const Assignment& a : target.reset) {
           assigned.push_back(a.value);
           ct.reset_states.push_back(a.state);
         }
-        ct.reset_jacobian = jacobian_tape(g, assigned, {dx, dz, {{OpCode::Time, 0}}});
+        ct.reset_jacobian = jacobian_tape(g, assigned, {dx, dz, {{lang::OpCode::Time, 0}}});
         cg.targets.push_back(std::move(ct));
       }
       c->guards.push_back(std::move(cg));
@@ -347,7 +350,7 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
     compiled.push_back(std::move(c));
   }
   // The tapes evaluated at every step or event, compiled together once one of them is hot.
-  std::vector<const Tape*> hot;
+  std::vector<const lang::Tape*> hot;
   for (const auto& c : compiled) {
     hot.insert(hot.end(), {&c->flow, &c->constraints});
     for (const CompiledGuard& cg : c->guards) {
@@ -355,7 +358,7 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
       for (const CompiledTarget& ct : cg.targets) hot.push_back(&ct.reset);
     }
   }
-  compile_together(hot);
+  lang::compile_together(hot);
   std::vector<std::string> state_names;
   for (const Quantity& q : model->states) state_names.push_back(q.name);
   HybridSystem sys;

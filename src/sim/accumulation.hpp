@@ -31,10 +31,11 @@ class Accumulation {
  public:
   // What an event means for the accumulation.
   enum class Verdict {
-    None,            // go on integrating
-    HandoverDue,     // the prediction's hand-over point is reached: handle_zeno(prediction())
-    LimitReached,    // gaps below round-off while the prediction holds: the limit is reached
-    UnrecognisedCap  // gaps below zeno.min_gap without a recognised pattern: stop (EventCap)
+    None,          // go on integrating
+    HandoverDue,   // the prediction's hand-over point is reached: handle_zeno(prediction())
+    LimitReached,  // gaps below round-off while the prediction holds: the limit is reached
+    UnrecognisedAccumulation  // gaps below zeno.min_gap without a recognised pattern: stop
+                              // (EventCap)
   };
 
   Accumulation(const events::ZenoOptions& options, int max_nx)
@@ -117,7 +118,7 @@ class Accumulation {
     if (monitor_.small_gaps() >= options_.min_gap_count) {
       // Gaps this small measure round-off, not a ratio; the pattern recognised earlier still
       // predicts them: the accumulation point is reached.
-      return accumulating(t, mode_now) ? Verdict::LimitReached : Verdict::UnrecognisedCap;
+      return accumulating(t, mode_now) ? Verdict::LimitReached : Verdict::UnrecognisedAccumulation;
     }
     return Verdict::None;
   }

@@ -1,5 +1,6 @@
 // Finds the first guard crossing in one accepted integrator step (DESIGN.md layer 3; steps 1
-// and 2 of the semantics in simulator.hpp), private to src/sim.
+// and 2 of the semantics in simulator.hpp), private to src/sim. (Over 450 lines: one class whose
+// sampling, dip search, grazing check and bracketing all read the same samples of one step.)
 //
 // The step's dense output is sampled at guard_samples interior points plus both ends; every
 // guard is evaluated there and walked through its arming state (guard_arming.hpp): an armed
@@ -279,7 +280,7 @@ class EventLocator {
           if (candidate_t_[k] == sample_t_[i - 1]) retrigger_[k] = 1;
           continue;
         }
-        if (arm == Arming::AwayPending) {
+        if (arm == Arming::OnTriggerSideAfterReset) {
           if (oriented(g.direction, p) < -tol) arm = Arming::Armed;
           continue;
         }

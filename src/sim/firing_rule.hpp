@@ -37,7 +37,7 @@ class GuardRates {
 
 // Where the guards are examined: the current (t, x, z), the state before the latest reset and
 // the band of "on the surface" (guard_arming.hpp).
-struct GuardSite {
+struct GuardCheckPoint {
   double t;
   ConstVectorRef x, z;
   double band;
@@ -99,7 +99,7 @@ class FiringRule {
 
   // Before the first reset of an event set: which guards of the mode sit on their trigger side
   // at the left limit (they stay put, and never fire because a reset leaves them there).
-  Outcome note_trigger_sides(const Mode& m, const GuardSite& at, const GuardStates& guards) {
+  Outcome note_trigger_sides(const Mode& m, const GuardCheckPoint& at, const GuardStates& guards) {
     std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
       const Guard& g = m.guards[kk];
@@ -109,7 +109,7 @@ class FiringRule {
       if (!std::isfinite(p)) return non_finite(static_cast<int>(kk), p);
       const double s = oriented(g.direction, p);
       trigger_side_[kk] =
-          s > at.band || (guards.arming[kk] == Arming::AwayPending && s >= -at.band);
+          s > at.band || (guards.arming[kk] == Arming::OnTriggerSideAfterReset && s >= -at.band);
     }
     return Outcome::Ok;
   }
@@ -118,8 +118,9 @@ class FiringRule {
   // fired() those that fire at once. x_minus: the state before the latest reset (for the rate
   // check of a reset that leaves its guard on the surface). While rates.accumulating(), a reset
   // that no longer separates is the accumulation point (take_accumulation_reached()).
-  Outcome examine_after_reset(const Mode& m, const GuardSite& at, const ConstVectorRef& x_minus,
-                              GuardStates& guards, GuardRates& rates) {
+  Outcome examine_after_reset(const Mode& m, const GuardCheckPoint& at,
+                              const ConstVectorRef& x_minus, GuardStates& guards,
+                              GuardRates& rates) {
     next_fired_.clear();
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
       const int k = static_cast<int>(kk);
@@ -133,7 +134,7 @@ class FiringRule {
       retrigger_[k] = 0;
       trigger_side_[k] = 0;
       auto wait_to_move_away = [&] {
-        guards.arming[k] = Arming::AwayPending;
+        guards.arming[k] = Arming::OnTriggerSideAfterReset;
         trigger_side_[k] = 1;
       };
       if (applied_[k] && g.observe_only) {
@@ -199,7 +200,7 @@ class FiringRule {
   // crossing (s < 0: Approaching, armed, the scan locates it) or at or past it (IntoTrigger: the
   // caller decides whether it fires now). No rate (no gradient, or |rate| within the band, e.g.
   // a ball at rest): AtZero, disarmed until the dense output shows it leave the band.
-  Departure arm_on_surface(int k, const Guard& g, double s, const GuardSite& at,
+  Departure arm_on_surface(int k, const Guard& g, double s, const GuardCheckPoint& at,
                            GuardStates& guards, GuardRates& rates) {
     guards.arming[k] = Arming::AtZero;
     at_rest_[k] = 1;  // until a rate says otherwise

@@ -11,10 +11,10 @@
 namespace saltus::detail {
 
 enum class Arming {
-  Armed,        // monitored for a crossing
-  AtZero,       // within guard_tolerance of zero after a reset: waits to leave the band
-  AwayPending,  // on its trigger side after its own reset: waits to move away
-  Leaving,      // on the surface and moving away (rate known): armed at the first s < 0
+  Armed,                    // monitored for a crossing
+  AtZero,                   // within guard_tolerance of zero after a reset: waits to leave the band
+  OnTriggerSideAfterReset,  // on its trigger side after its own reset: waits to move away
+  Leaving,                  // on the surface and moving away (rate known): armed at the first s < 0
 };
 
 // Orientation of a guard: s = sign * p is "rising" for the guard's trigger direction.

@@ -1,6 +1,7 @@
 // The simulator loop for one integrator type (private to src/sim; see simulator.hpp for the
 // semantics it implements). Everything it writes during a run lives in members sized in the
-// constructor, so integrating, locating and resetting do not allocate.
+// constructor, so integrating, locating and resetting do not allocate. (Over 450 lines: one class
+// template whose members share that state; the parts that can stand alone already do, below.)
 //
 // The parts that do not depend on the integrator are their own types, each unit-tested alone:
 // event location (event_locator.hpp), the firing rule (firing_rule.hpp), the Zeno accumulation
@@ -154,7 +155,8 @@ class HybridLoop final : private GuardRates {
       const double s = oriented(g.direction, p);
       const double tol = band();
       if (g.direction != Direction::Either && s > tol && g.observe_only) {
-        guards_.arming[k] = Arming::AwayPending;  // an observer waits for its other side
+        guards_.arming[k] =
+            Arming::OnTriggerSideAfterReset;  // an observer waits for its other side
         continue;
       }
       if (g.direction != Direction::Either && s > tol) {
@@ -351,7 +353,7 @@ class HybridLoop final : private GuardRates {
   }
 
   // Where the firing rule examines the guards: the current state, with its band.
-  GuardSite site() const { return {t_, x_.head(nx_), z_.head(nz_), band()}; }
+  GuardCheckPoint site() const { return {t_, x_.head(nx_), z_.head(nz_), band()}; }
   bool accumulating() const override { return accumulation_.accumulating(t_, mode_); }
   double next_cycle() const override { return accumulation_.next_cycle(t_, mode_); }
 

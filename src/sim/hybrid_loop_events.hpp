@@ -204,7 +204,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
       return !finished_;
     case Accumulation::Verdict::LimitReached:
       return reach_accumulation();
-    case Accumulation::Verdict::UnrecognisedCap:
+    case Accumulation::Verdict::UnrecognisedAccumulation:
       stop(Termination::EventCap,
            message(
                "events accumulate without a recognised Zeno pattern: ", accumulation_.small_gaps(),

@@ -11,6 +11,7 @@
 #include "saltus/analysis/zeno_classification.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/run_outputs.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 #include "support/clark_bloch_example6.hpp"
@@ -177,7 +178,7 @@ TEST(ZenoClassification, ModelFilesReportTheirKind) {
     const SimulationSummary& s = r.result.summary;
     ASSERT_FALSE(std::isnan(s.zeno_time)) << file << ": " << s.message;
     EXPECT_EQ(s.zeno_kind.kind, kind) << file << ": " << describe(s.zeno_kind);
-    const std::string report = model::run_report(r);
+    const std::string report = run::run_report(r);
     EXPECT_NE(report.find(std::string("zeno kind  ") + to_string(kind)), std::string::npos)
         << report;
   }

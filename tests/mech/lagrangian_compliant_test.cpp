@@ -327,7 +327,7 @@ TEST(LagrangianCompliant, ModesForEverySubsetOfActiveCompliantContacts) {
       "wall", "rod", [](const auto& q) { return 2.0 - q[0]; },
       CompliantContactLaw::linear_spring(1e5));
   const auto c = rod.compile();
-  // 4 compliant subsets x (free, slip+, slip-, stick, touchdown).
+  // 4 compliant subsets x (free, slip+, slip-, stick, post-zeno).
   EXPECT_EQ(c.system.mode_count(), 20);
   const ModeId id = c.find({0, ClosedKind::Stick, 3u});
   ASSERT_NE(id, kNoMode);

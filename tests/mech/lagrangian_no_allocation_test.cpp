@@ -3,18 +3,13 @@
 // choosers, reset outputs, the Zeno hand-over map and the compliant-contact flows all work on
 // fixed-capacity DofVector/DofMatrix, and so do the compliant contacts' friction flows, guards
 // and resets. A reused Simulator makes zero mallocs per run after the first. This is the only
-// file of saltus_mech_tests that includes malloc_counter.hpp; it exports the count as
-// saltus_malloc_calls() to the others (lemke_test.cpp).
+// file of saltus_mech_tests that includes malloc_counter.hpp.
 #include <gtest/gtest.h>
 
 #include "lagrangian_test_models.hpp"
 #include "saltus/mech/bouncing_rod.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "support/malloc_counter.hpp"
-
-long saltus_malloc_calls() {
-  return saltus::testing::malloc_calls();
-}
 
 namespace saltus::mech {
 namespace {

@@ -81,7 +81,8 @@ void random_drops(bool box, unsigned seed, double max_early_fraction) {
       return model.kinetic_energy(x.head(3), x.tail(3)) + m * kDropG * x[1];
     };
     // The engine's extrapolated Zeno limit state can penetrate (a "pattern" of events at one
-    // instant); settle then stops the run naming it, and that limit state is not checked.
+    // instant); the index-sets guard then stops the run naming it, and that limit state is not
+    // checked.
     const bool bad_limit = r.summary.message.find("Zeno limit state") != std::string::npos;
     const char* show = std::getenv("SALTUS_SHOW_RUN");
     for (long i = 0; i < r.events.size(); ++i) {

@@ -235,7 +235,7 @@ TEST(SimultaneousImpact, StackedBallsResolvedAsOneSet) {
 
 // Random rod drops: every run ends with a status, a failure names its cause, no end penetrates
 // below -1e-9 at an event, no impact increases the energy beyond round-off. Accumulating impacts
-// hand over to "settle" (the contacts touching at the limit close by the contact-force LCP).
+// hand over to "post-zeno" (the contacts touching at the limit close by the contact-force LCP).
 TEST(SimultaneousImpact, RandomRodDrops) {
   std::mt19937 rng(20261123);
   std::uniform_real_distribution<double> tilt(-0.4, 0.4), spin(-3.0, 3.0), restitution(0.0, 0.9),

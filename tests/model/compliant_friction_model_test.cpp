@@ -11,9 +11,9 @@
 #include <cmath>
 #include <string>
 
-#include "saltus/model/contact_force_columns.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/contact_force_columns.hpp"
 #include "support/model_files.hpp"
 
 namespace saltus::model {
@@ -55,7 +55,7 @@ TEST(CompliantFrictionModel, StickSlipFileFollowsTheClosedForm) {
   EXPECT_NEAR(r.result.events[1].t, t_slip, 1e-9);
 
   // Friction force column: -mu s m g while sliding, minus the spring force while sticking.
-  const ContactForceColumns f = contact_force_columns(r);
+  const run::ContactForceColumns f = run::contact_force_columns(r);
   ASSERT_EQ(f.names.size(), 2u);
   EXPECT_EQ(f.names[1], "lambda_T:floor");
   const Trajectory& tr = r.result.trajectory;

@@ -9,9 +9,9 @@
 #include <random>
 #include <sstream>
 
-#include "saltus/model/drawing_table.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/drawing_table.hpp"
 #include "support/model_files.hpp"
 
 namespace saltus::model {
@@ -126,7 +126,7 @@ TEST(Drawing, RodShapesFollowTheStateAtEverySampleAndEvent) {
   const ModelRun r = run_file("bouncing_rod.toml");
   ASSERT_TRUE(r.succeeded()) << r.message();
   const double ell = 0.5;
-  const auto rows = parse_csv(drawing_csv(r));
+  const auto rows = parse_csv(run::drawing_csv(r));
   const Trajectory& tr = r.result.trajectory;
   ASSERT_EQ(static_cast<long>(rows.size()), tr.size());
   ASSERT_GT(tr.size(), 100);
@@ -146,7 +146,7 @@ TEST(Drawing, RodShapesFollowTheStateAtEverySampleAndEvent) {
     EXPECT_NEAR(row.at("tip.x0"), x, tol);
     EXPECT_EQ(row.at("table.y1"), 0.0);
   }
-  const auto json = nlohmann::json::parse(drawing_json(r));
+  const auto json = nlohmann::json::parse(run::drawing_json(r));
   ASSERT_EQ(json["shapes"].size(), 4u);
   EXPECT_EQ(json["shapes"][2]["kind"], "circle");
   ASSERT_EQ(static_cast<long>(json["events"].size()), r.result.events.size());
@@ -188,7 +188,7 @@ radius = "0.1 + t"
 )";
   const ModelRun r = run_model(std::make_shared<const Model>(load_model_text(text, "pose.toml")));
   ASSERT_TRUE(r.succeeded()) << r.message();
-  const auto rows = parse_csv(drawing_csv(r));
+  const auto rows = parse_csv(run::drawing_csv(r));
   ASSERT_EQ(rows.size(), 31u);
   for (const auto& row : rows) {
     const double t = row.at("t");
@@ -230,7 +230,7 @@ TEST(Drawing, RandomPosesAreRigidMotions) {
     const ModelRun r =
         run_model(std::make_shared<const Model>(load_model_text(text, "random.toml")));
     ASSERT_TRUE(r.succeeded()) << r.message() << "\n" << text;
-    const auto rows = parse_csv(drawing_csv(r));
+    const auto rows = parse_csv(run::drawing_csv(r));
     ASSERT_EQ(rows.size(), 21u);
     for (size_t k = 0; k < rows.size(); ++k) {
       const auto& row = rows[k];
@@ -256,8 +256,8 @@ TEST(Drawing, RandomPosesAreRigidMotions) {
 TEST(Drawing, ModelWithoutDrawingWritesNoDrawingFiles) {
   const ModelRun r = run_file("bouncing_ball.toml");
   EXPECT_FALSE(r.model->drawing.has_value());
-  EXPECT_EQ(drawing_csv(r), "");
-  EXPECT_EQ(drawing_json(r), "");
+  EXPECT_EQ(run::drawing_csv(r), "");
+  EXPECT_EQ(run::drawing_json(r), "");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/run_outputs.hpp"
 #include "support/model_files.hpp"
 
 namespace saltus::model {
@@ -23,7 +24,7 @@ std::string run_csv(const std::string& text) {
   const auto m = std::make_shared<const Model>(load_model_text(text, "let.toml"));
   const ModelRun run = run_model(m);
   EXPECT_TRUE(run.succeeded()) << run.status() << " " << run.message();
-  return model_trajectory_csv(run) + model_events_csv(run);
+  return run::model_trajectory_csv(run) + run::model_events_csv(run);
 }
 
 const char* kPendulumWithLets = R"toml(

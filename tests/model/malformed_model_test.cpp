@@ -8,6 +8,7 @@
 
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/run_outputs.hpp"
 
 namespace saltus::model {
 namespace {
@@ -131,10 +132,10 @@ void expect_failed_run(const std::string& file, Termination termination,
   // The failed run's files are written, labelled: status and message in summary.json.
   const auto dir = std::filesystem::temp_directory_path() / ("saltus_malformed_" + file);
   std::filesystem::remove_all(dir);
-  write_run_outputs(r, dir);
+  run::write_run_outputs(r, dir);
   EXPECT_TRUE(std::filesystem::exists(dir / "trajectory.csv"));
   EXPECT_TRUE(std::filesystem::exists(dir / "events.csv"));
-  const std::string summary = summary_json(r);
+  const std::string summary = run::summary_json(r);
   EXPECT_NE(summary.find(std::string("\"status\": \"") + to_string(termination) + "\""),
             std::string::npos)
       << summary;

@@ -15,6 +15,7 @@
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/run_outputs.hpp"
 #include "support/model_files.hpp"
 #include "support/oracles.hpp"
 
@@ -114,7 +115,7 @@ TEST(MechanicalModel, RodUnderEveryLawThroughRunModel) {
     }
     EXPECT_GE(impacts, 1) << law;
     // events.csv carries the impulses.
-    const std::string csv = model_events_csv(r);
+    const std::string csv = run::model_events_csv(r);
     EXPECT_NE(csv.find("impulse_n"), std::string::npos) << law;
   }
 }

@@ -67,6 +67,32 @@ TEST(ModelFiles, BouncingBallZenoThenRest) {
   }
 }
 
+// models/ball.toml, the README's ten-line model: the bouncing ball written as mechanics (T, V, one
+// contact with e = 0.8, dropped from 1 m). Its flights are parabolas, which Dopri5 integrates to
+// round-off, so the impact times are the closed form's to a few ulps of t: t_1 = sqrt(2 h / g),
+// each flight e times the one before, t_inf = t_1 (1 + e) / (1 - e); then it rests (closed contact,
+// lambda_N = m g).
+TEST(ModelFiles, ReadmeBallWrittenAsMechanicsIsZenoThenRests) {
+  const ModelRun r = run("ball.toml");
+  ASSERT_TRUE(r.succeeded()) << r.result.summary.message;
+  const double g = 9.81, e = 0.8, t1 = std::sqrt(2.0 * 1.0 / g);
+  const double t_inf = t1 * (1.0 + e) / (1.0 - e);
+  ASSERT_GE(r.result.events.size(), 10);
+  double t_expected = t1, flight = 2.0 * e * t1;
+  for (long i = 0; i < 10; ++i) {
+    EXPECT_NEAR(r.result.events[i].t, t_expected, 1e-12) << "impact " << i;
+    EXPECT_NEAR(r.result.events.x_after(i)[1], std::pow(e, static_cast<double>(i + 1)) * g * t1,
+                1e-11)
+        << "impact " << i;
+    t_expected += flight;
+    flight *= e;
+  }
+  EXPECT_NEAR(r.result.summary.zeno_time, t_inf, 1e-10);
+  EXPECT_EQ(r.system.mode(r.result.final_mode).name, "closed:contact0");
+  EXPECT_EQ(r.result.x_final[0], 0.0);
+  EXPECT_EQ(r.result.x_final[1], 0.0);
+}
+
 TEST(ModelFiles, JumpingBallOfSeed004WithPredictiveStep) {
   for (const auto& c : oracle_cases("zeno.jumping_ball")) {
     const auto& p = c["parameters"];

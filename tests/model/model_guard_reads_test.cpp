@@ -37,9 +37,9 @@ TEST(ModelGuardReads, DeclaredReadsAreTheGuardsStatesAndChangeNoRun) {
         const Guard& g = sys.mode(static_cast<ModeId>(m)).guards[k];
         std::vector<int> states;
         bool algebraic = false;
-        for (const Variable& v : model->graph->inputs(mode.guards[k].value)) {
-          if (v.kind == OpCode::State) states.push_back(v.index);
-          if (v.kind == OpCode::Algebraic) algebraic = true;
+        for (const lang::Variable& v : model->graph->inputs(mode.guards[k].value)) {
+          if (v.kind == lang::OpCode::State) states.push_back(v.index);
+          if (v.kind == lang::OpCode::Algebraic) algebraic = true;
         }
         std::vector<int> reads = g.reads_states;
         std::sort(reads.begin(), reads.end());

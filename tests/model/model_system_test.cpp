@@ -10,8 +10,8 @@
 #include <string>
 
 #include "saltus/core/autodiff.hpp"
+#include "saltus/lang/tape.hpp"
 #include "saltus/model/model_loader.hpp"
-#include "saltus/model/tape.hpp"
 #include "support/model_files.hpp"
 
 namespace saltus::model {
@@ -21,11 +21,11 @@ using saltus::testing::models_dir;
 
 // d out / d (x or x' or z) by AD through a tape of `nodes`: column k seeds component k of
 // `which` (0: x, 1: x', 2: z).
-Matrix ad_jacobian(const Model& m, const std::vector<NodeId>& nodes, int which, double t,
+Matrix ad_jacobian(const Model& m, const std::vector<lang::NodeId>& nodes, int which, double t,
                    const Vector& x, const Vector& xr, const Vector& z) {
-  std::vector<TapeOutput> out;
+  std::vector<lang::TapeOutput> out;
   for (size_t i = 0; i < nodes.size(); ++i) out.push_back({nodes[i], static_cast<int>(i)});
-  const Tape tape = compile_tape(*m.graph, out);
+  const lang::Tape tape = lang::compile_tape(*m.graph, out);
   const Vector& seed = which == 0 ? x : (which == 1 ? xr : z);
   Matrix J(static_cast<Eigen::Index>(nodes.size()), seed.size());
   for (Eigen::Index k = 0; k < seed.size(); ++k) {
@@ -79,13 +79,13 @@ TEST(ModelSystem, SymbolicDerivativesEqualAutomaticDifferentiation) {
         for (size_t k = 0; k < guards.size(); ++k) {
           Vector dpdx(nx), dpdz(nz);
           const double dpdt = guards[k].gradient(t, x, z, dpdx, dpdz);
-          const std::vector<NodeId> p{mode.guards[k].value};
+          const std::vector<lang::NodeId> p{mode.guards[k].value};
           EXPECT_LE((dpdx.transpose() - ad_jacobian(*model, p, 0, t, x, x, z)).norm(), 1e-14)
               << where << " guard " << guards[k].name;
           EXPECT_LE((dpdz.transpose() - ad_jacobian(*model, p, 2, t, x, x, z)).norm(), 1e-14)
               << where << " guard " << guards[k].name;
           // dp/dt through a Dual time.
-          const Tape tape = compile_tape(*model->graph, {{p[0], 0}});
+          const lang::Tape tape = lang::compile_tape(*model->graph, {{p[0], 0}});
           DualVector xd(nx), zd(nz);
           for (int i = 0; i < nx; ++i) xd[i] = Dual(x[i]);
           for (int i = 0; i < nz; ++i) zd[i] = Dual(z[i]);

@@ -10,7 +10,7 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
-#include "saltus/model/model_sensitivity.hpp"
+#include "saltus/run/model_sensitivity.hpp"
 #include "support/model_files.hpp"
 
 namespace saltus::model {
@@ -36,10 +36,10 @@ TEST(ParameterSensitivity, JumpingBallRestitutionAndGravity) {
     // First impact (x0 = 10 up at v0 = 5): t1 = (v0 + sqrt(v0^2 + 2 g x0)) / g, v1 = -sqrt(...).
     const double v1 = -std::sqrt(v0 * v0 + 2 * g * x0), t1 = (v0 - v1) / g;
     const double t = t1 + 0.5 * (-2 * k * v1 / g);  // half-way to the second impact
-    const ModelSensitivity s = model_sensitivity(ball(g, k, t, {"k", "g"}));
+    const run::ModelSensitivity s = run::model_sensitivity(ball(g, k, t, {"k", "g"}));
     ASSERT_TRUE(s.sensitivity.ok()) << s.sensitivity.message;
     ASSERT_EQ(s.run.result.events.size(), 1);
-    const Matrix P = parameter_sensitivity(s);  // rows x, v; columns k, g
+    const Matrix P = run::parameter_sensitivity(s);  // rows x, v; columns k, g
     ASSERT_EQ(P.rows(), 2);
     ASSERT_EQ(P.cols(), 2);
     // x = -k v1 (t - t1) - g (t - t1)^2 / 2 after the impact; t1 and v1 do not depend on k.
@@ -86,9 +86,10 @@ TEST(ParameterSensitivity, RefusedWhereTheDerivativeWouldBeLost) {
   const auto m = std::make_shared<const Model>(
       load_model_text("[parameters]\na = 1.5\n[states]\nx = 1.0\n" + modes, "p.toml", {}, options));
   ASSERT_EQ(m->parameter_states, std::vector<int>{1});
-  const ModelSensitivity s = model_sensitivity(m);
+  const run::ModelSensitivity s = run::model_sensitivity(m);
   ASSERT_TRUE(s.sensitivity.ok()) << s.sensitivity.message;
-  EXPECT_NEAR(parameter_sensitivity(s)(0, 0), -std::exp(-1.5), 1e-7);  // d/da e^(-a t) at t = 1
+  EXPECT_NEAR(run::parameter_sensitivity(s)(0, 0), -std::exp(-1.5),
+              1e-7);  // d/da e^(-a t) at t = 1
   EXPECT_NEAR(s.sensitivity.flow_map_jacobian(1, 1), 1.0, 1e-12);
 }
 

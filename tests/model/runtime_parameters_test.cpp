@@ -15,7 +15,8 @@
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
-#include "saltus/model/sweep.hpp"
+#include "saltus/run/run_outputs.hpp"
+#include "saltus/run/sweep.hpp"
 #include "support/model_files.hpp"
 
 namespace {
@@ -53,11 +54,11 @@ void expect_same_run(const ModelRun& a, const ModelRun& b, const std::string& wh
         << what << ": x_final[" << i << "] " << a.result.x_final[i] << " vs "
         << b.result.x_final[i];
   }
-  EXPECT_EQ(unsigned_zeros(saltus::model::model_trajectory_csv(a)),
-            unsigned_zeros(saltus::model::model_trajectory_csv(b)))
+  EXPECT_EQ(unsigned_zeros(saltus::run::model_trajectory_csv(a)),
+            unsigned_zeros(saltus::run::model_trajectory_csv(b)))
       << what;
-  EXPECT_EQ(unsigned_zeros(saltus::model::model_events_csv(a)),
-            unsigned_zeros(saltus::model::model_events_csv(b)))
+  EXPECT_EQ(unsigned_zeros(saltus::run::model_events_csv(a)),
+            unsigned_zeros(saltus::run::model_events_csv(b)))
       << what;
 }
 
@@ -155,25 +156,25 @@ TEST(RuntimeParameters, SummaryShowsTheValueTheRunWasMadeWith) {
       saltus::model::prepare_model_run(runtime_model("bouncing_ball.toml", {"e"}), run);
   saltus::model::set_runtime_parameter(*run.model, "e", 0.25);
   saltus::model::simulate_model_run(run, start);
-  const std::string json = saltus::model::summary_json(run);
+  const std::string json = saltus::run::summary_json(run);
   EXPECT_NE(json.find("\"value\": 0.25"), std::string::npos) << json;
   EXPECT_EQ(run.model->parameter_value(run.model->runtime_parameters[0]), 0.25);
   // A later value does not rewrite what the run was made with.
   saltus::model::set_runtime_parameter(*run.model, "e", 0.5);
-  EXPECT_EQ(saltus::model::summary_json(run), json);
+  EXPECT_EQ(saltus::run::summary_json(run), json);
 }
 
 TEST(RuntimeParameters, SweepThroughRunTimeParametersEqualsOneModelPerPoint) {
   // The sweep keeps e at run time; the same points as their own models (--set e=...).
-  saltus::model::SweepSpec spec;
+  saltus::run::SweepSpec spec;
   spec.model_file = models_dir() / "bouncing_ball.toml";
-  spec.axes = {saltus::model::parse_sweep_axis("e=0:0.95:9"),
-               saltus::model::parse_sweep_axis("g=5:15:2")};
+  spec.axes = {saltus::run::parse_sweep_axis("e=0:0.95:9"),
+               saltus::run::parse_sweep_axis("g=5:15:2")};
   spec.collect = {"zeno_time", "events.count", "t_final", "final.v"};
-  EXPECT_TRUE(saltus::model::SweepPlan(spec).loads_once());
-  const saltus::model::SweepResult swept = saltus::model::run_sweep(spec, 2);
+  EXPECT_TRUE(saltus::run::SweepPlan(spec).loads_once());
+  const saltus::run::SweepResult swept = saltus::run::run_sweep(spec, 2);
   ASSERT_EQ(swept.points.size(), 18u);
-  for (const saltus::model::SweepPoint& p : swept.points) {
+  for (const saltus::run::SweepPoint& p : swept.points) {
     const ModelRun run =
         reloaded_run("bouncing_ball.toml", {"e=" + num(p.values[0]), "g=" + num(p.values[1])});
     EXPECT_EQ(p.status, run.status());
@@ -185,12 +186,12 @@ TEST(RuntimeParameters, SweepThroughRunTimeParametersEqualsOneModelPerPoint) {
   }
   // h0 is the initial value of x, and a contact's e is fixed in its impact law when the model
   // loads: those sweeps load the model per point.
-  spec.axes = {saltus::model::parse_sweep_axis("h0=0.5:1:2")};
-  EXPECT_FALSE(saltus::model::SweepPlan(spec).loads_once());
+  spec.axes = {saltus::run::parse_sweep_axis("h0=0.5:1:2")};
+  EXPECT_FALSE(saltus::run::SweepPlan(spec).loads_once());
   spec.model_file = models_dir() / "bouncing_rod.toml";
-  spec.axes = {saltus::model::parse_sweep_axis("e=0.5:1:2")};
+  spec.axes = {saltus::run::parse_sweep_axis("e=0.5:1:2")};
   spec.collect = {"t_final"};
-  EXPECT_FALSE(saltus::model::SweepPlan(spec).loads_once());
+  EXPECT_FALSE(saltus::run::SweepPlan(spec).loads_once());
 }
 
 TEST(RuntimeParameters, ValuesComputedFromOneWhenLoadingAreRefused) {

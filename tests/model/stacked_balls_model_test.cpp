@@ -31,7 +31,7 @@
 // energy changes are checked to 1e3 rtol of their scale (t1, v, the kinetic energy); the
 // impulses are exact LCP solutions, so otherwise an impact changes the energy by round-off only
 // (1e-12 of its scale; 1e-9 at a Zeno hand-over, whose projection moves q by the extrapolation
-// error). The file hands over to `settle` at zeno_handover_tolerance = 1e-5: a pair gap
+// error). The file hands over to `post-zeno` at zeno_handover_tolerance = 1e-5: a pair gap
 // y2 - y1 - 2 r is a difference of O(1) numbers, so bounces below ~1e-7 m/s are round-off.
 #include <gtest/gtest.h>
 

@@ -103,7 +103,7 @@ TEST(Accumulation, TinyGapsWithoutAPatternAreACap) {
     t += (n % 3 == 0 ? 3e-15 : 1e-15);  // constant-ish gaps: no shrinking ratio
     v = a.on_event(t, 0, 0, 0, x);
   }
-  EXPECT_EQ(v, Accumulation::Verdict::UnrecognisedCap);
+  EXPECT_EQ(v, Accumulation::Verdict::UnrecognisedAccumulation);
   EXPECT_GE(a.small_gaps(), o.min_gap_count);
   EXPECT_LE(n, o.min_gap_count + 2);
 }

@@ -52,11 +52,11 @@ struct Fixture {
     rates.x_after = x;
     const Vector z;
     rates.accumulating_now = accumulating;
-    return rule.examine_after_reset(m, GuardSite{0.0, x, z, kBand}, x_minus, guards, rates);
+    return rule.examine_after_reset(m, GuardCheckPoint{0.0, x, z, kBand}, x_minus, guards, rates);
   }
   FiringRule::Outcome note(const Vector& x) {
     const Vector z;
-    return rule.note_trigger_sides(m, GuardSite{0.0, x, z, kBand}, guards);
+    return rule.note_trigger_sides(m, GuardCheckPoint{0.0, x, z, kBand}, guards);
   }
   Mode m;
   FiringRule rule;
@@ -82,7 +82,7 @@ TEST(FiringRule, AJumpAcrossFiresAGuardFromItsArmedSideOnly) {
   ASSERT_EQ(f.examine(vec({0.5, 0.7, -0.5}), vec({-1.0, 0.5, 1.0})), FiringRule::Outcome::Ok);
   EXPECT_EQ(f.rule.fired(), (std::vector<int>{0, 2}));
   EXPECT_FALSE(f.rule.retrigger(0));
-  EXPECT_EQ(f.guards.arming[1], Arming::AwayPending);  // never fires for staying there
+  EXPECT_EQ(f.guards.arming[1], Arming::OnTriggerSideAfterReset);  // never fires for staying there
 }
 
 TEST(FiringRule, OnTheSurfaceMovingInFiresAsARetrigger) {
@@ -116,13 +116,13 @@ TEST(FiringRule, OwnResetNeverFiresItsGuardAgain) {
   f.rates.f = [](int, bool) { return 1.5; };
   ASSERT_EQ(f.examine(vec({0.0}), vec({0.0})), FiringRule::Outcome::Ok);
   EXPECT_TRUE(f.rule.fired().empty());
-  EXPECT_EQ(f.guards.arming[0], Arming::AwayPending);
+  EXPECT_EQ(f.guards.arming[0], Arming::OnTriggerSideAfterReset);
   // Its own reset carried it past zero (s > band): waits too, does not fire.
   f.rule.start_round();
   f.rule.applied(0, true);
   ASSERT_EQ(f.examine(vec({0.4}), vec({-0.1})), FiringRule::Outcome::Ok);
   EXPECT_TRUE(f.rule.fired().empty());
-  EXPECT_EQ(f.guards.arming[0], Arming::AwayPending);
+  EXPECT_EQ(f.guards.arming[0], Arming::OnTriggerSideAfterReset);
 }
 
 TEST(FiringRule, AResetThatDoesNotSeparateIsAFailureUnlessEventsAccumulate) {
@@ -176,7 +176,7 @@ TEST(FiringRule, AnAppliedObserverWaitsForItsOtherSide) {
   f.rule.applied(0, false);
   ASSERT_EQ(f.examine(vec({-0.5}), vec({-0.5})), FiringRule::Outcome::Ok);
   EXPECT_TRUE(f.rule.fired().empty());
-  EXPECT_EQ(f.guards.arming[0], Arming::AwayPending);
+  EXPECT_EQ(f.guards.arming[0], Arming::OnTriggerSideAfterReset);
 }
 
 TEST(FiringRule, NonFiniteGuardIsNamed) {

@@ -1,8 +1,8 @@
 // The layout mirrors the layers of DESIGN.md: a layer's headers (include/saltus/<layer>/) and
 // sources (src/<layer>/) include only the public headers of the layers before it, and mech only
-// core ("mechanics and the engine are siblings, joined only by core"). Checked by reading every
-// file's `#include "saltus/<layer>/...` lines; a relative include that leaves its layer's folder
-// is refused too (it would hide the dependency).
+// core and lcp ("mechanics and the engine are siblings, joined only by core"). Checked by reading
+// every file's `#include "saltus/<layer>/...` lines; a relative include that leaves its layer's
+// folder is refused too (it would hide the dependency).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,17 +19,24 @@ namespace fs = std::filesystem;
 
 const fs::path kRoot = fs::path(__FILE__).parent_path().parent_path().parent_path();
 
-// What each layer may include besides itself. systems (the C++ catalogue of seed systems) sits
-// above analysis; model (files) above analysis too; the fronts (apps/, python/) may use all.
+// What each layer may include besides itself (DESIGN.md's layers). lcp (complementarity numerics)
+// and lang (the expression language) need only core; mech needs core and lcp ("mechanics and the
+// engine are siblings, joined only by core"); systems (the C++ catalogue of seed systems) and model
+// (files) sit above analysis; run (what the command and the Python package do with a model) above
+// all of them; the fronts (apps/, python/) may use all.
 const std::map<std::string, std::set<std::string>> kAllowed = {
     {"core", {}},
     {"ode", {"core"}},
     {"events", {"core", "ode"}},
     {"sim", {"core", "ode", "events"}},
-    {"mech", {"core"}},
-    {"analysis", {"core", "ode", "events", "sim", "mech"}},
-    {"systems", {"core", "ode", "events", "sim", "mech", "analysis"}},
-    {"model", {"core", "ode", "events", "sim", "mech", "analysis"}},
+    {"lcp", {"core"}},
+    {"mech", {"core", "lcp"}},
+    {"analysis", {"core", "ode", "events", "sim", "lcp", "mech"}},
+    {"systems", {"core", "ode", "events", "sim", "lcp", "mech", "analysis"}},
+    {"lang", {"core"}},
+    {"model", {"core", "ode", "events", "sim", "lcp", "mech", "analysis", "lang"}},
+    {"run",
+     {"core", "ode", "events", "sim", "lcp", "mech", "analysis", "systems", "lang", "model"}},
 };
 
 std::vector<fs::path> files_of(const std::string& layer) {

@@ -6,7 +6,7 @@
 // Built from the system at the nominal parameters p0 and at p0 +- h_k e_k for each parameter k
 // (for a model file: the file reloaded with the parameter overridden, so a parameter may enter
 // the mass matrix, the forces, the contact geometry, an impact law's coefficients, a value
-// computed from it; model/rebuilt_parameter_sensitivity.hpp). The derivatives in x are the
+// computed from it; run/rebuilt_parameter_sensitivity.hpp). The derivatives in x are the
 // nominal system's own (AD, symbolic, or a reset's allowed central differences); those in p are
 // central differences between the systems at p0 + h_k e_k and p0 - h_k e_k with
 // h_k = cbrt(eps) max(1, |p0_k|), truncation and rounding both ~eps^(2/3) ~ 4e-11 relative:

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "saltus/core/types.hpp"
-#include "saltus/mech/lcp_enumeration.hpp"
-#include "saltus/mech/lemke.hpp"
+#include "saltus/lcp/lcp_enumeration.hpp"
+#include "saltus/lcp/lemke.hpp"
 #include "saltus/mech/planar_contact.hpp"
 
 namespace saltus::mech {
@@ -97,8 +97,8 @@ struct ContactSolveOptions {
   SelectionPolicy selection = SelectionPolicy::Stop;
   // Enumeration settings; LCPs larger than enumeration.max_size are solved by Lemke and get
   // the verdict Uncertified.
-  LcpEnumerationOptions enumeration;
-  LemkeOptions lemke;
+  lcp::LcpEnumerationOptions enumeration;
+  lcp::LemkeOptions lemke;
   // A contact rate (gddot or gdot+) counts as zero when |rate| <= rate_tolerance * (1 + s),
   // s = the largest |entry| of the LCP's q. Decides Open/Closed and Stick/Slide.
   double rate_tolerance = 1e-9;
@@ -138,8 +138,8 @@ namespace detail {
 // Shared by the force and impact problems: groups `outcome.solutions` into motions, reads the
 // ranges of the singular faces (observable rows: n motion rows, then force rows), sets the
 // verdict, applies options.selection and writes the message.
-void finalize_outcome(ContactOutcome& outcome, const std::vector<LcpFace>& faces, int motion_rows,
-                      const ContactSolveOptions& options);
+void finalize_outcome(ContactOutcome& outcome, const std::vector<lcp::LcpFace>& faces,
+                      int motion_rows, const ContactSolveOptions& options);
 }  // namespace detail
 
 }  // namespace saltus::mech

@@ -44,8 +44,8 @@
 //   "stick:<c>"      closed and sticking: g_N = gdot_N = gdot_T = 0 held by (lambda_N,
 //                    lambda_T) = -(W^T M^-1 W)^-1 (W^T M^-1 h + (what_N, what_T)), W = [w_N w_T]
 //                    ([LB] (2.9) with the contact in I_H, equality branch)
-//   "touchdown:<c>"  instantaneous: entered by the Zeno hand-over of a frictional contact; its
-//                    guard "settle:<c>" fires at once and picks slip+/slip-/stick/free
+//   "post-zeno:<c>"  instantaneous: entered by the Zeno hand-over of a frictional contact; its
+//                    guard "index-sets:<c>" fires at once and picks slip+/slip-/stick/free
 // Guards (all continuous functions located on the dense output; AD gradients throughout):
 //   "impact:<d>"   p = -g_N,d rising, in every mode where d is not closed; the reset applies d's
 //                  impact law (ContactImpactLaw) and reports impulse_t, impulse_n,
@@ -73,12 +73,12 @@
 //                  penetration restarts only when its force turns positive or after the gap opens
 //   "release:<j>"  p = g_N,j rising (gap returns to zero) or p = -f_j rising (Kelvin-Voigt
 //                  ForceReturnsToZero) -> j inactive
-// Closing a contact (after an impact with gdot_N+ = 0, when slip stops, at touchdown): with
+// Closing a contact (after an impact with gdot_N+ = 0, when slip stops, after a Zeno point): with
 // gdot_T = 0 the stick forces decide (inside the cone: stick; outside: slip with
 // s = -sign(lambda_T)); a sliding contact slips with s = sign(gdot_T); lambda_N <= 0: free.
-// Zeno hand-over (models with one rigid contact; several: "settle" above): from each mode
+// Zeno hand-over (models with one rigid contact; several: "post-zeno" above): from each mode
 // without a closed contact to
-// "closed:<c>" (frictionless) or "touchdown:<c>" (frictional) at the accumulation time, the limit
+// "closed:<c>" (frictionless) or "post-zeno:<c>" (frictional) at the accumulation time, the limit
 // state projected onto g_N = 0 (q along M^-1 w_N) and gdot_N = 0 (qdot <- P(q, 0) qdot).
 //
 // Painleve (FORMULAS.md 11.1): a sliding contact with B <= 0 has no or two contact-force
@@ -107,11 +107,11 @@
 // something slides -> ResetFailed). Models with several rigid contacts also get, in every mode,
 // "penetration:<d>" (g_N,d < -1e-9: an impact was missed -> ResetFailed instead of passing
 // through the surface), and a Zeno hand-over from every mode to the instantaneous mode
-// "settle": the limit state is projected onto g_N = gdot_N = 0 of the closed contacts and of those
-// within 1e-8 max(1, |q|_inf) of their surface, and settle's guard closes the touching contacts
-// by the LCP, those with |gdot_T| <= 1e-9 of the scale as sticking candidates (their tangential
-// rates removed like the normal ones). The single-contact modes, guards and messages are unchanged;
-// the IndexSets resets allocate (they solve an LCP), the single-contact paths do not.
+// "post-zeno": the limit state is projected onto g_N = gdot_N = 0 of the closed contacts and of
+// those within 1e-8 max(1, |q|_inf) of their surface, and the index-sets guard closes the touching
+// contacts by the LCP, those with |gdot_T| <= 1e-9 of the scale as sticking candidates (their
+// tangential rates removed like the normal ones). The single-contact modes, guards and messages are
+// unchanged; the IndexSets resets allocate (they solve an LCP), the single-contact paths do not.
 //
 // Friction on compliant contacts (src/mech/compliant_friction_dynamics.hpp,
 // compliant_contact_guards.cpp): a compliant contact with law.mu > 0 and a tangential coordinate
@@ -265,7 +265,7 @@ enum class ClosedKind {
   SlipPositive,
   SlipNegative,
   Stick,
-  Touchdown,
+  PostZeno,
   IndexSets
 };
 const char* to_string(ClosedKind kind);

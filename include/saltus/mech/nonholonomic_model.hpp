@@ -86,7 +86,7 @@ class ConstraintRow {
 
 // A fused evaluation of the accelerations qddot(t, q, qdot) of the Lagrange-d'Alembert equations
 // (an optional fast path: model files set one from the symbolic elimination of
-// model/constrained_accelerations.hpp). fn(t, q, qdot, qddot) -> bool, qddot preset to n zeros;
+// lang/constrained_accelerations.hpp). fn(t, q, qdot, qddot) -> bool, qddot preset to n zeros;
 // false where it does not apply (a pivot <= 0: M not SPD or dependent rows at q), and the generic
 // elimination then runs and reports the state. Kept for the flow's scalars; in doubles fn is
 // called with pointers to n entries each, so the compiled flow passes slices of x and x' without
@@ -147,7 +147,7 @@ class AccelerationFunction {
 };
 
 // An optional plain evaluation in doubles of NonholonomicModel::project_velocity and of the
-// kinetic energy of its result (model files set one from model/constrained_accelerations.hpp's
+// kinetic energy of its result (model files set one from lang/constrained_accelerations.hpp's
 // symbolic projection): fn(context, q, qdot, v, T) writes n entries of v and T; false where it
 // does not apply (a pivot <= 0), and the generic projection then runs.
 using VelocityProjection = bool (*)(const void* context, const double* q, const double* qdot,

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "saltus/model/expression_graph.hpp"
+#include "saltus/lang/expression_graph.hpp"
 
 namespace saltus::model {
 
@@ -23,10 +23,10 @@ struct DrawingShape {
   std::string name;
   ShapeKind kind = ShapeKind::Segment;
   // Segment: a polyline of >= 2 points; polygon: >= 3 (closed); circle and point: 1 (the centre).
-  std::vector<std::array<NodeId, 2>> points;
-  NodeId radius = kNoNode;  // circles only
+  std::vector<std::array<lang::NodeId, 2>> points;
+  lang::NodeId radius = lang::kNoNode;  // circles only
   // With a pose the points are body coordinates: world = (px, py) + R(angle) (bx, by).
-  std::optional<std::array<NodeId, 3>> pose;
+  std::optional<std::array<lang::NodeId, 3>> pose;
   std::string color;  // a matplotlib colour; "" lets the script choose
   double width = 2.0;
   bool fill = false;

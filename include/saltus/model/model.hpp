@@ -16,10 +16,10 @@
 #include "saltus/core/flow.hpp"
 #include "saltus/core/guard.hpp"
 #include "saltus/core/types.hpp"
+#include "saltus/lang/expression_graph.hpp"
 #include "saltus/mech/compliant_contact_law.hpp"
 #include "saltus/mech/impact_law.hpp"
 #include "saltus/model/drawing.hpp"
-#include "saltus/model/expression_graph.hpp"
 #include "saltus/sim/simulation_options.hpp"
 
 namespace saltus::model {
@@ -35,14 +35,14 @@ struct Quantity {
 // x_state+ = value(t, x-, z-) in a reset.
 struct Assignment {
   int state = 0;
-  NodeId value = kNoNode;
+  lang::NodeId value = lang::kNoNode;
 };
 
 // Where a guard's event continues: the target mode and the reset into it, taken when `when`
 // holds at the pre-event state (kNoNode: always).
 struct ModelTarget {
-  NodeId when = kNoNode;  // a condition c(t, x-, z-): holds when its value is not 0
-  std::string when_text;  // as written, for messages
+  lang::NodeId when = lang::kNoNode;  // a condition c(t, x-, z-): holds when its value is not 0
+  std::string when_text;              // as written, for messages
   int target = -1;
   std::vector<Assignment> reset;  // states not listed keep their value
 };
@@ -50,14 +50,14 @@ struct ModelTarget {
 struct ModelGuard {
   std::string name;
   Direction direction = Direction::Rising;
-  NodeId value = kNoNode;  // p(t, x, z)
+  lang::NodeId value = lang::kNoNode;  // p(t, x, z)
   // The first target whose condition holds is taken; none: the run stops with a status naming
   // the guard and the state. A guard with `target`/`reset` keys has one target, unconditional.
   std::vector<ModelTarget> targets;
   bool terminal = false;
   // Values reported with each event (events.csv), functions of the pre-event state.
   std::vector<std::string> output_names;
-  std::vector<NodeId> outputs;
+  std::vector<lang::NodeId> outputs;
 };
 
 struct ModelZenoHandover {
@@ -69,9 +69,9 @@ struct ModelMode {
   std::string name;
   FlowKind kind = FlowKind::Ode;
   // Ode and SemiExplicitDae: x'_i = flow[i]. ImplicitDae: 0 = flow[i] (reads x').
-  std::vector<NodeId> flow;
-  std::vector<Quantity> algebraic;  // z of this mode (value: initial guess)
-  std::vector<NodeId> constraints;  // 0 = g_k(t, x, z), one per algebraic state
+  std::vector<lang::NodeId> flow;
+  std::vector<Quantity> algebraic;        // z of this mode (value: initial guess)
+  std::vector<lang::NodeId> constraints;  // 0 = g_k(t, x, z), one per algebraic state
   std::vector<ModelGuard> guards;
   std::optional<ModelZenoHandover> zeno;
 };
@@ -80,9 +80,9 @@ struct ModelMode {
 struct ModelContact {
   std::string name;
   std::string body;
-  NodeId gap = kNoNode;      // g_N(q) >= 0 (open)
-  NodeId tangent = kNoNode;  // s_T(q), its gradient is w_T; kNoNode: frictionless
-  bool compliant = false;    // true: compliant_law (a force in the flow); false: rigid impact law
+  lang::NodeId gap = lang::kNoNode;      // g_N(q) >= 0 (open)
+  lang::NodeId tangent = lang::kNoNode;  // s_T(q), its gradient is w_T; kNoNode: frictionless
+  bool compliant = false;  // true: compliant_law (a force in the flow); false: rigid impact law
   mech::ContactImpactLaw rigid_law;
   mech::CompliantContactLaw compliant_law;
 };
@@ -92,16 +92,16 @@ struct ModelContact {
 // derived symbolically from L = T - V when the file is loaded (docs/MODEL_FORMAT.md).
 struct ModelMechanics {
   int dof = 0;
-  NodeId kinetic_energy = kNoNode;
-  NodeId potential_energy = kNoNode;
-  std::vector<std::vector<NodeId>> mass;  // M_ij = d^2 T / dq'_i dq'_j, functions of q
-  std::vector<NodeId> forces;  // h_i = dL/dq_i - (d/dq dL/dq'_i) q' - d/dt dL/dq'_i + Q_i
+  lang::NodeId kinetic_energy = lang::kNoNode;
+  lang::NodeId potential_energy = lang::kNoNode;
+  std::vector<std::vector<lang::NodeId>> mass;  // M_ij = d^2 T / dq'_i dq'_j, functions of q
+  std::vector<lang::NodeId> forces;  // h_i = dL/dq_i - (d/dq dL/dq'_i) q' - d/dt dL/dq'_i + Q_i
   std::vector<ModelContact> contacts;
   // Constraints linear in the velocities, eta^a(q) q' = 0 ([mechanics] constraints): row a is
   // d(constraint a)/dq', functions of q. With any, the model is a mech::NonholonomicModel and
   // its contacts are walls with Clark and Bloch's impact map.
   std::vector<std::string> constraint_names;
-  std::vector<std::vector<NodeId>> constraint_rows;
+  std::vector<std::vector<lang::NodeId>> constraint_rows;
 };
 
 // A Poincare section ([[sections]]): an observer added to every mode, recorded in the event log
@@ -109,8 +109,9 @@ struct ModelMechanics {
 struct ModelSection {
   std::string name;
   Direction direction = Direction::Rising;
-  NodeId value = kNoNode;  // s(t, x); a stroboscopic section: sin(2 pi (t - t_start) / period)
-  double period = 0.0;     // > 0: stroboscopic, every period from t_start
+  lang::NodeId value =
+      lang::kNoNode;    // s(t, x); a stroboscopic section: sin(2 pi (t - t_start) / period)
+  double period = 0.0;  // > 0: stroboscopic, every period from t_start
 };
 
 struct Model {
@@ -119,7 +120,7 @@ struct Model {
   std::string description;
   std::string time_unit = "s";
   // Every expression of the model (nodes below index it); shared subexpressions are one node.
-  std::shared_ptr<const ExpressionGraph> graph;
+  std::shared_ptr<const lang::ExpressionGraph> graph;
   std::vector<Quantity> parameters;
   std::vector<Quantity> states;  // value: initial value
   std::vector<ModelMode> modes;  // empty for a mechanical model (its modes come from mech)

@@ -1,6 +1,6 @@
 // The three billiards of nonholonomic_billiards.hpp by name, with parameters as name=value
 // strings, for `saltus density --system NAME` (a model file with constraints is the other way:
-// `saltus density MODEL`, apps/saltus/density_setup.hpp).
+// `saltus density MODEL`, run/density_setup.hpp).
 //
 // Names and parameters (defaults in brackets; every system also takes the table's semi-axes
 // A [2] and B [1], the restitution e [1] of every wall and the kinetic energy T [0.5] of the

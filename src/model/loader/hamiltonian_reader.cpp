@@ -9,14 +9,14 @@
 #include <sstream>
 
 #include "model_reader.hpp"
-#include "saltus/model/tape.hpp"
+#include "saltus/lang/tape.hpp"
 
 namespace saltus::model::loader {
 namespace {
 
 // The value of `node` at the model's initial state (the parameters are folded in already).
-double initial_value(const ExpressionGraph& g, NodeId node, const Model& m) {
-  const Tape tape = compile_tape(g, {{node, 0}});
+double initial_value(const lang::ExpressionGraph& g, lang::NodeId node, const Model& m) {
+  const lang::Tape tape = lang::compile_tape(g, {{node, 0}});
   const Vector x = m.initial_state(), z(0);
   return evaluate(tape, m.t_start, x, x, z);
 }
@@ -25,14 +25,14 @@ double initial_value(const ExpressionGraph& g, NodeId node, const Model& m) {
 
 // H of one region: a string H(q, p), or a table { H = "..." } or { metric = [[...]],
 // potential = "..." } (H = 1/2 p^T M^-1 p + V).
-NodeId ModelReader::region_hamiltonian(const toml::node& n, const std::string& where) {
+lang::NodeId ModelReader::region_hamiltonian(const toml::node& n, const std::string& where) {
   if (n.is_string()) {
-    return expression(n, where, symbols({})).value_or(kNoNode);
+    return expression(n, where, symbols({})).value_or(lang::kNoNode);
   }
   if (!n.is_table()) {
     add(n, where + " is " + type_name(n) + "; expected H as a string or a table " +
                "{ H = \"...\" } or { metric = [[...]], potential = \"...\" }");
-    return kNoNode;
+    return lang::kNoNode;
   }
   const toml::table& t = *n.as_table();
   check_keys(t, where, {"H", "metric", "potential"});
@@ -45,16 +45,16 @@ NodeId ModelReader::region_hamiltonian(const toml::node& n, const std::string& w
   const toml::node* metric = t.get("metric");
   if (metric == nullptr) {
     add(t, where + " has neither H nor metric; expected H = \"H(q, p)\" or metric = [[...]]");
-    return kNoNode;
+    return lang::kNoNode;
   }
   const int n_q = dof_;
-  std::vector<std::vector<NodeId>> M;
+  std::vector<std::vector<lang::NodeId>> M;
   const toml::array* rows = metric->as_array();
   if (rows == nullptr || static_cast<int>(rows->size()) != n_q) {
     add(*metric, where + " metric is not " + std::to_string(n_q) + " rows; expected an " +
                      std::to_string(n_q) + " x " + std::to_string(n_q) +
                      " array of expressions of q, one row per coordinate");
-    return kNoNode;
+    return lang::kNoNode;
   }
   bool ok = true;
   for (const toml::node& row : *rows) {
@@ -67,26 +67,26 @@ NodeId ModelReader::region_hamiltonian(const toml::node& n, const std::string& w
       ok = false;
       continue;
     }
-    std::vector<NodeId> r;
+    std::vector<lang::NodeId> r;
     for (const toml::node& e : *entries) {
-      const NodeId v = expression(e, where + " metric", symbols({})).value_or(kNoNode);
-      if (v != kNoNode) {
+      const lang::NodeId v = expression(e, where + " metric", symbols({})).value_or(lang::kNoNode);
+      if (v != lang::kNoNode) {
         if (const std::string culprit = forbidden_input(v, true); !culprit.empty()) {
           add_at(e, 0, where + " metric depends on " + culprit + "; expected a function of q");
           ok = false;
         }
       }
-      ok = ok && v != kNoNode;
+      ok = ok && v != lang::kNoNode;
       r.push_back(v);
     }
     M.push_back(std::move(r));
   }
-  NodeId V = graph_->constant(0.0);
+  lang::NodeId V = graph_->constant(0.0);
   if (t.get("potential") != nullptr) V = mechanics_expression(t, "potential", where);
-  if (!ok || V == kNoNode) return kNoNode;
+  if (!ok || V == lang::kNoNode) return lang::kNoNode;
   if (const std::string culprit = forbidden_input(V, true); !culprit.empty()) {
     add(*t.get("potential"), where + " potential depends on " + culprit + "; expected V(t, q)");
-    return kNoNode;
+    return lang::kNoNode;
   }
   for (int i = 0; i < n_q; ++i) {
     for (int j = 0; j < i; ++j) {
@@ -95,16 +95,16 @@ NodeId ModelReader::region_hamiltonian(const toml::node& n, const std::string& w
         add(*metric, where + " metric is not symmetric: entries (" + std::to_string(i + 1) + ", " +
                          std::to_string(j + 1) + ") and (" + std::to_string(j + 1) + ", " +
                          std::to_string(i + 1) + ") differ; expected M = M^T");
-        return kNoNode;
+        return lang::kNoNode;
       }
     }
   }
-  return natural_hamiltonian(*graph_, M, V, n_q);
+  return lang::natural_hamiltonian(*graph_, M, V, n_q);
 }
 
 // H convex in p at the initial state: d^2 H / dp^2 positive definite (the Legendre transform
 // exists).
-bool ModelReader::check_convex(const HamiltonianEquations& eq, const toml::node& at,
+bool ModelReader::check_convex(const lang::HamiltonianEquations& eq, const toml::node& at,
                                const std::string& where) {
   const int n = dof_;
   Eigen::MatrixXd Hpp(n, n);
@@ -157,24 +157,24 @@ std::vector<HamiltonianWall> ModelReader::read_hamiltonian_walls(const toml::tab
       continue;
     }
     wall.gap = geometry_expression(t, "gap", where);
-    if (wall.gap != kNoNode) out.push_back(std::move(wall));
+    if (wall.gap != lang::kNoNode) out.push_back(std::move(wall));
   }
   return out;
 }
 
 // Guard "impact:NAME" of a wall in the mode `self`: p+ = p + eps dg (cotangent Newton impact).
-ModelGuard ModelReader::wall_guard(const HamiltonianWall& wall, const HamiltonianEquations& eq,
-                                   int self) {
-  ExpressionGraph& g = *graph_;
+ModelGuard ModelReader::wall_guard(const HamiltonianWall& wall,
+                                   const lang::HamiltonianEquations& eq, int self) {
+  lang::ExpressionGraph& g = *graph_;
   ModelGuard guard;
   guard.name = "impact:" + wall.name;
-  guard.value = g.make(OpCode::Neg, wall.gap);  // fires as g falls through 0
-  std::vector<NodeId> d;
-  for (int i = 0; i < dof_; ++i) d.push_back(g.derivative(wall.gap, {OpCode::State, i}));
-  const NodeId eps = impact_multiplier(g, eq, d, g.constant(wall.e));
+  guard.value = g.make(lang::OpCode::Neg, wall.gap);  // fires as g falls through 0
+  std::vector<lang::NodeId> d;
+  for (int i = 0; i < dof_; ++i) d.push_back(g.derivative(wall.gap, {lang::OpCode::State, i}));
+  const lang::NodeId eps = lang::impact_multiplier(g, eq, d, g.constant(wall.e));
   ModelTarget back;
   back.target = self;
-  const std::vector<NodeId> p = momenta_after(g, d, eps, dof_);
+  const std::vector<lang::NodeId> p = lang::momenta_after(g, d, eps, dof_);
   for (int i = 0; i < dof_; ++i) back.reset.push_back({dof_ + i, p[static_cast<size_t>(i)]});
   guard.targets.push_back(std::move(back));
   return guard;
@@ -184,7 +184,7 @@ void ModelReader::read_hamiltonian(const toml::table& doc) {
   const toml::table* t = table_at(doc, "hamiltonian", "a Hamiltonian model", true);
   if (t == nullptr || dof_ == 0) return;
   check_keys(*t, "[hamiltonian]", {"H", "metric", "potential", "surface", "outside", "inside"});
-  ExpressionGraph& g = *graph_;
+  lang::ExpressionGraph& g = *graph_;
   const int n = dof_;
   for (int i = 0; i < n; ++i) {
     const std::string& p = state_names_[static_cast<size_t>(n + i)];
@@ -197,7 +197,7 @@ void ModelReader::read_hamiltonian(const toml::table& doc) {
   struct Region {
     std::string name;
     const toml::node* at;
-    HamiltonianEquations eq;
+    lang::HamiltonianEquations eq;
   };
   std::vector<Region> regions;
   if (!two_regions) {
@@ -205,9 +205,9 @@ void ModelReader::read_hamiltonian(const toml::table& doc) {
       add(*t, "[hamiltonian] has outside/inside but no surface; expected surface = \"h(q)\"");
       return;
     }
-    const NodeId H = region_hamiltonian(*t, "[hamiltonian]");
-    if (H == kNoNode) return;
-    regions.push_back({"motion", t, derive_hamiltonian(g, H, n)});
+    const lang::NodeId H = region_hamiltonian(*t, "[hamiltonian]");
+    if (H == lang::kNoNode) return;
+    regions.push_back({"motion", t, lang::derive_hamiltonian(g, H, n)});
   } else {
     for (const char* key : {"H", "metric", "potential"}) {
       if (t->get(key) != nullptr) {
@@ -223,13 +223,13 @@ void ModelReader::read_hamiltonian(const toml::table& doc) {
                     (side[0] == 'o' ? "> 0)" : "< 0)"));
         return;
       }
-      const NodeId H = region_hamiltonian(*r, std::string("[hamiltonian] ") + side);
-      if (H == kNoNode) return;
-      regions.push_back({side, r, derive_hamiltonian(g, H, n)});
+      const lang::NodeId H = region_hamiltonian(*r, std::string("[hamiltonian] ") + side);
+      if (H == lang::kNoNode) return;
+      regions.push_back({side, r, lang::derive_hamiltonian(g, H, n)});
     }
   }
   for (const Region& r : regions) {
-    if (!is_quadratic_in_momenta(g, r.eq, n)) {
+    if (!lang::is_quadratic_in_momenta(g, r.eq, n)) {
       add(*r.at, "the Hamiltonian of " + r.name + " is not quadratic in the momenta; expected " +
                      "a natural Hamiltonian H = 1/2 p^T M(q)^-1 p + (terms linear in p) + V(q), " +
                      "whose impact and crossing maps saltus solves in closed form");
@@ -249,10 +249,10 @@ void ModelReader::read_hamiltonian(const toml::table& doc) {
     mode_names_.push_back(regions[k].name);
   }
   if (!two_regions) return;
-  const NodeId h = geometry_expression(*t, "surface", "[hamiltonian]");
-  if (h == kNoNode) return;
-  std::vector<NodeId> d;
-  for (int i = 0; i < n; ++i) d.push_back(g.derivative(h, {OpCode::State, i}));
+  const lang::NodeId h = geometry_expression(*t, "surface", "[hamiltonian]");
+  if (h == lang::kNoNode) return;
+  std::vector<lang::NodeId> d;
+  for (int i = 0; i < n; ++i) d.push_back(g.derivative(h, {lang::OpCode::State, i}));
   const double h0 = initial_value(g, h, model_);
   if (!(h0 != 0.0)) {
     add(*t->get("surface"), "[hamiltonian] surface is " + std::to_string(h0) +
@@ -269,28 +269,29 @@ void ModelReader::read_hamiltonian(const toml::table& doc) {
   // Crossing guards: outside (h > 0) fires as h falls through 0, inside as it rises.
   for (int from = 0; from < 2; ++from) {
     const int to = 1 - from, entering_sign = to == 0 ? 1 : -1;
-    const HamiltonianEquations& a = regions[static_cast<size_t>(from)].eq;
-    const HamiltonianEquations& b = regions[static_cast<size_t>(to)].eq;
-    const CrossingMap c = crossing_map(g, a, b, d, entering_sign);
+    const lang::HamiltonianEquations& a = regions[static_cast<size_t>(from)].eq;
+    const lang::HamiltonianEquations& b = regions[static_cast<size_t>(to)].eq;
+    const lang::CrossingMap c = lang::crossing_map(g, a, b, d, entering_sign);
     ModelGuard guard;
     guard.name = "crossing";
-    guard.value = from == 0 ? g.make(OpCode::Neg, h) : h;
+    guard.value = from == 0 ? g.make(lang::OpCode::Neg, h) : h;
     guard.output_names = {"crossing_discriminant", "eps_refraction", "eps_reflection"};
     guard.outputs = {c.discriminant, c.eps_refraction, c.eps_reflection};
     ModelTarget refract;
     refract.target = to;
-    refract.when = g.make(OpCode::Mul, g.make(OpCode::GreaterEqual, c.discriminant, g.constant(0)),
-                          g.make(OpCode::Greater, c.a, g.constant(0)));
+    refract.when =
+        g.make(lang::OpCode::Mul, g.make(lang::OpCode::GreaterEqual, c.discriminant, g.constant(0)),
+               g.make(lang::OpCode::Greater, c.a, g.constant(0)));
     refract.when_text = "refraction: real roots of the crossing map and " +
                         regions[static_cast<size_t>(to)].name + "'s H convex across the surface";
-    const std::vector<NodeId> p_in = momenta_after(g, d, c.eps_refraction, n);
+    const std::vector<lang::NodeId> p_in = lang::momenta_after(g, d, c.eps_refraction, n);
     for (int i = 0; i < n; ++i) refract.reset.push_back({n + i, p_in[static_cast<size_t>(i)]});
     ModelTarget reflect;  // total internal reflection on the own side, H kept
     reflect.target = from;
-    reflect.when = g.make(OpCode::Less, c.discriminant, g.constant(0));
+    reflect.when = g.make(lang::OpCode::Less, c.discriminant, g.constant(0));
     reflect.when_text = "total internal reflection: no real root";
-    const std::vector<NodeId> p_back =
-        momenta_after(g, d, impact_multiplier(g, a, d, g.constant(1.0)), n);
+    const std::vector<lang::NodeId> p_back =
+        lang::momenta_after(g, d, lang::impact_multiplier(g, a, d, g.constant(1.0)), n);
     for (int i = 0; i < n; ++i) reflect.reset.push_back({n + i, p_back[static_cast<size_t>(i)]});
     guard.targets = {std::move(refract), std::move(reflect)};
     model_.modes[static_cast<size_t>(from)].guards.push_back(std::move(guard));

@@ -11,7 +11,7 @@ void ModelReader::read_lets(const toml::table& doc) {
   const toml::table* t = table_at(doc, "let", "the file", false);
   if (t == nullptr) return;
   // One table grown in place (not symbols() per name: n names would load in O(n^2)).
-  SymbolTable s = symbols({});
+  lang::SymbolTable s = symbols({});
   s.allow_algebraic = false;
   for (const auto& [k, v] : ordered(*t)) {
     if (!new_name(*v, k, "definition")) continue;

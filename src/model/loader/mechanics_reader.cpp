@@ -6,9 +6,9 @@
 
 #include "model_reader.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/lang/lagrangian_derivation.hpp"
+#include "saltus/lang/tape.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
-#include "saltus/model/lagrangian_derivation.hpp"
-#include "saltus/model/tape.hpp"
 
 namespace saltus::model::loader {
 
@@ -75,28 +75,28 @@ void ModelReader::read_coordinates(const toml::table& doc, bool canonical) {
 
 // What `node` reads that a function of the coordinates (and of t when `allow_time`) must
 // not: "the velocity q'" or "t"; "" when nothing.
-std::string ModelReader::forbidden_input(NodeId node, bool allow_time) const {
+std::string ModelReader::forbidden_input(lang::NodeId node, bool allow_time) const {
   const int n = dof_;
-  for (const Variable& v : graph_->inputs(node)) {
-    if (v.kind == OpCode::State && v.index >= n) {
+  for (const lang::Variable& v : graph_->inputs(node)) {
+    if (v.kind == lang::OpCode::State && v.index >= n) {
       return (canonical_ ? "the momentum " : "the velocity ") +
              state_names_[static_cast<size_t>(v.index)];
     }
-    if (v.kind == OpCode::Time && !allow_time) return "t";
+    if (v.kind == lang::OpCode::Time && !allow_time) return "t";
   }
   return "";
 }
 
 // A string expression of (t, q, q') at key `key` of `t`; kNoNode when absent or wrong.
-NodeId ModelReader::mechanics_expression(const toml::table& t, const char* key,
-                                         const std::string& where) {
+lang::NodeId ModelReader::mechanics_expression(const toml::table& t, const char* key,
+                                               const std::string& where) {
   const toml::node* n = t.get(key);
-  if (n == nullptr) return kNoNode;
+  if (n == nullptr) return lang::kNoNode;
   if (!n->is_string()) {
     add(*n, where + " " + key + " is " + type_name(*n) + "; expected an expression (a string)");
-    return kNoNode;
+    return lang::kNoNode;
   }
-  return expression(*n, where + " " + key, symbols({})).value_or(kNoNode);
+  return expression(*n, where + " " + key, symbols({})).value_or(lang::kNoNode);
 }
 
 // [mechanics]: kinetic_energy T(q, q'), potential_energy V(t, q), forces { q = Q(t, q, q') }.
@@ -115,7 +115,7 @@ void ModelReader::read_mechanics(const toml::table& doc) {
   m.potential_energy = t->get("potential_energy") != nullptr
                            ? mechanics_expression(*t, "potential_energy", "[mechanics]")
                            : graph_->constant(0.0);
-  std::vector<NodeId> Q(static_cast<size_t>(n), graph_->constant(0.0));
+  std::vector<lang::NodeId> Q(static_cast<size_t>(n), graph_->constant(0.0));
   if (const toml::node* f = t->get("forces")) {
     if (!f->is_table()) {
       add(*f, "[mechanics] forces is " + type_name(*f) +
@@ -140,20 +140,21 @@ void ModelReader::read_mechanics(const toml::table& doc) {
       }
     }
   }
-  if (m.kinetic_energy == kNoNode || m.potential_energy == kNoNode) return;
+  if (m.kinetic_energy == lang::kNoNode || m.potential_energy == lang::kNoNode) return;
   const toml::node& T_node = *t->get("kinetic_energy");
   if (const std::string v = forbidden_input(m.potential_energy, true); !v.empty()) {
     add(*t->get("potential_energy"), "[mechanics] potential_energy depends on " + v +
                                          "; expected a function of t and the coordinates");
     return;
   }
-  ExpressionGraph& g = *graph_;
-  LagrangianEquations eq = derive_lagrangian(g, m.kinetic_energy, m.potential_energy, Q);
+  lang::ExpressionGraph& g = *graph_;
+  lang::LagrangianEquations eq =
+      lang::derive_lagrangian(g, m.kinetic_energy, m.potential_energy, Q);
   m.mass = std::move(eq.mass);
   m.forces = std::move(eq.forces);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
-      const NodeId Mij = m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      const lang::NodeId Mij = m.mass[static_cast<size_t>(i)][static_cast<size_t>(j)];
       if (const std::string culprit = forbidden_input(Mij, false); !culprit.empty()) {
         add_at(T_node, 0,
                "[mechanics] kinetic_energy is not quadratic in the velocities: d2T/d" +
@@ -191,7 +192,7 @@ void ModelReader::read_velocity_constraints(const toml::node& c) {
                "; expected a table { name = \"constraint linear in the velocities\" }");
     return;
   }
-  ExpressionGraph& g = *graph_;
+  lang::ExpressionGraph& g = *graph_;
   for (const auto& [name, e] : ordered(*c.as_table())) {
     const std::string where = "[mechanics] constraint '" + name + "'";
     if (!e->is_string()) {
@@ -200,10 +201,10 @@ void ModelReader::read_velocity_constraints(const toml::node& c) {
     }
     const auto node = expression(*e, where, symbols({}));
     if (!node) continue;
-    std::vector<NodeId> row;
+    std::vector<lang::NodeId> row;
     bool ok = true, moves = false;
     for (int i = 0; i < n && ok; ++i) {
-      const NodeId r = g.derivative(*node, {OpCode::State, n + i});
+      const lang::NodeId r = g.derivative(*node, {lang::OpCode::State, n + i});
       if (const std::string culprit = forbidden_input(r, false); !culprit.empty()) {
         add_at(*e, 0,
                where + " is not linear in the velocities: its coefficient of " +
@@ -220,7 +221,7 @@ void ModelReader::read_velocity_constraints(const toml::node& c) {
       continue;
     }
     // Homogeneous: the constraint at q' = 0 (states n.. set to 0) must vanish.
-    const Tape tape = compile_tape(g, {{*node, 0}});
+    const lang::Tape tape = lang::compile_tape(g, {{*node, 0}});
     Vector x = model_.initial_state(), z(0);
     x.tail(n).setZero();
     for (const double shift : {0.0, 0.3}) {
@@ -241,27 +242,27 @@ void ModelReader::read_velocity_constraints(const toml::node& c) {
 
 // A function of the coordinates only at `key` of `t` (a gap, a tangent, a surface) whose
 // gradient does not vanish identically; kNoNode when absent or wrong.
-NodeId ModelReader::geometry_expression(const toml::table& t, const char* key,
-                                        const std::string& where) {
-  const NodeId node = mechanics_expression(t, key, where);
-  if (node == kNoNode) return kNoNode;
+lang::NodeId ModelReader::geometry_expression(const toml::table& t, const char* key,
+                                              const std::string& where) {
+  const lang::NodeId node = mechanics_expression(t, key, where);
+  if (node == lang::kNoNode) return lang::kNoNode;
   const std::string culprit = forbidden_input(node, false);
-  const std::vector<Variable> in = graph_->inputs(node);
+  const std::vector<lang::Variable> in = graph_->inputs(node);
   const int n = dof_;
-  const bool moves = std::any_of(in.begin(), in.end(), [n](const Variable& v) {
-    return v.kind == OpCode::State && v.index < n;
+  const bool moves = std::any_of(in.begin(), in.end(), [n](const lang::Variable& v) {
+    return v.kind == lang::OpCode::State && v.index < n;
   });
   if (!culprit.empty()) {
     add_at(*t.get(key), 0,
            where + " " + key + " depends on " + culprit +
                "; expected a function of the coordinates only");
-    return kNoNode;
+    return lang::kNoNode;
   }
   if (!moves) {
     add_at(*t.get(key), 0,
            where + " " + key + " does not depend on the coordinates: its " +
                "gradient vanishes; expected a function of the coordinates");
-    return kNoNode;
+    return lang::kNoNode;
   }
   return node;
 }

@@ -30,8 +30,8 @@ void ModelReader::read_states(const toml::table& doc) {
   if (model_.states.empty()) add(*t, "[states] declares no state; expected at least one");
 }
 
-SymbolTable ModelReader::symbols(const std::vector<std::string>& algebraic) const {
-  SymbolTable s;
+lang::SymbolTable ModelReader::symbols(const std::vector<std::string>& algebraic) const {
+  lang::SymbolTable s;
   s.constants = constants_.constants;
   s.parameters = runtime_read_;
   s.parameter_values = runtime_values_;
@@ -44,10 +44,10 @@ SymbolTable ModelReader::symbols(const std::vector<std::string>& algebraic) cons
 }
 
 // Parses the string `n` (whole text) into the model's graph or reports its problems.
-std::optional<NodeId> ModelReader::expression(const toml::node& n, const std::string& what,
-                                              const SymbolTable& s) {
+std::optional<lang::NodeId> ModelReader::expression(const toml::node& n, const std::string& what,
+                                                    const lang::SymbolTable& s) {
   const auto text = n.value<std::string>();
-  const ParsedExpression c = parse_expression(*text, s, *graph_);
+  const lang::ParsedExpression c = lang::parse_expression(*text, s, *graph_);
   for (const auto& issue : c.issues) add_at(n, issue.offset, what + ": " + issue.message);
   if (!c.ok()) return std::nullopt;
   return c.node;
@@ -69,14 +69,14 @@ const toml::array* ModelReader::array_of_strings(const toml::node& n, const std:
 }
 
 std::vector<ModelReader::Assigned> ModelReader::assignments(
-    const toml::node& n, const std::string& what, const SymbolTable& s, bool rate,
+    const toml::node& n, const std::string& what, const lang::SymbolTable& s, bool rate,
     const std::vector<std::string>& algebraic) {
   std::vector<Assigned> out;
   const toml::array* a = array_of_strings(n, what);
   if (a == nullptr) return out;
   for (const toml::node& e : *a) {
     const std::string text = *e.value<std::string>();
-    const int eq = find_equals(text);
+    const int eq = lang::find_equals(text);
     const std::string form = rate ? "\"x' = expression\"" : "\"x = expression\"";
     if (eq < 0) {
       add_at(e, 0,
@@ -111,7 +111,8 @@ std::vector<ModelReader::Assigned> ModelReader::assignments(
     } else {
       r.state = static_cast<int>(it - state_names_.begin());
     }
-    ParsedExpression c = parse_expression(text.substr(static_cast<size_t>(eq) + 1), s, *graph_);
+    lang::ParsedExpression c =
+        lang::parse_expression(text.substr(static_cast<size_t>(eq) + 1), s, *graph_);
     for (const auto& issue : c.issues) {
       add_at(e, eq + 1 + issue.offset, what + ": " + issue.message);
     }
@@ -131,20 +132,20 @@ std::vector<ModelReader::Assigned> ModelReader::assignments(
 }
 
 // "lhs = rhs" or a bare expression (= 0) entries: residuals and constraints.
-std::vector<NodeId> ModelReader::residuals(const toml::node& n, const std::string& what,
-                                           const SymbolTable& s) {
-  std::vector<NodeId> out;
+std::vector<lang::NodeId> ModelReader::residuals(const toml::node& n, const std::string& what,
+                                                 const lang::SymbolTable& s) {
+  std::vector<lang::NodeId> out;
   const toml::array* a = array_of_strings(n, what);
   if (a == nullptr) return out;
   for (const toml::node& e : *a) {
     const std::string text = *e.value<std::string>();
-    const int eq = find_equals(text);
+    const int eq = lang::find_equals(text);
     if (eq == -2) {
       add_at(e, 0, what + ": '" + text + "' has several '='; expected \"lhs = rhs\"");
       continue;
     }
-    const ParsedExpression c =
-        eq >= 0 ? parse_residual(text, eq, s, *graph_) : parse_expression(text, s, *graph_);
+    const lang::ParsedExpression c = eq >= 0 ? lang::parse_residual(text, eq, s, *graph_)
+                                             : lang::parse_expression(text, s, *graph_);
     for (const auto& issue : c.issues) add_at(e, issue.offset, what + ": " + issue.message);
     if (c.ok()) out.push_back(c.node);
   }
@@ -159,7 +160,7 @@ void ModelReader::read_modes(const toml::table& doc) {
   for (const auto& [k, v] : modes) {
     ModelMode m;
     m.name = k;
-    if (!is_identifier(k)) {
+    if (!lang::is_identifier(k)) {
       add(*v, "mode name '" + k + "' is not a valid name; expected letters, digits or '_'");
     }
     model_.modes.push_back(m);
@@ -210,7 +211,7 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
       add(*a, where + " algebraic is " + type_name(*a) + "; expected an array of names");
     }
     for (const Quantity& q : mode.algebraic) {
-      if (!is_identifier(q.name) || is_reserved_name(q.name) ||
+      if (!lang::is_identifier(q.name) || lang::is_reserved_name(q.name) ||
           std::find(state_names_.begin(), state_names_.end(), q.name) != state_names_.end() ||
           constants_.constants.count(q.name) != 0 ||
           std::find(runtime_read_.begin(), runtime_read_.end(), q.name) != runtime_read_.end() ||
@@ -220,7 +221,7 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
       alg.push_back(q.name);
     }
   }
-  const SymbolTable s = symbols(alg);
+  const lang::SymbolTable s = symbols(alg);
   const int nx = static_cast<int>(state_names_.size());
   const toml::node* flow = t.get("flow");
   const toml::node* res = t.get("residuals");
@@ -229,7 +230,7 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
   } else if (flow != nullptr) {
     mode.kind = alg.empty() ? FlowKind::Ode : FlowKind::SemiExplicitDae;
     auto eqs = assignments(*flow, where + " flow", s, true, alg);
-    mode.flow.assign(static_cast<size_t>(nx), kNoNode);
+    mode.flow.assign(static_cast<size_t>(nx), lang::kNoNode);
     std::vector<bool> given(static_cast<size_t>(nx), false);
     for (auto& e : eqs) {
       mode.flow[static_cast<size_t>(e.state)] = std::move(e.value);
@@ -249,7 +250,7 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
     }
   } else if (res != nullptr) {
     mode.kind = FlowKind::ImplicitDae;
-    SymbolTable sr = s;
+    lang::SymbolTable sr = s;
     sr.allow_state_rate = true;
     mode.flow = residuals(*res, where + " residuals", sr);
     const size_t given = res->is_array() ? res->as_array()->size() : 0;
@@ -314,14 +315,15 @@ namespace {
 
 // True when `node` is a condition: a comparison, or a product ("and"), min ("and") or max
 // ("or") of conditions, or the constant 0 or 1 (a condition on parameters, folded).
-bool is_condition_node(const ExpressionGraph& g, NodeId root) {
-  std::vector<NodeId> open{root};
+bool is_condition_node(const lang::ExpressionGraph& g, lang::NodeId root) {
+  std::vector<lang::NodeId> open{root};
   while (!open.empty()) {
-    const ExpressionNode& n = g.node(open.back());
+    const lang::ExpressionNode& n = g.node(open.back());
     open.pop_back();
-    if (is_comparison(n.op)) continue;
-    if (n.op == OpCode::Const && (n.value == 0.0 || n.value == 1.0)) continue;
-    if (n.op != OpCode::Mul && n.op != OpCode::Min && n.op != OpCode::Max) return false;
+    if (lang::is_comparison(n.op)) continue;
+    if (n.op == lang::OpCode::Const && (n.value == 0.0 || n.value == 1.0)) continue;
+    if (n.op != lang::OpCode::Mul && n.op != lang::OpCode::Min && n.op != lang::OpCode::Max)
+      return false;
     open.push_back(n.a);
     open.push_back(n.b);
   }
@@ -332,7 +334,7 @@ bool is_condition_node(const ExpressionGraph& g, NodeId root) {
 
 // One entry of a guard's `targets` (or the guard's own `target` and `reset` keys).
 ModelTarget ModelReader::read_target(const toml::table& t, int self, const std::string& where,
-                                     const SymbolTable& s) {
+                                     const lang::SymbolTable& s) {
   ModelTarget out;
   out.target = target_mode(t.get("target"), self, where);
   if (const toml::node* w = t.get("when")) {
@@ -359,7 +361,7 @@ ModelTarget ModelReader::read_target(const toml::table& t, int self, const std::
 }
 
 void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
-                             const SymbolTable& s) {
+                             const lang::SymbolTable& s) {
   check_keys(g, "a guard of mode '" + mode.name + "'",
              {"name", "value", "direction", "target", "reset", "targets", "terminal"});
   ModelGuard guard;
@@ -378,7 +380,7 @@ void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
     add(*value, where + " value is " + type_name(*value) +
                     "; expected one scalar expression (a string): a guard is a scalar function");
   } else if (auto p = expression(*value, where, s)) {
-    if (is_comparison(graph_->node(*p).op)) {
+    if (lang::is_comparison(graph_->node(*p).op)) {
       add_at(*value, 0,
              where + " value '" + *value->value<std::string>() +
                  "' is a condition, not a scalar function; " +
@@ -421,7 +423,7 @@ void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
 
 // [[modes.M.guards.targets]]: tried in order at the event; only the last may omit `when`.
 void ModelReader::read_targets(const toml::node& ts, ModelGuard& guard, int self,
-                               const std::string& where, const SymbolTable& s) {
+                               const std::string& where, const lang::SymbolTable& s) {
   if (!ts.is_array() || ts.as_array()->empty()) {
     add(ts, where + " targets is " + type_name(ts) +
                 "; expected a non-empty array of tables {target, when, reset}");

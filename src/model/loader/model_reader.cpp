@@ -9,7 +9,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "saltus/model/expression_compiler.hpp"
+#include "saltus/lang/expression_compiler.hpp"
 #include "saltus/model/model_file_text.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_start_check.hpp"
@@ -302,7 +302,7 @@ std::optional<double> ModelReader::number(const toml::node& n, const std::string
                  "of parameters that are not run-time");
       return std::nullopt;
     }
-    const CompiledExpression c = compile_expression(text, constants_);
+    const lang::CompiledExpression c = lang::compile_expression(text, constants_);
     for (const auto& issue : c.issues) add_at(n, issue.offset, what + ": " + issue.message);
     if (!c.ok()) return std::nullopt;
     if (!c.is_constant) {
@@ -323,12 +323,12 @@ std::optional<std::string> ModelReader::string(const toml::node& n, const std::s
 }
 
 bool ModelReader::new_name(const toml::node& n, const std::string& name, const std::string& what) {
-  if (!is_identifier(name)) {
+  if (!lang::is_identifier(name)) {
     add(n, what + " name '" + name + "' is not a valid name; expected a letter or '_' " +
                "followed by letters, digits or '_'");
     return false;
   }
-  if (is_reserved_name(name)) {
+  if (lang::is_reserved_name(name)) {
     add(n, what + " name '" + name + "' is reserved (t, pi and function names)");
     return false;
   }

@@ -30,9 +30,9 @@
 #include <utility>
 #include <vector>
 
+#include "saltus/lang/expression_compiler.hpp"
+#include "saltus/lang/hamiltonian_derivation.hpp"
 #include "saltus/model/diagnostic.hpp"
-#include "saltus/model/expression_compiler.hpp"
-#include "saltus/model/hamiltonian_derivation.hpp"
 #include "saltus/model/model.hpp"
 
 namespace saltus::model::loader {
@@ -42,7 +42,7 @@ using Keyed = std::vector<std::pair<std::string, const toml::node*>>;
 // A [[contacts]] entry of a Hamiltonian model: a wall g(q) >= 0 with restitution e.
 struct HamiltonianWall {
   std::string name;
-  NodeId gap = kNoNode;
+  lang::NodeId gap = lang::kNoNode;
   double e = 1.0;
 };
 
@@ -98,34 +98,36 @@ class ModelReader {
   void read_lets(const toml::table& doc);
   // ---------------------------------------------------------------- states and modes
   void read_states(const toml::table& doc);
-  SymbolTable symbols(const std::vector<std::string>& algebraic) const;
-  std::optional<NodeId> expression(const toml::node& n, const std::string& what,
-                                   const SymbolTable& s);
+  lang::SymbolTable symbols(const std::vector<std::string>& algebraic) const;
+  std::optional<lang::NodeId> expression(const toml::node& n, const std::string& what,
+                                         const lang::SymbolTable& s);
   const toml::array* array_of_strings(const toml::node& n, const std::string& what);
   // "name = expr" entries (resets); `rate` for "name' = expr" (explicit flows).
   struct Assigned {
     int state = -1;
     int lhs_offset = 0;
-    NodeId value = kNoNode;
+    lang::NodeId value = lang::kNoNode;
   };
   std::vector<Assigned> assignments(const toml::node& n, const std::string& what,
-                                    const SymbolTable& s, bool rate,
+                                    const lang::SymbolTable& s, bool rate,
                                     const std::vector<std::string>& algebraic);
-  std::vector<NodeId> residuals(const toml::node& n, const std::string& what, const SymbolTable& s);
+  std::vector<lang::NodeId> residuals(const toml::node& n, const std::string& what,
+                                      const lang::SymbolTable& s);
   void read_modes(const toml::table& doc);
   int target_mode(const toml::node* n, int self, const std::string& what);
   void read_mode(const toml::table& t, ModelMode& mode);
-  void read_guard(const toml::table& g, ModelMode& mode, int self, const SymbolTable& s);
+  void read_guard(const toml::table& g, ModelMode& mode, int self, const lang::SymbolTable& s);
   ModelTarget read_target(const toml::table& t, int self, const std::string& where,
-                          const SymbolTable& s);
+                          const lang::SymbolTable& s);
   void read_targets(const toml::node& ts, ModelGuard& guard, int self, const std::string& where,
-                    const SymbolTable& s);
+                    const lang::SymbolTable& s);
 
   // ---------------------------------------------------------------- mechanical models
   void read_coordinates(const toml::table& doc, bool canonical = false);
-  std::string forbidden_input(NodeId node, bool allow_time) const;
-  NodeId mechanics_expression(const toml::table& t, const char* key, const std::string& where);
-  NodeId geometry_expression(const toml::table& t, const char* key, const std::string& where);
+  std::string forbidden_input(lang::NodeId node, bool allow_time) const;
+  lang::NodeId mechanics_expression(const toml::table& t, const char* key,
+                                    const std::string& where);
+  lang::NodeId geometry_expression(const toml::table& t, const char* key, const std::string& where);
   void read_mechanics(const toml::table& doc);
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
@@ -133,10 +135,12 @@ class ModelReader {
 
   // ---------------------------------------------------------------- Hamiltonian models
   void read_hamiltonian(const toml::table& doc);  // hamiltonian_reader.cpp
-  NodeId region_hamiltonian(const toml::node& n, const std::string& where);
-  bool check_convex(const HamiltonianEquations& eq, const toml::node& at, const std::string& where);
+  lang::NodeId region_hamiltonian(const toml::node& n, const std::string& where);
+  bool check_convex(const lang::HamiltonianEquations& eq, const toml::node& at,
+                    const std::string& where);
   std::vector<HamiltonianWall> read_hamiltonian_walls(const toml::table& doc);
-  ModelGuard wall_guard(const HamiltonianWall& wall, const HamiltonianEquations& eq, int self);
+  ModelGuard wall_guard(const HamiltonianWall& wall, const lang::HamiltonianEquations& eq,
+                        int self);
 
   // ---------------------------------------------------------------- options
   void read_model_section(const toml::table& doc);
@@ -151,14 +155,14 @@ class ModelReader {
   std::string file_;
   std::vector<std::string> lines_;
   Model model_;
-  std::shared_ptr<ExpressionGraph> graph_ = std::make_shared<ExpressionGraph>();
+  std::shared_ptr<lang::ExpressionGraph> graph_ = std::make_shared<lang::ExpressionGraph>();
   // The parameters read so far (constants_.constants, with allow_time false) for constant
   // expressions such as "2*g": one table grown in place, since copying it per parameter made
   // n chained parameters load in O(n^2).
-  SymbolTable constants_;
+  lang::SymbolTable constants_;
   std::map<std::string, std::string> names_;
   std::vector<std::string> state_names_;
-  std::map<std::string, NodeId, std::less<>> definitions_;  // [let], nodes of graph_
+  std::map<std::string, lang::NodeId, std::less<>> definitions_;  // [let], nodes of graph_
   std::vector<std::string> mode_names_;
   std::vector<int> velocity_of_;      // mechanical models: index of q' for coordinate q
   int dof_ = 0;                       // mechanical and Hamiltonian models: number of coordinates

@@ -257,7 +257,7 @@ void ModelReader::read_output(const toml::table& doc) {
 
 // [drawing] (drawing_section.cpp): expressions of t, the parameters and the states.
 void ModelReader::read_drawing(const toml::node& d) {
-  const SymbolTable s = symbols({});
+  const lang::SymbolTable s = symbols({});
   model_.drawing = read_drawing_section(
       d, {*graph_,
           [&](const toml::node& n, const std::string& what) { return expression(n, what, s); },

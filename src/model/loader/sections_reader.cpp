@@ -40,19 +40,19 @@ void ModelReader::read_section(const toml::table& t) {
                "section) or period = <time> (stroboscopic)");
     return;
   }
-  const SymbolTable s = symbols({});
+  const lang::SymbolTable s = symbols({});
   if (value != nullptr) {
     if (!value->is_string()) {
       add(*value,
           where + " value is " + type_name(*value) + "; expected one scalar expression (a string)");
     } else if (auto p = expression(*value, where, s)) {
-      const ExpressionNode& node = graph_->node(*p);
-      if (is_comparison(node.op)) {
+      const lang::ExpressionNode& node = graph_->node(*p);
+      if (lang::is_comparison(node.op)) {
         add_at(*value, 0,
                where +
                    " value is a condition, not a scalar function; expected an "
                    "expression that crosses zero (e.g. 'x - 1' for x = 1)");
-      } else if (node.op == OpCode::Const) {
+      } else if (node.op == lang::OpCode::Const) {
         add_at(*value, 0,
                where +
                    " value is constant; expected a function of t or the states "
@@ -68,7 +68,7 @@ void ModelReader::read_section(const toml::table& t) {
       // sin(2 pi (t - t0) / T) rises through zero at t0 + k T: one crossing per period.
       char text[128];
       std::snprintf(text, sizeof text, "sin(2*pi*(t - (%.17g))/(%.17g))", model_.t_start, *T);
-      const ParsedExpression c = parse_expression(text, s, *graph_);
+      const lang::ParsedExpression c = lang::parse_expression(text, s, *graph_);
       section.value = c.node;
       section.period = *T;
     }
@@ -89,7 +89,7 @@ void ModelReader::read_section(const toml::table& t) {
   if (section.period > 0.0 && section.direction != Direction::Rising) {
     add(t, where + ": a stroboscopic section (period) is crossed rising; drop its direction");
   }
-  if (section.value != kNoNode) model_.sections.push_back(std::move(section));
+  if (section.value != lang::kNoNode) model_.sections.push_back(std::move(section));
 }
 
 }  // namespace saltus::model::loader

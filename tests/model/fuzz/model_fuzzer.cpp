@@ -14,7 +14,7 @@
 
 #include "saltus/core/autodiff.hpp"
 #include "saltus/core/error.hpp"
-#include "saltus/model/expression_compiler.hpp"
+#include "saltus/lang/expression_compiler.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_system.hpp"
 #include "saltus/model/runtime_parameters.hpp"
@@ -54,14 +54,14 @@ void exercise(const saltus::HybridSystem& sys, int nx) {
   }
 }
 
-void exercise(const saltus::model::Tape& p, int nx, int nz) {
+void exercise(const saltus::lang::Tape& p, int nx, int nz) {
   Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(nx, 0.5, 1.5);
   Eigen::VectorXd z = Eigen::VectorXd::Constant(nz, -0.25);
-  volatile double sink = saltus::model::evaluate(p, 0.75, x, x, z);
+  volatile double sink = saltus::lang::evaluate(p, 0.75, x, x, z);
   DualVector xd(nx), zd(nz);
   for (int i = 0; i < nx; ++i) xd[i] = Dual(x[i], i == 0 ? 1.0 : 0.0);
   for (int i = 0; i < nz; ++i) zd[i] = Dual(z[i]);
-  const Dual r = saltus::model::evaluate(p, Dual(0.75, 1.0), xd, xd, zd);
+  const Dual r = saltus::lang::evaluate(p, Dual(0.75, 1.0), xd, xd, zd);
   sink = r.derivative();
   (void)sink;
 }
@@ -87,21 +87,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const saltus::Error&) {
     // ModelError (with its diagnostics) is the expected outcome for bad input.
   }
-  saltus::model::SymbolTable s;
+  saltus::lang::SymbolTable s;
   s.constants = {{"g", 9.81}, {"e", 0.8}};
   s.states = {"x", "v"};
   s.algebraic = {"z"};
   s.allow_state_rate = size % 2 == 0;
-  const int eq = saltus::model::find_equals(text);
-  saltus::model::ExpressionGraph graph;
-  const auto c = eq >= 0 ? saltus::model::parse_residual(text, eq, s, graph)
-                         : saltus::model::parse_expression(text, s, graph);
+  const int eq = saltus::lang::find_equals(text);
+  saltus::lang::ExpressionGraph graph;
+  const auto c = eq >= 0 ? saltus::lang::parse_residual(text, eq, s, graph)
+                         : saltus::lang::parse_expression(text, s, graph);
   if (c.ok()) {
-    std::vector<saltus::model::TapeOutput> outputs{{c.node, 0}};
+    std::vector<saltus::lang::TapeOutput> outputs{{c.node, 0}};
     for (int i = 0; i < 2; ++i) {
-      outputs.push_back({graph.derivative(c.node, {saltus::model::OpCode::State, i}), i + 1});
+      outputs.push_back({graph.derivative(c.node, {saltus::lang::OpCode::State, i}), i + 1});
     }
-    exercise(saltus::model::compile_tape(graph, outputs), 2, 1);
+    exercise(saltus::lang::compile_tape(graph, outputs), 2, 1);
   }
   return 0;
 }

@@ -1,0 +1,232 @@
+// GCC 12 reports a false -Wrestrict inside std::string's operator+ at -O2 (GCC bug 105329).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+#include "saltus/run/run_outputs.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "saltus/model/mechanical_system.hpp"
+#include "saltus/model/model_system.hpp"
+#include "saltus/run/contact_force_columns.hpp"
+#include "saltus/run/drawing_table.hpp"
+#include "saltus/run/output_folder.hpp"
+#include "saltus/sim/csv_writer.hpp"
+
+namespace saltus::run {
+
+CsvColumns model_csv_columns(const model::Model& m) {
+  CsvColumns c;
+  for (const model::Quantity& q : m.states) c.x_names.push_back(q.name);
+  // Column k of z holds the k-th algebraic state of whichever mode is active; name it after the
+  // modes' names joined by '|' when they differ.
+  size_t nz = 0;
+  for (const model::ModelMode& mode : m.modes) nz = std::max(nz, mode.algebraic.size());
+  for (size_t k = 0; k < nz; ++k) {
+    std::string name;
+    for (const model::ModelMode& mode : m.modes) {
+      if (k >= mode.algebraic.size()) continue;
+      const std::string& n = mode.algebraic[k].name;
+      if (name.empty()) {
+        name = n;
+      } else if (("|" + name + "|").find("|" + n + "|") == std::string::npos) {
+        name += "|" + n;
+      }
+    }
+    c.z_names.push_back(name);
+  }
+  return c;
+}
+
+namespace {
+
+// Keeps the columns t, j, mode and those named in `keep` (all when empty).
+std::string select_columns(const std::string& csv, const std::vector<std::string>& keep) {
+  if (keep.empty()) return csv;
+  std::istringstream in(csv);
+  std::string line, out;
+  std::vector<bool> use;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream ls(line);
+    while (std::getline(ls, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    if (use.empty()) {
+      for (const std::string& h : cells) {
+        bool u = h == "t" || h == "j" || h == "mode";
+        for (const std::string& k : keep) {
+          // A joined z column "a|b" is kept when one of its names is requested.
+          u = u || h == k || ("|" + h + "|").find("|" + k + "|") != std::string::npos;
+        }
+        use.push_back(u);
+      }
+    }
+    std::string row;
+    for (size_t i = 0; i < cells.size() && i < use.size(); ++i) {
+      if (!use[i]) continue;
+      if (!row.empty()) row += ',';
+      row += cells[i];
+    }
+    out += row + '\n';
+  }
+  return out;
+}
+
+std::string unit_of(const model::Model& m, const std::string& name) {
+  for (const model::Quantity& q : m.states) {
+    if (q.name == name) return q.unit;
+  }
+  for (const model::ModelMode& mode : m.modes) {
+    for (const model::Quantity& q : mode.algebraic) {
+      if (q.name == name && !q.unit.empty()) return q.unit;
+    }
+  }
+  return "";
+}
+
+// Calls fn("mode/guard", count) for every guard of the system (the system's names: a mechanical
+// model's modes and guards come from mech, not from the file). Guards that never fired in a
+// mode that was never entered are skipped.
+template <class Fn>
+void for_each_guard_count(const model::ModelRun& run, Fn fn) {
+  const auto& per_mode = run.result.summary.events_per_guard;
+  const bool mechanical = run.model->mechanics.has_value();
+  for (size_t i = 0; i < per_mode.size() && i < static_cast<size_t>(run.system.mode_count()); ++i) {
+    const Mode& mode = run.system.mode(static_cast<ModeId>(i));
+    for (size_t g = 0; g < per_mode[i].size() && g < mode.guards.size(); ++g) {
+      if (mechanical && per_mode[i][g] == 0) continue;  // many generated modes: list what fired
+      fn(mode.name + "/" + mode.guards[g].name, per_mode[i][g]);
+    }
+  }
+}
+
+}  // namespace
+
+std::string run_report(const model::ModelRun& run) {
+  const SimulationSummary& s = run.result.summary;
+  const model::Model& m = *run.model;
+  std::ostringstream out;
+  out.precision(12);
+  out << "model      " << (m.name.empty() ? m.file : m.name) << "\n"
+      << "status     " << run.status() << (run.succeeded() ? "" : " (failed)") << "\n";
+  if (!run.message().empty()) out << "message    " << run.message() << "\n";
+  out << "time       " << s.t_start << " -> " << s.t_final << " " << m.time_unit << ", " << s.jumps
+      << " jumps, " << s.stepper.accepted_steps << " steps\n";
+  if (s.zeno_time == s.zeno_time) {
+    out << "zeno time  " << s.zeno_time << " " << m.time_unit << " (after " << s.events_before_zeno
+        << " events";
+    if (s.zeno_handovers > 0) out << ", " << s.zeno_handovers << " hand-over(s)";
+    out << ")\n";
+    out << "zeno kind  " << events::describe(s.zeno_kind) << "\n";
+  }
+  out << "events per guard\n";
+  for_each_guard_count(run, [&out](const std::string& guard, long count) {
+    out << "  " << guard << ": " << count << "\n";
+  });
+  if (s.zeno_handovers > 0) out << "  zeno-handover: " << s.zeno_handovers << "\n";
+  out << "wall time  " << s.wall_seconds << " s\n";
+  return out.str();
+}
+
+std::string summary_json(const model::ModelRun& run) {
+  const SimulationSummary& s = run.result.summary;
+  const model::Model& m = *run.model;
+  nlohmann::ordered_json j;
+  j["model"] = m.name;
+  j["file"] = m.file;
+  j["description"] = m.description;
+  j["status"] = run.status();
+  j["succeeded"] = run.succeeded();
+  j["message"] = run.message();
+  j["integrator"] = s.integrator;
+  j["t_start"] = s.t_start;
+  j["t_final"] = s.t_final;
+  j["jumps"] = s.jumps;
+  j["final_mode"] = s.final_mode >= 0 && s.final_mode < run.system.mode_count()
+                        ? run.system.mode(s.final_mode).name
+                        : "";
+  if (s.zeno_time == s.zeno_time) {
+    j["zeno_time"] = s.zeno_time;
+    j["zeno_ratio"] = s.zeno_ratio;
+    j["zeno_kind"] = events::to_string(s.zeno_kind.kind);
+    j["zeno_kind_evidence"] = {{"resets", s.zeno_kind.resets},
+                               {"size_growth_per_reset", s.zeno_kind.growth},
+                               {"first_size", s.zeno_kind.first_size},
+                               {"last_size", s.zeno_kind.last_size},
+                               {"increment_ratio", s.zeno_kind.increment_ratio},
+                               {"text", events::describe(s.zeno_kind)}};
+  } else {
+    j["zeno_time"] = nullptr;
+  }
+  j["zeno_handovers"] = s.zeno_handovers;
+  nlohmann::ordered_json per_guard = nlohmann::ordered_json::object();
+  for_each_guard_count(
+      run, [&per_guard](const std::string& guard, long count) { per_guard[guard] = count; });
+  j["events_per_guard"] = per_guard;
+  j["steps"] = s.stepper.accepted_steps;
+  j["rejected_steps"] = s.stepper.rejected_steps;
+  j["rhs_evaluations"] = s.stepper.rhs_evaluations;
+  j["wall_seconds"] = s.wall_seconds;
+  j["time_unit"] = m.time_unit;
+  nlohmann::ordered_json units = nlohmann::ordered_json::object();
+  nlohmann::ordered_json states = nlohmann::ordered_json::array();
+  for (const model::Quantity& q : m.states) {
+    states.push_back(q.name);
+    units[q.name] = q.unit;
+  }
+  nlohmann::ordered_json algebraic = nlohmann::ordered_json::array();
+  for (const model::ModelMode& mode : m.modes) {
+    for (const model::Quantity& q : mode.algebraic) {
+      if (!units.contains(q.name)) {
+        algebraic.push_back(q.name);
+        units[q.name] = unit_of(m, q.name);
+      }
+    }
+  }
+  j["states"] = states;
+  j["algebraic_states"] = algebraic;
+  // trajectory.csv's contact-force columns (contact_force_columns.hpp); units from the model's.
+  j["contact_forces"] = contact_force_columns(run).names;
+  j["units"] = units;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < m.parameters.size(); ++i) {
+    const model::Quantity& q = m.parameters[i];
+    const double value = i < run.parameter_values.size() ? run.parameter_values[i] : q.value;
+    params[q.name] = {{"value", value}, {"unit", q.unit}};
+  }
+  j["parameters"] = params;
+  nlohmann::ordered_json modes = nlohmann::ordered_json::array();
+  for (ModeId i = 0; i < run.system.mode_count(); ++i) modes.push_back(run.system.mode(i).name);
+  j["modes"] = modes;
+  j["output_variables"] = m.output_variables;
+  return j.dump(2) + "\n";
+}
+
+std::string model_trajectory_csv(const model::ModelRun& run) {
+  CsvColumns columns = model_csv_columns(*run.model);
+  ContactForceColumns forces = contact_force_columns(run);
+  columns.extra_names = std::move(forces.names);
+  columns.extra = std::move(forces.values);
+  return select_columns(trajectory_csv(run.system, run.result, columns),
+                        run.model->output_variables);
+}
+
+std::string model_events_csv(const model::ModelRun& run) {
+  return events_csv(run.system, run.result, model_csv_columns(*run.model));
+}
+
+void write_run_outputs(const model::ModelRun& run, const std::filesystem::path& dir) {
+  // Rendered first, then swapped in as one folder: a failure anywhere leaves the old folder.
+  std::vector<OutputFile> files = {{"trajectory.csv", model_trajectory_csv(run)},
+                                   {"events.csv", model_events_csv(run)},
+                                   {"summary.json", summary_json(run)}};
+  if (run.model->drawing) {
+    files.push_back({"drawing.csv", drawing_csv(run)});
+    files.push_back({"drawing.json", drawing_json(run)});
+  }
+  replace_output_folder(dir, files);
+}
+
+}  // namespace saltus::run

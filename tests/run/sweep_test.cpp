@@ -1,0 +1,175 @@
+// Parameter sweeps (run/sweep.hpp): threaded equals serial bit for bit, the bouncing ball's
+// Zeno time against its closed form at every point, failing points as rows, bad input refused.
+#include "saltus/run/sweep.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "saltus/core/error.hpp"
+#include "saltus/model/diagnostic.hpp"
+#include "support/model_files.hpp"
+
+using saltus::run::SweepResult;
+using saltus::run::SweepSpec;
+using saltus::testing::models_dir;
+
+namespace {
+
+SweepSpec ball_sweep(const std::string& vary, std::vector<std::string> collect) {
+  SweepSpec spec;
+  spec.model_file = models_dir() / "bouncing_ball.toml";
+  spec.axes.push_back(saltus::run::parse_sweep_axis(vary));
+  spec.collect = std::move(collect);
+  return spec;
+}
+
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+std::string error_of(const SweepSpec& spec) {
+  try {
+    saltus::run::check_sweep(spec);
+  } catch (const saltus::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string axis_error(const std::string& text) {
+  try {
+    saltus::run::parse_sweep_axis(text);
+  } catch (const saltus::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(Sweep, GridIncludesBothEndsWithTheLastAxisFastest) {
+  SweepSpec spec = ball_sweep("e=0.1:0.9:3", {"zeno_time"});
+  spec.axes.push_back(saltus::run::parse_sweep_axis("h0=1:2:2"));
+  const auto points = saltus::run::sweep_points(spec);
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[0], (std::vector<double>{0.1, 1.0}));
+  EXPECT_EQ(points[1], (std::vector<double>{0.1, 2.0}));
+  EXPECT_EQ(points[5], (std::vector<double>{0.9, 2.0}));
+  EXPECT_DOUBLE_EQ(points[2][0], 0.5);
+}
+
+TEST(Sweep, RandomPointsLieInTheirRangesAndRepeatWithTheSeed) {
+  SweepSpec spec = ball_sweep("e=0.2:0.4:1", {"zeno_time"});
+  spec.random = true;
+  spec.random_count = 50;
+  spec.seed = 7;
+  const auto a = saltus::run::sweep_points(spec);
+  ASSERT_EQ(a.size(), 50u);
+  for (const auto& p : a) EXPECT_TRUE(p[0] >= 0.2 && p[0] < 0.4) << p[0];
+  EXPECT_EQ(a, saltus::run::sweep_points(spec));
+  spec.seed = 8;
+  EXPECT_NE(a, saltus::run::sweep_points(spec));
+}
+
+// Every e of the sweep against t_inf = sqrt(2 h0 / g) (1 + e) / (1 - e) (the model's g, h0).
+TEST(Sweep, BallZenoTimeMatchesItsClosedFormAtEveryPoint) {
+  SweepSpec spec = ball_sweep("e=0.1:0.8:8", {"zeno_time", "final.x", "events.count"});
+  spec.overrides = {"solver.rtol=1e-12"};
+  const SweepResult r = saltus::run::run_sweep(spec, 2);
+  ASSERT_EQ(r.points.size(), 8u);
+  for (const auto& p : r.points) {
+    const double e = p.values[0];
+    ASSERT_TRUE(p.succeeded) << e << ": " << p.status << " " << p.message;
+    const double t_inf = std::sqrt(2 * 1.0 / 9.81) * (1 + e) / (1 - e);
+    EXPECT_NEAR(p.collected[0], t_inf, 1e-9 * t_inf) << e;
+    EXPECT_EQ(p.collected[1], 0.0) << e;  // at rest on the floor after the hand-over
+    EXPECT_GT(p.collected[2], 2.0) << e;
+  }
+}
+
+TEST(Sweep, ThreadedSweepEqualsTheSerialLoopBitForBit) {
+  SweepSpec spec = ball_sweep("e=0.05:0.95:12", {"zeno_time", "t_final", "final.v"});
+  spec.axes.push_back(saltus::run::parse_sweep_axis("h0=-0.5:2:2"));  // h0 < 0 fails
+  const SweepResult serial = saltus::run::run_sweep(spec, 1);
+  const SweepResult threaded = saltus::run::run_sweep(spec, 4);
+  ASSERT_EQ(serial.points.size(), 24u);
+  ASSERT_EQ(threaded.points.size(), serial.points.size());
+  for (size_t i = 0; i < serial.points.size(); ++i) {
+    const auto& s = serial.points[i];
+    const auto& t = threaded.points[i];
+    EXPECT_EQ(s.values, t.values) << i;
+    EXPECT_EQ(s.status, t.status) << i;
+    for (size_t q = 0; q < s.collected.size(); ++q) {
+      EXPECT_TRUE(same_bits(s.collected[q], t.collected[q]))
+          << "point " << i << " quantity " << q << ": " << s.collected[q] << " vs "
+          << t.collected[q];
+    }
+  }
+  EXPECT_EQ(saltus::run::sweep_csv(serial), saltus::run::sweep_csv(threaded));
+}
+
+TEST(Sweep, AFailingPointIsARowWithItsStatus) {
+  // h0 = -1 starts the ball below the floor: that point's run refuses its initial state.
+  SweepSpec spec = ball_sweep("h0=-1:1:2", {"zeno_time"});
+  std::atomic<long> done{0};
+  const SweepResult r = saltus::run::run_sweep(spec, 2, &done);
+  ASSERT_EQ(r.points.size(), 2u);
+  EXPECT_EQ(done.load(), 2);
+  EXPECT_FALSE(r.points[0].succeeded);
+  EXPECT_EQ(r.points[0].status, "invalid-input");
+  EXPECT_FALSE(r.points[0].message.empty());
+  EXPECT_TRUE(std::isnan(r.points[0].collected[0]));
+  EXPECT_TRUE(r.points[1].succeeded);
+  EXPECT_EQ(r.failed_count(), 1);
+
+  // A point whose values make the model invalid (a rod of negative mass) does not load.
+  SweepSpec rod;
+  rod.model_file = models_dir() / "bouncing_rod.toml";
+  rod.axes = {saltus::run::parse_sweep_axis("m=-1:1:2")};
+  rod.overrides = {"solver.t_end=0.1"};
+  rod.collect = {"t_final"};
+  const SweepResult negative_mass = saltus::run::run_sweep(rod, 1);
+  EXPECT_EQ(negative_mass.points[0].status, "model-error");
+  EXPECT_NE(negative_mass.points[0].message.find("positive definite"), std::string::npos)
+      << negative_mass.points[0].message;
+  EXPECT_TRUE(negative_mass.points[1].succeeded) << negative_mass.points[1].message;
+
+  // A run that fails (three events allowed, the ball bounces more often) keeps its status.
+  SweepSpec capped = ball_sweep("e=0.5:0.5:1", {"zeno_time"});
+  capped.overrides = {"max_events=3"};
+  const SweepResult c = saltus::run::run_sweep(capped, 1);
+  EXPECT_EQ(c.points[0].status, "event-cap");
+  EXPECT_NE(saltus::run::sweep_csv(c).find("0.5,event-cap,0,nan\n"), std::string::npos)
+      << saltus::run::sweep_csv(c);
+}
+
+TEST(Sweep, MalformedRangesAreRefusedNamingTheProblem) {
+  EXPECT_NE(axis_error("e0.1:0.9:3").find("expected NAME=LO:HI:N"), std::string::npos);
+  EXPECT_NE(axis_error("e=0.1:0.9").find("three fields"), std::string::npos);
+  EXPECT_NE(axis_error("e=a:0.9:3").find("LO 'a' is not a finite number"), std::string::npos);
+  EXPECT_NE(axis_error("e=0.1:inf:3").find("HI 'inf'"), std::string::npos);
+  EXPECT_NE(axis_error("e=0.1:0.9:0").find("N must be a whole number"), std::string::npos);
+  EXPECT_NE(axis_error("e=0.1:0.9:2.5").find("N must be a whole number"), std::string::npos);
+  EXPECT_NE(axis_error("e=0.9:0.1:3").find("range is empty"), std::string::npos);
+  EXPECT_EQ(axis_error("e=0.1:0.9:3"), "");
+}
+
+TEST(Sweep, UnknownParameterAndQuantityAreRefusedNamingWhatExists) {
+  std::string e = error_of(ball_sweep("restitution=0.1:0.9:3", {"zeno_time"}));
+  EXPECT_NE(e.find("'restitution' is not a parameter or state"), std::string::npos) << e;
+  EXPECT_NE(e.find("parameters: g, e, m, h0"), std::string::npos) << e;
+  e = error_of(ball_sweep("e=0.1:0.9:3", {"zeno_tim"}));
+  EXPECT_NE(e.find("unknown quantity 'zeno_tim'"), std::string::npos) << e;
+  e = error_of(ball_sweep("e=0.1:0.9:3", {"final.y"}));
+  EXPECT_NE(e.find("'final.y' names no state"), std::string::npos) << e;
+  EXPECT_EQ(error_of(ball_sweep("x=0.5:1:2", {"final.v", "zeno_events"})), "");
+  SweepSpec huge = ball_sweep("e=0.1:0.9:100000", {"zeno_time"});
+  huge.axes.push_back(saltus::run::parse_sweep_axis("h0=1:2:1000"));
+  e = error_of(huge);
+  EXPECT_NE(e.find("the sweep has 100000000 points; at most 10000000"), std::string::npos) << e;
+  SweepSpec bad_file = ball_sweep("e=0.1:0.9:3", {"zeno_time"});
+  bad_file.overrides = {"nosuch=1"};
+  EXPECT_THROW(saltus::run::check_sweep(bad_file), saltus::model::ModelError);
+}
