@@ -106,7 +106,7 @@ std::string convergence_csv(const std::vector<ConvergenceRow>& rows) {
 
 }  // namespace
 
-int density_command(const DensityArguments& args) {
+int density_command(const run::DensityArguments& args) {
   run::DensitySetup setup;
   analysis::DensityOptions o;
   try {

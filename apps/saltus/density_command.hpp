@@ -10,8 +10,6 @@
 
 namespace saltus::cli {
 
-using run::DensityArguments;
-
-int density_command(const DensityArguments& args);
+int density_command(const run::DensityArguments& args);
 
 }  // namespace saltus::cli

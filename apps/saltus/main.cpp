@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
       "Exit status: 0 every point ok, 1 bad input (nothing run), 2 some points failed (their\n"
       "rows in sweep.csv give the status), 3 output error.");
 
-  saltus::cli::DensityArguments density;
+  saltus::run::DensityArguments density;
   CLI::App* density_cmd = app.add_subcommand(
       "density",
       "Histogram of a billiard's time-1 maps (Clark & Bloch Fig. 7, 8); write density.csv");

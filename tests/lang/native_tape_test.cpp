@@ -39,10 +39,7 @@ bool same_bits(double a, double b) {
   return std::memcmp(&a, &b, sizeof(double)) == 0;
 }
 
-NodeId random_expression(ExpressionGraph& g, std::mt19937& rng, const std::vector<NodeId>& leaves,
-                         int depth) {
-  return testing::random_expression(g, rng, leaves, depth, testing::Kinks::Allowed);
-}
+using testing::random_expression;
 
 TEST(NativeTape, RandomTapesGiveTheInterpretersBits) {
   if (!native_tapes_available()) {  // under CI, which installs libgccjit, a failure

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "saltus/model/model_file_text.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "support/model_files.hpp"
@@ -91,6 +92,50 @@ TEST(ModelFiles, ReadmeBallWrittenAsMechanicsIsZenoThenRests) {
   EXPECT_EQ(r.system.mode(r.result.final_mode).name, "closed:contact0");
   EXPECT_EQ(r.result.x_final[0], 0.0);
   EXPECT_EQ(r.result.x_final[1], 0.0);
+}
+
+// The same ball in millimetres (lengths x L) and with its floor moved to Y0 = 1e6 (coordinates
+// at 1e6): the impact times and the Zeno time stay the closed form's, to the time the coordinate's
+// own round-off allows (ulp(|Y0| + L) over the slowest approach speed checked), and it rests on
+// the floor. (The number of impacts before the hand-over still changes with L and Y0, and the ball
+// started at t0 = 1e9 stops with a step-size underflow after its hand-over: issue 34.)
+TEST(ModelFiles, ReadmeBallInOtherUnitsAndTranslatedKeepsItsImpactsAndZenoTime) {
+  std::vector<Diagnostic> unreadable;
+  const std::string text = read_model_file_text(models_dir() / "ball.toml", unreadable);
+  ASSERT_TRUE(unreadable.empty());
+  const double g = 9.81, e = 0.8, t1 = std::sqrt(2.0 / g), t_inf = t1 * (1.0 + e) / (1.0 - e);
+  for (const double L : {1.0, 1000.0}) {
+    for (const double Y0 : {0.0, 1e6}) {
+      std::string variant = text;
+      auto replace = [&](const std::string& from, const std::string& to) {
+        const size_t at = variant.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        variant.replace(at, from.size(), to);
+      };
+      replace("initial = 1.0", "initial = " + num(Y0 + L));
+      replace("\"9.81*y\"", "\"" + num(g * L) + "*y\"");
+      replace("gap = \"y\"", "gap = \"y - " + num(Y0) + "\"");
+      const auto model =
+          std::make_shared<const Model>(load_model_text(variant, "ball_variant.toml", {}));
+      const ModelRun r = run_model(model);
+      ASSERT_TRUE(r.succeeded()) << "L = " << L << ", Y0 = " << Y0 << ": " << r.message();
+      const double resolution = std::nextafter(Y0 + L, 2.0 * (Y0 + L)) - (Y0 + L);
+      const double slowest = std::pow(e, 10.0) * g * t1 * L;
+      const double tol = 1e-12 + 16.0 * resolution / slowest;
+      ASSERT_GE(r.result.events.size(), 10);
+      double t_expected = t1, flight = 2.0 * e * t1;
+      for (long i = 0; i < 10; ++i) {
+        EXPECT_NEAR(r.result.events[i].t, t_expected, tol) << "L " << L << ", Y0 " << Y0;
+        t_expected += flight;
+        flight *= e;
+      }
+      EXPECT_NEAR(r.result.summary.zeno_time, t_inf, 1e-10 + 64.0 * resolution / (g * t1 * L))
+          << "L " << L << ", Y0 " << Y0;
+      EXPECT_EQ(r.system.mode(r.result.final_mode).name, "closed:contact0");
+      EXPECT_NEAR(r.result.x_final[0], Y0, 4.0 * resolution);
+      EXPECT_EQ(r.result.x_final[1], 0.0);
+    }
+  }
 }
 
 TEST(ModelFiles, JumpingBallOfSeed004WithPredictiveStep) {
