@@ -84,7 +84,9 @@ def test_sweep_releases_the_gil():
 
     def work():
         span["start"] = time.perf_counter()
-        saltus.sweep(BALL, ["e=0.1:0.9:60"], ["zeno_time"], threads=1)
+        # 1200 points (~0.1 s): the middle half of the call spans many 0.5 ms ticks even on a
+        # loaded machine (60 points took 6 ms and left 2 ticks there once).
+        saltus.sweep(BALL, ["e=0.1:0.9:1200"], ["zeno_time"], threads=1)
         span["end"] = time.perf_counter()
 
     ticks = []
