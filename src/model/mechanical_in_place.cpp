@@ -86,19 +86,39 @@ bool same_bits(const double* a, const double* b, int n) {
   return true;
 }
 
+// Whether the memo's copy `kept` of the run-time parameters the tape reads still holds their
+// values (a sweep writes new values between runs of the same model); copies them where not.
+bool same_parameters(const lang::Tape& tape, double* kept) {
+  bool same = true;
+  int k = 0;
+  for (const lang::TapeLoad& l : tape.loads_p) {
+    const double v = (*tape.parameter_values)[static_cast<size_t>(l.index)];
+    if (!same_bits(&kept[k], &v, 1)) {
+      kept[k] = v;
+      same = false;
+    }
+    ++k;
+  }
+  return same;
+}
+
 // Gap i at the n doubles at q. The event locator checks every wall at each state it samples:
 // the first wall computes all gaps with all_gaps, the others read them from a per-thread memo of
-// the last (model, q), matched bit for bit. The values are those of the gap's own tape: the
-// same graph nodes, computed by the same operations.
+// the last (model, run-time parameters, q), matched bit for bit. The values are those of the
+// gap's own tape: the same graph nodes, computed by the same operations.
 double memo_gap(const MechanicalTapes& tapes, const double* q, int i) {
   struct Memo {
     std::uint64_t id = 0;
     double q[mech::kMaxDof];
+    double parameters[kMemoParameters];
     double gaps[kMemoGaps];
   };
   thread_local Memo memo;
   const int n = tapes.n;
-  if (memo.id != tapes.id || !same_bits(memo.q, q, n)) {
+  // Every part of the key is compared (and copied where it differs) before the memo is used.
+  const bool same_model = memo.id == tapes.id;
+  const bool same_parameter_values = same_parameters(tapes.all_gaps, memo.parameters);
+  if (!same_model || !same_parameter_values || !same_bits(memo.q, q, n)) {
     memo.id = 0;  // invalid until every gap is written
     // The gaps read q only: q + n stands for qdot, which all_slots takes as "x in place".
     all_slots(tapes.all_gaps, tapes.all_gaps_read_in_place, n, 0.0, q, q + n, memo.gaps);

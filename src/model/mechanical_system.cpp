@@ -51,7 +51,7 @@ mech::ConfigurationFunction configuration_function(
 
 // Contact i's gap as a wall: in doubles from wall_gap_in_place.
 mech::ConfigurationFunction wall_gap(const std::shared_ptr<const MechanicalTapes>& tapes, int i) {
-  if (tapes->gaps.size() > static_cast<size_t>(kMemoGaps)) {
+  if (!gaps_fit_memo(*tapes)) {
     return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)], nullptr);
   }
   return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)],

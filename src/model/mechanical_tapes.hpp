@@ -51,11 +51,18 @@ struct MechanicalTapes {
 
 // Gaps kept per thread for the last q (wall_gap_in_place); more contacts use their own tapes.
 constexpr int kMemoGaps = 16;
+// Run-time parameters the all-gaps tape may read for its gaps to be kept in the memo (its key).
+constexpr int kMemoParameters = 16;
+// Whether wall_gap_in_place may serve this model's gaps (the memo holds them and its key).
+inline bool gaps_fit_memo(const MechanicalTapes& tapes) {
+  return tapes.gaps.size() <= static_cast<size_t>(kMemoGaps) &&
+         tapes.all_gaps.loads_p.size() <= static_cast<size_t>(kMemoParameters);
+}
 
 // Whether the tape reads only t, x and parameters and stores every slot (all_slots).
 bool readable_in_place(const lang::Tape& tape);
 // Gap i in doubles at the n entries at q, from a per-thread memo of every gap at the last
-// (model, q): the wall's ConfigurationFunction::InPlaceFn (made here, so the memo's hit path is
+// (model, run-time parameter values, q): the wall's ConfigurationFunction::InPlaceFn (made here, so the memo's hit path is
 // inlined into it: a call across files cost the sleigh 0.7 % of its instructions).
 mech::ConfigurationFunction::InPlaceFn wall_gap_in_place(
     std::shared_ptr<const MechanicalTapes> tapes, int i);

@@ -173,3 +173,40 @@ TEST(Sweep, UnknownParameterAndQuantityAreRefusedNamingWhatExists) {
   bad_file.overrides = {"nosuch=1"};
   EXPECT_THROW(saltus::run::check_sweep(bad_file), saltus::model::ModelError);
 }
+
+// Issue 34: a point's row may not depend on which points the same thread ran before it. The
+// sleigh's walls read the table's semi-axis A at run time; the per-thread gap memo was keyed on
+// the model and q only, so after the point A = 0.3 (the sleigh does not fit: invalid start)
+// every later point read its gaps and failed too. The rows of one runner taking the points in
+// order, of another taking them in reverse, and of each point with its own runner must match
+// bit for bit, and points where the sleigh fits must succeed.
+TEST(Sweep, SleighPointsDoNotDependOnThePointsRunBeforeThemInTheSameThread) {
+  SweepSpec spec;
+  spec.model_file = models_dir() / "chaplygin_sleigh.toml";
+  spec.axes = {saltus::run::parse_sweep_axis("A=0.3:2:8")};
+  spec.overrides = {"solver.t_end=4"};
+  spec.collect = {"events.count", "t_final", "final.x"};
+  const saltus::run::SweepPlan plan(spec);
+  ASSERT_TRUE(plan.loads_once());  // the runner keeps one model and writes A per point
+  const size_t n = plan.size();
+  ASSERT_EQ(n, 8u);
+  std::vector<saltus::run::SweepPoint> forward(n), backward(n), alone(n);
+  const auto forward_runner = plan.runner();
+  for (size_t i = 0; i < n; ++i) forward[i] = forward_runner(i);
+  const auto backward_runner = plan.runner();
+  for (size_t i = n; i-- > 0;) backward[i] = backward_runner(i);
+  for (size_t i = 0; i < n; ++i) alone[i] = plan.point(i);
+  EXPECT_FALSE(forward[0].succeeded);  // A = 0.3 < the sleigh's reach: its start is refused
+  for (size_t i = 1; i < n; ++i) EXPECT_TRUE(alone[i].succeeded) << i << ": " << alone[i].message;
+  for (size_t i = 0; i < n; ++i) {
+    for (const auto* other : {&forward[i], &backward[i]}) {
+      EXPECT_EQ(other->status, alone[i].status) << "point " << i << ": " << other->message;
+      ASSERT_EQ(other->collected.size(), alone[i].collected.size());
+      for (size_t q = 0; q < alone[i].collected.size(); ++q) {
+        EXPECT_TRUE(same_bits(other->collected[q], alone[i].collected[q]))
+            << "point " << i << " quantity " << q << ": " << other->collected[q] << " vs "
+            << alone[i].collected[q];
+      }
+    }
+  }
+}
