@@ -41,12 +41,17 @@ class Accumulation {
   Accumulation(const events::ZenoOptions& options, int max_nx)
       : options_(options), monitor_(options), post_event_states_(max_nx) {}
 
-  // A new run, or a new arc after a hand-over.
+  // A new run, or a new arc after a hand-over: nothing of the events before is kept.
   void reset() {
     monitor_.reset();
     pattern_ = events::ZenoPrediction{};
+    pattern_mode_ = kNoMode;
+    pattern_guard_ = -1;
     post_event_states_.clear();
     last_guard_ = -1;
+    last_mode_ = kNoMode;
+    last_t_ = 0.0;
+    last_identity_ = false;
   }
 
   // Guard k of `mode` fired at t and its reset left the state unchanged (`identity`) or not.

@@ -61,6 +61,17 @@ class FiringRule {
     next_fired_.reserve(max_guards);
   }
 
+  // A new run: nothing of a run before is kept (a Simulator is reused).
+  void begin_run() {
+    fired_.clear();
+    next_fired_.clear();
+    for (auto* flags : {&applied_, &retrigger_, &trigger_side_, &at_rest_}) {
+      std::fill(flags->begin(), flags->end(), 0);
+    }
+    last_reset_ = -1;
+    accumulation_reached_ = false;
+  }
+
   // The guards that fire now (declaration order) and whether each is a re-trigger.
   std::vector<int>& fired() { return fired_; }
   bool retrigger(int k) const { return retrigger_[k] != 0; }

@@ -69,6 +69,7 @@ class HybridLoop final : private GuardRates {
         accumulation_(options.zeno, max_nx_),
         recorder_(options.output) {
     for (ModeId i = 0; i < system.mode_count(); ++i) nx_of_mode_[i] = system.mode(i).flow.nx;
+    round_.reserve(static_cast<size_t>(system.max_guards()));
   }
 
   void run(ModeId mode, double t0, const ConstVectorRef& x0, const ConstVectorRef& z0, double t_end,
@@ -110,6 +111,7 @@ class HybridLoop final : private GuardRates {
     root_evaluations_base_ = locator_.root_evaluations();
     locator_.begin_run();
     accumulation_.reset();
+    rule_.begin_run();
     previous_event_t_ = -kInfinity;
     finished_ = false;
     mode_ = mode;
@@ -453,6 +455,9 @@ class HybridLoop final : private GuardRates {
   double t_ = 0.0, t_end_ = 0.0;
   double previous_event_t_ = -kInfinity;  // time of the previous discrete update
   bool set_had_reset_ = false;            // the current event set applied a real reset
+  // A Zeno point was reached inside a reset and the guards of the mode the run continues in
+  // are examined already (after_zeno_point): the round of resets ends there.
+  bool zeno_point_examined_ = false;
   long j_ = 0, events_total_ = 0;
   ode::StepperStats stats_base_;
   long guard_evaluations_base_ = 0, root_evaluations_base_ = 0;
@@ -463,6 +468,7 @@ class HybridLoop final : private GuardRates {
   Vector invariant_target_;      // c(x) the mode's projection keeps (invariant_projection.hpp)
   std::string reset_failure_;    // a reset's reason for having no post-event state
   std::vector<int> nx_of_mode_;  // Jump::nx_of_mode
+  std::vector<int> round_;       // the guards whose resets one round applies (rule_.fired())
   int n_outputs_ = 0;
   EventLocator<S> locator_;
   GuardStates guards_;  // arming and start values of the current mode's guards

@@ -54,7 +54,11 @@ void HybridLoop<S>::handle_events(double t) {
   while (!fired.empty()) {
     bool mode_changed = false;
     rule_.start_round();
-    for (int k : fired) {
+    // A reset may reach a Zeno point, whose hand-over examines the guards again (fired()
+    // changes): the round iterates its own copy.
+    round_.assign(fired.begin(), fired.end());
+    zeno_point_examined_ = false;
+    for (int k : round_) {
       if (++resets_here > options_.events.max_resets_per_instant) {
         stop(Termination::EventCap,
              message("beating: ", resets_here - 1, " resets at t = ", t_, " in mode '",
@@ -66,6 +70,7 @@ void HybridLoop<S>::handle_events(double t) {
       const bool retrigger = rule_.retrigger(k);
       const ModeId from = mode_;
       if (!apply_reset(k, retrigger, chained)) return;
+      if (zeno_point_examined_) break;
       // Cleared below if the mode changed.
       rule_.applied(k, !system_.modes()[from].guards[k].observe_only);
       chained = true;
@@ -76,6 +81,7 @@ void HybridLoop<S>::handle_events(double t) {
       }
     }
     if (finished_) return;
+    if (zeno_point_examined_) continue;  // fired() holds the guards firing after the Zeno point
     if (mode_changed) rule_.enter_new_mode();
     examine_guards_after_reset();
     if (finished_) return;

@@ -39,6 +39,7 @@ bool HybridLoop<S>::after_zeno_point(ModeId before) {
     rule_.enter_new_mode();
     examine_guards_after_reset();
   }
+  zeno_point_examined_ = true;
   return !finished_;
 }
 

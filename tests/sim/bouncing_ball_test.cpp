@@ -149,5 +149,44 @@ TEST(BouncingBall, EveryIntegratorFindsTheClosedFormImpacts) {
   }
 }
 
+// Issue 34: nothing of one run survives into the next run of the same Simulator. First runs
+// that end in every state the Zeno monitor can be in (stopped before its pattern, stopped while
+// the events accumulate, past the hand-over at rest) are each followed by a second run from
+// another height, which must equal a fresh Simulator's run bit for bit: the same events, Zeno
+// time and final state.
+TEST(BouncingBall, AReusedSimulatorRunsAsAFreshOneWhateverTheRunBeforeLeft) {
+  systems::BouncingBall ball;
+  ball.e = 0.7;
+  const HybridSystem sys = ball.build();
+  SimulationOptions o;
+  o.stepper.rtol = 1e-11;
+  o.stepper.atol = 1e-13;
+  const auto t_inf = [&](double x0) {
+    return std::sqrt(2 * x0 / ball.g) * (1 + ball.e) / (1 - ball.e);
+  };
+  const double x_second = 0.37;
+  const SimulationResult fresh =
+      simulate(sys, ball.flight, 0.0, state(x_second, 0.0), t_inf(x_second) + 0.5, o);
+  ASSERT_EQ(fresh.summary.zeno_handovers, 1) << fresh.summary.message;
+  for (const double first_end_fraction : {0.3, 0.999, 1.5}) {
+    Simulator reused(sys, o);
+    const SimulationResult first =
+        reused.run(ball.flight, 0.0, state(1.0, 0.0), Vector(), first_end_fraction * t_inf(1.0));
+    ASSERT_TRUE(first.summary.ok()) << first.summary.message;
+    const SimulationResult second =
+        reused.run(ball.flight, 0.0, state(x_second, 0.0), Vector(), t_inf(x_second) + 0.5);
+    SCOPED_TRACE(first_end_fraction);
+    ASSERT_EQ(second.termination(), fresh.termination()) << second.summary.message;
+    ASSERT_EQ(second.events.size(), fresh.events.size());
+    for (long i = 0; i < fresh.events.size(); ++i) {
+      EXPECT_EQ(second.events[i].t, fresh.events[i].t) << i;
+      EXPECT_EQ(second.events[i].guard, fresh.events[i].guard) << i;
+    }
+    EXPECT_EQ(second.summary.zeno_time, fresh.summary.zeno_time);
+    EXPECT_EQ(second.x_final, fresh.x_final);
+    EXPECT_EQ(second.final_mode, fresh.final_mode);
+  }
+}
+
 }  // namespace
 }  // namespace saltus
