@@ -3,7 +3,8 @@
 // and how the others are armed (steps 3 and 4). A guard fires only when its oriented value has
 // crossed zero (by the jump, or it is on the surface moving into the trigger side) from its
 // armed side; never because it still sits on its trigger side, and never again at once because
-// of its own reset (an identity or counter reset is an ordinary event).
+// of its own reset (an identity or counter reset is an ordinary event). An observer fires only
+// where the flow crosses its value, never because of a jump.
 //
 // Independent of the integrator: guard rates come through GuardRates (the loop evaluates the
 // flow), so the rule is unit-tested with made-up rates (tests/sim/firing_rule_test.cpp).
@@ -150,6 +151,20 @@ class FiringRule {
       };
       if (applied_[k] && g.observe_only) {
         wait_to_move_away();  // an observer re-arms once back on its other side
+      } else if (g.observe_only) {
+        // An observer records crossings of its own value along the flow, which the locator
+        // finds up to this instant's left limit; a jump (a reset, a new mode's copy of the
+        // section) that leaves it on its trigger side or on its surface moving in crossed
+        // nothing: it waits to move away (issue 34: apex rows written at impacts into slip).
+        if (g.direction != Direction::Either && s > tol) {
+          wait_to_move_away();
+        } else if (std::abs(p) <= tol) {
+          if (arm_on_surface(k, g, s, at, guards, rates) == Departure::IntoTrigger) {
+            wait_to_move_away();
+          }
+        } else {
+          guards.arming[k] = Arming::Armed;
+        }
       } else if (k == last_reset_) {
         // Its own reset is the latest change of the state: armed once it moves away.
         if (std::abs(p) <= tol) {

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <numbers>
 #include <random>
@@ -126,6 +128,44 @@ direction = "falling"
   const std::vector<double> half = crossings(run, "half");
   ASSERT_FALSE(half.empty());
   EXPECT_NEAR(half[0], std::sqrt(2 * 0.5 / 9.81), 1e-8);  // y = 1 - g t^2 / 2 = 0.5
+}
+
+// Issue 34: a section is recorded only where the flow crosses its own value. The Frictional
+// Bounce Model changes mode at every contact event and has the section in every mode: a new
+// mode's copy that starts on its trigger side (y' < 0 just after a landing into slip) or a
+// reset that carries y' across recorded the apex without a crossing (130 of 537 points of
+// docs/ANALYSIS.md's diagram had y' != 0). Here every apex row has y' = 0 to the location's
+// accuracy, no instant records it twice, and a section whose value y' + 10 never reaches 0
+// records nothing.
+TEST(SectionsModel, SectionsAreRecordedOnlyWhereTheFlowCrossesThem) {
+  std::ifstream in(saltus::testing::models_dir() / "frictional_bounce.toml");
+  std::stringstream text;
+  text << in.rdbuf() << "\n[[sections]]\nname = \"never\"\nvalue = \"y' + 10\"\n"
+       << "direction = \"rising\"\n";
+  for (const char* v_b : {"v_b=0.3", "v_b=0.62", "v_b=0.9"}) {
+    SCOPED_TRACE(v_b);
+    auto m = std::make_shared<const Model>(
+        load_model_text(text.str(), "frictional_bounce_never.toml", {v_b}));
+    const ModelRun run = run_model(m);
+    ASSERT_TRUE(run.succeeded()) << run.message();
+    EXPECT_TRUE(crossings(run, "never").empty());
+    const std::vector<double> apex = crossings(run, "apex");
+    ASSERT_GE(apex.size(), 3u);
+    // y' at a located root: the dense output's error (rtol x the velocity scale, ~1 m/s) and
+    // the root's 2 ulps of t times |y''| (below 1e3 m/s^2 here) are far below 1e-7 m/s.
+    const int y_dot = 4;  // x, y, theta, x', y', theta'
+    const EventLog& log = run.result.events;
+    double previous = -1.0;
+    for (long i = 0; i < log.size(); ++i) {
+      const EventRecord& r = log[i];
+      if (run.system.mode(r.mode_before).guards[static_cast<size_t>(r.guard)].name != "apex") {
+        continue;
+      }
+      EXPECT_LE(std::abs(log.x_before(i)[y_dot]), 1e-7) << "apex at t = " << r.t;
+      EXPECT_GT(r.t, previous) << "apex recorded twice at t = " << r.t;
+      previous = r.t;
+    }
+  }
 }
 
 TEST(SectionsModel, OrbitAndBifurcationTakeAModelSectionByName) {
