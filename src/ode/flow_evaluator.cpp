@@ -51,7 +51,8 @@ bool FlowEvaluator::general_derivative(double t, const ConstVectorRef& x, Vector
   return all_finite(xdot.data(), xdot.size());
 }
 
-bool FlowEvaluator::solve_algebraic(double t, const ConstVectorRef& x, VectorRef z) {
+bool FlowEvaluator::solve_algebraic(double tau, const ConstVectorRef& x, VectorRef z) {
+  const double t = origin_ + tau;
   z_.head(nz_) = z;
   bool ok = true;
   if (flow_->kind == FlowKind::SemiExplicitDae) ok = solve_semi_explicit(t, x);
@@ -127,7 +128,8 @@ bool FlowEvaluator::solve_implicit(double t, const ConstVectorRef& x) {
   return false;
 }
 
-void FlowEvaluator::reduced_jacobian(double t, const ConstVectorRef& x, MatrixRef jac) {
+void FlowEvaluator::reduced_jacobian(double tau, const ConstVectorRef& x, MatrixRef jac) {
+  const double t = origin_ + tau;
   auto fx = dfdx_.topLeftCorner(nx_, nx_);
   auto fz = dfdz_.topLeftCorner(nx_, nz_);
   auto gx = dgdx_.topLeftCorner(nz_, nx_);
@@ -165,8 +167,9 @@ void FlowEvaluator::reduced_jacobian(double t, const ConstVectorRef& x, MatrixRe
   }
 }
 
-void FlowEvaluator::algebraic_rate(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+void FlowEvaluator::algebraic_rate(double tau, const ConstVectorRef& x, const ConstVectorRef& z,
                                    const ConstVectorRef& xdot, VectorRef zdot) {
+  const double t = origin_ + tau;
   if (nz_ == 0) return;
   auto gx = dgdx_.topLeftCorner(nz_, nx_);
   auto gz = dgdz_.topLeftCorner(nz_, nz_);

@@ -83,6 +83,12 @@ class EventLocator {
     return locate_first_event();
   }
 
+  // The run's clock: the locator works in tau, the guards read t = t0 + tau (hybrid_loop.hpp).
+  void set_time_origin(double t0) {
+    origin_ = t0;
+    values_.set_time_origin(t0);
+  }
+
   // A new run: the modes' declared reads are examined afresh at their first step.
   void begin_run() {
     declared_.forget();
@@ -191,7 +197,8 @@ class EventLocator {
     const double s = guard_at_full_state(g, sign, t);  // the gradient reads every state
     stepper_->interpolate_derivative(t, xdot_.head(nx_));
     const double dpdt =
-        g.gradient(t, x_work_.head(nx_), z_work_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
+        g.gradient(origin_ + t, x_work_.head(nx_), z_work_.head(nz_), dpdx_.head(nx_),
+                   dpdz_.head(nz_));
     rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
     if (nz_ > 0) {
       stepper_->evaluator().algebraic_rate(t, x_work_.head(nx_), z_work_.head(nz_), xdot_.head(nx_),
@@ -455,6 +462,7 @@ class EventLocator {
   std::vector<double> candidate_t_;
   std::vector<int> fired_;
   DeclaredReads declared_;                 // Guard::reads_states of the current mode
+  double origin_ = 0.0;  // t0 of the run (set_time_origin)
   GuardValues values_;                     // the current mode's guards in doubles
   const Guard* x_work_nan_for_ = nullptr;  // x_work_ is NaN outside this guard's reads
   double event_time_ = 0.0;

@@ -17,6 +17,8 @@ class GuardValues {
 
   // A new run: modes are examined afresh (the system may have been edited between runs).
   void forget() { mode_ = nullptr; }
+  // The guards read t = t0 + tau where the caller passes tau (the loop's clock, hybrid_loop.hpp).
+  void set_time_origin(double t0) { origin_ = t0; }
 
   // Looks up the guards of `mode` unless it was the last one looked up.
   void note(const Mode& mode) {
@@ -32,7 +34,8 @@ class GuardValues {
   // the mode's guard set where it has one); returns the first guard whose value is not finite,
   // else -1. Guards one by one stop there, as a single loop (a second pass over the values costs
   // a mode of one guard, the ball's, ~2 % of its instructions).
-  int all(double t, const double* x, int nx, const double* z, int nz, double* values) const {
+  int all(double tau, const double* x, int nx, const double* z, int nz, double* values) const {
+    const double t = origin_ + tau;
     if (set_) {
       set_->fast(set_->context.get(), t, x, z, values);
       for (int k = 0; k < count_; ++k) {
@@ -41,22 +44,27 @@ class GuardValues {
       return -1;
     }
     for (int k = 0; k < count_; ++k) {
-      values[k] = (*this)(mode_->guards[static_cast<size_t>(k)], t, x, nx, z, nz);
+      values[k] = at(mode_->guards[static_cast<size_t>(k)], t, x, nx, z, nz);
       if (!std::isfinite(values[k])) return k;
     }
     return -1;
   }
 
-  // p(t, x, z) of `g`, a guard of the noted mode; x and z hold nx and nz doubles.
-  double operator()(const Guard& g, double t, const double* x, int nx, const double* z,
+  // p(t0 + tau, x, z) of `g`, a guard of the noted mode; x and z hold nx and nz doubles.
+  double operator()(const Guard& g, double tau, const double* x, int nx, const double* z,
                     int nz) const {
+    return at(g, origin_ + tau, x, nx, z, nz);
+  }
+
+ private:
+  double at(const Guard& g, double t, const double* x, int nx, const double* z, int nz) const {
     if (const DirectGuardValue* d = direct_[static_cast<size_t>(&g - mode_->guards.data())]) {
       return d->fast(d->context.get(), t, x, nx, z, nz);
     }
     return g.value(t, Eigen::Map<const Vector>(x, nx), Eigen::Map<const Vector>(z, nz));
   }
 
- private:
+  double origin_ = 0.0;
   const Mode* mode_ = nullptr;
   const DirectGuardSet* set_ = nullptr;  // the noted mode's, if it has one
   int count_ = 0;                        // its guards

@@ -82,7 +82,7 @@ class HybridLoop final : private GuardRates {
       // A flow or guard of the model threw (a mass matrix that became singular, dependent
       // contact directions): the run ends with what it computed so far and the model's message.
       stop(Termination::ModelError,
-           message("the model failed in mode '", current_mode().name, "' after t = ", t_, ": ",
+           message("the model failed in mode '", current_mode().name, "' after t = ", now(), ": ",
                    e.what(), last_events_text()));
     }
     finish(wall_start);
@@ -115,8 +115,14 @@ class HybridLoop final : private GuardRates {
     previous_event_t_ = -kInfinity;
     finished_ = false;
     mode_ = mode;
-    t_ = t0;
-    t_end_ = t_end;
+    // The loop runs in the time since t0 (tau): events, steps and Zeno predictions keep the
+    // resolution of a run started at 0; the model and the outputs see t = t0 + tau.
+    origin_ = t0;
+    t_end_absolute_ = t_end;
+    t_ = 0.0;
+    t_end_ = t_end - t0;
+    stepper_.evaluator().set_time_origin(t0);
+    locator_.set_time_origin(t0);
     j_ = 0;
     events_total_ = 0;
     nx_ = m.flow.nx;
@@ -140,18 +146,18 @@ class HybridLoop final : private GuardRates {
                    "': the initial algebraic state cannot be made consistent "
                    "(0 = g(t0, x0, z)): residual ",
                    stepper_.evaluator().last_residual(), " after ",
-                   stepper_.evaluator().last_iterations(), " Newton iterations at t0 = ", t_,
+                   stepper_.evaluator().last_iterations(), " Newton iterations at t0 = ", now(),
                    "; give a better z0 or check dg/dz"));
       return;
     }
     // Initial arming: on the trigger side is an inconsistent start, on the surface is disarmed.
     for (GuardId k = 0; k < static_cast<GuardId>(m.guards.size()); ++k) {
       const Guard& g = m.guards[k];
-      const double p = g.value(t_, x_.head(nx_), z_.head(nz_));
+      const double p = g.value(now(), x_.head(nx_), z_.head(nz_));
       guards_.p_start[k] = p;
       if (!std::isfinite(p)) {
         stop(Termination::NonFiniteState,
-             message("guard '", g.name, "' of mode '", m.name, "' is ", p, " at t0 = ", t_));
+             message("guard '", g.name, "' of mode '", m.name, "' is ", p, " at t0 = ", now()));
         return;
       }
       const double s = oriented(g.direction, p);
@@ -164,7 +170,7 @@ class HybridLoop final : private GuardRates {
       if (g.direction != Direction::Either && s > tol) {
         stop(Termination::InvalidInput,
              message("the initial state is on the trigger side of guard '", g.name, "' in mode '",
-                     m.name, "' (p = ", p, " at t0 = ", t_, ", direction ",
+                     m.name, "' (p = ", p, " at t0 = ", now(), ", direction ",
                      g.direction == Direction::Rising ? "rising" : "falling",
                      "): start where the guard has not fired, or in the mode its reset leads to"));
         return;
@@ -181,29 +187,29 @@ class HybridLoop final : private GuardRates {
       stop_on_step(st);
       return;
     }
-    recorder_.samples_at(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
-    recorder_.step(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
+    recorder_.samples_at(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
+    recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
   }
 
   void finish(std::chrono::steady_clock::time_point wall_start) {
     SimulationResult& out = *out_;
     SimulationSummary& s = out.summary;
-    recorder_.close(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
-    s.t_final = t_;
+    recorder_.close(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
+    s.t_final = now();
     s.jumps = j_;
     s.final_mode = mode_;
-    const ode::StepperStats& now = stepper_.stats();
-    s.stepper.accepted_steps = now.accepted_steps - stats_base_.accepted_steps;
-    s.stepper.rejected_steps = now.rejected_steps - stats_base_.rejected_steps;
-    s.stepper.rhs_evaluations = now.rhs_evaluations - stats_base_.rhs_evaluations;
-    s.stepper.jacobian_evaluations = now.jacobian_evaluations - stats_base_.jacobian_evaluations;
-    s.stepper.lu_decompositions = now.lu_decompositions - stats_base_.lu_decompositions;
-    s.stepper.restarts = now.restarts - stats_base_.restarts;
+    const ode::StepperStats& stats = stepper_.stats();
+    s.stepper.accepted_steps = stats.accepted_steps - stats_base_.accepted_steps;
+    s.stepper.rejected_steps = stats.rejected_steps - stats_base_.rejected_steps;
+    s.stepper.rhs_evaluations = stats.rhs_evaluations - stats_base_.rhs_evaluations;
+    s.stepper.jacobian_evaluations = stats.jacobian_evaluations - stats_base_.jacobian_evaluations;
+    s.stepper.lu_decompositions = stats.lu_decompositions - stats_base_.lu_decompositions;
+    s.stepper.restarts = stats.restarts - stats_base_.restarts;
     s.guard_evaluations = locator_.guard_evaluations() - guard_evaluations_base_;
     s.root_evaluations = locator_.root_evaluations() - root_evaluations_base_;
     s.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    out.t_final = t_;
+    out.t_final = now();
     out.final_mode = mode_;
     out.x_final = x_.head(nx_);
     out.z_final = z_.head(nz_);
@@ -216,7 +222,7 @@ class HybridLoop final : private GuardRates {
         // "%.17g" by to_chars: snprintf cost ~3 % of a 20-impact ball run (callgrind).
         char text[64] = "reached t_end = ";
         constexpr int kPrefix = sizeof "reached t_end = " - 1;
-        const auto end = std::to_chars(text + kPrefix, text + sizeof text, t_end_,
+        const auto end = std::to_chars(text + kPrefix, text + sizeof text, t_end_absolute_,
                                        std::chars_format::general, 17);
         out_->summary.termination = Termination::EndTimeReached;
         out_->summary.message.assign(text, end.ptr);  // reuses the string's capacity
@@ -237,8 +243,8 @@ class HybridLoop final : private GuardRates {
         x_.head(nx_) = stepper_.state();
         if (nz_ > 0) z_.head(nz_) = locator_.end_algebraic();
         record_samples_until(t_);
-        recorder_.step(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
-        if (options_.on_progress) options_.on_progress(t_);
+        recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
+        if (options_.on_progress) options_.on_progress(now());
         if constexpr (!kProjectsInStep) {
           if (m.projection) project_after_step(m);
         }
@@ -252,7 +258,7 @@ class HybridLoop final : private GuardRates {
       fired.assign(locator_.fired().begin(), locator_.fired().end());
       for (int k : fired) rule_.set_retrigger(k, locator_.retrigger(k));
       handle_events(locator_.event_time());
-      if (options_.on_progress) options_.on_progress(t_);
+      if (options_.on_progress) options_.on_progress(now());
     }
   }
 
@@ -278,13 +284,15 @@ class HybridLoop final : private GuardRates {
     if (h < kInfinity) stepper_.limit_next_step(h);
   }
 
-  // Samples in (previous time, t] from the current step's dense output.
+  // Samples in (previous time, t] from the current step's dense output (t and the dense
+  // output count from origin_, the sample times do not).
   void record_samples_until(double t) {
-    recorder_.samples_until(t, j_, mode_, [&](double ts) {
-      stepper_.interpolate(ts, x_plus_.head(nx_));
+    recorder_.samples_until(at(t), j_, mode_, [&](double ts) {
+      const double tau = ts - origin_;
+      stepper_.interpolate(tau, x_plus_.head(nx_));
       if (nz_ > 0) {
         z_plus_.head(nz_) = z_.head(nz_);
-        stepper_.evaluator().solve_algebraic(ts, x_plus_.head(nx_), z_plus_.head(nz_));
+        stepper_.evaluator().solve_algebraic(tau, x_plus_.head(nx_), z_plus_.head(nz_));
       }
       return std::pair<ConstVectorRef, ConstVectorRef>{x_plus_.head(nx_), z_plus_.head(nz_)};
     });
@@ -339,10 +347,10 @@ class HybridLoop final : private GuardRates {
     const ConstVectorRef z = ev.algebraic();  // consistent with x (DAE modes)
     if (g.rate) {  // one pass along (x', z') instead of the full gradient
       if (nz_ > 0) ev.algebraic_rate(t_, x, z, xdot_.head(nx_), zdot_.head(nz_));
-      rate = g.rate(t_, x, z, xdot_.head(nx_), zdot_.head(nz_));
+      rate = g.rate(now(), x, z, xdot_.head(nx_), zdot_.head(nz_));
       return true;
     }
-    const double dpdt = g.gradient(t_, x, z, dpdx_.head(nx_), dpdz_.head(nz_));
+    const double dpdt = g.gradient(now(), x, z, dpdx_.head(nx_), dpdz_.head(nz_));
     rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
     if (nz_ > 0) {
       ev.algebraic_rate(t_, x, z, xdot_.head(nx_), zdot_.head(nz_));
@@ -355,7 +363,7 @@ class HybridLoop final : private GuardRates {
   }
 
   // Where the firing rule examines the guards: the current state, with its band.
-  GuardCheckPoint site() const { return {t_, x_.head(nx_), z_.head(nz_), band()}; }
+  GuardCheckPoint site() const { return {now(), x_.head(nx_), z_.head(nz_), band()}; }
   bool accumulating() const override { return accumulation_.accumulating(t_, mode_); }
   double next_cycle() const override { return accumulation_.next_cycle(t_, mode_); }
 
@@ -370,12 +378,12 @@ class HybridLoop final : private GuardRates {
     const auto& f = locator_.failure();
     if (scan == EventLocator<S>::Scan::NewtonFailure) {
       stop(Termination::NewtonFailure,
-           message("mode '", m.name, "': algebraic equations unsolvable at t = ", f.t,
+           message("mode '", m.name, "': algebraic equations unsolvable at t = ", at(f.t),
                    " (residual ", f.value, ")", last_events_text()));
     } else {
       stop(Termination::NonFiniteState,
            message("guard '", m.guards[f.guard].name, "' of mode '", m.name, "' returned ", f.value,
-                   " at t = ", f.t, last_events_text()));
+                   " at t = ", at(f.t), last_events_text()));
     }
   }
 
@@ -385,19 +393,19 @@ class HybridLoop final : private GuardRates {
       case ode::StepStatus::StepSizeUnderflow:
       case ode::StepStatus::TooManyRejections:
         stop(Termination::StepSizeUnderflow,
-             message(ode::to_string(st), " in mode '", m.name, "' at t = ", t_, " (h = ",
+             message(ode::to_string(st), " in mode '", m.name, "' at t = ", now(), " (h = ",
                      stepper_.step_size(), ", h_min = ", ode::minimum_step(t_, options_.stepper),
                      "); the flow may be stiff (try integrator radau5) or singular here",
                      last_events_text()));
         return;
       case ode::StepStatus::NonFiniteState:
         stop(Termination::NonFiniteState,
-             message("the flow of mode '", m.name, "' produced NaN/Inf near t = ", t_,
+             message("the flow of mode '", m.name, "' produced NaN/Inf near t = ", now(),
                      " from x = ", vector_text(x_.head(nx_)), last_events_text()));
         return;
       case ode::StepStatus::NewtonFailure:
         stop(Termination::NewtonFailure,
-             message("mode '", m.name, "': algebraic states could not be solved near t = ", t_,
+             message("mode '", m.name, "': algebraic states could not be solved near t = ", now(),
                      " (residual ", stepper_.evaluator().last_residual(), " after ",
                      stepper_.evaluator().last_iterations(),
                      " iterations); dg/dz may be singular here", last_events_text()));
@@ -406,7 +414,7 @@ class HybridLoop final : private GuardRates {
         stop(Termination::ModelError,
              message("mode '", m.name, "': the invariant projection found no state with c(x) = ",
                      vector_text(invariant_target_.head(m.projection ? m.projection->count : 0)),
-                     " at the end of the step from x = ", vector_text(x_.head(nx_)), " at t = ", t_,
+                     " at the end of the step from x = ", vector_text(x_.head(nx_)), " at t = ", now(),
                      last_events_text()));
         return;
       case ode::StepStatus::Accepted:
@@ -430,6 +438,10 @@ class HybridLoop final : private GuardRates {
     return true;
   }
 
+  // The time t0 + tau that the model, the outputs and the messages see (t_end itself at the end).
+  double at(double tau) const { return tau == t_end_ ? t_end_absolute_ : origin_ + tau; }
+  double now() const { return at(t_); }
+
   // "On the surface" for the current state (guard_arming.hpp).
   double band() const { return guard_band(options_.events, x_.head(nx_)); }
 
@@ -438,7 +450,7 @@ class HybridLoop final : private GuardRates {
     return text(parts...);
   }
   std::string prediction_text() const {
-    return detail::prediction_text(accumulation_.prediction(), t_);
+    return detail::prediction_text(accumulation_.prediction(), t_, origin_);
   }
   std::string last_events_text() const { return detail::last_events_text(out_->events, system_); }
 
@@ -452,6 +464,9 @@ class HybridLoop final : private GuardRates {
   bool finished_ = false;
   ModeId mode_ = kNoMode;
   int nx_ = 0, nz_ = 0;
+  // The run's clock: t_ and t_end_ count from origin_ = t0 (see begin()); at() gives the time
+  // the model and the outputs see.
+  double origin_ = 0.0, t_end_absolute_ = 0.0;
   double t_ = 0.0, t_end_ = 0.0;
   double previous_event_t_ = -kInfinity;  // time of the previous discrete update
   bool set_had_reset_ = false;            // the current event set applied a real reset

@@ -25,11 +25,11 @@ void HybridLoop<S>::handle_events(double t) {
   if (nz_ > 0 && !stepper_.evaluator().solve_algebraic(t, x_.head(nx_), z_.head(nz_))) {
     stop(Termination::NewtonFailure,
          message("mode '", current_mode().name,
-                 "': algebraic equations unsolvable at the event t = ", t));
+                 "': algebraic equations unsolvable at the event t = ", at(t)));
     return;
   }
   t_ = t;
-  recorder_.step(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
+  recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
   if (!note_trigger_sides()) return;
   std::vector<int>& fired = rule_.fired();
   // A fired guard whose excursion the dense output could not resolve (it never got below
@@ -61,7 +61,7 @@ void HybridLoop<S>::handle_events(double t) {
     for (int k : round_) {
       if (++resets_here > options_.events.max_resets_per_instant) {
         stop(Termination::EventCap,
-             message("beating: ", resets_here - 1, " resets at t = ", t_, " in mode '",
+             message("beating: ", resets_here - 1, " resets at t = ", now(), " in mode '",
                      current_mode().name, "' without leaving the guard set (cap ",
                      "events.max_resets_per_instant = ", options_.events.max_resets_per_instant,
                      ")", last_events_text()));
@@ -98,7 +98,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   if (++events_total_ > options_.events.max_events) {
     stop(Termination::EventCap,
          message("event cap: events.max_events = ", options_.events.max_events,
-                 " reached at t = ", t_, " (guard '", g.name, "' in mode '", m.name, "')",
+                 " reached at t = ", now(), " (guard '", g.name, "' in mode '", m.name, "')",
                  prediction_text(), last_events_text()));
     return false;
   }
@@ -112,13 +112,13 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
               nx_of_mode_.data()};
     bool ok = false;
     try {
-      ok = g.reset.apply(t_, x_.head(nx_), z_.head(nz_), jump);
+      ok = g.reset.apply(now(), x_.head(nx_), z_.head(nz_), jump);
     } catch (const std::exception& e) {
       reset_failure_ = e.what();
     }
     if (!ok) {
       stop(Termination::ResetFailed,
-           message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", t_,
+           message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", now(),
                    " has no post-event state: ", reset_failure_, last_events_text()));
       return false;
     }
@@ -127,7 +127,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   if (target < 0 || target >= system_.mode_count()) {
     stop(Termination::InvalidInput,
          message("guard '", g.name, "' of mode '", m.name, "' reset to unknown mode id ", target,
-                 " at t = ", t_, " (", system_.mode_count(), " modes)"));
+                 " at t = ", now(), " (", system_.mode_count(), " modes)"));
     return false;
   }
   const Mode& tm = system_.mode(target);
@@ -135,21 +135,21 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   if (g.reset.identity && nx_t != nx_) {
     stop(Termination::InvalidInput,
          message("guard '", g.name, "' of mode '", m.name, "': identity reset into mode '", tm.name,
-                 "' changes the state size (", nx_, " -> ", nx_t, ") at t = ", t_));
+                 "' changes the state size (", nx_, " -> ", nx_t, ") at t = ", now()));
     return false;
   }
   if (!g.reset.apply) copy(x_, nx_t, x_plus_);
   if (!all_finite(x_plus_, nx_t)) {
     stop(Termination::NonFiniteState,
          message("reset of guard '", g.name, "' (mode '", m.name, "' -> '", tm.name,
-                 "') produced a non-finite state ", vector_text(x_plus_.head(nx_t)), " at t = ", t_,
+                 "') produced a non-finite state ", vector_text(x_plus_.head(nx_t)), " at t = ", now(),
                  " from x- = ", vector_text(x_.head(nx_))));
     return false;
   }
   if (!all_finite(outputs_, n_outputs_)) {
     stop(Termination::NonFiniteState,
          message("outputs of the reset of guard '", g.name, "' (mode '", m.name,
-                 "') are not finite: ", vector_text(outputs_.head(n_outputs_)), " at t = ", t_));
+                 "') are not finite: ", vector_text(outputs_.head(n_outputs_)), " at t = ", now()));
     return false;
   }
   if (!reinitialise(tm, target, nx_t, nz_t, &g)) return false;
@@ -174,7 +174,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   ++out_->summary.events_per_guard[mode_][k];
   if (recorder_.record_events()) {
     EventRecord r;
-    r.t = t_;
+    r.t = now();
     r.j = j_;
     r.mode_before = mode_;
     r.mode_after = target;
@@ -190,10 +190,10 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   const ModeId from = mode_;
   commit_post_reset(target, nx_t, nz_t);
   if (!go_on) return false;
-  recorder_.step(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
+  recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
   if (g.terminal) {
     stop(Termination::TerminalEvent,
-         message("terminal guard '", g.name, "' of mode '", m.name, "' fired at t = ", t_));
+         message("terminal guard '", g.name, "' of mode '", m.name, "' fired at t = ", now()));
     return false;
   }
   if (fixed_point) {
@@ -215,7 +215,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
            message(
                "events accumulate without a recognised Zeno pattern: ", accumulation_.small_gaps(),
                " consecutive gaps below zeno.min_gap = ", options_.zeno.min_gap,
-               " (relative) at t = ", t_, " (guard '", g.name, "' in mode '", m.name, "')",
+               " (relative) at t = ", now(), " (guard '", g.name, "' in mode '", m.name, "')",
                prediction_text(), last_events_text()));
       return false;
   }
@@ -229,7 +229,7 @@ bool HybridLoop<S>::record_observation(int k, bool chained) {
   ++out_->summary.events_per_guard[mode_][k];
   if (recorder_.record_events()) {
     EventRecord r;
-    r.t = t_;
+    r.t = now();
     r.j = j_;
     r.mode_before = r.mode_after = mode_;
     r.guard = k;
@@ -245,7 +245,7 @@ bool HybridLoop<S>::record_observation(int k, bool chained) {
   if (!notify_observer(info)) return false;
   if (g.terminal) {
     stop(Termination::TerminalEvent, message("terminal observer '", g.name, "' of mode '",
-                                             current_mode().name, "' fired at t = ", t_));
+                                             current_mode().name, "' fired at t = ", now()));
     return false;
   }
   return true;
@@ -255,7 +255,7 @@ bool HybridLoop<S>::record_observation(int k, bool chained) {
 template <ode::DenseStepper S>
 EventInfo HybridLoop<S>::event_info(int k, ModeId target, int nx_t, int nz_t, bool retrigger,
                                     bool chained) const {
-  return EventInfo{t_,
+  return EventInfo{now(),
                    j_,
                    mode_,
                    target,
@@ -302,7 +302,7 @@ bool HybridLoop<S>::reinitialise(const Mode& tm, ModeId target, int nx_t, int nz
     stop(Termination::NewtonFailure,
          message("re-initialisation after ",
                  by ? "guard '" + by->name + "'" : std::string("the Zeno hand-over"), " (mode '",
-                 current_mode().name, "' -> '", tm.name, "') failed at t = ", t_,
+                 current_mode().name, "' -> '", tm.name, "') failed at t = ", now(),
                  ": 0 = g(t, x+, z) has residual ", stepper_.evaluator().last_residual(), " after ",
                  stepper_.evaluator().last_iterations(),
                  " Newton iterations; x+ = ", vector_text(x_plus_.head(nx_t))));
@@ -334,7 +334,7 @@ bool HybridLoop<S>::note_trigger_sides() {
   if (rule_.note_trigger_sides(m, site(), guards_) == FiringRule::Outcome::Ok) return true;
   stop(Termination::NonFiniteState,
        message("guard '", m.guards[rule_.failed_guard()].name, "' of mode '", m.name, "' is ",
-               rule_.failed_value(), " at the event t = ", t_));
+               rule_.failed_value(), " at the event t = ", now()));
   return false;
 }
 
@@ -349,11 +349,11 @@ void HybridLoop<S>::examine_guards_after_reset() {
   const Guard& g = m.guards[rule_.failed_guard()];
   if (o == FiringRule::Outcome::NonFiniteGuard) {
     stop(Termination::NonFiniteState, message("guard '", g.name, "' of mode '", m.name, "' is ",
-                                              rule_.failed_value(), " after a reset at t = ", t_));
+                                              rule_.failed_value(), " after a reset at t = ", now()));
     return;
   }
   stop(Termination::ResetFailed,
-       message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", t_,
+       message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", now(),
                " leaves the guard on its surface moving into its trigger side (rate ",
                rule_.surface_rate(), " after the reset, ", rule_.rate_before(),
                " before): the jump does not separate, so the guard would fire "

@@ -26,7 +26,7 @@ bool HybridLoop<S>::project_onto_invariants(const Mode& m) {
   stop(Termination::ModelError,
        message("mode '", m.name, "': the invariant projection found no state with c(x) = ",
                vector_text(invariant_target_.head(m.projection->count)),
-               " near x = ", vector_text(x_.head(nx_)), " at t = ", t_));
+               " near x = ", vector_text(x_.head(nx_)), " at t = ", now()));
   return false;
 }
 
@@ -49,7 +49,7 @@ void HybridLoop<S>::project_after_step(const Mode& m) {
     return;
   }
   for (size_t k = 0; k < m.guards.size(); ++k) {
-    guards_.p_start[k] = m.guards[k].value(t_, x_.head(nx_), z_.head(nz_));
+    guards_.p_start[k] = m.guards[k].value(now(), x_.head(nx_), z_.head(nz_));
   }
 }
 

@@ -48,7 +48,7 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
                                 ZenoCause cause) {
   SimulationSummary& s = out_->summary;
   const Mode& m = system_.mode(mode);
-  s.zeno_time = z.t_inf;
+  s.zeno_time = at(z.t_inf);
   s.zeno_ratio = z.ratio;
   s.events_before_zeno = events_total_;
   s.zeno_kind = accumulation_.zeno_kind();
@@ -57,18 +57,18 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
     switch (cause) {
       case ZenoCause::Instantaneous:
         return message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
-                       "' fires again at once and its reset leaves the state unchanged at t = ", t_,
+                       "' fires again at once and its reset leaves the state unchanged at t = ", now(),
                        " (accumulation at this instant)");
       case ZenoCause::Unresolved:
         return message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
                        "' fires again ", z.last_cycle, " s after its own reset with an excursion ",
-                       "below the state's resolution at t = ", t_,
+                       "below the state's resolution at t = ", now(),
                        " (accumulation at this instant, no recognised pattern)");
       case ZenoCause::Predicted:
         break;
     }
     return message("Zeno: events of guard '", m.guards[guard].name, "' in mode '", m.name,
-                   "' accumulate at t_inf = ", z.t_inf, " (cycle of ", z.period,
+                   "' accumulate at t_inf = ", at(z.t_inf), " (cycle of ", z.period,
                    " event(s), duration ratio ", z.ratio, ", last cycle ", z.last_cycle, " s, ",
                    events_total_, " events resolved)");
   };
@@ -85,17 +85,17 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
   // Between the last event and t_inf the state is within the accumulation's reach of x_inf.
   const double t_inf = std::max(z.t_inf, t_);
   const double t_stop = std::min(t_inf, t_end_);
-  recorder_.samples_before(t_stop, j_, mode_, x_inf.head(nx_), z_.head(nz_));
+  recorder_.samples_before(at(t_stop), j_, mode_, x_inf.head(nx_), z_.head(nz_));
   t_ = t_stop;
   x_.head(nx_) = x_inf.head(nx_);
   if (t_inf > t_end_) {
     // The accumulation lies after t_end: the run ends at t_end, within its reach of x_inf.
-    recorder_.samples_at(t_, j_, mode_, x_.head(nx_), z_.head(nz_));
+    recorder_.samples_at(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
     stop(Termination::EndTimeReached, what() + "; reached t_end first (state extrapolated)");
     return;
   }
   if (h.map) {
-    h.map(t_, x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx));
+    h.map(now(), x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx));
   } else {
     x_plus_.head(tm.flow.nx) = x_.head(tm.flow.nx);
   }
@@ -108,7 +108,7 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
   ++s.zeno_handovers;
   if (recorder_.record_events()) {
     EventRecord r;
-    r.t = t_;
+    r.t = now();
     r.j = j_;
     r.mode_before = mode_;
     r.mode_after = h.target;
@@ -116,7 +116,7 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
     recorder_.event(r, x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx),
                     z_plus_.head(tm.flow.nz), outputs_.head(0));
   }
-  const EventInfo info{t_,
+  const EventInfo info{now(),
                        j_,
                        mode_,
                        h.target,

@@ -40,9 +40,10 @@ inline std::string last_events_text(const EventLog& log, const HybridSystem& sys
 }
 
 // What the Zeno monitor predicts when a cap ends the run at t, or "" without a prediction.
-inline std::string prediction_text(const events::ZenoPrediction& z, double t) {
+// z and t count from the run's start `origin` (the loop's clock, hybrid_loop.hpp).
+inline std::string prediction_text(const events::ZenoPrediction& z, double t, double origin) {
   if (!z.detected) return "";
-  return text("; the events accumulate at t_inf = ", z.t_inf, " (duration ratio ", z.ratio,
+  return text("; the events accumulate at t_inf = ", origin + z.t_inf, " (duration ratio ", z.ratio,
               ", remaining ", z.t_inf - t,
               " s): raise events.max_events, or zeno.handover_tolerance to hand over earlier");
 }

@@ -31,9 +31,15 @@ class FlowEvaluator {
   int nx() const { return nx_; }
   int nz() const { return nz_; }
 
+  // The flow is called at t = t0 + tau where a caller passes tau (0 unless set: the simulator
+  // loop counts time from the run's start, so a run from t0 = 1e9 keeps the resolution of one
+  // from 0; the model still sees t).
+  void set_time_origin(double t0) { origin_ = t0; }
+
   // x' = phi(t, x). For DAEs updates the stored z (and x'). False if Newton failed or f returned
   // a non-finite value (see last_residual()).
-  bool derivative(double t, const ConstVectorRef& x, VectorRef xdot) {
+  bool derivative(double tau, const ConstVectorRef& x, VectorRef xdot) {
+    const double t = origin_ + tau;
     if (direct_ && direct_->fast(direct_->context.get(), t, x.data(), xdot.data())) {
       return all_finite(xdot.data(), xdot.size());
     }
@@ -41,13 +47,13 @@ class FlowEvaluator {
   }
 
   // Solves the algebraic equations at (t, x) starting from `z`, which receives the solution.
-  bool solve_algebraic(double t, const ConstVectorRef& x, VectorRef z);
+  bool solve_algebraic(double tau, const ConstVectorRef& x, VectorRef z);
 
   // dphi/dx at (t, x) with z taken from the last solve (call derivative() first).
-  void reduced_jacobian(double t, const ConstVectorRef& x, MatrixRef jac);
+  void reduced_jacobian(double tau, const ConstVectorRef& x, MatrixRef jac);
   // Rate of the algebraic states along the flow, z' = -g_z^-1 (g_t + g_x x') at a consistent
   // (t, x, z) with x' given (g_t taken as 0 when the flow has no algebraic_time_derivative).
-  void algebraic_rate(double t, const ConstVectorRef& x, const ConstVectorRef& z,
+  void algebraic_rate(double tau, const ConstVectorRef& x, const ConstVectorRef& z,
                       const ConstVectorRef& xdot, VectorRef zdot);
 
   auto algebraic() const { return z_.head(nz_); }
@@ -71,6 +77,7 @@ class FlowEvaluator {
 
   const Flow* flow_ = nullptr;
   const DirectRhs* direct_ = nullptr;  // flow_->rhs's fast path, if it has one
+  double origin_ = 0.0;                // set_time_origin
   NewtonOptions newton_;
   int nx_ = 0;
   int nz_ = 0;
