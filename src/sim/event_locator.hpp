@@ -186,7 +186,11 @@ class EventLocator {
     stepper_->interpolate(t, x_work_.head(nx_));
     if (nz_ > 0) {
       z_work_.head(nz_) = sample_z_.col(0).head(nz_);  // warm start: z at the step start
-      stepper_->evaluator().solve_algebraic(t, x_work_.head(nx_), z_work_.head(nz_));
+      if (!stepper_->evaluator().solve_algebraic(t, x_work_.head(nx_), z_work_.head(nz_)) &&
+          !algebraic_failed_) {
+        algebraic_failed_ = true;
+        failure_ = Failure{-1, t, stepper_->evaluator().last_residual()};
+      }
     }
     ++root_evaluations_;
     return sign * values_(g, t, x_work_.data(), nx_, z_work_.data(), nz_);
@@ -233,6 +237,13 @@ class EventLocator {
   // Finds the earliest event in the step: sets event_time_, fired_ (all simultaneous guards,
   // ascending), retrigger_ and next_arming_ (the arming at the step end if nothing fires).
   Scan locate_first_event() {
+    algebraic_failed_ = false;
+    const Scan found = locate_first_event_of_guards();
+    // A guard value read with algebraic states whose Newton solve failed is not the guard's:
+    // the scan reports the failure instead of an event or none (issue 34).
+    return algebraic_failed_ ? Scan::NewtonFailure : found;
+  }
+  Scan locate_first_event_of_guards() {
     const Mode& m = *mode_;
     const double tol = guard_band(options_, sample_x_.col(0).head(nx_));
     const int last = samples_ - 1;
@@ -467,6 +478,7 @@ class EventLocator {
   const Guard* x_work_nan_for_ = nullptr;  // x_work_ is NaN outside this guard's reads
   double event_time_ = 0.0;
   Failure failure_;
+  bool algebraic_failed_ = false;  // a root-finding evaluation's Newton solve failed (failure_)
   long guard_evaluations_ = 0, root_evaluations_ = 0;
 };
 

@@ -243,6 +243,7 @@ class HybridLoop final : private GuardRates {
         x_.head(nx_) = stepper_.state();
         if (nz_ > 0) z_.head(nz_) = locator_.end_algebraic();
         record_samples_until(t_);
+        if (finished_) return;
         recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
         if (options_.on_progress) options_.on_progress(now());
         if constexpr (!kProjectsInStep) {
@@ -292,7 +293,17 @@ class HybridLoop final : private GuardRates {
       stepper_.interpolate(tau, x_plus_.head(nx_));
       if (nz_ > 0) {
         z_plus_.head(nz_) = z_.head(nz_);
-        stepper_.evaluator().solve_algebraic(tau, x_plus_.head(nx_), z_plus_.head(nz_));
+        // A sample whose algebraic states have no solution is written with z = NaN, never with
+        // a Newton iterate, and the run stops there (NewtonFailure).
+        if (!stepper_.evaluator().solve_algebraic(tau, x_plus_.head(nx_), z_plus_.head(nz_))) {
+          z_plus_.head(nz_).setConstant(kNaN);
+          if (!finished_) {
+            stop(Termination::NewtonFailure,
+                 message("mode '", current_mode().name,
+                         "': algebraic equations unsolvable at the sample t = ", ts, " (residual ",
+                         stepper_.evaluator().last_residual(), ")", last_events_text()));
+          }
+        }
       }
       return std::pair<ConstVectorRef, ConstVectorRef>{x_plus_.head(nx_), z_plus_.head(nz_)};
     });

@@ -13,6 +13,7 @@ void HybridLoop<S>::handle_events(double t) {
   const ModeId mode_before_set = mode_;
   // Left limit at the event time.
   record_samples_until(t);
+  if (finished_) return;
   if (t == t_) {  // at the start of the step (a re-trigger)
     copy(x_, nx_, x_plus_);
   } else {
