@@ -6,10 +6,10 @@
 
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <memory>
 #include <numbers>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
