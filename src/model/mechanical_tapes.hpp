@@ -62,8 +62,9 @@ inline bool gaps_fit_memo(const MechanicalTapes& tapes) {
 // Whether the tape reads only t, x and parameters and stores every slot (all_slots).
 bool readable_in_place(const lang::Tape& tape);
 // Gap i in doubles at the n entries at q, from a per-thread memo of every gap at the last
-// (model, run-time parameter values, q): the wall's ConfigurationFunction::InPlaceFn (made here, so the memo's hit path is
-// inlined into it: a call across files cost the sleigh 0.7 % of its instructions).
+// (model, run-time parameter values, q): the wall's ConfigurationFunction::InPlaceFn (made here, so
+// the memo's hit path is inlined into it: a call across files cost the sleigh 0.7 % of its
+// instructions).
 mech::ConfigurationFunction::InPlaceFn wall_gap_in_place(
     std::shared_ptr<const MechanicalTapes> tapes, int i);
 // Every gap at q (mech::AllWallGaps, context: the MechanicalTapes).

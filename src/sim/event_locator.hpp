@@ -200,9 +200,8 @@ class EventLocator {
   double guard_and_rate_at(const Guard& g, double sign, double t, double& rate) {
     const double s = guard_at_full_state(g, sign, t);  // the gradient reads every state
     stepper_->interpolate_derivative(t, xdot_.head(nx_));
-    const double dpdt =
-        g.gradient(origin_ + t, x_work_.head(nx_), z_work_.head(nz_), dpdx_.head(nx_),
-                   dpdz_.head(nz_));
+    const double dpdt = g.gradient(origin_ + t, x_work_.head(nx_), z_work_.head(nz_),
+                                   dpdx_.head(nx_), dpdz_.head(nz_));
     rate = dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt;
     if (nz_ > 0) {
       stepper_->evaluator().algebraic_rate(t, x_work_.head(nx_), z_work_.head(nz_), xdot_.head(nx_),
@@ -473,7 +472,7 @@ class EventLocator {
   std::vector<double> candidate_t_;
   std::vector<int> fired_;
   DeclaredReads declared_;                 // Guard::reads_states of the current mode
-  double origin_ = 0.0;  // t0 of the run (set_time_origin)
+  double origin_ = 0.0;                    // t0 of the run (set_time_origin)
   GuardValues values_;                     // the current mode's guards in doubles
   const Guard* x_work_nan_for_ = nullptr;  // x_work_ is NaN outside this guard's reads
   double event_time_ = 0.0;

@@ -425,8 +425,8 @@ class HybridLoop final : private GuardRates {
         stop(Termination::ModelError,
              message("mode '", m.name, "': the invariant projection found no state with c(x) = ",
                      vector_text(invariant_target_.head(m.projection ? m.projection->count : 0)),
-                     " at the end of the step from x = ", vector_text(x_.head(nx_)), " at t = ", now(),
-                     last_events_text()));
+                     " at the end of the step from x = ", vector_text(x_.head(nx_)),
+                     " at t = ", now(), last_events_text()));
         return;
       case ode::StepStatus::Accepted:
         return;

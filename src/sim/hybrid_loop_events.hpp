@@ -143,8 +143,8 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   if (!all_finite(x_plus_, nx_t)) {
     stop(Termination::NonFiniteState,
          message("reset of guard '", g.name, "' (mode '", m.name, "' -> '", tm.name,
-                 "') produced a non-finite state ", vector_text(x_plus_.head(nx_t)), " at t = ", now(),
-                 " from x- = ", vector_text(x_.head(nx_))));
+                 "') produced a non-finite state ", vector_text(x_plus_.head(nx_t)),
+                 " at t = ", now(), " from x- = ", vector_text(x_.head(nx_))));
     return false;
   }
   if (!all_finite(outputs_, n_outputs_)) {
@@ -349,8 +349,9 @@ void HybridLoop<S>::examine_guards_after_reset() {
   if (o == FiringRule::Outcome::Ok) return;
   const Guard& g = m.guards[rule_.failed_guard()];
   if (o == FiringRule::Outcome::NonFiniteGuard) {
-    stop(Termination::NonFiniteState, message("guard '", g.name, "' of mode '", m.name, "' is ",
-                                              rule_.failed_value(), " after a reset at t = ", now()));
+    stop(Termination::NonFiniteState,
+         message("guard '", g.name, "' of mode '", m.name, "' is ", rule_.failed_value(),
+                 " after a reset at t = ", now()));
     return;
   }
   stop(Termination::ResetFailed,

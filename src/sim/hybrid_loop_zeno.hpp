@@ -57,8 +57,8 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
     switch (cause) {
       case ZenoCause::Instantaneous:
         return message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
-                       "' fires again at once and its reset leaves the state unchanged at t = ", now(),
-                       " (accumulation at this instant)");
+                       "' fires again at once and its reset leaves the state unchanged at t = ",
+                       now(), " (accumulation at this instant)");
       case ZenoCause::Unresolved:
         return message("Zeno: guard '", m.guards[guard].name, "' of mode '", m.name,
                        "' fires again ", z.last_cycle, " s after its own reset with an excursion ",

@@ -145,8 +145,8 @@ TEST(ModelFiles, ReadmeBallInOtherUnitsAndTranslatedKeepsItsImpactsAndZenoTime) 
 // t0 + tau in the output (half an ulp of the time). Before, the rocking block handed over after
 // 11 impacts at t0 = 1e5 (27 at 0) and the README ball failed at t0 = 1e9.
 TEST(ModelFiles, RunsStartedAtLaterTimesGiveTheSameEventsShifted) {
-  for (const auto& [file, horizon] :
-       std::vector<std::pair<std::string, double>>{{"ball.toml", 5.0}, {"rocking_block.toml", 3.0}}) {
+  for (const auto& [file, horizon] : std::vector<std::pair<std::string, double>>{
+           {"ball.toml", 5.0}, {"rocking_block.toml", 3.0}}) {
     const ModelRun at_zero = run(file, {"solver.t_end=" + num(horizon)});
     ASSERT_TRUE(at_zero.succeeded()) << file << ": " << at_zero.message();
     ASSERT_GE(at_zero.result.summary.zeno_handovers, 1) << file;
