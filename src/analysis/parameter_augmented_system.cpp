@@ -222,9 +222,17 @@ HybridSystem parameter_augmented_system(std::shared_ptr<const ParameterFamily> f
       out.add_guard(m, augmented_guard(family, m, g, inner_nx));
     }
     if (mode.zeno_handover) {
-      ZenoHandover handover{mode.zeno_handover->target, {}};
-      if (mode.zeno_handover->map) {
-        const int nx_target = inner_nx[static_cast<size_t>(handover.target)];
+      ZenoHandover handover;
+      handover.target = mode.zeno_handover->target;
+      const int nx_target = inner_nx[static_cast<size_t>(handover.target)];
+      if (mode.zeno_handover->scaled_map) {
+        // The scales of the augmented state begin with those of x.
+        handover.scaled_map = [at, nx, nx_target, np](double t, ConstVectorRef x, ConstVectorRef z,
+                                                      const double* scales, VectorRef x_plus) {
+          at(x).zeno_handover->scaled_map(t, x.head(nx), z, scales, x_plus.head(nx_target));
+          x_plus.segment(nx_target, np) = x.tail(np);
+        };
+      } else if (mode.zeno_handover->map) {
         handover.map = [at, nx, nx_target, np](double t, ConstVectorRef x, ConstVectorRef z,
                                                VectorRef x_plus) {
           at(x).zeno_handover->map(t, x.head(nx), z, x_plus.head(nx_target));

@@ -161,16 +161,16 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self);
 
 // Zeno hand-over of a model with several rigid contacts (index_set_modes.cpp): the limit state
 // projected onto g_N = 0, gdot_N = 0 of the contacts of `closed` and of every rigid contact
-// whose gap at the limit state is below kPostZenoGapBand max(1, |q|_inf) (project_onto_contacts
-// below). A limit state with
+// whose gap at the limit state is below kPostZenoGapBand of its scale (contact_tolerances.hpp;
+// project_onto_contacts below). A limit state with
 // a contact deeper than that band is left unchanged, and the index-sets guard ends the run naming
 // it (the engine's extrapolation of a "pattern" of events at one instant can be far off).
-inline constexpr double kPostZenoGapBand = 1e-8;
-Reset::Map post_zeno_projection(const Context& ctx, unsigned closed);
+ZenoHandover::ScaledMap post_zeno_projection(const Context& ctx, unsigned closed);
 
 // The guard "index-sets" of "post-zeno" (entered by the Zeno hand-over): fires at once and closes
-// the rigid contacts touching at rest (g_N <= 1e-10, |gdot_N| <= 1e-9 of the scale) by the
-// contact-force LCP over them, those with |gdot_T| <= 1e-9 of the scale as sticking candidates.
+// the rigid contacts touching at rest (g_N <= kImpactGapBand, |gdot_N| <= kPostZenoRestRate of
+// their scales, contact_tolerances.hpp) by the contact-force LCP over them, those with |gdot_T| <=
+// kPostZenoRestRate of its scale as sticking candidates.
 void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask);
 
 // Moves (q, qdot) to the nearest state in the kinetic metric with g_N,i(q) = g_target over the

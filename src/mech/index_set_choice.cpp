@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/contact_force_problem.hpp"
 
@@ -33,14 +34,15 @@ LagrangianMode mode_of_sets(const LagrangianModel& m, unsigned closed, unsigned 
 }
 
 void sets_from_velocities(const LagrangianModel& m, unsigned closed, ConstVectorRef q,
-                          ConstVectorRef qdot, unsigned& stick, unsigned& slip_negative,
-                          double rest) {
+                          ConstVectorRef qdot, const double* state_scales, unsigned& stick,
+                          unsigned& slip_negative, double rest) {
   stick = slip_negative = 0;
+  const ContactScales s = contact_scales(state_scales, q, qdot);
   for_each_bit(closed, [&](int i) {
     if (!m.contact(i).frictional()) return;
     const Vector w_T = m.tangent_gradient(i, q);
     const double gdot_T = w_T.dot(qdot);
-    const double tol = rest * (1.0 + w_T.lpNorm<1>() * qdot.lpNorm<Eigen::Infinity>());
+    const double tol = rest * scale_along(w_T, s.qdot);
     if (std::abs(gdot_T) <= tol) {
       stick |= 1u << i;
     } else if (gdot_T < 0.0) {

@@ -22,12 +22,13 @@ namespace saltus::mech::detail {
 LagrangianMode mode_of_sets(const LagrangianModel& m, unsigned closed, unsigned stick,
                             unsigned slip_negative, unsigned compliant_mask);
 
-// Sticking candidates (|gdot_T| <= rest (1 + |w_T|_1 |qdot|_inf)) and slip directions of the
-// frictional contacts of `closed` at (q, qdot). rest = 1e-12 at an event; the Zeno hand-over's
-// extrapolated limit state uses its own, wider one (post-zeno, index_set_modes.cpp).
+// Sticking candidates (|gdot_T| <= rest x its scale, contact_tolerances.hpp) and slip
+// directions of the frictional contacts of `closed` at (q, qdot); state_scales:
+// Jump::state_scales or nullptr. rest = kEventRestRate at an event; the Zeno hand-over's
+// extrapolated limit state uses kPostZenoRestRate (post-zeno, index_set_modes.cpp).
 void sets_from_velocities(const LagrangianModel& m, unsigned closed, ConstVectorRef q,
-                          ConstVectorRef qdot, unsigned& stick, unsigned& slip_negative,
-                          double rest = 1e-12);
+                          ConstVectorRef qdot, const double* state_scales, unsigned& stick,
+                          unsigned& slip_negative, double rest);
 
 // Solves (2.9)-(2.11) over `closed` (assumed g_N = gdot_N = 0) with `stick` as I_H and the
 // sliding directions of `slip_negative`; true with the next mode in `out`, or false with

@@ -17,6 +17,7 @@
 
 #include "compiled_lagrangian.hpp"
 #include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
 #include "index_set_choice.hpp"
 #include "saltus/core/error.hpp"
 
@@ -64,7 +65,8 @@ Reset stick_reset(const Context& ctx, ModeId self, int i, unsigned closed, unsig
         const LagrangianModel& m = ctx->model;
         jump.x_plus.head(2 * n) = x;
         unsigned at_rest = 0, negative = 0;
-        sets_from_velocities(m, closed, x.head(n), x.tail(n), at_rest, negative);
+        sets_from_velocities(m, closed, x.head(n), x.tail(n), jump.state_scales, at_rest, negative,
+                             kEventRestRate);
         const Vector w_i = m.tangent_gradient(i, x.head(n));
         unsigned next_stick = stick | at_rest | (1u << i);
         for_each_bit(closed & ~stick, [&](int j) {
@@ -237,16 +239,18 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   });
 }
 
-Reset::Map post_zeno_projection(const Context& ctx, unsigned closed) {
-  return [ctx, closed](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+ZenoHandover::ScaledMap post_zeno_projection(const Context& ctx, unsigned closed) {
+  return [ctx, closed](double, ConstVectorRef x, ConstVectorRef, const double* state_scales,
+                       VectorRef xp) {
     const int n = ctx->n;
     const LagrangianModel& m = ctx->model;
     Vector q = x.head(n), qd = x.tail(n);
-    const double band = kPostZenoGapBand * std::max(1.0, q.lpNorm<Eigen::Infinity>());
+    const ContactScales s = contact_scales(state_scales, x.head(n), x.tail(n));
     std::vector<int> set;
     for (int i = 0; i < m.contact_count(); ++i) {
       if (!m.contact(i).rigid()) continue;
       const double g = m.gap(i, q);
+      const double band = kPostZenoGapBand * scale_along(m.gap_gradient(i, q), s.q);
       if (g < -band) {  // not a settling limit: left for the index-sets guard to report
         xp.head(2 * n) = x;
         return;
@@ -274,21 +278,24 @@ void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsi
                     const int n = ctx->n;
                     const LagrangianModel& m = ctx->model;
                     jump.x_plus.head(2 * n) = x;
-                    const double scale = 1.0 + x.lpNorm<Eigen::Infinity>();
+                    const ContactScales s = contact_scales(jump.state_scales, x.head(n), x.tail(n));
                     unsigned closed = 0;
                     for (int i = 0; i < m.contact_count(); ++i) {
                       if (!m.contact(i).rigid()) continue;
                       const double g = m.gap(i, x.head(n));
-                      if (g < -kPostZenoGapBand * scale) {
+                      const Vector w = m.gap_gradient(i, x.head(n));
+                      const double band = kPostZenoGapBand * scale_along(w, s.q);
+                      if (g < -band) {
                         jump.failure = saltus::detail::text(
                             m.describe_contact(i), ": the Zeno limit state at t = ", t,
-                            " penetrates by ", -g, " (beyond ", kPostZenoGapBand,
-                            "): the extrapolated accumulation is not a settling one; the run "
-                            "stops rather than project it");
+                            " penetrates by ", -g, " (beyond ", band,
+                            ", 1e-8 of the gap's scale): the extrapolated accumulation is not a "
+                            "settling one; the run stops rather than project it");
                         return false;
                       }
-                      const double rate = m.gap_gradient(i, x.head(n)).dot(x.tail(n));
-                      if (g <= 1e-10 * scale && std::abs(rate) <= 1e-9 * scale) {
+                      const double rate = w.dot(x.tail(n));
+                      if (g <= kImpactGapBand * scale_along(w, s.q) &&
+                          std::abs(rate) <= kPostZenoRestRate * scale_along(w, s.qdot)) {
                         closed |= 1u << i;
                       }
                     }
@@ -297,7 +304,8 @@ void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsi
                     // (A box rocking to rest on sticking corners reached post-zeno with
                     // gdot_T = 2e-11; taken as sliding, a tall box tipped over on that.)
                     unsigned stick = 0, negative = 0;
-                    sets_from_velocities(m, closed, x.head(n), x.tail(n), stick, negative, 1e-9);
+                    sets_from_velocities(m, closed, x.head(n), x.tail(n), jump.state_scales, stick,
+                                         negative, kPostZenoRestRate);
                     // Those rates removed as post_zeno_projection removes the normal ones: a
                     // sticking contact left with gdot_T = 2e-11 slides off at once against its
                     // own slip direction, and stick <-> slip flip at this instant.

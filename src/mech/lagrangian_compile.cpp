@@ -10,6 +10,7 @@
 
 #include "compiled_lagrangian.hpp"
 #include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
 #include "index_set_choice.hpp"
 #include "multi_contact_impact.hpp"
 #include "painleve_report.hpp"
@@ -94,7 +95,8 @@ bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& se
   const Vector qdot_plus = jump.x_plus.segment(n, n);
   if (closed & (closed - 1u)) {
     unsigned stick = 0, negative = 0;
-    detail::sets_from_velocities(ctx.model, closed, x.head(n), qdot_plus, stick, negative);
+    detail::sets_from_velocities(ctx.model, closed, x.head(n), qdot_plus, jump.state_scales, stick,
+                                 negative, detail::kEventRestRate);
     LagrangianMode next;
     if (!detail::choose_index_sets(ctx.model, t, x.head(n), qdot_plus, closed, stick, negative,
                                    mask, next, jump.failure)) {
@@ -131,15 +133,17 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
         // |gdot_N| at round-off: touching at rest (a corner at the end of its bounces), not
         // separating. Left as an identity event, gravity brought it back 1 ulp later, again and
         // again, to a step-size underflow (issue 11); it closes by its forces instead.
-        const double rest = 1e-12 * (1.0 + w_N.lpNorm<1>() * x.tail(n).lpNorm<Eigen::Infinity>());
+        const detail::ContactScales s =
+            detail::contact_scales(jump.state_scales, x.head(n), x.tail(n));
+        const double rest = detail::kEventRestRate * detail::scale_along(w_N, s.qdot);
         if (before > rest) {
           jump.target = ctx->find(from);
           jump.x_plus.head(2 * n) = x;
           jump.outputs.setZero();
           return true;
         }
-        const std::vector<int> set =
-            detail::simultaneous_impact_set(ctx->model, d, closed_bits(from), x.head(n), x.tail(n));
+        const std::vector<int> set = detail::simultaneous_impact_set(
+            ctx->model, d, closed_bits(from), x.head(n), x.tail(n), jump.state_scales);
         if (set.size() > 1) return simultaneous_jump(*ctx, set, from, t, x, jump);
         if (before >= -rest && may_close) {
           jump.x_plus.head(2 * n) = x;
@@ -382,9 +386,10 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     for (unsigned code = 0; code < ctx->configurations; ++code) {
       const LagrangianMode open = ctx->open_configuration(code);
       if (detail::has_compliant_friction(*this, open)) continue;  // ends as Termination::Zeno
-      out.system.set_zeno_handover(
-          ctx->find(open),
-          ZenoHandover{ctx->find({r, target, open.compliant_mask}), zeno_projection(ctx, r)});
+      ZenoHandover handover;
+      handover.target = ctx->find({r, target, open.compliant_mask});
+      handover.map = zeno_projection(ctx, r);
+      out.system.set_zeno_handover(ctx->find(open), std::move(handover));
     }
   }
 
@@ -395,9 +400,10 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
       const LagrangianMode& mode = out.modes[id];
       if (mode.kind == ClosedKind::PostZeno) continue;
       if (detail::has_compliant_friction(*this, mode)) continue;  // ends as Termination::Zeno
-      out.system.set_zeno_handover(
-          id, ZenoHandover{ctx->find({-1, ClosedKind::PostZeno, mode.compliant_mask}),
-                           detail::post_zeno_projection(ctx, closed_bits(mode))});
+      ZenoHandover handover;
+      handover.target = ctx->find({-1, ClosedKind::PostZeno, mode.compliant_mask});
+      handover.scaled_map = detail::post_zeno_projection(ctx, closed_bits(mode));
+      out.system.set_zeno_handover(id, std::move(handover));
     }
   }
 
@@ -465,7 +471,8 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
   if (closing.size() > 1) {  // the contact-force LCP over all of them decides
     unsigned closed = 0, stick = 0, negative = 0;
     for (int i : closing) closed |= 1u << i;
-    detail::sets_from_velocities(m, closed, q, qd, stick, negative);
+    detail::sets_from_velocities(m, closed, q, qd, nullptr, stick, negative,
+                                 detail::kEventRestRate);  // the initial state: its own scales
     LagrangianMode next;
     std::string failure;
     if (!detail::choose_index_sets(m, t, q, qd, closed, stick, negative, mask, next, failure)) {

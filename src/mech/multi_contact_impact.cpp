@@ -2,6 +2,7 @@
 #include "multi_contact_impact.hpp"
 
 #include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -24,23 +25,28 @@ std::string contact_names(const LagrangianModel& m, const std::vector<int>& cont
 // Whether rigid contact i joins I_S of an impact at q; no allocation, so the single-contact path
 // stays allocation-free.
 static bool joins_impact(const LagrangianModel& m, int i, int fired, unsigned closed,
-                         const DofVector<double>& q, double band) {
+                         const DofVector<double>& q, const ContactScales& s) {
   if (i == fired || !m.contact(i).rigid()) return false;
   if ((closed >> i) & 1u) return true;
-  return m.contact(i).gap(q) <= band;  // touching, approaching or not (see the header)
+  const double g = m.contact(i).gap(q);
+  if (g <= 0.0) return true;  // touching, approaching or not (see the header)
+  DofVector<double> w;
+  gradient(m.contact(i).gap, q, w);
+  return g <= kImpactGapBand * scale_along(w, s.q);
 }
 
 std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
-                                         ConstVectorRef q, ConstVectorRef /*qdot*/) {
+                                         ConstVectorRef q, ConstVectorRef qdot,
+                                         const double* state_scales) {
   const int n = m.dof();
   const DofVector<double> qv = load<double>(q, 0, n);
-  const double band = kImpactGapBand * std::max(1.0, q.lpNorm<Eigen::Infinity>());
+  const ContactScales s = contact_scales(state_scales, q, qdot);
   int others = 0;
-  for (int i = 0; i < m.contact_count(); ++i) others += joins_impact(m, i, fired, closed, qv, band);
+  for (int i = 0; i < m.contact_count(); ++i) others += joins_impact(m, i, fired, closed, qv, s);
   if (others == 0) return {};  // d alone: no allocation
   std::vector<int> set{fired};
   for (int i = 0; i < m.contact_count(); ++i) {
-    if (joins_impact(m, i, fired, closed, qv, band)) set.push_back(i);
+    if (joins_impact(m, i, fired, closed, qv, s)) set.push_back(i);
   }
   return set;
 }
@@ -56,17 +62,17 @@ double moreau_rate(double gdot_minus, double e) {
 
 // T+ - T- and the contacts of I_S left with gdot_N(t+) = 0 (to 1e-12 of the largest approach) or
 // separating too slowly for their bounce to be resolved.
-void finish(const Matrix& M, const Matrix& W_N, const Vector& gdot_minus, ConstVectorRef qdot_minus,
+void finish(const Matrix& M, const Matrix& W_N, ConstVectorRef qdot_minus, const ContactScales& s,
             SimultaneousImpact& out) {
   out.rate_N = W_N.transpose() * out.qdot_plus;
   out.energy_change =
       0.5 * out.qdot_plus.dot(M * out.qdot_plus) - 0.5 * qdot_minus.dot(M * qdot_minus);
-  const double rate_tol = 1e-12 * (1.0 + gdot_minus.lpNorm<Eigen::Infinity>());
-  const double speed = qdot_minus.lpNorm<Eigen::Infinity>();
   for (Eigen::Index j = 0; j < out.rate_N.size(); ++j) {
+    const double scale = scale_along(W_N.col(j), s.qdot);
+    const double rate_tol = kEventRestRate * scale;
     // Leaving slower than 1e-8 of the velocity scale, the bounce is below the round-off of
     // the gap (5e-18 m at 1e-8 m/s under g) and its return cannot be located: closed.
-    const double unresolved = 1e-8 * (1.0 + W_N.col(j).lpNorm<1>() * speed);
+    const double unresolved = 1e-8 * scale;
     if (std::abs(out.rate_N[j]) <= rate_tol ||
         (out.rate_N[j] > 0.0 && out.rate_N[j] <= unresolved)) {
       out.closed_after.push_back(out.contacts[j]);
@@ -81,7 +87,7 @@ void finish(const Matrix& M, const Matrix& W_N, const Vector& gdot_minus, ConstV
 // Frictionless members take part with mu = 0.
 SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vector<int>& contacts,
                                       const std::string& where, double t, ConstVectorRef q,
-                                      ConstVectorRef qdot_minus) {
+                                      ConstVectorRef qdot_minus, const ContactScales& s) {
   SimultaneousImpact out;
   out.contacts = contacts;
   const int n = m.dof(), k = static_cast<int>(contacts.size());
@@ -118,7 +124,7 @@ SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vecto
   const ContactSolution& sol = *outcome.selected_solution();
   out.impulse_N = sol.lambda_N;
   out.qdot_plus = sol.motion;
-  finish(p.mass, c.W_N, gdot_minus, qdot_minus, out);
+  finish(p.mass, c.W_N, qdot_minus, s, out);
   return out;
 }
 
@@ -130,28 +136,31 @@ SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vecto
 // (each such impact dissipates). Without restitution the law dissipates, dT = -Lambda^T G
 // Lambda / 2 <= 0 ([LB]'s inelastic law, oracle lcp.impact.*), and the set is kept.
 std::vector<int> lcp_members(const LagrangianModel& m, const std::vector<int>& contacts,
-                             ConstVectorRef q, ConstVectorRef qdot_minus) {
+                             ConstVectorRef q, ConstVectorRef qdot_minus, const ContactScales& s) {
   const bool restitution = std::any_of(contacts.begin(), contacts.end(),
                                        [&m](int i) { return m.contact(i).law.e > 0.0; });
   if (!restitution) return contacts;
-  const double rate_tol = 1e-12 * (1.0 + qdot_minus.lpNorm<Eigen::Infinity>());
   std::vector<int> members{contacts.front()};
   for (size_t j = 1; j < contacts.size(); ++j) {
-    if (m.gap_gradient(contacts[j], q).dot(qdot_minus) <= rate_tol) members.push_back(contacts[j]);
+    const Vector w = m.gap_gradient(contacts[j], q);
+    if (w.dot(qdot_minus) <= kEventRestRate * scale_along(w, s.qdot)) {
+      members.push_back(contacts[j]);
+    }
   }
   return members;
 }
 
 // Moreau's law over `contacts` (all of them in the LCP).
 SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>& contacts,
-                                double t, ConstVectorRef q, ConstVectorRef qdot_minus) {
+                                double t, ConstVectorRef q, ConstVectorRef qdot_minus,
+                                const ContactScales& s) {
   SimultaneousImpact out;
   out.contacts = contacts;
   const std::string where = saltus::detail::text("model '", m.name(), "': simultaneous impact of ",
                                                  contact_names(m, contacts), " at t = ", t);
   const bool frictional = std::any_of(contacts.begin(), contacts.end(),
                                       [&m](int i) { return m.contact(i).frictional(); });
-  if (frictional) return resolve_frictional(m, contacts, where, t, q, qdot_minus);
+  if (frictional) return resolve_frictional(m, contacts, where, t, q, qdot_minus, s);
   const int n = m.dof();
   const int k = static_cast<int>(contacts.size());
   const Matrix M = m.mass_matrix(q);
@@ -170,17 +179,17 @@ SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>
   const lcp::LcpEnumerationResult enumerated =
       lcp::enumerate_lcp_solutions(G, q_lcp, options, &motion_map);
 
-  const double scale = 1.0 + qdot_minus.lpNorm<Eigen::Infinity>();
-  const double motion_tol = 1e-9 * scale;  // ContactSolveOptions::motion_tolerance
+  // Two motions differ when their difference is beyond 1e-9 of the motion before the impact,
+  // both measured in the kinetic metric (units of velocity of every coordinate weighed alike).
+  const auto kinetic_norm = [&M](const Vector& v) { return std::sqrt(v.dot(M * v)); };
+  const double motion_tol = 1e-9 * kinetic_norm(qdot_minus);  // ContactSolveOptions's 1e-9
   bool several = false;
   for (const lcp::LcpFace& face : enumerated.singular_faces) {
-    if ((face.observable_max - face.observable_min).lpNorm<Eigen::Infinity>() > motion_tol) {
-      several = true;
-    }
+    if (kinetic_norm(face.observable_max - face.observable_min) > motion_tol) several = true;
   }
-  for (size_t s = 1; s < enumerated.solutions.size(); ++s) {
-    const Vector diff = motion_map * (enumerated.solutions[s].z - enumerated.solutions[0].z);
-    if (diff.lpNorm<Eigen::Infinity>() > motion_tol) several = true;
+  for (size_t j = 1; j < enumerated.solutions.size(); ++j) {
+    const Vector diff = motion_map * (enumerated.solutions[j].z - enumerated.solutions[0].z);
+    if (kinetic_norm(diff) > motion_tol) several = true;
   }
   if (!enumerated.has_solution()) {
     out.verdict = Verdict::None;
@@ -199,7 +208,7 @@ SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>
   out.verdict = Verdict::Unique;
   out.impulse_N = enumerated.solutions[0].z;
   out.qdot_plus = qdot_minus + motion_map * out.impulse_N;
-  finish(M, W, gdot_minus, qdot_minus, out);
+  finish(M, W, qdot_minus, s, out);
   return out;
 }
 
@@ -207,23 +216,37 @@ SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>
 
 SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
                                                const std::vector<int>& impact_set, double t,
-                                               ConstVectorRef q, ConstVectorRef qdot_minus) {
-  SimultaneousImpact all = resolve_over(m, impact_set, t, q, qdot_minus);
+                                               ConstVectorRef q, ConstVectorRef qdot_minus,
+                                               const double* state_scales) {
+  const ContactScales s = contact_scales(state_scales, q, qdot_minus);
+  SimultaneousImpact all = resolve_over(m, impact_set, t, q, qdot_minus, s);
   if (!all.resolved()) return all;
   const double kinetic = 0.5 * qdot_minus.dot(m.mass_matrix(q) * qdot_minus);
-  if (all.energy_change <= 1e-12 * std::max(kinetic, 1e-300)) return all;
+  const auto gains_energy = [kinetic](const SimultaneousImpact& imp) {
+    return imp.energy_change > 1e-12 * std::max(kinetic, 1e-300);
+  };
+  if (!gains_energy(all)) return all;
   // Energy gained through a separating contact beside restitution: resolve without it (it
   // takes its own impact at the same instant if the others drive it into the surface).
-  const std::vector<int> members = lcp_members(m, impact_set, q, qdot_minus);
-  if (members.size() == impact_set.size()) return all;
-  return resolve_over(m, members, t, q, qdot_minus);
+  const std::vector<int> members = lcp_members(m, impact_set, q, qdot_minus, s);
+  SimultaneousImpact fewer =
+      members.size() == impact_set.size() ? all : resolve_over(m, members, t, q, qdot_minus, s);
+  if (!fewer.resolved() || !gains_energy(fewer)) return fewer;
+  // No impact may create energy (issue 34: the frictional path returned such a solution).
+  fewer.verdict = Verdict::NotRun;
+  fewer.message = saltus::detail::text(
+      "model '", m.name(), "': simultaneous impact of ", contact_names(m, fewer.contacts),
+      " at t = ", t, ": the only impulses found gain kinetic energy (", fewer.energy_change, " on ",
+      kinetic, "); no post-impact state is taken");
+  return fewer;
 }
 
 bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
                               ConstVectorRef x, Jump& jump, unsigned& closed) {
   const int n = m.dof();
   closed = 0;
-  const SimultaneousImpact imp = resolve_simultaneous_impact(m, set, t, x.head(n), x.tail(n));
+  const SimultaneousImpact imp =
+      resolve_simultaneous_impact(m, set, t, x.head(n), x.tail(n), jump.state_scales);
   if (!imp.resolved()) {
     jump.failure = imp.message;
     return false;

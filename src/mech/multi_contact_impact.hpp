@@ -19,15 +19,15 @@
 // it impacts alone.
 //
 // The impact set I_S ([LB] (2.12): every contact with g_N = 0): the contact whose guard fired,
-// every other rigid contact whose gap is within kImpactGapBand of zero, and the contacts held
-// closed by the mode. Without restitution ([LB]'s completely inelastic law) a touching contact
-// that separates (gdot_N(t-) > 0) enters the LCP with gdot_N(t-) itself (gdot_N(t+) >= 0 perp
-// Lambda_N >= 0): it receives impulse only when the others' impulses would drive it into the
-// surface (oracle lcp.impact.box_two_corners_e0, qdot- = (0.5, -1, 3)); the law dissipates. With
-// restitution it can add energy through such a contact; when the solution over I_S gains energy
-// beyond round-off, the impact is solved again without the separating contacts
-// (multi_contact_impact.cpp, lcp_members), which take their own impact at the same instant if
-// the others drive them into the surface.
+// every other rigid contact whose gap is within kImpactGapBand of its scale
+// (contact_tolerances.hpp) of zero, and the contacts held closed by the mode. Without restitution
+// ([LB]'s completely inelastic law) a touching contact that separates (gdot_N(t-) > 0) enters the
+// LCP with gdot_N(t-) itself (gdot_N(t+) >= 0 perp Lambda_N >= 0): it receives impulse only when
+// the others' impulses would drive it into the surface (oracle lcp.impact.box_two_corners_e0, qdot-
+// = (0.5, -1, 3)); the law dissipates. With restitution it can add energy through such a contact;
+// when the solution over I_S gains energy beyond round-off, the impact is solved again without the
+// separating contacts (multi_contact_impact.cpp, lcp_members), which take their own impact at the
+// same instant if the others drive them into the surface.
 #pragma once
 
 #include <string>
@@ -39,10 +39,6 @@
 #include "saltus/mech/lagrangian_model.hpp"
 
 namespace saltus::mech::detail {
-
-// A gap counts as touching at an impact when g_N <= kImpactGapBand max(1, |q|_inf): well below
-// the penetration the tests accept (1e-9) and above the 2-ulp location of a guard.
-inline constexpr double kImpactGapBand = 1e-10;
 
 struct SimultaneousImpact {
   Verdict verdict = Verdict::NotRun;
@@ -58,13 +54,16 @@ struct SimultaneousImpact {
 
 // I_S of an impact of contact `fired` at (q, qdot) in a mode holding the contacts of `closed`
 // (bit i: contact i): the fired contact first; EMPTY (no allocation) when no other contact joins.
+// state_scales: Jump::state_scales, or nullptr (contact_tolerances.hpp).
 std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
-                                         ConstVectorRef q, ConstVectorRef qdot);
+                                         ConstVectorRef q, ConstVectorRef qdot,
+                                         const double* state_scales = nullptr);
 
 // Solves the Moreau-Newton impact LCP over `contacts` at (q, qdot-); t for messages.
 SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
                                                const std::vector<int>& contacts, double t,
-                                               ConstVectorRef q, ConstVectorRef qdot_minus);
+                                               ConstVectorRef q, ConstVectorRef qdot_minus,
+                                               const double* state_scales = nullptr);
 
 // The impact as a jump: x+ = (q, qdot+), outputs (impulse_t = 0, impulse_n of the fired contact
 // set[0], energy change); `closed` = the contacts left with gdot_N(t+) = 0 (bits). False with

@@ -372,8 +372,12 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
     for (size_t k = 0; k < mode.guards.size(); ++k) {
       sys.add_guard(id, make_model_guard(c, mode.guards[k], &c->guards[k], state_names));
     }
-    if (mode.zeno)
-      sys.set_zeno_handover(id, ZenoHandover{mode.zeno->target, reset_map(c, &c->zeno_reset)});
+    if (mode.zeno) {
+      ZenoHandover handover;
+      handover.target = mode.zeno->target;
+      handover.map = reset_map(c, &c->zeno_reset);
+      sys.set_zeno_handover(id, std::move(handover));
+    }
   }
   add_sections(sys, *model);
   return sys;

@@ -39,6 +39,7 @@
 #include "saltus/ode/dense_stepper.hpp"
 #include "saltus/ode/error_norm.hpp"
 #include "saltus/sim/simulator.hpp"
+#include "state_scales.hpp"
 
 namespace saltus::detail {
 
@@ -62,6 +63,7 @@ class HybridLoop final : private GuardRates {
         outputs_(system.max_reset_outputs()),
         x_minus_(max_nx_),
         invariant_target_(std::max(1, system.max_invariants())),
+        scales_(system.max_nx()),
         nx_of_mode_(system.mode_count()),
         locator_(options.events, max_nx_, max_nz_, system.max_guards()),
         guards_(system.max_guards()),
@@ -128,6 +130,7 @@ class HybridLoop final : private GuardRates {
     nx_ = m.flow.nx;
     nz_ = m.flow.nz;
     x_.head(nx_) = x0;
+    scales_.begin(x0);
     if (z0.size() == nz_) {
       z_.head(nz_) = z0;
     } else {
@@ -241,6 +244,7 @@ class HybridLoop final : private GuardRates {
         locator_.commit(guards_);
         t_ = stepper_.interval().t1;
         x_.head(nx_) = stepper_.state();
+        scales_.note(x_.data(), nx_);
         if (nz_ > 0) z_.head(nz_) = locator_.end_algebraic();
         record_samples_until(t_);
         if (finished_) return;
@@ -492,6 +496,7 @@ class HybridLoop final : private GuardRates {
   Vector outputs_;               // the current reset's outputs (Reset::output_names)
   Vector x_minus_;               // the state before the latest reset
   Vector invariant_target_;      // c(x) the mode's projection keeps (invariant_projection.hpp)
+  StateScales scales_;           // the run's scale of each state component (state_scales.hpp)
   std::string reset_failure_;    // a reset's reason for having no post-event state
   std::vector<int> nx_of_mode_;  // Jump::nx_of_mode
   std::vector<int> round_;       // the guards whose resets one round applies (rule_.fired())

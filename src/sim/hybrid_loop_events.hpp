@@ -109,8 +109,8 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   n_outputs_ = static_cast<int>(g.reset.output_names.size());
   ModeId target = g.reset.target;
   if (g.reset.apply) {
-    Jump jump{g.reset.target, x_plus_, outputs_.head(n_outputs_), reset_failure_,
-              nx_of_mode_.data()};
+    Jump jump{g.reset.target,     x_plus_,       outputs_.head(n_outputs_), reset_failure_,
+              nx_of_mode_.data(), scales_.data()};
     bool ok = false;
     try {
       ok = g.reset.apply(now(), x_.head(nx_), z_.head(nz_), jump);
@@ -190,6 +190,7 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
       !options_.on_event || notify_observer(event_info(k, target, nx_t, nz_t, retrigger, chained));
   const ModeId from = mode_;
   commit_post_reset(target, nx_t, nz_t);
+  scales_.note(x_.data(), nx_);
   if (!go_on) return false;
   recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
   if (g.terminal) {

@@ -94,7 +94,10 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
     stop(Termination::EndTimeReached, what() + "; reached t_end first (state extrapolated)");
     return;
   }
-  if (h.map) {
+  scales_.note(x_.data(), nx_);  // the limit state
+  if (h.scaled_map) {
+    h.scaled_map(now(), x_.head(nx_), z_.head(nz_), scales_.data(), x_plus_.head(tm.flow.nx));
+  } else if (h.map) {
     h.map(now(), x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx));
   } else {
     x_plus_.head(tm.flow.nx) = x_.head(tm.flow.nx);

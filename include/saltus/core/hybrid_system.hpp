@@ -23,6 +23,11 @@ namespace saltus {
 struct ZenoHandover {
   ModeId target = kNoMode;
   Reset::Map map;  // empty: identity on the extrapolated limit state
+  // Instead of `map`, where set: the map that also reads the run's scale of each component of
+  // x (Jump::state_scales; nullptr outside a simulation) for its tolerances.
+  using ScaledMap = std::function<void(double t, ConstVectorRef x, ConstVectorRef z,
+                                       const double* state_scales, VectorRef x_plus)>;
+  ScaledMap scaled_map = {};
 };
 
 struct Mode {

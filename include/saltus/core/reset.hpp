@@ -26,6 +26,10 @@ struct Jump {
   VectorRef outputs;
   std::string& failure;   // why there is no post-event state (write it, then return false)
   const int* nx_of_mode;  // state size of each mode of the system
+  // The run's scale of each component of x- (the largest |x_i| seen in the run so far), or
+  // nullptr outside a simulation: tolerances of the jump are fractions of these, weighed by
+  // the sensitivity of the quantity compared (docs/ARCHITECTURE.md "Tolerances").
+  const double* state_scales = nullptr;
   auto state_after() { return x_plus.head(nx_of_mode[target]); }  // x+ in the target mode
 };
 

@@ -1,0 +1,53 @@
+// The tolerances of contact mechanics, in one place (internal to src/mech; docs/ARCHITECTURE.md
+// "Tolerances"). Each test compares a contact quantity with a fraction of its own scale: a gap,
+// a normal or tangential rate with w = its gradient over q, and
+//   scale = sum_i |w_i| S_i,
+// S_i the run's scale of q_i or qdot_i (Jump::state_scales: the largest |x_i| the run has seen)
+// or, outside a simulation, |q_i| and |qdot_i| of the state itself. The scale is in the
+// quantity's own units (metres and radians are never mixed), grows with the model's units (a
+// block in millimetres has the same bands as in metres), and ignores coordinates the quantity
+// does not read (a block translated to x = 1e8 keeps its bands).
+#pragma once
+
+#include <cmath>
+
+#include "saltus/core/types.hpp"
+
+namespace saltus::mech::detail {
+
+// Fractions of a contact quantity's scale.
+// A gap counts as touching at another contact's impact (multi_contact_impact.hpp).
+inline constexpr double kImpactGapBand = 1e-10;
+// A gap counts as touching at a Zeno limit state (extrapolated: wider; post_zeno_projection).
+inline constexpr double kPostZenoGapBand = 1e-8;
+// A normal or tangential rate counts as at rest at a Zeno limit state (the index-sets guard):
+// the extrapolated limit carries rates of ~1e-8 of the run's velocity scale (a rocking block
+// with a corner speed of 0.03 m/s reached post-zeno with gdot_T = -2.7e-10 m/s in metres and
+// +5e-10 m/s in millimetres: noise), so a sliding corner below 1e-7 of it is a candidate for
+// sticking and the contact-force LCP decides.
+inline constexpr double kPostZenoRestRate = 1e-7;
+// A rate counts as zero at an event: round-off of a state that has just been located.
+inline constexpr double kEventRestRate = 1e-12;
+
+// The run's scales of q and qdot (n entries each).
+struct ContactScales {
+  const double* q = nullptr;
+  const double* qdot = nullptr;
+};
+// From Jump::state_scales (x = (q, qdot), n entries each); where that is nullptr (outside a
+// simulation), from the state (q, qdot) itself.
+inline ContactScales contact_scales(const double* state_scales, ConstVectorRef q,
+                                    ConstVectorRef qdot) {
+  if (state_scales) return {state_scales, state_scales + q.size()};
+  return {q.data(), qdot.data()};
+}
+
+// sum_i |w_i| |s_i| over the n entries of w: the scale of a quantity with gradient w.
+template <class W>
+double scale_along(const W& w, const double* s) {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < w.size(); ++i) sum += std::abs(w[i]) * std::abs(s[i]);
+  return sum;
+}
+
+}  // namespace saltus::mech::detail
