@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <random>
 #include <string>
 
@@ -236,13 +237,26 @@ TEST(SimultaneousImpact, StackedBallsResolvedAsOneSet) {
 // Random rod drops: every run ends with a status, a failure names its cause, no end penetrates
 // below -1e-9 at an event, no impact increases the energy beyond round-off. Accumulating impacts
 // hand over to "post-zeno" (the contacts touching at the limit close by the contact-force LCP).
+// Expected: every drop reaches t_end (frictionless ends, 1.5 s, at most 2000 events: nothing
+// here is a Painleve situation or a chatter the event cap is meant for), except the runs of
+// kSameInstantLoop: an engine defect found with issue 34. A plastic (e = 0) landing on one end
+// leaves that end with gap 1e-16 and rate 0, and the run then cycles at that one instant,
+// "impact:<end>" (an identity reset, free -> free), "zeno hand-over" (-> post-zeno),
+// "index-sets" (-> free), ..., until the event cap ends it (3000 events logged, all at the
+// landing time; run 78: e = 0, x0 = (0, 1.2268741236518861, -0.16025496469487488, 0, 0,
+// -1.4118985630223089), t = 0.42421636617356595). Those runs must still end with a status naming
+// t, the guard and the mode; once the defect is fixed they reach t_end, and this test says to take
+// them off the list.
+constexpr int kSameInstantLoop[] = {78, 106};
+
 TEST(SimultaneousImpact, RandomRodDrops) {
   std::mt19937 rng(20261123);
   std::uniform_real_distribution<double> tilt(-0.4, 0.4), spin(-3.0, 3.0), restitution(0.0, 0.9),
       height(0.5, 1.2), pick(0.0, 1.0);
   const double m = 1.0, l = 0.5;
+  const int runs = 150;
   int ended_at_t_end = 0, failed = 0, flat = 0;
-  for (int run = 0; run < 150; ++run) {
+  for (int run = 0; run < runs; ++run) {
     // Every fifth drop is flat without spin (simultaneous landing).
     const bool symmetric = run % 5 == 0;
     const double th = symmetric ? 0.0 : tilt(rng), w = symmetric ? 0.0 : spin(rng);
@@ -255,29 +269,43 @@ TEST(SimultaneousImpact, RandomRodDrops) {
     SimulationOptions o = testing::tight_options();
     o.events.max_events = 2000;
     const SimulationResult r = simulate(c.system, c.free, 0.0, x0, 1.5, o);
-    ASSERT_NE(r.termination(), Termination::NotRun);
+    const std::string where = "run " + std::to_string(run) + " (e " + std::to_string(e) + ")";
+    ASSERT_NE(r.termination(), Termination::NotRun) << where;
+    const bool known_loop = std::find(std::begin(kSameInstantLoop), std::end(kSameInstantLoop),
+                                      run) != std::end(kSameInstantLoop);
     if (r.termination() == Termination::EndTimeReached) {
       ++ended_at_t_end;
+      EXPECT_FALSE(known_loop) << where << " reaches t_end now: the same-instant loop is fixed, "
+                               << "take it off kSameInstantLoop";
     } else {
       ++failed;
-      EXPECT_FALSE(r.summary.message.empty()) << "run " << run;
+      const std::string& msg = r.summary.message;
+      EXPECT_TRUE(known_loop) << where << " ended with " << to_string(r.termination()) << ": "
+                              << msg;
+      // The status and where it struck: the time, the guard and the mode.
+      EXPECT_STREQ(to_string(r.termination()), to_string(Termination::EventCap)) << where;
+      EXPECT_NE(msg.find("t = "), std::string::npos) << where << ": " << msg;
+      EXPECT_NE(msg.find("guard '"), std::string::npos) << where << ": " << msg;
+      EXPECT_NE(msg.find("mode '"), std::string::npos) << where << ": " << msg;
       if (std::getenv("SALTUS_SHOW_RUNS")) {
-        std::printf("run %d: %s at t = %.6f: %s\n", run, to_string(r.termination()), r.t_final,
-                    r.summary.message.c_str());
+        std::printf("%s: %s at t = %.6f: %s\n", where.c_str(), to_string(r.termination()),
+                    r.t_final, msg.c_str());
       }
     }
     const double scale = rod_energy(model, x0, m) + m * kG * l;
     for (long i = 0; i < r.events.size(); ++i) {
       const auto xb = r.events.x_before(i), xa = r.events.x_after(i);
-      EXPECT_GE(model.gap(0, xa.head(3)), -1e-9) << "run " << run << " event " << i;
-      EXPECT_GE(model.gap(1, xa.head(3)), -1e-9) << "run " << run << " event " << i;
+      EXPECT_GE(model.gap(0, xa.head(3)), -1e-9) << where << " event " << i;
+      EXPECT_GE(model.gap(1, xa.head(3)), -1e-9) << where << " event " << i;
       // The Zeno hand-over projects the extrapolated limit state onto the floor (a position
       // correction of the extrapolation's size, not an impact): 1e-9 of the scale there.
       const double slack = r.events[i].guard == kZenoHandoverGuard ? 1e-9 : 1e-12;
       EXPECT_LE(rod_energy(model, xa, m), rod_energy(model, xb, m) + slack * scale)
-          << "run " << run << " event " << i;
+          << where << " event " << i;
     }
   }
+  const int known = static_cast<int>(std::size(kSameInstantLoop));
+  EXPECT_EQ(ended_at_t_end, runs - known) << failed << " ended otherwise";
   RecordProperty("ended_at_t_end", ended_at_t_end);
   RecordProperty("failed_with_status", failed);
   std::printf("random rod drops: %d reached t_end, %d ended with a status, %d flat\n",

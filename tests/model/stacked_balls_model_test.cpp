@@ -300,14 +300,19 @@ TEST(StackedBalls, SeparatingContactWaitsItsTurn) {
 }
 
 // Seeded random drops: every run ends with a status (a failure says why), no ball below its
-// surface by more than 1e-9 after any event or at the end, no impact gains energy.
+// surface by more than 1e-9 after any event or at the end, no impact gains energy. Expected: every
+// drop reaches t_end (all 120 do): frictionless balls have no Painleve situation, and the file's
+// zeno_handover_tolerance = 1e-5 settles a ball bouncing on the other resting one instead of
+// letting it chatter to the event cap (see the model file), so any other status is a failure,
+// reported with the status and its message.
 TEST(StackedBalls, RandomDropsKeepTheInvariants) {
   std::mt19937 rng(20261124);
   std::uniform_real_distribution<double> mass(0.1, 3.0), restitution(0.0, 0.95), height(0.05, 1.5),
       gap(0.0, 1.0), pick(0.0, 1.0);
+  const int runs = 120;
   int reached = 0, other = 0, touching = 0, gains = 0;
   double worst_gain = 0.0;
-  for (int run = 0; run < 120; ++run) {
+  for (int run = 0; run < runs; ++run) {
     Scene s;
     s.m1 = mass(rng), s.m2 = mass(rng), s.h = height(rng);
     s.e_f = pick(rng) < 0.15 ? 0.0 : restitution(rng);
@@ -321,13 +326,13 @@ TEST(StackedBalls, RandomDropsKeepTheInvariants) {
                               num(s.e_f) + ", e_p " + num(s.e_p) + ")";
     const ModelRun r = s.run();
     ASSERT_NE(r.result.termination(), Termination::NotRun) << where;
+    EXPECT_EQ(r.status(), to_string(Termination::EndTimeReached))
+        << where << ": " << r.status() << " at t = " << r.result.t_final << ": " << r.message();
     if (r.result.termination() == Termination::EndTimeReached) {
       ++reached;
     } else {
       ++other;
       EXPECT_FALSE(r.message().empty()) << where;
-      std::printf("%s: %s at t = %.6f: %s\n", where.c_str(), r.status().c_str(), r.result.t_final,
-                  r.message().c_str());
     }
     const EnergyReport e = expect_admissible_events(s, r, where);
     gains += e.gains;  // each gain also fails expect_admissible_events
@@ -335,6 +340,7 @@ TEST(StackedBalls, RandomDropsKeepTheInvariants) {
     EXPECT_GE(s.floor_gap(r.result.x_final), -1e-9) << where;
     EXPECT_GE(s.pair_gap(r.result.x_final), -1e-9) << where;
   }
+  EXPECT_EQ(reached, runs) << other << " ended with another status";
   RecordProperty("reached_t_end", reached);
   RecordProperty("other_status", other);
   RecordProperty("energy_gains", gains);
