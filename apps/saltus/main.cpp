@@ -171,7 +171,11 @@ int main(int argc, char** argv) {
       "Initial states (--seed): --system: configuration uniform over the table, kinetic energy T;\n"
       "MODEL: the model's start, then its configuration with random admissible velocities of\n"
       "the same kinetic energy. Model states are binned as they are (angles not wrapped).\n"
-      "Energy and constraints are kept by projection after every step (DOP853, --rtol).\n"
+      "Energy and constraints are kept by projection after every step (DOP853, --rtol). A\n"
+      "MODEL's energy must be conserved: [mechanics] forces, or a kinetic_energy or\n"
+      "potential_energy that reads t, are refused (exit 1). With a potential (or a term of T\n"
+      "without velocities) nothing is projected: E = T + V is kept by DOP853 alone and its\n"
+      "largest relative error (to the start's kinetic energy) is reported.\n"
       "Exit status: 0 ok, 1 bad input (nothing run), 2 a trajectory stopped early, 3 output "
       "error.");
 

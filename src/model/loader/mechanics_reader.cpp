@@ -148,6 +148,7 @@ void ModelReader::read_mechanics(const toml::table& doc) {
     return;
   }
   lang::ExpressionGraph& g = *graph_;
+  m.applied_forces = Q;
   lang::LagrangianEquations eq =
       lang::derive_lagrangian(g, m.kinetic_energy, m.potential_energy, Q);
   m.mass = std::move(eq.mass);
