@@ -256,8 +256,11 @@ int main(int argc, char** argv) {
       "  saltus orbit models/forced_damped_oscillator.toml --period 2.5132741228718345 \\\n"
       "      --continue c=0.4:-0.4 --out out/neimark_sacker\n"
       "  saltus orbit models/impact_oscillator_dae.toml --period 2.5132741228718345 --out out/dae\n"
-      "Exit status: 0 ok, 1 bad model or options, 2 no orbit (orbit.json: status, residual) or\n"
-      "no period-2 branch for --switch-at-pd (orbit.json: period_2), 3 output error.\n"
+      "Exit status: 0 ok, 1 bad model or options, 2 no orbit (orbit.json: status, residual),\n"
+      "a continuation whose corrector failed before the end of NAME's range, max --points or a\n"
+      "grazing (orbit.json: status \"corrector failed\", partial, failure; the points found are\n"
+      "kept in branch.csv), or no period-2 branch for --switch-at-pd (orbit.json: period_2),\n"
+      "3 output error.\n"
       "docs/ANALYSIS.md describes the files.");
 
   saltus::cli::BifurcationArguments bif;
