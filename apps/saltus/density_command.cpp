@@ -168,9 +168,10 @@ int density_command(const run::DensityArguments& args) {
   for (size_t k = 0; k < starts.size(); ++k) {
     const analysis::DensityTrajectory& t = r.trajectories[k];
     maps_done += t.maps_done;
-    const double T0 = setup.energy(starts[k]);
-    const double T1 = setup.energy(t.x_final);
-    if (setup.elastic) worst_energy = std::max(worst_energy, std::abs(T1 - T0) / T0);
+    // Relative to the start's kinetic energy (> 0), which is the energy without a potential.
+    const double E0 = setup.energy(starts[k]), E1 = setup.energy(t.x_final);
+    const double scale = setup.kinetic_energy(starts[k]);
+    if (setup.elastic) worst_energy = std::max(worst_energy, std::abs(E1 - E0) / scale);
     if (t.termination != Termination::EndTimeReached && stopped.empty()) {
       stopped = "trajectory " + std::to_string(k) + " stopped after " +
                 std::to_string(t.maps_done) + " maps: " + t.message;
@@ -196,8 +197,8 @@ int density_command(const run::DensityArguments& args) {
        << ",\n  \"outside_grid\": " << r.histogram.outside << ",\n  \"seed\": " << args.seed
        << ",\n  \"integrator\": \"dop853\",\n  \"rtol\": " << number(args.rtol)
        << ",\n  \"atol\": " << number(o.simulation.stepper.atol)
-       << ",\n  \"invariant_projection\": true,\n  \"threads\": " << r.threads_used
-       << ",\n  \"wall_seconds\": " << number(seconds)
+       << ",\n  \"invariant_projection\": " << (setup.projected ? "true" : "false")
+       << ",\n  \"threads\": " << r.threads_used << ",\n  \"wall_seconds\": " << number(seconds)
        << ",\n  \"max_relative_energy_error\": " << number(worst_energy)
        << ",\n  \"convergence\": [";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -221,7 +222,8 @@ int density_command(const run::DensityArguments& args) {
             << args.trajectories << " trajectories, " << maps_done << " maps, "
             << r.histogram.binned << " binned) on " << r.threads_used << " thread(s) in " << seconds
             << " s\n"
-            << "energy     max relative error " << worst_energy << "\n";
+            << "energy     max relative error " << worst_energy
+            << (setup.projected ? "" : " (not projected: the model has a potential)") << "\n";
   if (!rows.empty()) {
     std::cout << "convergence L1 distance to the final histogram (independent draws'):";
     for (const ConvergenceRow& row : rows) {

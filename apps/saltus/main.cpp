@@ -171,7 +171,11 @@ int main(int argc, char** argv) {
       "Initial states (--seed): --system: configuration uniform over the table, kinetic energy T;\n"
       "MODEL: the model's start, then its configuration with random admissible velocities of\n"
       "the same kinetic energy. Model states are binned as they are (angles not wrapped).\n"
-      "Energy and constraints are kept by projection after every step (DOP853, --rtol).\n"
+      "Energy and constraints are kept by projection after every step (DOP853, --rtol). A\n"
+      "MODEL's energy must be conserved: [mechanics] forces, or a kinetic_energy or\n"
+      "potential_energy that reads t, are refused (exit 1). With a potential (or a term of T\n"
+      "without velocities) nothing is projected: E = T + V is kept by DOP853 alone and its\n"
+      "largest relative error (to the start's kinetic energy) is reported.\n"
       "Exit status: 0 ok, 1 bad input (nothing run), 2 a trajectory stopped early, 3 output "
       "error.");
 
@@ -252,8 +256,11 @@ int main(int argc, char** argv) {
       "  saltus orbit models/forced_damped_oscillator.toml --period 2.5132741228718345 \\\n"
       "      --continue c=0.4:-0.4 --out out/neimark_sacker\n"
       "  saltus orbit models/impact_oscillator_dae.toml --period 2.5132741228718345 --out out/dae\n"
-      "Exit status: 0 ok, 1 bad model or options, 2 no orbit (orbit.json: status, residual) or\n"
-      "no period-2 branch for --switch-at-pd (orbit.json: period_2), 3 output error.\n"
+      "Exit status: 0 ok, 1 bad model or options, 2 no orbit (orbit.json: status, residual),\n"
+      "a continuation whose corrector failed before the end of NAME's range, max --points or a\n"
+      "grazing (orbit.json: status \"corrector failed\", partial, failure; the points found are\n"
+      "kept in branch.csv), or no period-2 branch for --switch-at-pd (orbit.json: period_2),\n"
+      "3 output error.\n"
       "docs/ANALYSIS.md describes the files.");
 
   saltus::cli::BifurcationArguments bif;

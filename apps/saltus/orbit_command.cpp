@@ -53,7 +53,14 @@ nlohmann::ordered_json switch_at_doubling(const model::Model& m, const analysis:
   const analysis::Branch plus = analysis::switch_at_period_doubling(map, *pd, c, 1.0);
   const analysis::Branch minus = analysis::switch_at_period_doubling(map, *pd, c, -1.0);
   out["at"] = pd->parameter;
-  out["status"] = plus.ok && minus.ok ? "continued" : "no period-2 branch";
+  if (!plus.ok || !minus.ok) {
+    out["status"] = "no period-2 branch";
+  } else if (plus.status == analysis::BranchStatus::CorrectorFailed ||
+             minus.status == analysis::BranchStatus::CorrectorFailed) {
+    out["status"] = to_string(analysis::BranchStatus::CorrectorFailed);  // a partial branch
+  } else {
+    out["status"] = to_string(analysis::BranchStatus::Continued);
+  }
   out["message"] = "along +v: " + plus.stop_reason + "; along -v: " + minus.stop_reason;
   out["stop_reasons"] = {plus.stop_reason, minus.stop_reason};
   // Joined: the -v side reversed, then the +v side without its first point (the doubling, the
@@ -164,11 +171,22 @@ int orbit_command(const OrbitArguments& args) {
     status = orbit.converged() ? 0 : 2;
   } else {
     const analysis::Branch b = analysis::continue_orbit(map, guess, c);
-    j["status"] = b.ok ? "continued" : "no orbit";
+    const bool partial = b.status == analysis::BranchStatus::CorrectorFailed;
+    j["status"] = to_string(b.status);
     j["parameter"] = m.states[static_cast<size_t>(c.parameter)].name;
     j["points"] = b.points.size();
+    j["partial"] = partial;
     j["stop_reason"] = b.stop_reason;
     j["message"] = b.stop_reason;
+    if (partial) {
+      const analysis::CorrectorFailure& f = b.failure;
+      j["failure"] = {{"parameter", f.parameter},
+                      {"step", f.step},
+                      {"iterations", f.iterations},
+                      {"residual", std::isfinite(f.residual) ? nlohmann::ordered_json(f.residual)
+                                                             : nlohmann::ordered_json(nullptr)},
+                      {"message", f.message}};
+    }
     for (const analysis::BifurcationPoint& p : b.bifurcations) {
       std::cout << to_string(p.kind) << " at " << j["parameter"].get<std::string>() << " = "
                 << number(p.parameter) << ": " << p.message << "\n";
@@ -178,10 +196,12 @@ int orbit_command(const OrbitArguments& args) {
       j["state"] = state_json(m, b.points[0].x);
       j["multipliers"] = multipliers_json(b.points[0].multipliers);
     }
-    std::cout << "branch     " << b.points.size() << " points; " << b.stop_reason << "\n";
+    std::cout << "branch     " << b.points.size() << (partial ? " points (partial); " : " points; ")
+              << b.stop_reason << "\n";
+    // A partial branch keeps its points (orbit.json: status "corrector failed", partial, failure).
     files.emplace_back("branch.csv", branch_csv(m, b));
     files.emplace_back("bifurcations.csv", bifurcations_csv(m, b));
-    status = b.ok ? 0 : 2;
+    status = b.status == analysis::BranchStatus::Continued ? 0 : 2;
     if (b.ok && args.switch_at_pd) {
       j["period_2"] = switch_at_doubling(m, map, b, c, files);
       if (j["period_2"]["status"] != "continued") {
@@ -204,8 +224,10 @@ int orbit_command(const OrbitArguments& args) {
                     : "")
             << "\n";
   if (status != 0) {
-    std::cerr << args.model << ": error: " << (j.contains("period_2") ? "" : "no periodic orbit: ")
-              << j["message"].get<std::string>() << "\n";
+    const std::string what = j.contains("period_2")      ? ""
+                             : j.value("partial", false) ? "continuation failed: "
+                                                         : "no periodic orbit: ";
+    std::cerr << args.model << ": error: " << what << j["message"].get<std::string>() << "\n";
     return status;
   }
   if (args.plot)

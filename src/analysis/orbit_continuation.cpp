@@ -21,6 +21,18 @@ const char* to_string(BifurcationKind kind) {
   return "unknown";
 }
 
+const char* to_string(BranchStatus status) {
+  switch (status) {
+    case BranchStatus::NoOrbit:
+      return "no orbit";
+    case BranchStatus::Continued:
+      return "continued";
+    case BranchStatus::CorrectorFailed:
+      return "corrector failed";
+  }
+  return "unknown";
+}
+
 namespace {
 
 // u = (y, p): the state with the parameter moved to the end.
@@ -59,15 +71,18 @@ class Continuation {
   }
 
   // Newton on F = 0 and row . (u - anchor) = h; `message` says why not.
+  // `residual`: max(|F|, |arc|) at the last iterate (NaN when the map was undefined there).
   bool correct(Vector& u, const Vector& anchor, const Vector& row, double h, Evaluation& e,
-               int& iterations, std::string& message) const {
+               int& iterations, double& residual, std::string& message) const {
+    residual = kNaN;
     for (iterations = 0; iterations <= o_.max_corrector_iterations; ++iterations) {
       if (!evaluate(u, e)) {
+        residual = kNaN;
         message = std::string(to_string(e.value.status)) + ": " + e.value.message;
         return false;
       }
       const double arc = row.dot(u - anchor) - h;
-      const double residual = std::max(e.F.lpNorm<Eigen::Infinity>(), std::abs(arc));
+      residual = std::max(e.F.lpNorm<Eigen::Infinity>(), std::abs(arc));
       if (residual <= o_.tolerance * (1.0 + u.lpNorm<Eigen::Infinity>())) return true;
       if (iterations == o_.max_corrector_iterations) break;
       Matrix a(n_, n_);
@@ -86,7 +101,7 @@ class Continuation {
     std::ostringstream os;
     os.precision(6);
     os << "the corrector did not converge in " << o_.max_corrector_iterations << " steps: residual "
-       << e.F.lpNorm<Eigen::Infinity>();
+       << residual;
     message = os.str();
     return false;
   }
@@ -194,6 +209,7 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
   const Eigen::Index n = c.n();
   double h = o.initial_step;
   int iterations = 0;
+  double residual = kNaN;
   std::string message;
   bool grew = true;  // false after a halving: keep the step until the next success
   std::ostringstream os;
@@ -204,7 +220,7 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
     const long resets = e.value.resets;
     Vector next = anchor + h * t;
     Evaluation en;
-    const bool converged = c.correct(next, anchor, t, h, en, iterations, message);
+    const bool converged = c.correct(next, anchor, t, h, en, iterations, residual, message);
     const bool same_sequence = converged && en.value.resets == resets;
     if (!same_sequence && h > o.min_step) {
       h *= 0.5;  // towards the end of this event sequence: a bisection on the arclength
@@ -220,8 +236,16 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
       if (same_sequence) branch.points.push_back(c.point(next, en));
       os.str("");
       if (!grazing) {
-        os << "the corrector failed at the smallest step " << o.min_step << " after parameter "
-           << anchor[n - 1] << ": " << message;
+        // A partial branch: neither an end of the parameter range nor a grazing point.
+        branch.status = BranchStatus::CorrectorFailed;
+        branch.failure.parameter = anchor[n - 1];
+        branch.failure.step = h;
+        branch.failure.iterations = iterations;
+        branch.failure.residual = residual;
+        branch.failure.message = message;
+        os << "the corrector failed after parameter " << anchor[n - 1] << " (step " << h
+           << " <= min_step " << o.min_step << ", " << iterations << " iterations, residual "
+           << residual << "): " << message << "; the branch is partial";
         branch.stop_reason = os.str();
         return;
       }
@@ -267,7 +291,7 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
         const double hc = hb - gb * (hb - ha) / (gb - ga);
         Vector trial = anchor + hc * t;
         Evaluation et;
-        if (!c.correct(trial, anchor, t, hc, et, iterations, message)) break;
+        if (!c.correct(trial, anchor, t, hc, et, iterations, residual, message)) break;
         l.point = trial;
         l.evaluation = et;
         ha = hb;
@@ -359,12 +383,14 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
   e_p[n - 1] = 1.0;
   Evaluation e;
   int iterations = 0;
+  double residual = kNaN;
   std::string message;
-  if (!c.correct(u, u, e_p, 0.0, e, iterations, message)) {
+  if (!c.correct(u, u, e_p, 0.0, e, iterations, residual, message)) {
     branch.stop_reason = "the first orbit was not found: " + message;
     return branch;
   }
   branch.ok = true;
+  branch.status = BranchStatus::Continued;
   branch.points.push_back(c.point(u, e));
   follow(c, branch, u, e, c.tangent(e, e_p) * (o.direction >= 0.0 ? 1.0 : -1.0), o);
   return branch;
@@ -399,6 +425,7 @@ Branch continue_orbit_along(const ReturnMap& map, const Vector& start, const Vec
     return branch;
   }
   branch.ok = true;
+  branch.status = BranchStatus::Continued;
   branch.points.push_back(c.point(u, e));
   const Vector t = perm * direction;
   follow(c, branch, u, e, t / t.norm(), o);

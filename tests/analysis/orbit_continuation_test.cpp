@@ -266,5 +266,72 @@ TEST(OrbitContinuation, BruteForceDiagramAgreesWithTheBranch) {
   }
 }
 
+// A map with the fixed points x = s up to s = 0.5 and none beyond (issue 34): there it is
+// undefined (`undefined`) or moves x by 1 (a Newton matrix that is singular). The branch stops
+// at the cliff as a partial one naming the parameter, step, iterations and residual, not as a
+// continued branch.
+ReturnMap cliff_map(bool undefined) {
+  return [undefined](const Vector& u) {
+    MapValue v;
+    const double x = u[0], s = u[1];
+    v.x = Vector(2);
+    v.jacobian = Matrix::Identity(2, 2);
+    if (s > 0.5 && undefined) {
+      v.status = SensitivityStatus::SimulationFailed;
+      v.message = "undefined beyond s = 0.5";
+      return v;
+    }
+    v.status = SensitivityStatus::Ok;
+    v.return_time = 1.0;
+    if (s > 0.5) {
+      v.x << x + 1.0, s;
+    } else {
+      v.x << s + 0.5 * (x - s), s;
+      v.jacobian(0, 0) = 0.5;
+      v.jacobian(0, 1) = 0.5;
+    }
+    return v;
+  };
+}
+
+TEST(OrbitContinuation, CorrectorFailingHalfWayIsAPartialBranch) {
+  ContinuationOptions c;
+  c.parameter = 1;
+  c.p_min = 0.0;
+  c.p_max = 1.0;
+  for (const bool undefined : {true, false}) {
+    const Branch b = continue_orbit(cliff_map(undefined), Vector::Zero(2), c);
+    ASSERT_TRUE(b.ok) << b.stop_reason;
+    EXPECT_EQ(b.status, BranchStatus::CorrectorFailed) << b.stop_reason;
+    EXPECT_STREQ(to_string(b.status), "corrector failed");
+    ASSERT_GE(b.points.size(), 5u);
+    for (const BranchPoint& p : b.points) {
+      EXPECT_LE(p.parameter, 0.5);
+      EXPECT_NEAR(p.x[0], p.parameter, 1e-9);
+    }
+    const CorrectorFailure& f = b.failure;
+    EXPECT_EQ(f.parameter, b.points.back().parameter);
+    EXPECT_GT(f.parameter, 0.5 - 1e-6);
+    EXPECT_LE(f.step, c.min_step);
+    EXPECT_GT(f.step, 0.0);
+    if (undefined) {
+      EXPECT_TRUE(std::isnan(f.residual));
+      EXPECT_EQ(f.iterations, 0);
+      EXPECT_NE(f.message.find("undefined beyond s = 0.5"), std::string::npos) << f.message;
+    } else {
+      EXPECT_NEAR(f.residual, 1.0, 1e-12);
+      EXPECT_NE(f.message.find("singular"), std::string::npos) << f.message;
+    }
+    EXPECT_NE(b.stop_reason.find("the corrector failed after parameter"), std::string::npos)
+        << b.stop_reason;
+    EXPECT_NE(b.stop_reason.find("partial"), std::string::npos) << b.stop_reason;
+  }
+  // The same map kept below the cliff ends at p_max: a complete branch.
+  c.p_max = 0.4;
+  const Branch whole = continue_orbit(cliff_map(true), Vector::Zero(2), c);
+  EXPECT_EQ(whole.status, BranchStatus::Continued) << whole.stop_reason;
+  EXPECT_TRUE(std::isnan(whole.failure.parameter));
+}
+
 }  // namespace
 }  // namespace saltus::analysis

@@ -100,11 +100,45 @@ def density_of_a_model_file(cli):
     expect(read_csv(os.path.join(again, "density.csv")) == rows, "not repeatable with the seed")
 
 
+def sleigh_with(cli, name, line):
+    # models/chaplygin_sleigh.toml with `line` added to its [mechanics].
+    with open(cli.model("chaplygin_sleigh.toml")) as f:
+        text = f.read()
+    path = os.path.join(cli.work, name)
+    with open(path, "w") as f:
+        f.write(text.replace("[mechanics]\n", "[mechanics]\n" + line + "\n", 1))
+    return path
+
+
+@case
+def density_of_a_model_with_a_potential(cli):
+    # Issue 34: the sleigh in a harmonic well is integrated as it is (no projection onto its
+    # kinetic energy) and its energy error is that of T + V.
+    model = sleigh_with(cli, "well.toml", 'potential_energy = "0.5*(x^2 + y^2)"')
+    out = os.path.join(cli.work, "density_well")
+    code, stdout, stderr = cli.run("density", model, "--range", "-2", "2", "-1", "1", "--maps",
+                                   "200", "--discard", "0", "--grid", "10", "5",
+                                   "--trajectories", "2", "--threads", "2", "--no-plot",
+                                   "--out", out)
+    expect_exit(code, 0, stdout, stderr, "density of a model with a potential")
+    s = read_summary(out)
+    expect(s["invariant_projection"] is False and s["max_relative_energy_error"] < 1e-7,
+           "energy", s)
+    expect("not projected: the model has a potential" in stdout, "stdout", stdout)
+
+
 @case
 def density_of_a_model_file_bad_input_is_refused(cli):
     sleigh, ball = cli.model("chaplygin_sleigh.toml"), cli.model("bouncing_ball.toml")
+    forced = sleigh_with(cli, "forced.toml", "forces = { theta = \"-0.1*theta'\" }")
+    timed = sleigh_with(cli, "timed.toml", 'potential_energy = "0.1*x*t"')
     out = os.path.join(cli.work, "never_model")
     for args, cause in [
+        ([forced, "--range", "-2", "2", "-1", "1"],
+         forced + ": saltus density needs a model whose energy is conserved"),
+        ([forced, "--range", "-2", "2", "-1", "1"],
+         "[mechanics] forces gives a generalised force on 'theta'"),
+        ([timed, "--range", "-2", "2", "-1", "1"], "[mechanics] potential_energy reads t"),
         ([sleigh], "--range XLO XHI YLO YHI is required"),
         ([sleigh, "--range", "2", "-2", "-1", "1"], "XLO < XHI"),
         ([sleigh, "--range", "-2", "2", "-1", "1", "--vars", "x,psi"], "has no state 'psi'"),

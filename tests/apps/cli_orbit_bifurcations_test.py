@@ -154,5 +154,61 @@ def orbit_of_a_dae_mode(cli):
            det, o["multipliers"])
 
 
+# x relaxes to s (x' = s - x: the orbit of every period is x = s) while s <= 0.5; beyond, the
+# flow is NaN (min(sqrt(0.5 - s), 0) is 0 below the cliff), so no map and no orbit exist there.
+CLIFF = """[model]
+name = "cliff"
+
+[states]
+x = 0.0
+s = 0.0
+
+[modes.only]
+flow = ["x' = s - x + min(sqrt(0.5 - s), 0)", "s' = 0"]
+
+[solver]
+t_end = 1.0
+integrator = "dop853"
+rtol = 1e-10
+atol = 1e-12
+"""
+
+
+@case
+def orbit_continuation_whose_corrector_fails_is_partial(cli):
+    # Issue 34: a continuation that cannot go on before the end of its range is exit 2 with
+    # status "corrector failed" and where it failed; the points found stay in branch.csv.
+    model = os.path.join(cli.work, "cliff.toml")
+    with open(model, "w") as f:
+        f.write(CLIFF)
+    out = os.path.join(cli.work, "cliff")
+    code, stdout, stderr = cli.run("orbit", model, "--period", "1", "--continue", "s=0:1",
+                                   "--out", out, "--no-plot")
+    expect_exit(code, 2, stdout, stderr, "a continuation stopped by a failing corrector")
+    o = read_json(out, "orbit.json")
+    expect(o["status"] == "corrector failed" and o["partial"] is True, "status", o)
+    f = o["failure"]
+    expect(0.5 - 1e-6 < f["parameter"] <= 0.5 and 0 < f["step"] <= 1e-7, "where", f)
+    expect(f["residual"] is None and f["iterations"] == 0 and
+           "the flow of mode 'only' produced NaN" in f["message"], "why", f)
+    expect("the corrector failed after parameter" in o["stop_reason"] and
+           "partial" in o["stop_reason"], "stop_reason", o["stop_reason"])
+    expect("continuation failed: the corrector failed after parameter 0.4999" in stderr,
+           "stderr names the failure", stderr)
+    expect("points (partial)" in stdout, "stdout labels the branch", stdout)
+    rows = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(rows) == o["points"] and len(rows) >= 10, "branch.csv keeps the points", len(rows))
+    expect(all(abs(float(r["x"]) - float(r["s"])) < 1e-8 and float(r["s"]) <= 0.5 for r in rows),
+           "branch points", rows[-1])
+    expect(float(rows[-1]["s"]) == f["parameter"], "the last point is where it failed", rows[-1])
+    # Kept below the cliff, the same continuation is complete: exit 0, status "continued".
+    code, stdout, stderr = cli.run("orbit", model, "--period", "1", "--continue", "s=0:0.4",
+                                   "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "a continuation kept below the cliff")
+    o = read_json(out, "orbit.json")
+    expect(o["status"] == "continued" and o["partial"] is False and "failure" not in o, "status",
+           o)
+
+
 if __name__ == "__main__":
     main(CASES, "cli_orbit_bifurcations_test.py")

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
@@ -93,6 +96,49 @@ TEST(MalformedModel, MissingInitialValue) {
 TEST(MalformedModel, GuardThatIsNotAScalar) {
   expect_problems("non_scalar_guard.toml",
                   {{14, 9, "a guard is a scalar function"}, {19, 10, "is a condition"}});
+}
+
+TEST(MalformedModel, ContactKeysTheLawDoesNotReadAreErrors) {
+  // Issue 34: before, each of these loaded and the law ignored the key without a word.
+  expect_problems("ignored_contact_keys.toml",
+                  {{23, 6, "contact 'floor' (law newton) does not read 'mu' (law newton reads e"},
+                   {32, 7, "contact 'wall' (law routh_poisson) does not read 'e_t'"},
+                   {39, 5,
+                    "contact 'pad' (law linear_spring) does not read 'c' (law "
+                    "linear_spring reads k, mu, tangent"},
+                   {44, 11, "contact 'cushion' (law kelvin_voigt) has a tangent but no mu"},
+                   {47, 7, "unknown key 'muu' in contact 'cushion' (law kelvin_voigt)"}});
+}
+
+TEST(MalformedModel, ContactKeysSetOnTheCommandLineMustBeReadToo) {
+  const auto rod = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() /
+                   "models" / "bouncing_rod.toml";
+  const auto particle = rod.parent_path() / "compliant_particle.toml";
+  // --set contacts.<c>.law switches laws: the file's keys for its own law (the rod's mu and
+  // tangent for routh_poisson, the particle's c and release for kelvin_voigt) are left alone.
+  EXPECT_TRUE(check_model_file(rod, {"contacts.tip.law=newton"}).empty());
+  EXPECT_TRUE(check_model_file(particle, {"contacts.surface.law=linear_spring"}).empty());
+  // A key given by --set that the law does not read is an error naming the --set.
+  for (const auto& [file, set, text] :
+       std::vector<std::tuple<std::filesystem::path, std::vector<std::string>, std::string>>{
+           {rod,
+            {"contacts.tip.law=newton", "contacts.tip.mu=0.5"},
+            "'contacts.tip.mu': contact 'tip' (law newton) does not read 'mu'"},
+           {rod, {"contacts.tip.e_t=0.2"}, "contact 'tip' (law routh_poisson) does not read 'e_t'"},
+           {particle,
+            {"contacts.surface.law=linear_spring", "contacts.surface.c=0"},
+            "'contacts.surface.c': contact 'surface' (law linear_spring) does not read 'c'"}}) {
+    const auto problems = check_model_file(file, set);
+    ASSERT_EQ(problems.size(), 1u) << format_diagnostics(problems);
+    EXPECT_EQ(problems[0].file, "--set");
+    EXPECT_NE(problems[0].message.find(text), std::string::npos) << problems[0].format();
+  }
+  // A key the file wrote for a law it does not use stays an error under any --set.
+  const auto ignored =
+      std::filesystem::path(__FILE__).parent_path() / "data" / "ignored_contact_keys.toml";
+  const auto problems = check_model_file(ignored, {"contacts.floor.law=newton"});
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems[0].line, 23) << problems[0].format();
 }
 
 TEST(MalformedModel, ProblemsInOneFileAreAllReported) {

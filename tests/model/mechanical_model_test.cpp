@@ -175,9 +175,9 @@ TEST(MechanicalModel, RunsStartInTheModeTheInitialStateIsConsistentWith) {
     EXPECT_LT(std::abs(r.result.x_final[1]), 1e-12);
   }
   // The particle resting in its compliant surface at the static penetration m g / k.
-  const ModelRun p = run_model(
-      load("compliant_particle.toml", {"contacts.surface.law=linear_spring", "contacts.surface.c=0",
-                                       "h0=" + num(-9.81 / 1e4), "t_end=0.1"}));
+  const ModelRun p =
+      run_model(load("compliant_particle.toml", {"contacts.surface.law=linear_spring",
+                                                 "h0=" + num(-9.81 / 1e4), "t_end=0.1"}));
   ASSERT_TRUE(p.succeeded()) << p.result.summary.message;
   EXPECT_EQ(p.system.mode(p.result.final_mode).name, "free|surface");
   EXPECT_NEAR(p.result.x_final[0], -9.81e-4, 1e-12);
@@ -214,10 +214,9 @@ TEST(MechanicalModel, ParticleReproducesCompliantOraclesUnderEveryLaw) {
   int checked = 0;
   for (const auto& c : oracle_cases("compliant.linear_spring")) {
     const auto& p = c["parameters"];
-    const ParticleImpact r =
-        particle_impact({"contacts.surface.law=linear_spring", "contacts.surface.c=0",
-                         "m=" + num(p["m"]), "k=" + num(p["k"])},
-                        p["v0"], c["expected"]["contact_duration"]);
+    const ParticleImpact r = particle_impact(
+        {"contacts.surface.law=linear_spring", "m=" + num(p["m"]), "k=" + num(p["k"])}, p["v0"],
+        c["expected"]["contact_duration"]);
     // The exit speed equals v0 and the duration pi sqrt(m/k), to the integration tolerance.
     const double v0 = p["v0"], exit = c["expected"]["exit_velocity"];
     EXPECT_NEAR(r.restitution, exit / v0, 1e-9) << c["id"];

@@ -69,11 +69,33 @@ struct BifurcationPoint {
   std::string message;
 };
 
+// How a continuation ended.
+enum class BranchStatus {
+  NoOrbit,    // nothing continued: bad input, or the first orbit was not found (no points)
+  Continued,  // the branch reached an end of [p_min, p_max], max_points or a grazing point
+  // The corrector failed at min_step before any of those ends (the map undefined there, or
+  // Newton not converging): `points` is a partial branch, `failure` says where and why.
+  CorrectorFailed,
+};
+const char* to_string(BranchStatus status);  // "no orbit", "continued", "corrector failed"
+
+// The step at which the corrector failed (BranchStatus::CorrectorFailed).
+struct CorrectorFailure {
+  double parameter = kNaN;  // the last converged point's parameter (the failed step's start)
+  double step = kNaN;       // the arclength step that failed (<= min_step)
+  int iterations = 0;       // Newton iterations of that step
+  double residual = kNaN;   // max(|F|, |arclength condition|) at its last iterate; NaN when the
+                            // map was undefined there
+  std::string message;      // the corrector's message, or the map's status and message
+};
+
 struct Branch {
   std::vector<BranchPoint> points;
   std::vector<BifurcationPoint> bifurcations;
   std::string stop_reason;  // why the continuation ended
   bool ok = false;          // the first point converged
+  BranchStatus status = BranchStatus::NoOrbit;
+  CorrectorFailure failure;  // set when status is CorrectorFailed
 };
 
 // Continues from `guess` (corrected first with the parameter fixed).

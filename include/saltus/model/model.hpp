@@ -96,6 +96,8 @@ struct ModelMechanics {
   lang::NodeId potential_energy = lang::kNoNode;
   std::vector<std::vector<lang::NodeId>> mass;  // M_ij = d^2 T / dq'_i dq'_j, functions of q
   std::vector<lang::NodeId> forces;  // h_i = dL/dq_i - (d/dq dL/dq'_i) q' - d/dt dL/dq'_i + Q_i
+  // Q_i of [mechanics] forces as written (constant 0 where none is given); h includes them.
+  std::vector<lang::NodeId> applied_forces;
   std::vector<ModelContact> contacts;
   // Constraints linear in the velocities, eta^a(q) q' = 0 ([mechanics] constraints): row a is
   // d(constraint a)/dq', functions of q. With any, the model is a mech::NonholonomicModel and

@@ -38,13 +38,22 @@ struct DensitySetup {
   HybridSystem system;
   ModeId mode = 0;
   std::vector<Vector> starts;
-  std::function<double(ConstVectorRef x)> energy;  // kinetic energy of a state (q, qdot)
-  bool elastic = true;                             // every wall has e = 1: the energy must be kept
+  // The energy of a state x = (q, qdot), a first integral of the flow: T for the built-in
+  // billiards and for models without a potential, T2 + V(q) - T(q, 0) for models with one.
+  std::function<double(ConstVectorRef x)> energy;
+  // The kinetic energy 1/2 qdot^T M(q) qdot: the scale of the reported relative energy error.
+  std::function<double(ConstVectorRef x)> kinetic_energy;
+  // Energy (kinetic only) and constraints kept by projection after every step; false for a model
+  // with a potential, whose energy the integrator alone keeps (the error is reported).
+  bool projected = true;
+  bool elastic = true;  // every wall has e = 1: the energy must be kept
   analysis::DensityAxis x_axis, y_axis;
   std::function<Eigen::Vector2d(ConstVectorRef x)> observable;
 };
 
-// Throws saltus::Error naming the system, model, parameter, coordinate or range at fault.
+// Throws saltus::Error naming the system, model, parameter, coordinate or range at fault; a
+// model whose energy is not conserved ([mechanics] forces, T or V reading t) is refused naming
+// each such term.
 DensitySetup builtin_density_setup(const DensityArguments& args);
 DensitySetup model_density_setup(const DensityArguments& args);
 

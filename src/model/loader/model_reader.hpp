@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -132,6 +133,7 @@ class ModelReader {
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
+  void check_contact_keys(const toml::table& t, const std::string& contact, const std::string& law);
 
   // ---------------------------------------------------------------- Hamiltonian models
   void read_hamiltonian(const toml::table& doc);  // hamiltonian_reader.cpp
@@ -178,6 +180,10 @@ class ModelReader {
   const toml::table* solver_table_ = nullptr;
   // Where the values replaced by --set stood in the file (toml++ gives new nodes no source).
   std::map<const toml::node*, toml::source_position> replaced_at_;
+  // --set contacts.<contact>.<key>=...: the keys set, per contact name, and the law the file
+  // gave a contact whose law was set ("newton" when it gave none).
+  std::map<std::string, std::set<std::string>> contact_keys_set_;
+  std::map<std::string, std::string> contact_file_law_;
 };
 
 }  // namespace saltus::model::loader

@@ -129,6 +129,11 @@ void ModelReader::override_contact(toml::table& doc, const std::string& name,
     toml::table& t = *e.as_table();
     const toml::node* n = t.get("name");
     if (n != nullptr && n->value<std::string>() == contact) {
+      if (key == "law" && contact_file_law_.count(contact) == 0) {
+        const toml::node* law = t.get("law");
+        contact_file_law_[contact] = law != nullptr ? law->value_or(std::string()) : "newton";
+      }
+      contact_keys_set_[contact].insert(key);
       value.visit([&](const auto& v) { t.insert_or_assign(key, v); });
       return;
     }
