@@ -89,9 +89,21 @@ def test_sweep_of_a_malformed_file_raises_its_kind():
         saltus.sweep(data_path("unknown_symbol.toml"), ["g=1:2:2"], ["t_final"])
 
 
+def test_a_contact_key_its_law_ignores_is_a_model_error_at_its_line():
+    # No kind of its own: a plain ModelError with file, line and column (issue 34).
+    path = data_path("ignored_contact_keys.toml")
+    with pytest.raises(saltus.ModelError) as caught:
+        saltus.load(path)
+    e = caught.value
+    assert (e.file, e.line, e.column) == (path, 23, 6)
+    assert "does not read 'mu'" in e.problem and "expected" in e.problem
+    for _, other, *_ in MALFORMED:
+        assert not isinstance(e, other)
+
+
 def test_nothing_was_left_unclassified_in_the_data_folder():
     # Every malformed data file that fails to load is covered above (the rest fail at run time).
     loads = {"division_by_zero.toml", "nan_flow.toml", "inconsistent_algebraic.toml"}
     names = sorted(os.listdir(os.path.dirname(data_path("x"))))
-    covered = {m[0] for m in MALFORMED} | loads
+    covered = {m[0] for m in MALFORMED} | loads | {"ignored_contact_keys.toml"}
     assert [n for n in names if n.endswith(".toml") and n not in covered] == []
