@@ -269,8 +269,10 @@ class EventLocator {
           } else if (g.direction == Direction::Either || s < -tol) {
             arm = Arming::Armed;  // left the surface away from the trigger side
           } else {
-            candidate_t_[k] = last_in_band;  // left towards the trigger side: fires again
-            retrigger_[k] = 1;
+            // Left towards the trigger side (fires again, a re-trigger), or away and back
+            // between the samples: a crossing later in the step.
+            candidate_t_[k] = excursion_return(k, g, sign, last_in_band, i, tol);
+            retrigger_[k] = candidate_t_[k] == last_in_band ? 1 : 0;
           }
           continue;
         }
@@ -334,6 +336,28 @@ class EventLocator {
     }
     event_time_ = t_first;
     return Scan::Event;
+  }
+
+  // Guard k, at rest on its surface until time a (AtZero), is on its trigger side at sample i.
+  // It may have left the surface away from its trigger side and come back before sample i: a
+  // guard at rest with an acceleration away from its trigger side that is later overtaken (the
+  // end of a spinning rod after a plastic landing rises, then falls again). Probes from the
+  // middle of (a, t_i) towards a look for that excursion (a value below half the band, so that
+  // round-off next to a is not taken for it); its return is located. With none, the guard left
+  // towards its trigger side at a: a. (Without this the rod end fired again at the landing
+  // instant, and impact, Zeno hand-over and index sets cycled there until the event cap.)
+  double excursion_return(int k, const Guard& g, double sign, double a, int i, double band) {
+    const double b = sample_t_[i];
+    constexpr int kProbes = 24;
+    for (int j = 1; j <= kProbes; ++j) {
+      const double probe = a + std::ldexp(b - a, -j);
+      if (!(probe > a)) break;
+      const double s_probe = guard_at(g, sign, probe);
+      if (s_probe < -0.5 * band) {
+        return find_root(g, sign, probe, s_probe, b, sign * sample_s_(k, i)).before;
+      }
+    }
+    return a;
   }
 
   // Guard k was departing at sample i-1 (rate < 0) and is back on its trigger side (or on the

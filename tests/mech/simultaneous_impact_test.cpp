@@ -238,16 +238,10 @@ TEST(SimultaneousImpact, StackedBallsResolvedAsOneSet) {
 // below -1e-9 at an event, no impact increases the energy beyond round-off. Accumulating impacts
 // hand over to "post-zeno" (the contacts touching at the limit close by the contact-force LCP).
 // Expected: every drop reaches t_end (frictionless ends, 1.5 s, at most 2000 events: nothing
-// here is a Painleve situation or a chatter the event cap is meant for), except the runs of
-// kSameInstantLoop: an engine defect found with issue 34. A plastic (e = 0) landing on one end
-// leaves that end with gap 1e-16 and rate 0, and the run then cycles at that one instant,
-// "impact:<end>" (an identity reset, free -> free), "zeno hand-over" (-> post-zeno),
-// "index-sets" (-> free), ..., until the event cap ends it (3000 events logged, all at the
-// landing time; run 78: e = 0, x0 = (0, 1.2268741236518861, -0.16025496469487488, 0, 0,
-// -1.4118985630223089), t = 0.42421636617356595). Those runs must still end with a status naming
-// t, the guard and the mode; once the defect is fixed they reach t_end, and this test says to take
-// them off the list.
-constexpr int kSameInstantLoop[] = {78, 106};
+// here is a Painleve situation or a chatter the event cap is meant for). Runs 78 and 106 cycled
+// at one instant until the event cap before issue 34 (RodEndLandingPlasticallyWhileSpinning
+// below); a run that does not reach t_end must still end with a status naming t, the guard and
+// the mode.
 
 TEST(SimultaneousImpact, RandomRodDrops) {
   std::mt19937 rng(20261123);
@@ -271,17 +265,12 @@ TEST(SimultaneousImpact, RandomRodDrops) {
     const SimulationResult r = simulate(c.system, c.free, 0.0, x0, 1.5, o);
     const std::string where = "run " + std::to_string(run) + " (e " + std::to_string(e) + ")";
     ASSERT_NE(r.termination(), Termination::NotRun) << where;
-    const bool known_loop = std::find(std::begin(kSameInstantLoop), std::end(kSameInstantLoop),
-                                      run) != std::end(kSameInstantLoop);
     if (r.termination() == Termination::EndTimeReached) {
       ++ended_at_t_end;
-      EXPECT_FALSE(known_loop) << where << " reaches t_end now: the same-instant loop is fixed, "
-                               << "take it off kSameInstantLoop";
     } else {
       ++failed;
       const std::string& msg = r.summary.message;
-      EXPECT_TRUE(known_loop) << where << " ended with " << to_string(r.termination()) << ": "
-                              << msg;
+      ADD_FAILURE() << where << " ended with " << to_string(r.termination()) << ": " << msg;
       // The status and where it struck: the time, the guard and the mode.
       EXPECT_STREQ(to_string(r.termination()), to_string(Termination::EventCap)) << where;
       EXPECT_NE(msg.find("t = "), std::string::npos) << where << ": " << msg;
@@ -304,12 +293,36 @@ TEST(SimultaneousImpact, RandomRodDrops) {
           << where << " event " << i;
     }
   }
-  const int known = static_cast<int>(std::size(kSameInstantLoop));
-  EXPECT_EQ(ended_at_t_end, runs - known) << failed << " ended otherwise";
+  EXPECT_EQ(ended_at_t_end, runs) << failed << " ended otherwise";
   RecordProperty("ended_at_t_end", ended_at_t_end);
   RecordProperty("failed_with_status", failed);
   std::printf("random rod drops: %d reached t_end, %d ended with a status, %d flat\n",
               ended_at_t_end, failed, flat);
+}
+
+// Issue 34, the instant cycle: a rod spinning at 6.5 rad/s lands plastically on its right end,
+// which leaves the floor with rate 0 and acceleration +4.6 m/s^2 (it rises, then falls again).
+// The end at rest read its later return as "left towards the trigger side" at the landing
+// instant: impact, Zeno hand-over, index sets and impact again cycled there until the event cap.
+// Now the excursion's return is a later crossing: the run reaches t_end, the landing instant
+// holds the one impact, and the next event of that end is a real one, later.
+TEST(SimultaneousImpact, RodEndLandingPlasticallyWhileSpinningLeavesTheFloor) {
+  const auto model = rod_model(1.0, 0.5, 0.0);
+  const auto c = model.compile();
+  Vector x0(6);
+  x0 << 0.0, 1.2268741236518861, -0.16025496469487488, 0.0, 0.0, -1.4118985630223089;
+  SimulationOptions o = testing::tight_options();
+  o.events.max_events = 2000;
+  const SimulationResult r = simulate(c.system, c.free, 0.0, x0, 1.5, o);
+  ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+  ASSERT_GE(r.events.size(), 2);
+  const double landing = r.events[0].t;
+  EXPECT_EQ(c.system.mode(r.events[0].mode_after).name, "free");  // it leaves by acceleration
+  EXPECT_GT(r.events[1].t, landing) << "a second event at the landing instant";
+  for (long i = 0; i < r.events.size(); ++i) {
+    EXPECT_GE(model.gap(0, r.events.x_after(i).head(3)), -1e-9) << i;
+    EXPECT_GE(model.gap(1, r.events.x_after(i).head(3)), -1e-9) << i;
+  }
 }
 
 }  // namespace
