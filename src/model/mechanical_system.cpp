@@ -238,13 +238,14 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
   // The initial configuration: M(q0) SPD, every gap gradient non-zero, no rigid contact
   // penetrated (a compliant contact with g_N < 0 starts active). A gap within the simulator's
   // guard band of zero is touching, not penetrating (a gap from a trigonometric formula is
-  // -5.6e-17 where it should be 0).
+  // -5.6e-17 where it should be 0): guard_tolerance times the gap's scale sum_j |dg/dq_j| |q0_j|
+  // (event_options.hpp; the run's scales start at q0).
   const Vector q0 = model->initial_state().head(n);
   lm.check_configuration(q0);
-  const double band = model->options.events.guard_tolerance *
-                      std::max(1.0, q0.size() ? q0.lpNorm<Eigen::Infinity>() : 0.0);
   for (int i = 0; i < lm.contact_count(); ++i) {
     if (m.contacts[static_cast<size_t>(i)].compliant) continue;
+    const double band = model->options.events.guard_tolerance *
+                        lm.gap_gradient(i, q0).cwiseAbs().dot(q0.cwiseAbs());
     const double gap0 = lm.gap(i, q0);
     if (gap0 < -band) {
       std::ostringstream q;

@@ -244,12 +244,12 @@ class EventLocator {
   }
   Scan locate_first_event_of_guards() {
     const Mode& m = *mode_;
-    const double tol = guard_band(options_, sample_x_.col(0).head(nx_));
     const int last = samples_ - 1;
     double t_first = kInfinity;
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
       const int k = static_cast<int>(kk);
       const Guard& g = m.guards[k];
+      const double tol = guards_->band[kk];  // set where the guards were last examined
       candidate_t_[k] = kInfinity;
       retrigger_[k] = 0;
       unresolved_[k] = 0;

@@ -36,12 +36,11 @@ class GuardRates {
   ~GuardRates() = default;
 };
 
-// Where the guards are examined: the current (t, x, z), the state before the latest reset and
-// the band of "on the surface" (guard_arming.hpp).
+// Where the guards are examined: the current (t, x, z). The band of "on the surface" of each
+// guard is GuardStates::band, set for this point.
 struct GuardCheckPoint {
   double t;
   ConstVectorRef x, z;
-  double band;
 };
 
 class FiringRule {
@@ -120,8 +119,9 @@ class FiringRule {
       const double p = g.value(at.t, at.x, at.z);
       if (!std::isfinite(p)) return non_finite(static_cast<int>(kk), p);
       const double s = oriented(g.direction, p);
+      const double band = guards.band[kk];
       trigger_side_[kk] =
-          s > at.band || (guards.arming[kk] == Arming::OnTriggerSideAfterReset && s >= -at.band);
+          s > band || (guards.arming[kk] == Arming::OnTriggerSideAfterReset && s >= -band);
     }
     return Outcome::Ok;
   }
@@ -141,7 +141,7 @@ class FiringRule {
       guards.p_start[k] = p;
       if (!std::isfinite(p)) return non_finite(k, p);
       const double s = oriented(g.direction, p);
-      const double tol = at.band;
+      const double tol = guards.band[k];
       const bool was_on_trigger_side = trigger_side_[k] != 0;
       retrigger_[k] = 0;
       trigger_side_[k] = 0;
@@ -181,7 +181,7 @@ class FiringRule {
             // point (a spinning corner bouncing to rest, issue 11).
             accumulation_reached_ = true;
           } else if (d == Departure::IntoTrigger || d == Departure::Approaching) {
-            if (!reset_kept_rate(g, x_minus, at.band, rates)) {
+            if (!reset_kept_rate(g, x_minus, tol, rates)) {
               failed_guard_ = k;
               return Outcome::NoSeparation;
             }
@@ -233,7 +233,7 @@ class FiringRule {
     double rate = 0.0;
     if (!g.gradient || !rates.rate(g, at.x, rate)) return Departure::Unknown;
     surface_rate_ = rate;
-    at_rest_[k] = !(std::abs(rate) > at.band);
+    at_rest_[k] = !(std::abs(rate) > guards.band[k]);
     if (at_rest_[k]) return Departure::Unknown;
     const double sign = orientation(g.direction);
     if (g.direction != Direction::Either && sign * rate > 0.0) {

@@ -24,9 +24,9 @@ inline double oriented(Direction d, double p) {
 inline double orientation(Direction d) {
   return d == Direction::Falling ? -1.0 : 1.0;
 }
-// The band |p| <= band that counts as "on the surface": events.guard_tolerance relative to the
-// state's magnitude, since a guard computed from states of size |x| carries round-off of that
-// order (a floor at 1e5 m is not resolved to 1e-12 m). Only the first events.band_states states
+// The band |p| <= band that counts as "on the surface" of a guard without gradient:
+// events.guard_tolerance relative to the state's magnitude max(1, |x|_inf) (a guard with a
+// gradient has its own band, HybridLoop::note_bands). Only the first events.band_states states
 // count when that is set (event_options.hpp).
 inline Eigen::Index band_state_count(const events::EventOptions& options, Eigen::Index nx) {
   return options.band_states > 0 ? std::min<Eigen::Index>(options.band_states, nx) : nx;
@@ -40,10 +40,11 @@ inline double guard_band(const events::EventOptions& options, const ConstVectorR
 // event locator, advanced by both.
 struct GuardStates {
   explicit GuardStates(int max_guards)
-      : arming(max_guards), p_start(max_guards), leave_sign(max_guards) {}
+      : arming(max_guards), p_start(max_guards), leave_sign(max_guards), band(max_guards) {}
   std::vector<Arming> arming;
   std::vector<double> p_start;     // guard value at the start of the next step
   std::vector<double> leave_sign;  // Leaving: the orientation in which s departs below zero
+  std::vector<double> band;        // "on the surface": |p| <= band, set where guards are examined
 };
 
 }  // namespace saltus::detail

@@ -63,7 +63,7 @@ class HybridLoop final : private GuardRates {
         outputs_(system.max_reset_outputs()),
         x_minus_(max_nx_),
         invariant_target_(std::max(1, system.max_invariants())),
-        scales_(system.max_nx()),
+        scales_(system.max_nx(), system.max_nz()),
         nx_of_mode_(system.mode_count()),
         locator_(options.events, max_nx_, max_nz_, system.max_guards()),
         guards_(system.max_guards()),
@@ -154,6 +154,8 @@ class HybridLoop final : private GuardRates {
       return;
     }
     // Initial arming: on the trigger side is an inconsistent start, on the surface is disarmed.
+    scales_.note_algebraic(z_.data(), nz_);
+    note_bands(m);
     for (GuardId k = 0; k < static_cast<GuardId>(m.guards.size()); ++k) {
       const Guard& g = m.guards[k];
       const double p = g.value(now(), x_.head(nx_), z_.head(nz_));
@@ -164,7 +166,7 @@ class HybridLoop final : private GuardRates {
         return;
       }
       const double s = oriented(g.direction, p);
-      const double tol = band();
+      const double tol = guards_.band[k];
       if (g.direction != Direction::Either && s > tol && g.observe_only) {
         guards_.arming[k] =
             Arming::OnTriggerSideAfterReset;  // an observer waits for its other side
@@ -378,7 +380,31 @@ class HybridLoop final : private GuardRates {
   }
 
   // Where the firing rule examines the guards: the current state, with its band.
-  GuardCheckPoint site() const { return {now(), x_.head(nx_), z_.head(nz_), band()}; }
+  GuardCheckPoint site() const { return {now(), x_.head(nx_), z_.head(nz_)}; }
+
+  // The band of "on the surface" of every guard of mode m at the current state (GuardStates::
+  // band; docs/ARCHITECTURE.md "Tolerances"): events.guard_tolerance times the guard's scale
+  //   sum_i |dp/dx_i| S_i + sum_j |dp/dz_j| S_z,j + |dp/dt| |t|,
+  // S the run's state scales (state_scales.hpp): in the guard's own units, blind to states it
+  // does not read (a gap of a block at x = 1e8 keeps its band) and scaled with the model's units.
+  // Only the first events.band_states states count. A guard without a gradient has the band of
+  // the whole state (guard_band).
+  void note_bands(const Mode& m) {
+    const Eigen::Index ns = band_state_count(options_.events, nx_);
+    const double t = now();
+    for (size_t k = 0; k < m.guards.size(); ++k) {
+      const Guard& g = m.guards[k];
+      double scale = kNaN;
+      if (g.gradient) {
+        const double dpdt =
+            g.gradient(t, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
+        scale = std::abs(dpdt) * std::abs(t);
+        for (Eigen::Index i = 0; i < ns; ++i) scale += std::abs(dpdx_[i]) * scales_.x(int(i));
+        for (int j = 0; j < nz_; ++j) scale += std::abs(dpdz_[j]) * scales_.z(j);
+      }
+      guards_.band[k] = std::isfinite(scale) ? options_.events.guard_tolerance * scale : band();
+    }
+  }
   bool accumulating() const override { return accumulation_.accumulating(t_, mode_); }
   double next_cycle() const override { return accumulation_.next_cycle(t_, mode_); }
 

@@ -333,6 +333,7 @@ bool HybridLoop<S>::note_trigger_sides() {
     rule_.clear_trigger_sides();  // nothing to evaluate: spares the site's Refs and band
     return true;
   }
+  note_bands(m);
   if (rule_.note_trigger_sides(m, site(), guards_) == FiringRule::Outcome::Ok) return true;
   stop(Termination::NonFiniteState,
        message("guard '", m.guards[rule_.failed_guard()].name, "' of mode '", m.name, "' is ",
@@ -345,6 +346,8 @@ bool HybridLoop<S>::note_trigger_sides() {
 template <ode::DenseStepper S>
 void HybridLoop<S>::examine_guards_after_reset() {
   const Mode& m = current_mode();
+  scales_.note_algebraic(z_.data(), nz_);
+  note_bands(m);
   const FiringRule::Outcome o =
       rule_.examine_after_reset(m, site(), x_minus_.head(nx_), guards_, *this);
   if (o == FiringRule::Outcome::Ok) return;

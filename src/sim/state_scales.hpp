@@ -18,24 +18,32 @@ namespace saltus::detail {
 
 class StateScales {
  public:
-  explicit StateScales(int max_nx) : scale_(static_cast<size_t>(std::max(1, max_nx)), 0.0) {}
+  StateScales(int max_nx, int max_nz)
+      : scale_(static_cast<size_t>(std::max(1, max_nx)), 0.0),
+        z_scale_(static_cast<size_t>(std::max(1, max_nz)), 0.0) {}
 
   // A new run from x0: nothing of the run before is kept.
   void begin(const ConstVectorRef& x0) {
     std::fill(scale_.begin(), scale_.end(), 0.0);
+    std::fill(z_scale_.begin(), z_scale_.end(), 0.0);
     note(x0.data(), static_cast<int>(x0.size()));
   }
   // The state at a step end or after a reset (its first n components).
-  void note(const double* x, int n) {
-    for (int i = 0; i < n; ++i) {
-      const double a = std::abs(x[i]);
-      if (a > scale_[static_cast<size_t>(i)]) scale_[static_cast<size_t>(i)] = a;  // NaN: kept
-    }
-  }
+  void note(const double* x, int n) { note_into(scale_, x, n); }
+  // The algebraic state there.
+  void note_algebraic(const double* z, int n) { note_into(z_scale_, z, n); }
   const double* data() const { return scale_.data(); }
+  double x(int i) const { return scale_[static_cast<size_t>(i)]; }
+  double z(int j) const { return z_scale_[static_cast<size_t>(j)]; }
 
  private:
-  std::vector<double> scale_;
+  static void note_into(std::vector<double>& scale, const double* v, int n) {
+    for (int i = 0; i < n; ++i) {
+      const double a = std::abs(v[i]);
+      if (a > scale[static_cast<size_t>(i)]) scale[static_cast<size_t>(i)] = a;  // NaN: kept
+    }
+  }
+  std::vector<double> scale_, z_scale_;
 };
 
 }  // namespace saltus::detail

@@ -46,17 +46,18 @@ struct Fixture {
   explicit Fixture(std::initializer_list<Direction> d) : m(mode_with(d)), rule(8), guards(8) {
     rates.mode = &m;
     std::fill(guards.arming.begin(), guards.arming.end(), Arming::Armed);
+    std::fill(guards.band.begin(), guards.band.end(), kBand);
   }
   FiringRule::Outcome examine(const Vector& x, const Vector& x_minus, bool accumulating = false) {
     rates.x_minus = &x_minus;
     rates.x_after = x;
     const Vector z;
     rates.accumulating_now = accumulating;
-    return rule.examine_after_reset(m, GuardCheckPoint{0.0, x, z, kBand}, x_minus, guards, rates);
+    return rule.examine_after_reset(m, GuardCheckPoint{0.0, x, z}, x_minus, guards, rates);
   }
   FiringRule::Outcome note(const Vector& x) {
     const Vector z;
-    return rule.note_trigger_sides(m, GuardCheckPoint{0.0, x, z, kBand}, guards);
+    return rule.note_trigger_sides(m, GuardCheckPoint{0.0, x, z}, guards);
   }
   Mode m;
   FiringRule rule;
