@@ -29,7 +29,7 @@ std::string ZenoOptions::validate() const {
 ZenoPrediction ZenoMonitor::notify(double t, ModeId mode, GuardId guard) {
   if (count_ > 0) {
     const double gap = t - time(0);
-    small_gaps_ = gap < options_.min_gap * std::max(1.0, std::abs(t)) ? small_gaps_ + 1 : 0;
+    small_gaps_ = gap < options_.min_gap * std::abs(t) ? small_gaps_ + 1 : 0;
   }
   history_[count_ & (kHistory - 1)] = Entry{t, mode, guard};
   ++count_;
@@ -98,7 +98,7 @@ ZenoPrediction ZenoMonitor::predict_with_period(int p) const {
   z.last_cycle = duration(0, 0);
   z.t_inf = time(0) + z.last_cycle * r0 / (1.0 - r0);
   z.handover_due = next_unresolvable || z.t_inf - time(0) <= options_.handover_tolerance *
-                                                                 std::max(1.0, std::abs(z.t_inf));
+                                                                 std::abs(z.t_inf);
   z.below_resolution = next_unresolvable;
   return z;
 }

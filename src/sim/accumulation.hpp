@@ -62,7 +62,7 @@ class Accumulation {
   // events went on to a step-size underflow (random box drops, issue 11).
   bool stalled(double t, ModeId mode, int k, bool identity) const {
     return identity && last_identity_ && follows_own_reset(mode, k) &&
-           t - last_t_ <= options_.min_gap * std::max(1.0, std::abs(t));
+           t - last_t_ <= options_.min_gap * std::abs(t);
   }
   // Records every reset (after stalled() has seen it).
   void note_reset(double t, ModeId mode, int k, bool identity) {
@@ -147,7 +147,7 @@ class Accumulation {
   // Whether z's t_inf differs from the standing prediction's by more than the round-off of a
   // geometric tail, D r / (1 - r) with each duration D known to ~2 ulp(t): ~4 ulp(t) r / (1 - r)^2.
   bool moves_t_inf(const events::ZenoPrediction& z, double t) const {
-    const double ulp = std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
+    const double ulp = std::numeric_limits<double>::epsilon() * std::abs(t);
     const double round_off = 4.0 * ulp * z.ratio / ((1.0 - z.ratio) * (1.0 - z.ratio));
     return std::abs(z.t_inf - pattern_.t_inf) > 16.0 * round_off;
   }

@@ -329,7 +329,7 @@ class EventLocator {
       t_first = std::min(t_first, candidate_t_[k]);
     }
     if (t_first == kInfinity) return Scan::NoEvent;
-    const double window = options_.simultaneous_rtol * std::max(1.0, std::abs(t_first));
+    const double window = options_.simultaneous_rtol * std::abs(t_first);
     fired_.clear();
     for (size_t k = 0; k < m.guards.size(); ++k) {
       if (candidate_t_[k] <= t_first + window) fired_.push_back(static_cast<int>(k));

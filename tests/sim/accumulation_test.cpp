@@ -56,7 +56,8 @@ TEST(Accumulation, IdentityResetsInARowBelowTheMinimumGapAreStalled) {
   events::ZenoOptions o;
   Accumulation a(o, 2);
   a.reset();
-  const double t = 0.5, gap = 0.5 * o.min_gap;
+  // The window is min_gap relative to the time since the run's start (the loop's clock).
+  const double t = 0.5, window = o.min_gap * t, gap = 0.5 * window;
   // As the loop does at every reset: ask, then record.
   const auto reset_at = [&a](double when, ModeId mode, int k, bool identity) {
     const bool stalled = a.stalled(when, mode, k, identity);
@@ -69,10 +70,10 @@ TEST(Accumulation, IdentityResetsInARowBelowTheMinimumGapAreStalled) {
   EXPECT_FALSE(reset_at(t + 3 * gap, 0, 2, true));
   EXPECT_FALSE(reset_at(t + 4 * gap, 0, 1, true)) << "another guard";
   EXPECT_FALSE(reset_at(t + 5 * gap, 1, 1, true)) << "another mode";
-  EXPECT_FALSE(reset_at(t + 5 * gap + 3 * o.min_gap, 1, 1, true)) << "beyond the minimum gap";
-  EXPECT_TRUE(reset_at(t + 5 * gap + 3.5 * o.min_gap, 1, 1, true));
+  EXPECT_FALSE(reset_at(t + 5 * gap + 3 * window, 1, 1, true)) << "beyond the minimum gap";
+  EXPECT_TRUE(reset_at(t + 5 * gap + 3.5 * window, 1, 1, true));
   a.reset();
-  EXPECT_FALSE(reset_at(t + 6 * o.min_gap, 1, 1, true)) << "a new arc forgets the chain";
+  EXPECT_FALSE(reset_at(t + 6 * window, 1, 1, true)) << "a new arc forgets the chain";
 }
 
 TEST(Accumulation, PolicyOffNeverHandsOver) {

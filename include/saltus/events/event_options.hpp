@@ -32,8 +32,8 @@ struct EventOptions {
   // Augmented systems whose extra states are no part of the physics (the variational states of
   // a one-pass sensitivity run, which may grow to 1e20) set it to the physical state's size.
   int band_states = 0;
-  // Guards whose located times lie within simultaneous_rtol * max(1, |t|) of the earliest one
-  // fire together (one event set, resolved in guard declaration order).
+  // Guards whose located times lie within simultaneous_rtol * |t| of the earliest one (t since
+  // the run's start) fire together (one event set, resolved in guard declaration order).
   double simultaneous_rtol = 1e-13;
 
   // Seed 004's predictive event step h = max(h_min, min(-gamma p / pdot, h_err)), applied

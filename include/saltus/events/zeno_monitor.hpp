@@ -35,12 +35,15 @@ struct ZenoOptions {
   int max_cycle_length = 4;
   // Agreement of the last two cycle-duration ratios, relative to min(r, 1 - r).
   double ratio_tolerance = 1e-3;
-  // Hand over (or stop) once t_inf - t_last <= handover_tolerance * max(1, |t_inf|), or once
+  // Times t here count from the run's start (the simulator's clock, docs/ARCHITECTURE.md), so
+  // these tolerances are relative to the elapsed time, the resolution it has (and a run in other
+  // units of time hands over at the same event).
+  // Hand over (or stop) once t_inf - t_last <= handover_tolerance * |t_inf|, or once
   // the next cycle would be shorter than 4 ulp(t) / ratio_tolerance (it could not be measured:
   // e = 0.99999 reaches that with t_inf - t_last still ~1e-3). Smaller values resolve more
   // impacts before the hand-over.
   double handover_tolerance = 1e-9;
-  // Safeguard without a recognised pattern: events closer than min_gap * max(1, |t|) this
+  // Safeguard without a recognised pattern: events closer than min_gap * |t| this
   // many times in a row end the run (Termination::EventCap).
   double min_gap = 1e-13;
   int min_gap_count = 20;
