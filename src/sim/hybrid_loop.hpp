@@ -155,7 +155,7 @@ class HybridLoop final : private GuardRates {
     }
     // Initial arming: on the trigger side is an inconsistent start, on the surface is disarmed.
     scales_.note_algebraic(z_.data(), nz_);
-    note_bands(m);
+    note_bands(m, false);
     for (GuardId k = 0; k < static_cast<GuardId>(m.guards.size()); ++k) {
       const Guard& g = m.guards[k];
       const double p = g.value(now(), x_.head(nx_), z_.head(nz_));
@@ -389,20 +389,39 @@ class HybridLoop final : private GuardRates {
   // does not read (a gap of a block at x = 1e8 keeps its band) and scaled with the model's units.
   // Only the first events.band_states states count. A guard without a gradient has the band of
   // the whole state (guard_band).
-  void note_bands(const Mode& m) {
+  //   Plus the resolution of the clock: an event's left limit lies up to the root bracket
+  // (RootOptions::ulps of tau) before the crossing, so a guard on the same surface reads up to
+  // |dp/dt along the flow| x that much (a mode switched at tau = 1e5 leaves the next mode's guard
+  // 3e-11 on its trigger side at 1 m/s): kClockUlps ulps of tau times the guard's rate, with x'
+  // from the dense output at the event's left limit (`at_left_limit`) or from the flow (offered
+  // to the restart that follows, which then does not evaluate it again).
+  static constexpr double kClockUlps = 4.0;
+  void note_bands(const Mode& m, bool at_left_limit) {
     const Eigen::Index ns = band_state_count(options_.events, nx_);
     const double t = now();
+    const double clock = kClockUlps * events::detail::ulp_of(t_);
+    bool rates = clock > 0.0;
+    if (rates && at_left_limit) {
+      stepper_.interpolate_derivative(t_, xdot_.head(nx_));
+    } else if (rates) {
+      rates = stepper_.evaluator().derivative(t_, x_.head(nx_), xdot_.head(nx_));
+      if constexpr (requires { stepper_.offer_derivative(t_, x_, x_); }) {
+        if (rates) stepper_.offer_derivative(t_, x_.head(nx_), xdot_.head(nx_));
+      }
+    }
     for (size_t k = 0; k < m.guards.size(); ++k) {
       const Guard& g = m.guards[k];
-      double scale = kNaN;
+      double scale = kNaN, rate = 0.0;
       if (g.gradient) {
         const double dpdt =
             g.gradient(t, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
         scale = std::abs(dpdt) * std::abs(t);
         for (Eigen::Index i = 0; i < ns; ++i) scale += std::abs(dpdx_[i]) * scales_.x(int(i));
         for (int j = 0; j < nz_; ++j) scale += std::abs(dpdz_[j]) * scales_.z(j);
+        if (rates) rate = std::abs(dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
       }
-      guards_.band[k] = std::isfinite(scale) ? options_.events.guard_tolerance * scale : band();
+      const double band = options_.events.guard_tolerance * scale + clock * rate;
+      guards_.band[k] = std::isfinite(band) ? band : this->band();
     }
   }
   bool accumulating() const override { return accumulation_.accumulating(t_, mode_); }

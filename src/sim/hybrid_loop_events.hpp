@@ -333,7 +333,7 @@ bool HybridLoop<S>::note_trigger_sides() {
     rule_.clear_trigger_sides();  // nothing to evaluate: spares the site's Refs and band
     return true;
   }
-  note_bands(m);
+  note_bands(m, true);
   if (rule_.note_trigger_sides(m, site(), guards_) == FiringRule::Outcome::Ok) return true;
   stop(Termination::NonFiniteState,
        message("guard '", m.guards[rule_.failed_guard()].name, "' of mode '", m.name, "' is ",
@@ -347,7 +347,7 @@ template <ode::DenseStepper S>
 void HybridLoop<S>::examine_guards_after_reset() {
   const Mode& m = current_mode();
   scales_.note_algebraic(z_.data(), nz_);
-  note_bands(m);
+  note_bands(m, false);
   const FiringRule::Outcome o =
       rule_.examine_after_reset(m, site(), x_minus_.head(nx_), guards_, *this);
   if (o == FiringRule::Outcome::Ok) return;

@@ -344,3 +344,49 @@ TEST(EngineTrust, TFinalNeverExceedsTEnd) {
 
 }  // namespace
 }  // namespace saltus
+
+namespace saltus {
+namespace {
+
+// Issue 34: the clock's resolution at a mode switch. A sawtooth x' = 1 switches at x = 1 from
+// "first" to "second" (identity reset) and at x = 2 back with x <- 0; "second" also watches x
+// falling back below 1 ("back", trigger side x < 1), which never happens. At a switch at time
+// tau the left limit lies up to 2 ulp(tau) x |x'| before x = 1, so "back" starts on its trigger
+// side by up to 3e-11 at tau = 1e5, above its band 2e-12 x its scale 2 at that time: it fired
+// at once (a walker's false heel strike at t = 32777). Its band now holds the clock's
+// resolution times its rate: 60000 periods of the sawtooth, no "back".
+TEST(EngineTrust, ANewModesGuardOnTheSwitchedSurfaceDoesNotFireFromTheClocksRoundOff) {
+  HybridSystem sys;
+  const auto rise = [](const auto&, const auto&, auto& xd) { xd[0] = 1.0; };
+  const ModeId first = sys.add_mode("first", ode_flow(1, rise));
+  const ModeId second = sys.add_mode("second", ode_flow(1, rise));
+  sys.add_guard(first, make_guard(
+                           "switch", Direction::Rising,
+                           [](const auto&, const auto& x, const auto&) { return x[0] - 1.0; },
+                           Reset::to(second)));
+  sys.add_guard(second, make_guard(
+                            "wrap", Direction::Rising,
+                            [](const auto&, const auto& x, const auto&) { return x[0] - 2.0; },
+                            Reset::to(first, [](double, ConstVectorRef, ConstVectorRef,
+                                                VectorRef xp) { xp[0] = 0.0; })));
+  sys.add_guard(second, make_guard(
+                            "back", Direction::Rising,
+                            [](const auto&, const auto& x, const auto&) { return 1.0 - x[0]; },
+                            Reset::to(first)));
+  SimulationOptions o = tight();
+  o.events.max_events = 200000;
+  o.output.record_events = true;
+  const double t_end = 1.2e5 + 0.5;
+  const SimulationResult r = simulate(sys, first, 0.0, vec({0.0}), t_end, o);
+  ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+  long backs = 0;
+  for (long i = 0; i < r.events.size(); ++i) {
+    backs += sys.mode(r.events[i].mode_before).guards[r.events[i].guard].name == "back";
+  }
+  EXPECT_EQ(backs, 0);
+  // A switch or a wrap at every whole time up to t_end, none missed.
+  EXPECT_EQ(r.events.size(), static_cast<long>(std::floor(t_end)));
+}
+
+}  // namespace
+}  // namespace saltus

@@ -140,8 +140,8 @@ TEST(Metamorphic, AutonomousModelsStartedLaterGiveTheSameRun) {
         EXPECT_EQ(events[i].mode_after, reference[i].mode_after) << i;
         // t0 + tau rounded once where the run from t_start wrote t_start + tau.
         const double shifted = t0 + (reference[i].t - t_start);
-        const double ulp = std::nextafter(std::abs(shifted), 2.0 * std::abs(shifted) + 1.0) -
-                           std::abs(shifted);
+        const double ulp =
+            std::nextafter(std::abs(shifted), 2.0 * std::abs(shifted) + 1.0) - std::abs(shifted);
         EXPECT_LE(std::abs(events[i].t - shifted), ulp) << i;
         worst = std::max(worst, std::abs(events[i].t - shifted) / ulp);
         EXPECT_EQ(later.result.events.x_after(static_cast<long>(i)),
@@ -213,9 +213,10 @@ TEST(Metamorphic, RandomRockingBlocksInOtherUnitsGiveTheSameEvents) {
       worst_zeno = std::max(worst_zeno, std::abs(z_other - z_si) / z_si);
     }
   }
-  std::printf("metamorphic: rocking blocks in other units: %d of %d with the same events "
-              "one by one\n",
-              exact, cases);
+  std::printf(
+      "metamorphic: rocking blocks in other units: %d of %d with the same events "
+      "one by one\n",
+      exact, cases);
   report("rocking blocks in other units (Zeno time, relative)", worst_zeno, cases);
 }
 
@@ -276,8 +277,8 @@ TEST(Metamorphic, TranslatedMirroredAndRenumberedBlocksGiveTheSameEvents) {
   const std::string renumbered = text.substr(0, left) + text.substr(right, after + 1 - right) +
                                  text.substr(left, right - left) + text.substr(after + 1);
   expect_same(run_text(renumbered, {}), "contacts renumbered", false);
-  report("rocking block translated to x = 1e8, mirrored, renumbered (event times, relative)",
-         worst, 4);
+  report("rocking block translated to x = 1e8, mirrored, renumbered (event times, relative)", worst,
+         4);
 }
 
 }  // namespace
