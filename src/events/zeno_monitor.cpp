@@ -97,8 +97,8 @@ ZenoPrediction ZenoMonitor::predict_with_period(int p) const {
   z.ratio = r0;
   z.last_cycle = duration(0, 0);
   z.t_inf = time(0) + z.last_cycle * r0 / (1.0 - r0);
-  z.handover_due = next_unresolvable || z.t_inf - time(0) <= options_.handover_tolerance *
-                                                                 std::abs(z.t_inf);
+  z.handover_due =
+      next_unresolvable || z.t_inf - time(0) <= options_.handover_tolerance * std::abs(z.t_inf);
   z.below_resolution = next_unresolvable;
   return z;
 }
