@@ -5,6 +5,7 @@
 
 #include "one_pass_sensitivity.hpp"
 #include "saltus/analysis/arc_transition.hpp"
+#include "saltus/core/error.hpp"
 
 namespace saltus::analysis {
 namespace {
@@ -20,6 +21,31 @@ double relative_gap(const Vector& a, ConstVectorRef b) {
   return (a - b).lpNorm<Eigen::Infinity>() / (1.0 + b.lpNorm<Eigen::Infinity>());
 }
 
+// Two resets at one instant (simultaneous crossings, or a guard the first jump carried across):
+// the flow map has a corner there, its one-sided derivatives differ, and the product of the two
+// saltation matrices is only one of them (issue 34: it was reported as the derivative). Returns
+// the message naming both events, or "" when every reset stands alone.
+std::string simultaneous_resets(const HybridSystem& system, const EventLog& log) {
+  long previous = -1;
+  for (long i = 0; i < log.size(); ++i) {
+    if (log[i].observation || log[i].guard == kZenoHandoverGuard) continue;
+    if (previous >= 0 && log[i].t == log[previous].t) {
+      const auto name = [&](long k) {
+        const EventRecord& r = log[k];
+        return "guard '" + system.mode(r.mode_before).guards[r.guard].name + "' of mode '" +
+               system.mode(r.mode_before).name + "'";
+      };
+      return saltus::detail::text(
+          "events ", previous, " and ", i, " (", name(previous), ", then ", name(i),
+          ") reset the state at the same t = ", log[i].t,
+          ": the flow map has a corner there (one-sided derivatives differ) and is not "
+          "differentiable at this start");
+    }
+    previous = i;
+  }
+  return "";
+}
+
 }  // namespace
 
 FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode, double t0,
@@ -27,7 +53,11 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
                                         const SimulationOptions& options, ConstVectorRef z0,
                                         const SaltationOptions& saltation) {
   if (detail::one_pass_applicable(system)) {
-    return detail::one_pass_sensitivity(system, mode, t0, x0, t_end, options, saltation);
+    FlowMapSensitivity one =
+        detail::one_pass_sensitivity(system, mode, t0, x0, t_end, options, saltation);
+    if (!one.ok()) return one;
+    const std::string corner = simultaneous_resets(system, one.run.events);
+    return corner.empty() ? one : fail(one, SensitivityStatus::NotDifferentiable, corner);
   }
   FlowMapSensitivity out;
   SimulationOptions run_options = options;
@@ -42,6 +72,9 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
   }
   const bool stops_at_event = termination == Termination::TerminalEvent;
   const EventLog& log = out.run.events;
+  if (const std::string corner = simultaneous_resets(system, log); !corner.empty()) {
+    return fail(out, SensitivityStatus::NotDifferentiable, corner);
+  }
   for (long i = 0; i < log.size(); ++i) {
     // The impacts before a hand-over approach grazing; the hand-over itself is not differentiable.
     if (log[i].guard == kZenoHandoverGuard) {

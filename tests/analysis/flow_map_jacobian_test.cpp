@@ -264,6 +264,45 @@ TEST(FlowMapJacobian, ZenoHandoverIsAStatus) {
   EXPECT_EQ(s.flow_map_jacobian.size(), 0);
 }
 
+// Issue 34: a point reaching the corner of two walls crosses both at one instant; the flow map
+// has a corner there (hit the x-wall first or the y-wall first: different one-sided
+// derivatives), and the product of the two saltation matrices was reported as its derivative.
+// The sensitivity now says NotDifferentiable, naming the two guards and t; a start off the
+// corner stays Ok.
+TEST(FlowMapJacobian, SimultaneousResetsAtACornerAreAStatus) {
+  HybridSystem sys;
+  const ModeId m = sys.add_mode("box", ode_flow(4, [](const auto&, const auto& x, auto& xd) {
+                                  xd[0] = x[2];
+                                  xd[1] = x[3];
+                                  xd[2] = 0.0 * x[2];
+                                  xd[3] = 0.0 * x[3];
+                                }));
+  for (int axis : {0, 1}) {
+    sys.add_guard(m, make_guard(
+                         axis == 0 ? "x-wall" : "y-wall", Direction::Falling,
+                         [axis](const auto&, const auto& x, const auto&) { return x[axis]; },
+                         Reset::to_ad(m, [axis](const auto&, const auto& x, const auto&, auto& xp) {
+                           for (int i = 0; i < 4; ++i) xp[i] = x[i];
+                           xp[2 + axis] = -x[2 + axis];
+                         })));
+  }
+  SimulationOptions o;
+  o.stepper.rtol = 1e-10;
+  o.stepper.atol = 1e-12;
+  Vector corner(4), beside(4);
+  corner << 1.0, 1.0, -1.0, -1.0;
+  beside << 1.0, 1.5, -1.0, -1.0;
+  const FlowMapSensitivity at_corner = flow_map_sensitivity(sys, m, 0.0, corner, 3.0, o);
+  EXPECT_EQ(at_corner.status, SensitivityStatus::NotDifferentiable) << at_corner.message;
+  EXPECT_NE(at_corner.message.find("'x-wall'"), std::string::npos) << at_corner.message;
+  EXPECT_NE(at_corner.message.find("'y-wall'"), std::string::npos) << at_corner.message;
+  EXPECT_NE(at_corner.message.find("t = 1"), std::string::npos) << at_corner.message;
+  EXPECT_EQ(at_corner.flow_map_jacobian.size(), 0);
+  const FlowMapSensitivity off = flow_map_sensitivity(sys, m, 0.0, beside, 3.0, o);
+  ASSERT_TRUE(off.ok()) << off.message;
+  EXPECT_EQ(off.events.size(), 2u);
+}
+
 TEST(FlowMapJacobian, DaeModeSwitchMatchesDifferencesAndClosedForm) {
   // fast (semi-explicit) -> slow (implicit) at x = xs; t_end before the stop at xe.
   const auto m = load("dae_mode_switch.toml");

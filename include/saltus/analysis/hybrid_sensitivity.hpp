@@ -7,8 +7,9 @@
 // (src/analysis/one_pass_sensitivity.hpp); the others in two: the run, then each arc again.
 // Observations (observer guards) leave it unchanged. A run ending at a terminal event gives the
 // derivative of the state at that (state-dependent) time: the map to a Poincare section.
-// Differentiability needs transversal crossings, one guard at a time: simultaneous crossings of
-// two guards (a corner) are not detected and give one of the one-sided derivatives.
+// Differentiability needs transversal crossings, one guard at a time: two resets at one instant
+// (simultaneous crossings, a corner, or a guard the first jump carried across) end with
+// SensitivityStatus::NotDifferentiable naming both events and t.
 //
 // The hybrid Jacobian of each event (Clark-Bloch Def. 9) is det S; the phase-volume factor of
 // the run is det D phi (= product of the events' det S times exp(integral of div f) on the arcs).
