@@ -225,12 +225,14 @@ HybridSystem parameter_augmented_system(std::shared_ptr<const ParameterFamily> f
       ZenoHandover handover;
       handover.target = mode.zeno_handover->target;
       const int nx_target = inner_nx[static_cast<size_t>(handover.target)];
-      if (mode.zeno_handover->scaled_map) {
+      if (mode.zeno_handover->apply) {
         // The scales of the augmented state begin with those of x.
-        handover.scaled_map = [at, nx, nx_target, np](double t, ConstVectorRef x, ConstVectorRef z,
-                                                      const double* scales, VectorRef x_plus) {
-          at(x).zeno_handover->scaled_map(t, x.head(nx), z, scales, x_plus.head(nx_target));
+        handover.apply = [at, nx, nx_target, np](double t, ConstVectorRef x, ConstVectorRef z,
+                                                 const double* scales, VectorRef x_plus,
+                                                 std::string& failure) {
           x_plus.segment(nx_target, np) = x.tail(np);
+          return at(x).zeno_handover->apply(t, x.head(nx), z, scales, x_plus.head(nx_target),
+                                            failure);
         };
       } else if (mode.zeno_handover->map) {
         handover.map = [at, nx, nx_target, np](double t, ConstVectorRef x, ConstVectorRef z,

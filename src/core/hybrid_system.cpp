@@ -167,7 +167,7 @@ void HybridSystem::validate() const {
     }
     if (m.zeno_handover) {
       check_target(m, "Zeno hand-over", m.zeno_handover->target,
-                   m.zeno_handover->map || m.zeno_handover->scaled_map);
+                   m.zeno_handover->map || m.zeno_handover->apply);
     }
   }
 }

@@ -165,7 +165,7 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self);
 // project_onto_contacts below). A limit state with
 // a contact deeper than that band is left unchanged, and the index-sets guard ends the run naming
 // it (the engine's extrapolation of a "pattern" of events at one instant can be far off).
-ZenoHandover::ScaledMap post_zeno_projection(const Context& ctx, unsigned closed);
+ZenoHandover::Apply post_zeno_projection(const Context& ctx, unsigned closed);
 
 // The guard "index-sets" of "post-zeno" (entered by the Zeno hand-over): fires at once and closes
 // the rigid contacts touching at rest (g_N <= kImpactGapBand, |gdot_N| <= kPostZenoRestRate of

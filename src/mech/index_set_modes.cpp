@@ -239,9 +239,9 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   });
 }
 
-ZenoHandover::ScaledMap post_zeno_projection(const Context& ctx, unsigned closed) {
+ZenoHandover::Apply post_zeno_projection(const Context& ctx, unsigned closed) {
   return [ctx, closed](double, ConstVectorRef x, ConstVectorRef, const double* state_scales,
-                       VectorRef xp) {
+                       VectorRef xp, std::string&) {
     const int n = ctx->n;
     const LagrangianModel& m = ctx->model;
     Vector q = x.head(n), qd = x.tail(n);
@@ -253,7 +253,7 @@ ZenoHandover::ScaledMap post_zeno_projection(const Context& ctx, unsigned closed
       const double band = kPostZenoGapBand * scale_along(m.gap_gradient(i, q), s.q);
       if (g < -band) {  // not a settling limit: left for the index-sets guard to report
         xp.head(2 * n) = x;
-        return;
+        return true;
       }
       if (((closed >> i) & 1u) || g <= band) set.push_back(i);
     }
@@ -262,6 +262,7 @@ ZenoHandover::ScaledMap post_zeno_projection(const Context& ctx, unsigned closed
     (void)project_onto_contacts(m, set, {}, zeros, zeros, q, qd);
     xp.head(n) = q;
     xp.tail(n) = qd;
+    return true;
   };
 }
 

@@ -286,25 +286,46 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   }
 }
 
-// Zeno hand-over map: the limit state projected onto g_N = 0 (q along M^-1 w_N, three Newton
-// steps) and gdot_N = 0 (qdot <- P(q, 0) qdot, seed 000 (5.18) with e = 0).
-Reset::Map zeno_projection(const Context& ctx, int ci) {
-  return [ctx, ci](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+// Zeno hand-over map: the limit state projected onto g_N = 0 (q along M^-1 w_N, Newton steps:
+// three, and up to kMaxSteps until the gap is within kImpactGapBand of its scale) and gdot_N = 0
+// (qdot <- P(q, 0) qdot, seed 000 (5.18) with e = 0). No post-Zeno state when the gap does not
+// come within that band (issue 34: three steps were taken without a check).
+ZenoHandover::Apply zeno_projection(const Context& ctx, int ci) {
+  return [ctx, ci](double, ConstVectorRef x, ConstVectorRef, const double* state_scales,
+                   VectorRef xp, std::string& failure) {
+    constexpr int kMaxSteps = 12;
     const int n = ctx->n;
     const LagrangianModel& m = ctx->model;
     const ConfigurationFunction& gap = m.contact(ci).gap;
     DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n), w, Mw;
+    const detail::ContactScales s = detail::contact_scales(state_scales, x.head(n), x.tail(n));
     detail::SpdFactor<double> M;
-    for (int it = 0; it < 4; ++it) {
+    const auto factor = [&] {
       detail::factor_mass(m, q, M);
       detail::gradient(gap, q, w);
       Mw = M.solve(w);
-      if (it == 3) break;
-      q -= Mw * (gap(q) / w.dot(Mw));
+    };
+    int steps = 0;
+    for (factor(); steps < kMaxSteps; factor()) {
+      const double g = gap(q);
+      if (steps >= 3 && std::abs(g) <= detail::kImpactGapBand * detail::scale_along(w, s.q)) {
+        break;
+      }
+      q -= Mw * (g / w.dot(Mw));
+      ++steps;
+    }
+    const double g = gap(q);
+    if (!(std::abs(g) <= detail::kImpactGapBand * detail::scale_along(w, s.q))) {
+      failure = saltus::detail::text(m.describe_contact(ci),
+                                     ": the Zeno limit state could not be projected onto the "
+                                     "contact's surface: gap ",
+                                     g, " after ", steps, " Newton steps");
+      return false;
     }
     qd -= Mw * (w.dot(qd) / w.dot(Mw));
     xp.head(n) = q;
     xp.tail(n) = qd;
+    return true;
   };
 }
 
@@ -388,7 +409,7 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
       if (detail::has_compliant_friction(*this, open)) continue;  // ends as Termination::Zeno
       ZenoHandover handover;
       handover.target = ctx->find({r, target, open.compliant_mask});
-      handover.map = zeno_projection(ctx, r);
+      handover.apply = zeno_projection(ctx, r);
       out.system.set_zeno_handover(ctx->find(open), std::move(handover));
     }
   }
@@ -402,7 +423,7 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
       if (detail::has_compliant_friction(*this, mode)) continue;  // ends as Termination::Zeno
       ZenoHandover handover;
       handover.target = ctx->find({-1, ClosedKind::PostZeno, mode.compliant_mask});
-      handover.scaled_map = detail::post_zeno_projection(ctx, closed_bits(mode));
+      handover.apply = detail::post_zeno_projection(ctx, closed_bits(mode));
       out.system.set_zeno_handover(id, std::move(handover));
     }
   }

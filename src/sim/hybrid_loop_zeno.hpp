@@ -95,8 +95,14 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
     return;
   }
   scales_.note(x_.data(), nx_);  // the limit state
-  if (h.scaled_map) {
-    h.scaled_map(now(), x_.head(nx_), z_.head(nz_), scales_.data(), x_plus_.head(tm.flow.nx));
+  if (h.apply) {
+    reset_failure_.clear();
+    if (!h.apply(now(), x_.head(nx_), z_.head(nz_), scales_.data(), x_plus_.head(tm.flow.nx),
+                 reset_failure_)) {
+      stop(Termination::ResetFailed, what() + "; the hand-over into mode '" + tm.name +
+                                         "' has no post-Zeno state: " + reset_failure_);
+      return;
+    }
   } else if (h.map) {
     h.map(now(), x_.head(nx_), z_.head(nz_), x_plus_.head(tm.flow.nx));
   } else {

@@ -24,10 +24,12 @@ struct ZenoHandover {
   ModeId target = kNoMode;
   Reset::Map map;  // empty: identity on the extrapolated limit state
   // Instead of `map`, where set: the map that also reads the run's scale of each component of
-  // x (Jump::state_scales; nullptr outside a simulation) for its tolerances.
-  using ScaledMap = std::function<void(double t, ConstVectorRef x, ConstVectorRef z,
-                                       const double* state_scales, VectorRef x_plus)>;
-  ScaledMap scaled_map = {};
+  // x (Jump::state_scales; nullptr outside a simulation) for its tolerances, and may find no
+  // post-Zeno state: false with `failure` set (the run stops with Termination::ResetFailed).
+  using Apply =
+      std::function<bool(double t, ConstVectorRef x, ConstVectorRef z, const double* state_scales,
+                         VectorRef x_plus, std::string& failure)>;
+  Apply apply = {};
 };
 
 struct Mode {
