@@ -114,6 +114,8 @@ class HybridLoop final : private GuardRates {
     locator_.begin_run();
     accumulation_.reset();
     rule_.begin_run();
+    last_set_t_ = kNaN;
+    sets_at_instant_ = 0;
     previous_event_t_ = -kInfinity;
     finished_ = false;
     mode_ = mode;
@@ -533,6 +535,8 @@ class HybridLoop final : private GuardRates {
   // A Zeno point was reached inside a reset and the guards of the mode the run continues in
   // are examined already (after_zeno_point): the round of resets ends there.
   bool zeno_point_examined_ = false;
+  double last_set_t_ = kNaN;  // time of the latest event set (tau) and how many sets in a row
+  int sets_at_instant_ = 0;   // had it (handle_events)
   long j_ = 0, events_total_ = 0;
   ode::StepperStats stats_base_;
   long guard_evaluations_base_ = 0, root_evaluations_base_ = 0;

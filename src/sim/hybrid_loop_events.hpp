@@ -11,6 +11,20 @@ namespace saltus::detail {
 template <ode::DenseStepper S>
 void HybridLoop<S>::handle_events(double t) {
   const ModeId mode_before_set = mode_;
+  // Event sets that follow each other without time advancing cycle at this instant (an impact,
+  // a hand-over and a mode that leaves into the same impact again): beyond
+  // events.max_resets_per_instant of them the run stops, naming the instant, the events and the
+  // state (issue 34), instead of running into the event cap.
+  sets_at_instant_ = t == last_set_t_ ? sets_at_instant_ + 1 : 1;
+  last_set_t_ = t;
+  if (sets_at_instant_ > options_.events.max_resets_per_instant) {
+    stop(Termination::EventCap,
+         message("instant cycle: ", sets_at_instant_ - 1, " event sets at t = ", at(t),
+                 " in a row without time advancing (cap events.max_resets_per_instant = ",
+                 options_.events.max_resets_per_instant, "), now in mode '", current_mode().name,
+                 "' at x = ", vector_text(x_.head(nx_)), last_events_text()));
+    return;
+  }
   // Left limit at the event time.
   record_samples_until(t);
   if (finished_) return;

@@ -390,3 +390,48 @@ TEST(EngineTrust, ANewModesGuardOnTheSwitchedSurfaceDoesNotFireFromTheClocksRoun
 
 }  // namespace
 }  // namespace saltus
+
+namespace saltus {
+namespace {
+
+// Issue 34: event sets cycling at one instant across steps. A body at rest on a floor it is
+// pushed into (x' = v, v' = -1) has an identity "floor" reset: the re-trigger maps the state to
+// itself, the Zeno hand-over takes it to "rest", whose "leave" guard (always on its trigger side,
+// a modelling error like a settle mode releasing a contact that is still pressed) returns it to
+// "free" at once, and the floor fires again on the next step, at the same instant. Each set is
+// short (max_resets_per_instant never counted past 3); the run went on to the event cap. Now
+// more than max_resets_per_instant sets in a row at one instant stop it, naming the cycle.
+TEST(EngineTrust, EventSetsCyclingAtOneInstantStopWithAStatusNamingIt) {
+  HybridSystem sys;
+  const ModeId free = sys.add_mode("free", ode_flow(2, [](const auto&, const auto& x, auto& xd) {
+                                     xd[0] = x[1];
+                                     xd[1] = -1.0 + 0.0 * x[0];
+                                   }));
+  const ModeId rest = sys.add_mode("rest", ode_flow(2, [](const auto&, const auto& x, auto& xd) {
+                                     xd[0] = 0.0 * x[0];
+                                     xd[1] = 0.0 * x[1];
+                                   }));
+  sys.add_guard(free,
+                make_guard(
+                    "floor", Direction::Falling,
+                    [](const auto&, const auto& x, const auto&) { return x[0]; }, Reset::to(free)));
+  sys.add_guard(rest, make_guard(
+                          "leave", Direction::Rising,
+                          [](const auto&, const auto& x, const auto&) { return 1.0 + 0.0 * x[0]; },
+                          Reset::to(free)));
+  ZenoHandover handover;
+  handover.target = rest;
+  sys.set_zeno_handover(free, std::move(handover));
+  SimulationOptions o = tight();
+  o.events.max_events = 5000;
+  const SimulationResult r = simulate(sys, free, 0.0, vec({0.0, 0.0}), 1.0, o);
+  EXPECT_EQ(r.termination(), Termination::EventCap) << r.summary.message;
+  EXPECT_NE(r.summary.message.find("instant cycle"), std::string::npos) << r.summary.message;
+  EXPECT_NE(r.summary.message.find("t = 0"), std::string::npos) << r.summary.message;
+  EXPECT_EQ(r.t_final, 0.0);
+  // Stopped after about max_resets_per_instant sets of a few events, far below the event cap.
+  EXPECT_LT(r.events.size(), 10 * o.events.max_resets_per_instant);
+}
+
+}  // namespace
+}  // namespace saltus

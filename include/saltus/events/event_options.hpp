@@ -44,7 +44,7 @@ struct EventOptions {
 
   // Caps: total events in a run, and resets at a single instant (beating).
   long max_events = 1000000;
-  int max_resets_per_instant = 100;
+  int max_resets_per_instant = 100;  // also caps event sets in a row at one instant
 
   std::string validate() const;
 };
