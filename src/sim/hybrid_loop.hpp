@@ -7,13 +7,13 @@
 // event location (event_locator.hpp), the firing rule (firing_rule.hpp), the Zeno accumulation
 // (accumulation.hpp), the recorder (run_recorder.hpp), the messages (run_messages.hpp). What
 // stays here holds the run's state (t, x, z, mode, stepper) and sequences those parts: this file
-// (set-up, the loop, the end), hybrid_loop_events.hpp (an event set: resets, observers,
-// re-initialisation) and hybrid_loop_zeno.hpp (the hand-over).
+// (set-up, the loop, the end), hybrid_loop_bands.hpp (the guards' bands), hybrid_loop_events.hpp
+// (an event set: resets, observers, re-initialisation) and hybrid_loop_zeno.hpp (the hand-over).
 //
 // Why still a template on the stepper: compiled once behind a virtual dense-output interface,
 // the loop would pay an indirect call per step, per guard sample and per root-finder iteration
 // (the sample and Brent calls are ~35 % of an impact's instructions on the ball ensemble); that
-// has not been measured to cost nothing, so the template stays (issue 10). Length (~470 lines):
+// has not been measured to cost nothing, so the template stays (issue 10). Length (~520 lines):
 // the run's state and its sequencing are one concept; the parts above are already out.
 #pragma once
 
@@ -384,48 +384,9 @@ class HybridLoop final : private GuardRates {
   // Where the firing rule examines the guards: the current state, with its band.
   GuardCheckPoint site() const { return {now(), x_.head(nx_), z_.head(nz_)}; }
 
-  // The band of "on the surface" of every guard of mode m at the current state (GuardStates::
-  // band; docs/ARCHITECTURE.md "Tolerances"): events.guard_tolerance times the guard's scale
-  //   sum_i |dp/dx_i| S_i + sum_j |dp/dz_j| S_z,j + |dp/dt| |t|,
-  // S the run's state scales (state_scales.hpp): in the guard's own units, blind to states it
-  // does not read (a gap of a block at x = 1e8 keeps its band) and scaled with the model's units.
-  // Only the first events.band_states states count. A guard without a gradient has the band of
-  // the whole state (guard_band).
-  //   Plus the resolution of the clock: an event's left limit lies up to the root bracket
-  // (RootOptions::ulps of tau) before the crossing, so a guard on the same surface reads up to
-  // |dp/dt along the flow| x that much (a mode switched at tau = 1e5 leaves the next mode's guard
-  // 3e-11 on its trigger side at 1 m/s): kClockUlps ulps of tau times the guard's rate, with x'
-  // from the dense output at the event's left limit (`at_left_limit`) or from the flow (offered
-  // to the restart that follows, which then does not evaluate it again).
-  static constexpr double kClockUlps = 4.0;
-  void note_bands(const Mode& m, bool at_left_limit) {
-    const Eigen::Index ns = band_state_count(options_.events, nx_);
-    const double t = now();
-    const double clock = kClockUlps * events::detail::ulp_of(t_);
-    bool rates = clock > 0.0;
-    if (rates && at_left_limit) {
-      stepper_.interpolate_derivative(t_, xdot_.head(nx_));
-    } else if (rates) {
-      rates = stepper_.evaluator().derivative(t_, x_.head(nx_), xdot_.head(nx_));
-      if constexpr (requires { stepper_.offer_derivative(t_, x_, x_); }) {
-        if (rates) stepper_.offer_derivative(t_, x_.head(nx_), xdot_.head(nx_));
-      }
-    }
-    for (size_t k = 0; k < m.guards.size(); ++k) {
-      const Guard& g = m.guards[k];
-      double scale = kNaN, rate = 0.0;
-      if (g.gradient) {
-        const double dpdt =
-            g.gradient(t, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
-        scale = std::abs(dpdt) * std::abs(t);
-        for (Eigen::Index i = 0; i < ns; ++i) scale += std::abs(dpdx_[i]) * scales_.x(int(i));
-        for (int j = 0; j < nz_; ++j) scale += std::abs(dpdz_[j]) * scales_.z(j);
-        if (rates) rate = std::abs(dpdx_.head(nx_).dot(xdot_.head(nx_)) + dpdt);
-      }
-      const double band = options_.events.guard_tolerance * scale + clock * rate;
-      guards_.band[k] = std::isfinite(band) ? band : this->band();
-    }
-  }
+  // The band of "on the surface" of every guard of mode m (hybrid_loop_bands.hpp).
+  void note_bands(const Mode& m, bool at_left_limit);
+  static constexpr double kClockUlps = 4.0;  // the clock's resolution in a band (ulps of tau)
   bool accumulating() const override { return accumulation_.accumulating(t_, mode_); }
   double next_cycle() const override { return accumulation_.next_cycle(t_, mode_); }
 
@@ -559,6 +520,7 @@ class HybridLoop final : private GuardRates {
 
 }  // namespace saltus::detail
 
+#include "hybrid_loop_bands.hpp"       // NOLINT: the definition of note_bands
 #include "hybrid_loop_events.hpp"      // NOLINT: the definitions of the event-set members
 #include "hybrid_loop_projection.hpp"  // NOLINT: the definitions of the projection members
 #include "hybrid_loop_zeno.hpp"        // NOLINT: the definitions of the Zeno members
