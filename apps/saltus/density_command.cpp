@@ -14,23 +14,16 @@
 #include <vector>
 
 #include "python_script.hpp"
-#include "saltus/analysis/density_distance.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_loader.hpp"
+#include "saltus/run/density_outputs.hpp"
 #include "saltus/run/density_setup.hpp"
-#include "saltus/run/npy_file.hpp"
 #include "saltus/run/output_folder.hpp"
 
 namespace saltus::cli {
 namespace {
 
-// The shortest of %.15g and %.17g that reads back as v.
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.15g", v);
-  if (std::strtod(text, nullptr) != v) std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
-}
+using run::shortest_number;
 
 std::string json_text(const std::string& s) {
   std::string out = "\"";
@@ -39,69 +32,6 @@ std::string json_text(const std::string& s) {
     out += (c == '\n' ? ' ' : c);
   }
   return out + "\"";
-}
-
-// ix,iy,x,y,count,fraction (box centres; fraction = count / every map of every trajectory).
-std::string density_csv(const analysis::DensityResult& r, const analysis::DensityOptions& o) {
-  const auto& h = r.histogram;
-  std::ostringstream out;
-  out << "ix,iy,"
-      << "x_centre,y_centre,count,fraction\n";
-  for (int iy = 0; iy < h.ny; ++iy) {
-    for (int ix = 0; ix < h.nx; ++ix) {
-      const double x = o.x_axis.lo + (ix + 0.5) * (o.x_axis.hi - o.x_axis.lo) / h.nx;
-      const double y = o.y_axis.lo + (iy + 0.5) * (o.y_axis.hi - o.y_axis.lo) / h.ny;
-      out << ix << ',' << iy << ',' << number(x) << ',' << number(y) << ',' << h.count(ix, iy)
-          << ',' << number(h.fraction(ix, iy)) << '\n';
-    }
-  }
-  return out.str();
-}
-
-// The counts as a NumPy .npy file: int64, shape (ny, nx), row iy.
-std::string density_npy(const analysis::DensityHistogram& h) {
-  const std::vector<std::int64_t> counts(h.counts.begin(), h.counts.end());
-  return run::npy_int64(counts, h.ny, h.nx);
-}
-
-// Checkpoints at a thousandth, a hundredth and a tenth of each trajectory's binned maps (those of
-// at least one map): the histogram's distance to the final one at each shows its convergence.
-std::vector<long> decade_checkpoints(long binned_per_trajectory) {
-  std::vector<long> c;
-  for (long divisor : {1000L, 100L, 10L}) {
-    const long m = binned_per_trajectory / divisor;
-    if (m >= 1 && (c.empty() || m > c.back())) c.push_back(m);
-  }
-  return c;
-}
-
-struct ConvergenceRow {
-  long maps = 0;             // maps in the checkpoint's histogram, all trajectories
-  double l1_to_final = 0.0;  // l1_distance to the final histogram
-  double sampling = 0.0;     // independent_sampling_l1 of the final histogram at `maps`
-};
-
-std::vector<ConvergenceRow> convergence(const analysis::DensityResult& r) {
-  std::vector<ConvergenceRow> rows;
-  if (r.histogram.binned + r.histogram.outside == 0) return rows;
-  for (const analysis::DensityHistogram& h : r.checkpoints) {
-    ConvergenceRow row;
-    row.maps = h.binned + h.outside;
-    if (row.maps == 0) continue;
-    row.l1_to_final = analysis::l1_distance(h, r.histogram);
-    row.sampling = analysis::independent_sampling_l1(r.histogram, row.maps);
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-std::string convergence_csv(const std::vector<ConvergenceRow>& rows) {
-  std::ostringstream out;
-  out << "maps,l1_to_final,independent_sampling_l1\n";
-  for (const ConvergenceRow& row : rows) {
-    out << row.maps << ',' << number(row.l1_to_final) << ',' << number(row.sampling) << '\n';
-  }
-  return out.str();
 }
 
 }  // namespace
@@ -135,7 +65,7 @@ int density_command(const run::DensityArguments& args) {
     // Every trajectory bins ceil(maps / trajectories) maps after its own `discard`.
     o.maps = (args.maps + args.trajectories - 1) / args.trajectories + args.discard;
     o.discard = args.discard;
-    o.checkpoints = decade_checkpoints(o.maps - o.discard);
+    o.checkpoints = run::decade_checkpoints(o.maps - o.discard);
     o.threads = args.threads;
     o.simulation.integrator = Integrator::Dop853;
     o.simulation.stepper.rtol = args.rtol;
@@ -177,43 +107,45 @@ int density_command(const run::DensityArguments& args) {
                 std::to_string(t.maps_done) + " maps: " + t.message;
     }
   }
-  const std::vector<ConvergenceRow> rows = convergence(r);
+  const std::vector<run::DensityConvergenceRow> rows = run::density_convergence(r);
   std::ostringstream json;
   json << "{\n  \"" << (args.model.empty() ? "system" : "model") << "\": " << json_text(setup.label)
        << ",\n  \"parameters\": {";
   bool first = true;
   for (const auto& [name, value] : setup.parameters) {
-    json << (first ? "" : ", ") << json_text(name) << ": " << number(value);
+    json << (first ? "" : ", ") << json_text(name) << ": " << shortest_number(value);
     first = false;
   }
   json << "},\n  \"vars\": [" << json_text(args.vars[0]) << ", " << json_text(args.vars[1])
        << "],\n  \"grid\": [" << o.x_axis.bins << ", " << o.y_axis.bins << "],\n  \"x_range\": ["
-       << number(o.x_axis.lo) << ", " << number(o.x_axis.hi) << "],\n  \"y_range\": ["
-       << number(o.y_axis.lo) << ", " << number(o.y_axis.hi)
-       << "],\n  \"trajectories\": " << args.trajectories
+       << shortest_number(o.x_axis.lo) << ", " << shortest_number(o.x_axis.hi)
+       << "],\n  \"y_range\": [" << shortest_number(o.y_axis.lo) << ", "
+       << shortest_number(o.y_axis.hi) << "],\n  \"trajectories\": " << args.trajectories
        << ",\n  \"maps_per_trajectory\": " << o.maps
        << ",\n  \"discard_per_trajectory\": " << o.discard << ",\n  \"maps_done\": " << maps_done
        << ",\n  \"binned\": " << r.histogram.binned
        << ",\n  \"outside_grid\": " << r.histogram.outside << ",\n  \"seed\": " << args.seed
-       << ",\n  \"integrator\": \"dop853\",\n  \"rtol\": " << number(args.rtol)
-       << ",\n  \"atol\": " << number(o.simulation.stepper.atol)
+       << ",\n  \"integrator\": \"dop853\",\n  \"rtol\": " << shortest_number(args.rtol)
+       << ",\n  \"atol\": " << shortest_number(o.simulation.stepper.atol)
        << ",\n  \"invariant_projection\": " << (setup.projected ? "true" : "false")
-       << ",\n  \"threads\": " << r.threads_used << ",\n  \"wall_seconds\": " << number(seconds)
-       << ",\n  \"max_relative_energy_error\": " << number(worst_energy)
+       << ",\n  \"threads\": " << r.threads_used
+       << ",\n  \"wall_seconds\": " << shortest_number(seconds)
+       << ",\n  \"max_relative_energy_error\": " << shortest_number(worst_energy)
        << ",\n  \"convergence\": [";
   for (size_t i = 0; i < rows.size(); ++i) {
     json << (i ? ", " : "") << "{\"maps\": " << rows[i].maps
-         << ", \"l1_to_final\": " << number(rows[i].l1_to_final)
-         << ", \"independent_sampling_l1\": " << number(rows[i].sampling) << "}";
+         << ", \"l1_to_final\": " << shortest_number(rows[i].l1_to_final)
+         << ", \"independent_sampling_l1\": " << shortest_number(rows[i].sampling) << "}";
   }
   json << "]"
        << ",\n  \"status\": " << json_text(stopped.empty() ? "ok" : "stopped")
        << ",\n  \"message\": " << json_text(stopped) << "\n}\n";
   try {
-    run::replace_output_folder(args.out_dir, {{"density.csv", density_csv(r, o)},
-                                              {"density.npy", density_npy(r.histogram)},
-                                              {"convergence.csv", convergence_csv(rows)},
-                                              {"summary.json", json.str()}});
+    run::replace_output_folder(args.out_dir,
+                               {{"density.csv", run::density_csv(r, o)},
+                                {"density.npy", run::density_npy(r.histogram)},
+                                {"convergence.csv", run::density_convergence_csv(rows)},
+                                {"summary.json", json.str()}});
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;
@@ -226,7 +158,7 @@ int density_command(const run::DensityArguments& args) {
             << (setup.projected ? "" : " (not projected: the model has a potential)") << "\n";
   if (!rows.empty()) {
     std::cout << "convergence L1 distance to the final histogram (independent draws'):";
-    for (const ConvergenceRow& row : rows) {
+    for (const run::DensityConvergenceRow& row : rows) {
       char text[96];
       std::snprintf(text, sizeof text, " %ld maps %.3g (%.3g);", row.maps, row.l1_to_final,
                     row.sampling);
