@@ -31,6 +31,10 @@ class GuardRates {
   virtual bool accumulating() const = 0;
   // While accumulating(): the predicted duration of the next cycle of events (0 otherwise).
   virtual double next_cycle() const { return 0.0; }
+  // How far guard g may read on its trigger side at x only because of the clock's resolution:
+  // an event's left limit lies up to the root bracket before its crossing, so a guard on the
+  // same surface reads up to its rate times that (0 where not known).
+  virtual double clock_margin(const Guard&, const ConstVectorRef&) { return 0.0; }
 
  protected:
   ~GuardRates() = default;
@@ -198,7 +202,10 @@ class FiringRule {
         } else {
           wait_to_move_away();
         }
-      } else if (std::abs(p) <= tol) {
+      } else if (std::abs(p) <= tol || (g.direction != Direction::Either && s > tol &&
+                                        s <= tol + rates.clock_margin(g, at.x))) {
+        // On the surface, or past it by no more than the clock resolves (a mode switched at a
+        // late time leaves the next mode's guard on the same surface 3e-11 past it at 1 m/s).
         if (arm_on_surface(k, g, s, at, guards, rates) == Departure::IntoTrigger) {
           next_fired_.push_back(k);  // reached from its armed side, moving in
           retrigger_[k] = 1;

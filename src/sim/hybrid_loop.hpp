@@ -157,7 +157,7 @@ class HybridLoop final : private GuardRates {
     }
     // Initial arming: on the trigger side is an inconsistent start, on the surface is disarmed.
     scales_.note_algebraic(z_.data(), nz_);
-    note_bands(m, false);
+    note_bands(m);
     for (GuardId k = 0; k < static_cast<GuardId>(m.guards.size()); ++k) {
       const Guard& g = m.guards[k];
       const double p = g.value(now(), x_.head(nx_), z_.head(nz_));
@@ -188,6 +188,7 @@ class HybridLoop final : private GuardRates {
         guards_.arming[k] = Arming::AtZero;  // fires at t0 on the first step (see EventLocator)
       }
     }
+    xdot_at_current_ = false;  // the steps move the state
     read_invariants();
     const ode::StepStatus st = stepper_.restart(t_, x_.head(nx_), z_.head(nz_), false);
     if (st != ode::StepStatus::Accepted) {
@@ -236,6 +237,7 @@ class HybridLoop final : private GuardRates {
         finished_ = true;
         return;
       }
+      xdot_at_current_ = false;  // x_ may have moved since (a step, an event set)
       if (options_.events.predictive_step) apply_predictive_step();
       const ode::StepStatus st = stepper_.step(t_end_);
       if (st != ode::StepStatus::Accepted) {
@@ -358,10 +360,16 @@ class HybridLoop final : private GuardRates {
   // z' = -g_z^-1 (g_t + g_x x'). False when the flow cannot be evaluated there.
   bool guard_rate(const Guard& g, const ConstVectorRef& x, double& rate) {
     ode::FlowEvaluator& ev = stepper_.evaluator();
-    if (!ev.derivative(t_, x, xdot_.head(nx_))) return false;
-    if constexpr (requires { stepper_.offer_derivative(t_, x, x); }) {
-      // The state after a reset: the restart that follows needs the same f (same bits).
-      if (x.data() == x_.data()) stepper_.offer_derivative(t_, x, xdot_.head(nx_));
+    const bool at_current = x.data() == x_.data();
+    // note_bands just evaluated (and offered) f at the current state: not again for every guard.
+    if (!(at_current && xdot_at_current_)) {
+      xdot_at_current_ = false;
+      if (!ev.derivative(t_, x, xdot_.head(nx_))) return false;
+      if constexpr (requires { stepper_.offer_derivative(t_, x, x); }) {
+        // The state after a reset: the restart that follows needs the same f (same bits).
+        if (at_current) stepper_.offer_derivative(t_, x, xdot_.head(nx_));
+      }
+      xdot_at_current_ = at_current;
     }
     const ConstVectorRef z = ev.algebraic();  // consistent with x (DAE modes)
     if (g.rate) {  // one pass along (x', z') instead of the full gradient
@@ -385,8 +393,14 @@ class HybridLoop final : private GuardRates {
   GuardCheckPoint site() const { return {now(), x_.head(nx_), z_.head(nz_)}; }
 
   // The band of "on the surface" of every guard of mode m (hybrid_loop_bands.hpp).
-  void note_bands(const Mode& m, bool at_left_limit);
-  static constexpr double kClockUlps = 4.0;  // the clock's resolution in a band (ulps of tau)
+  void note_bands(const Mode& m);
+  static constexpr double kClockUlps = 4.0;  // the clock's resolution (ulps of tau)
+  // kClockUlps ulps of tau times the guard's rate along the flow at x (firing_rule.hpp).
+  double clock_margin(const Guard& g, const ConstVectorRef& x) override {
+    double r = 0.0;
+    if (!g.gradient || !guard_rate(g, x, r)) return 0.0;
+    return kClockUlps * events::detail::ulp_of(t_) * std::abs(r);
+  }
   bool accumulating() const override { return accumulation_.accumulating(t_, mode_); }
   double next_cycle() const override { return accumulation_.next_cycle(t_, mode_); }
 
@@ -496,6 +510,9 @@ class HybridLoop final : private GuardRates {
   // A Zeno point was reached inside a reset and the guards of the mode the run continues in
   // are examined already (after_zeno_point): the round of resets ends there.
   bool zeno_point_examined_ = false;
+  // xdot_ (and the evaluator's z) hold the flow at (t_, x_) as note_bands or guard_rate left it;
+  // cleared wherever t_ or x_ change without them (guard_rate, note_bands and the examinations).
+  bool xdot_at_current_ = false;
   double last_set_t_ = kNaN;  // time of the latest event set (tau) and how many sets in a row
   int sets_at_instant_ = 0;   // had it (handle_events)
   long j_ = 0, events_total_ = 0;

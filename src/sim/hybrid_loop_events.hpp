@@ -15,6 +15,7 @@ void HybridLoop<S>::handle_events(double t) {
   // a hand-over and a mode that leaves into the same impact again): beyond
   // events.max_resets_per_instant of them the run stops, naming the instant, the events and the
   // state (issue 34), instead of running into the event cap.
+  xdot_at_current_ = false;  // the left limit below replaces x_
   sets_at_instant_ = t == last_set_t_ ? sets_at_instant_ + 1 : 1;
   last_set_t_ = t;
   if (sets_at_instant_ > options_.events.max_resets_per_instant) {
@@ -347,7 +348,7 @@ bool HybridLoop<S>::note_trigger_sides() {
     rule_.clear_trigger_sides();  // nothing to evaluate: spares the site's Refs and band
     return true;
   }
-  note_bands(m, true);
+  note_bands(m);
   if (rule_.note_trigger_sides(m, site(), guards_) == FiringRule::Outcome::Ok) return true;
   stop(Termination::NonFiniteState,
        message("guard '", m.guards[rule_.failed_guard()].name, "' of mode '", m.name, "' is ",
@@ -361,9 +362,10 @@ template <ode::DenseStepper S>
 void HybridLoop<S>::examine_guards_after_reset() {
   const Mode& m = current_mode();
   scales_.note_algebraic(z_.data(), nz_);
-  note_bands(m, false);
+  note_bands(m);
   const FiringRule::Outcome o =
       rule_.examine_after_reset(m, site(), x_minus_.head(nx_), guards_, *this);
+  xdot_at_current_ = false;  // the next reset or step moves the state
   if (o == FiringRule::Outcome::Ok) return;
   const Guard& g = m.guards[rule_.failed_guard()];
   if (o == FiringRule::Outcome::NonFiniteGuard) {
