@@ -9,7 +9,7 @@
 // from the guard's rate; a guard that left the surface and came back within one sample interval
 // is found through its dip. The earliest crossing and every guard within simultaneous_rtol of
 // it form the fired set. Buffers are sized in the constructor; scan() does not allocate.
-// Length (~460 lines): sampling, the arming walk and the three ways of finding a crossing
+// Length (~510 lines): sampling, the arming walk and the three ways of finding a crossing
 // (sign change, grazing, return after departure) share the step's samples and state.
 #pragma once
 
