@@ -25,12 +25,14 @@ namespace {
 // capacity of the in-place phase record (ImpactPhaseList).
 constexpr int kMaxPhases = ImpactPhaseList::kMaxImpactPhases;
 
-void jam(PlanarImpactResult& r, const char* what, double P_n, double v_n, double slope) {
+// `why` is the proof that no later event of the process can end it.
+void jam(PlanarImpactResult& r, const char* what, double P_n, double v_n, double slope,
+         const char* why) {
   std::ostringstream msg;
   msg.precision(17);
   msg << "Routh process: " << what << " at P_n = " << P_n << " (v_n = " << v_n
-      << ", dv_n/dP_n = " << slope
-      << "); the normal velocity cannot be reversed along this path (impact without collision / "
+      << ", dv_n/dP_n = " << slope << "): " << why
+      << "; the normal velocity cannot be reversed along this path (impact without collision / "
          "Painleve regime, FORMULAS.md 9 and 11)";
   r.status = ImpactStatus::Jam;
   r.message = msg.str();
@@ -79,11 +81,19 @@ PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double
     double d_stick = kInfinity, d_comp = kInfinity, d_term = kInfinity, d_back = kInfinity;
     if (mode != SlipMode::Stick && a_t * v[0] < 0.0) d_stick = -v[0] / a_t;
     if (!compressed) {
-      if (!(a_n > 0.0)) {
-        jam(r, "compression cannot end", P[1], v[1], a_n);
+      // dv_n/dP_n <= 0: this phase cannot end the compression, but a slip that decelerates
+      // stops first and the process goes on in stick or reverse slip (the Painleve landings of
+      // seed 001). Only a slip that never stops leaves the compression without an end.
+      if (a_n > 0.0) {
+        d_comp = -v[1] / a_n;
+      } else if (d_stick == kInfinity) {
+        jam(r, "compression cannot end", P[1], v[1], a_n,
+            mode == SlipMode::Stick
+                ? "the contact sticks and v_n does not grow with P_n"
+                : "the slip does not decelerate (dv_t/dP_n has the sign of v_t), so it never "
+                  "stops and v_n never grows with P_n");
         break;
       }
-      d_comp = -v[1] / a_n;
     } else {
       switch (termination) {
         case RouthTermination::Newton: {
@@ -115,7 +125,8 @@ PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double
     }
     const double d = std::min({d_stick, d_comp, d_term, d_back});
     if (d == kInfinity) {
-      jam(r, "no event ends the restitution phase", P[1], v[1], a_n);
+      jam(r, "no event ends the restitution phase", P[1], v[1], a_n,
+          "the slip never stops and no termination is reached along this phase");
       break;
     }
     if (d_back < d_term && d_back <= d_stick) {
@@ -123,7 +134,8 @@ PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double
       W += v[1] * d_back + 0.5 * a_n * d_back * d_back;
       P += Eigen::Vector2d(k * d_back, d_back);
       v = v_minus + A * P;
-      jam(r, "normal velocity returns to zero during restitution", P[1], v[1], a_n);
+      jam(r, "normal velocity returns to zero during restitution", P[1], v[1], a_n,
+          "the slip does not stop before it and v_n keeps decreasing after it");
       break;
     }
 
@@ -149,7 +161,9 @@ PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double
     }
     r.phases.push_back({mode, P[1], end});
     if (end == PhaseEnd::Terminate) break;
-    if (phase + 1 == kMaxPhases) jam(r, "too many phases", P[1], v[1], a_n);
+    if (phase + 1 == kMaxPhases) {
+      jam(r, "too many phases", P[1], v[1], a_n, "the phase record is full");
+    }
   }
   r.impulse = P;
   r.v_plus = v_minus + A * P;

@@ -16,9 +16,13 @@
 //   Poisson  P_n = (1 + e) P_nc              (kinetic)
 //   Stronge  int_0^{P_n} v_n dP_n = (1 - e^2) W_c, i.e. W_r = -e^2 W_c   (energetic; one
 //            quadratic per phase since v_n is affine in P_n)
-// e = 0: all three stop at the c-line. If dv_n/dP_n <= 0 while v_n < 0 (or v_n returns to 0 in
-// the restitution phase) the contact cannot be separated along this path: status Jam (related
-// to Painleve's paradox, FORMULAS.md 11), result = state reached.
+// e = 0: all three stop at the c-line. A slip phase with dv_n/dP_n <= 0 (a Painleve slip,
+// mu s A_tn >= A_nn) cannot end the compression, but it decelerates and stops, and the process
+// goes on in stick, which ends it: for a positive definite A a Painleve slip that did not
+// decelerate (|A_tn| > mu A_tt) would need A_tn^2 > A_tt A_nn, so the process always ends. The
+// status Jam (result = state reached, the message names the proof) remains only for a slip that
+// never stops while v_n cannot grow, or v_n returning to 0 in restitution, which an indefinite
+// A (round-off, a model's degenerate contact) can produce.
 //
 // Known properties (FORMULAS.md 9, re-checked in tests): the three terminations coincide for
 // diagonal A and whenever the slip never stops; Newton can create energy with slip reversal or
