@@ -48,10 +48,9 @@ SteppedImpact step_impulse_process(const Eigen::Matrix2d& A, const Eigen::Vector
     }
     v = v_next;
     if (P_nc >= 0.0) {
-      const bool done =
-          (termination == RouthTermination::Newton && v[1] >= -e * v_minus[1]) ||
-          (termination == RouthTermination::Poisson && P[1] >= (1.0 + e) * P_nc) ||
-          (termination == RouthTermination::Stronge && W >= (1.0 - e * e) * W_c);
+      const bool done = (termination == RouthTermination::Newton && v[1] >= -e * v_minus[1]) ||
+                        (termination == RouthTermination::Poisson && P[1] >= (1.0 + e) * P_nc) ||
+                        (termination == RouthTermination::Stronge && W >= (1.0 - e * e) * W_c);
       if (done) {
         out.impulse = P;
         out.ended = true;
@@ -109,10 +108,10 @@ TEST(RouthProcess, RandomPainleveLandingsMatchTheSteppedImpulseProcess) {
     const double e = unit(rng) < 0.25 ? 0.0 : unit(rng);
     const RouthTermination termination = static_cast<RouthTermination>(cases % 3);
     ++cases;
-    SCOPED_TRACE(::testing::Message() << "case " << cases << ": A = [" << A(0, 0) << " "
-                                      << A(0, 1) << "; " << A(1, 1) << "], v- = ("
-                                      << v_minus.transpose() << "), mu = " << mu << ", e = " << e
-                                      << ", " << to_string(termination));
+    SCOPED_TRACE(::testing::Message()
+                 << "case " << cases << ": A = [" << A(0, 0) << " " << A(0, 1) << "; " << A(1, 1)
+                 << "], v- = (" << v_minus.transpose() << "), mu = " << mu << ", e = " << e << ", "
+                 << to_string(termination));
     const auto r = routh_impact({A, v_minus}, e, mu, termination);
     ASSERT_TRUE(r.resolved()) << r.message;
     ASSERT_GE(r.phases.size(), 2u);

@@ -114,8 +114,8 @@ TEST(FrictionalBounceModel, FasterBeltLandsThroughThePainleveSlipAndGoesOnHoppin
   struct Landing {
     double v_b, t, P_n, P_t;
   };
-  for (const Landing& c : {Landing{1.0, 0.7475, 0.90485, 0.41406},
-                           Landing{1.5, 1.5153, 1.24600, 0.58730}}) {
+  for (const Landing& c :
+       {Landing{1.0, 0.7475, 0.90485, 0.41406}, Landing{1.5, 1.5153, 1.24600, 0.58730}}) {
     SCOPED_TRACE("v_b = " + num(c.v_b));
     const StickRun r = simulate({"v_b=" + num(c.v_b)});
     ASSERT_LT(r.value("mu"), 0.5);
