@@ -6,6 +6,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/mech/chatterjee_ruina_law.hpp"
 #include "saltus/mech/naive_impact_law.hpp"
+#include "saltus/mech/newton_coulomb_law.hpp"
 #include "saltus/mech/newton_impact_map.hpp"
 #include "saltus/mech/routh_impact_process.hpp"
 
@@ -25,6 +26,8 @@ const char* to_string(ImpactLawKind kind) {
       return "routh_poisson";
     case ImpactLawKind::RouthStronge:
       return "routh_stronge";
+    case ImpactLawKind::NewtonCoulomb:
+      return "newton_coulomb";
   }
   return "?";
 }
@@ -33,14 +36,15 @@ const std::vector<ImpactLawKind>& all_impact_laws() {
   static const std::vector<ImpactLawKind> kinds = {
       ImpactLawKind::NewtonFrictionless, ImpactLawKind::Naive,
       ImpactLawKind::ChatterjeeRuina,    ImpactLawKind::RouthNewton,
-      ImpactLawKind::RouthPoisson,       ImpactLawKind::RouthStronge};
+      ImpactLawKind::RouthPoisson,       ImpactLawKind::RouthStronge,
+      ImpactLawKind::NewtonCoulomb};
   return kinds;
 }
 
 const std::vector<ImpactLawKind>& frictional_impact_laws() {
   static const std::vector<ImpactLawKind> kinds = {
-      ImpactLawKind::Naive, ImpactLawKind::ChatterjeeRuina, ImpactLawKind::RouthNewton,
-      ImpactLawKind::RouthPoisson, ImpactLawKind::RouthStronge};
+      ImpactLawKind::Naive,        ImpactLawKind::ChatterjeeRuina, ImpactLawKind::RouthNewton,
+      ImpactLawKind::RouthPoisson, ImpactLawKind::RouthStronge,    ImpactLawKind::NewtonCoulomb};
   return kinds;
 }
 
@@ -77,9 +81,12 @@ void ContactImpactLaw::validate(const std::string& who) const {
     detail::throw_error(who, " (law ", to_string(kind), "): restitution e = ", e,
                         " is outside [0, 1]");
   }
-  if (!std::isfinite(e_t) || e_t < -1.0 || e_t > 1.0) {
+  // Chatterjee and Ruina's e_t may reverse the tangential impulse's sense; Glocker's (Newton-
+  // Coulomb) is a restitution of the tangential rate like e of the normal one.
+  const double e_t_min = kind == ImpactLawKind::NewtonCoulomb ? 0.0 : -1.0;
+  if (!std::isfinite(e_t) || e_t < e_t_min || e_t > 1.0) {
     detail::throw_error(who, " (law ", to_string(kind), "): tangential restitution e_t = ", e_t,
-                        " is outside [-1, 1]");
+                        " is outside [", e_t_min, ", 1]");
   }
   if (!std::isfinite(mu) || mu < 0.0) {
     detail::throw_error(who, " (law ", to_string(kind), "): friction coefficient mu = ", mu,
@@ -127,6 +134,8 @@ PlanarImpactResult solve_planar_impact(const PlanarImpactInput& input, const Con
       return routh_impact(input, law.e, law.mu, RouthTermination::Poisson);
     case ImpactLawKind::RouthStronge:
       return routh_impact(input, law.e, law.mu, RouthTermination::Stronge);
+    case ImpactLawKind::NewtonCoulomb:
+      return newton_coulomb_impact(input, law.e, law.e_t, law.mu);
   }
   detail::throw_error(who, ": unknown impact law");
 }

@@ -11,6 +11,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/lcp/lcp_enumeration.hpp"
 #include "saltus/mech/impact_problem.hpp"
+#include "saltus/mech/newton_coulomb_law.hpp"
 
 namespace saltus::mech::detail {
 
@@ -53,13 +54,6 @@ std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, un
 
 namespace {
 
-// The LCP's constant term for one contact: (1 + e) gdot_N(t-) while approaching (Moreau's law
-// gdot_N(t+) + e gdot_N(t-) >= 0), gdot_N(t-) itself while separating (gdot_N(t+) >= 0: it gets
-// impulse only if the others' impulses would make it approach).
-double moreau_rate(double gdot_minus, double e) {
-  return gdot_minus < 0.0 ? (1.0 + e) * gdot_minus : gdot_minus;
-}
-
 // T+ - T- and the contacts of I_S left with gdot_N(t+) = 0 (to 1e-12 of the largest approach) or
 // separating too slowly for their bounce to be resolved.
 void finish(const Matrix& M, const Matrix& W_N, ConstVectorRef qdot_minus, const ContactScales& s,
@@ -80,11 +74,11 @@ void finish(const Matrix& M, const Matrix& W_N, ConstVectorRef qdot_minus, const
   }
 }
 
-// With Coulomb friction: the impact LCP (2.17)-(2.18) of impact_problem.hpp, posed with
-// gdot_N(t-) scaled by (1 + e_i) so that its normal complementarity reads Moreau's
-// gdot_N(t+) + e_i gdot_N(t-) >= 0 perp Lambda_N (e_T = 0: sticking means gdot_T(t+) = 0);
-// qdot+ = qdot- + M^-1 (W_N Lambda_N + W_T Lambda_T) does not depend on that scaling.
-// Frictionless members take part with mu = 0.
+// With Coulomb friction: the Newton-Coulomb law (newton_coulomb_law.hpp), the impact LCP
+// (2.17)-(2.18) of impact_problem.hpp posed with gdot_N(t-) scaled by (1 + e_i) and gdot_T(t-) by
+// (1 + e_t,i) (e_t of a newton_coulomb contact, 0 for the other laws: sticking means
+// gdot_T(t+) = 0); qdot+ = qdot- + M^-1 (W_N Lambda_N + W_T Lambda_T) does not depend on that
+// scaling. Frictionless members take part with mu = 0.
 SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vector<int>& contacts,
                                       const std::string& where, double t, ConstVectorRef q,
                                       ConstVectorRef qdot_minus, const ContactScales& s) {
@@ -100,7 +94,7 @@ SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vecto
   c.W_T = Matrix::Zero(n, k);
   c.g_N = c.w_hat_N = c.w_hat_T = c.mu = Vector::Zero(k);
   c.gdot_N.resize(k);
-  Vector gdot_minus(k);
+  c.gdot_T.resize(k);
   for (int j = 0; j < k; ++j) {
     const LagrangianContact& contact = m.contact(contacts[j]);
     c.W_N.col(j) = m.gap_gradient(contacts[j], q);
@@ -108,11 +102,11 @@ SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vecto
       c.W_T.col(j) = m.tangent_gradient(contacts[j], q);
       c.mu[j] = contact.law.mu;
     }
-    gdot_minus[j] = c.W_N.col(j).dot(qdot_minus);
-    c.gdot_N[j] = moreau_rate(gdot_minus[j], contact.law.e);
+    const double e_t = contact.law.kind == ImpactLawKind::NewtonCoulomb ? contact.law.e_t : 0.0;
+    c.gdot_N[j] = newton_restitution_rate(c.W_N.col(j).dot(qdot_minus), contact.law.e);
+    c.gdot_T[j] = tangential_restitution_rate(c.W_T.col(j).dot(qdot_minus), e_t);
     p.sets.I_S.push_back(j);
   }
-  c.gdot_T = c.W_T.transpose() * qdot_minus;
   const ContactOutcome outcome = solve_impact(p);
   out.verdict = outcome.verdict;
   if (!outcome.can_continue()) {
@@ -123,6 +117,7 @@ SimultaneousImpact resolve_frictional(const LagrangianModel& m, const std::vecto
   }
   const ContactSolution& sol = *outcome.selected_solution();
   out.impulse_N = sol.lambda_N;
+  out.impulse_T = sol.lambda_T;
   out.qdot_plus = sol.motion;
   finish(p.mass, c.W_N, qdot_minus, s, out);
   return out;
@@ -170,7 +165,7 @@ SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>
   for (int j = 0; j < k; ++j) {
     W.col(j) = m.gap_gradient(contacts[j], q);
     gdot_minus[j] = W.col(j).dot(qdot_minus);
-    q_lcp[j] = moreau_rate(gdot_minus[j], m.contact(contacts[j]).law.e);
+    q_lcp[j] = newton_restitution_rate(gdot_minus[j], m.contact(contacts[j]).law.e);
   }
   const Matrix motion_map = llt.solve(W);  // M^-1 W_N: qdot+ - qdot- per unit impulse
   const Matrix G = W.transpose() * motion_map;
@@ -207,6 +202,7 @@ SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>
   }
   out.verdict = Verdict::Unique;
   out.impulse_N = enumerated.solutions[0].z;
+  out.impulse_T = Vector::Zero(k);
   out.qdot_plus = qdot_minus + motion_map * out.impulse_N;
   finish(M, W, qdot_minus, s, out);
   return out;
@@ -253,7 +249,7 @@ bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& 
   }
   jump.x_plus.head(n) = x.head(n);
   jump.x_plus.segment(n, n) = imp.qdot_plus;
-  jump.outputs[0] = 0.0;
+  jump.outputs[0] = imp.impulse_T[0];
   jump.outputs[1] = imp.impulse_N[0];
   jump.outputs[2] = imp.energy_change;
   for (int i : imp.closed_after) closed |= 1u << i;

@@ -14,9 +14,11 @@
 // Which laws extend to several contacts: every contact takes part with its e read as Moreau's
 // e_i (for a frictionless single impact Newton, Poisson and Stronge coincide). A FRICTIONAL
 // contact (law kind other than NewtonFrictionless, mu > 0, a tangential coordinate) adds Coulomb
-// friction with e_T = 0 through the impact LCP (2.17)-(2.18) of impact_problem.hpp, its gdot_N(t-)
-// scaled by (1 + e_i); its own law (Poisson, Stronge, Chatterjee-Ruina, ...) is used only when
-// it impacts alone.
+// friction through the impact LCP (2.17)-(2.18) of impact_problem.hpp, its gdot_N(t-) scaled by
+// (1 + e_i) and its gdot_T(t-) by (1 + e_t,i): the Newton-Coulomb law (newton_coulomb_law.hpp),
+// with e_t,i of a newton_coulomb contact and 0 for the other laws. A newton_coulomb contact gets
+// the same law alone; another law (Poisson, Stronge, Chatterjee-Ruina, ...) is used only when its
+// contact impacts alone.
 //
 // The impact set I_S ([LB] (2.12): every contact with g_N = 0): the contact whose guard fired,
 // every other rigid contact whose gap is within kImpactGapBand of its scale
@@ -44,6 +46,7 @@ struct SimultaneousImpact {
   Verdict verdict = Verdict::NotRun;
   std::vector<int> contacts;  // I_S, model contact indices (the fired contact first)
   Vector impulse_N;           // Lambda_N per entry of `contacts`
+  Vector impulse_T;           // Lambda_T per entry of `contacts` (0 for frictionless members)
   Vector rate_N;              // gdot_N(t+) per entry of `contacts`
   Vector qdot_plus;
   double energy_change = kNaN;    // T+ - T-
@@ -65,7 +68,7 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
                                                ConstVectorRef q, ConstVectorRef qdot_minus,
                                                const double* state_scales = nullptr);
 
-// The impact as a jump: x+ = (q, qdot+), outputs (impulse_t = 0, impulse_n of the fired contact
+// The impact as a jump: x+ = (q, qdot+), outputs (impulse_t, impulse_n of the fired contact
 // set[0], energy change); `closed` = the contacts left with gdot_N(t+) = 0 (bits). False with
 // jump.failure when the LCP has no unique answer.
 bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,

@@ -7,7 +7,7 @@
 set -euo pipefail
 saltus=$1 models=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-for law in newton naive chatterjee_ruina routh_newton routh_poisson routh_stronge; do
+for law in newton naive chatterjee_ruina routh_newton routh_poisson routh_stronge newton_coulomb; do
   "$saltus" run "$models/bouncing_rod.toml" --set contacts.tip.law=$law --t-end 0.8 \
     --out "$work/rod_$law" >/dev/null
   python3 - "$work/rod_$law/events.csv" "$law" <<'PY'
@@ -19,7 +19,7 @@ for r in rows:
     assert float(r["impulse_n"]) > 0, (law, r["impulse_n"])
     if law == "newton":
         assert float(r["impulse_t"]) == 0.0, (law, r["impulse_t"])
-    if law in ("chatterjee_ruina", "routh_poisson", "routh_stronge"):
+    if law in ("chatterjee_ruina", "routh_poisson", "routh_stronge", "newton_coulomb"):
         assert float(r["energy_change"]) <= 1e-12, (law, r["energy_change"])
 print(f"{law}: {len(rows)} impacts, impulses and energy change in events.csv")
 PY

@@ -66,7 +66,9 @@ TEST(ImpactEnergySweep, ConsistentLawsNeverGainEnergy) {
     const Eigen::Matrix2d A = rigid_body_collision_matrix(s.m, s.rho2, s.r_t, s.r_n);
     const double T_minus = 0.5 * s.v.dot(A.inverse() * s.v);  // contact-space kinetic energy
     for (ImpactLawKind kind : frictional_impact_laws()) {
-      const auto r = solve_planar_impact({A, s.v}, {kind, s.e, s.e_t, s.mu});
+      // Glocker's e_t (newton_coulomb) is a restitution in [0, 1].
+      const double e_t = kind == ImpactLawKind::NewtonCoulomb ? std::abs(s.e_t) : s.e_t;
+      const auto r = solve_planar_impact({A, s.v}, {kind, s.e, e_t, s.mu});
       Tally& t = tally[kind];
       if (!r.resolved()) {
         ++t.jams;
@@ -88,8 +90,9 @@ TEST(ImpactEnergySweep, ConsistentLawsNeverGainEnergy) {
     std::printf("  %-18s gains %6ld  jams %5ld  worst dT/T- %.3e\n", to_string(kind), t.gains,
                 t.jams, t.worst_relative_gain);
   }
-  for (ImpactLawKind kind :
-       {ImpactLawKind::ChatterjeeRuina, ImpactLawKind::RouthPoisson, ImpactLawKind::RouthStronge}) {
+  // newton_coulomb: an impact that would gain energy is a status (newton_coulomb_law.hpp).
+  for (ImpactLawKind kind : {ImpactLawKind::ChatterjeeRuina, ImpactLawKind::RouthPoisson,
+                             ImpactLawKind::RouthStronge, ImpactLawKind::NewtonCoulomb}) {
     const Tally& t = tally[kind];
     EXPECT_EQ(t.gains, 0) << to_string(kind) << " gained energy; worst dT/T- "
                           << t.worst_relative_gain << " at m " << t.worst.m << " rho2 "

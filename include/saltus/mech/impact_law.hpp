@@ -37,6 +37,8 @@ enum class ImpactLawKind {
   RouthNewton,         // FORMULAS.md 9: impulse-plane process ended by v_n = -e v_n-
   RouthPoisson,        // ... ended by P_n = (1 + e) P_nc
   RouthStronge,        // ... ended by restitution work = -e^2 compression work
+  NewtonCoulomb,       // seed 001 (2.14)-(2.18): Newton (e) and Coulomb with Glocker's e_t, the
+                       // impact LCP over every contact taking part (newton_coulomb_law.hpp)
 };
 
 const char* to_string(ImpactLawKind kind);
@@ -50,7 +52,7 @@ struct ContactImpactLaw {
   ImpactLawKind kind = ImpactLawKind::NewtonFrictionless;
   double e = 0.5;    // normal coefficient of restitution, [0, 1] (kinematic, kinetic or
                      // energetic according to kind)
-  double e_t = 0.0;  // tangential restitution, [-1, 1]; used by ChatterjeeRuina only
+  double e_t = 0.0;  // tangential restitution: ChatterjeeRuina [-1, 1], NewtonCoulomb [0, 1]
   double mu = 0.0;   // Coulomb friction coefficient, >= 0; unused by NewtonFrictionless
 
   // Throws saltus::Error when a coefficient is not finite or outside its range; the message

@@ -20,6 +20,7 @@ const std::vector<std::string>& keys_read_by(const std::string& law) {
       {"routh_newton", {"e", "mu", "tangent"}},
       {"routh_poisson", {"e", "mu", "tangent"}},
       {"routh_stronge", {"e", "mu", "tangent"}},
+      {"newton_coulomb", {"e", "mu", "tangent", "e_t"}},
       {"linear_spring", {"k", "mu", "tangent"}},
       {"kelvin_voigt", {"k", "c", "release", "mu", "tangent"}},
       {"hunt_crossley", {"k", "c", "n", "mu", "tangent"}}};
@@ -42,8 +43,8 @@ void ModelReader::check_contact_keys(const toml::table& t, const std::string& co
                                      const std::string& law) {
   static const std::vector<std::string> kCommon = {"name", "body", "gap", "law"};
   static const std::vector<std::string> kLaws = {
-      "newton",        "naive",         "chatterjee_ruina", "routh_newton", "routh_poisson",
-      "routh_stronge", "linear_spring", "kelvin_voigt",     "hunt_crossley"};
+      "newton",        "naive",          "chatterjee_ruina", "routh_newton", "routh_poisson",
+      "routh_stronge", "newton_coulomb", "linear_spring",    "kelvin_voigt", "hunt_crossley"};
   const std::vector<std::string>& reads = keys_read_by(law);
   std::vector<std::string> known = kCommon;
   known.insert(known.end(), reads.begin(), reads.end());

@@ -288,7 +288,8 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       {"chatterjee_ruina", mech::ImpactLawKind::ChatterjeeRuina},
       {"routh_newton", mech::ImpactLawKind::RouthNewton},
       {"routh_poisson", mech::ImpactLawKind::RouthPoisson},
-      {"routh_stronge", mech::ImpactLawKind::RouthStronge}};
+      {"routh_stronge", mech::ImpactLawKind::RouthStronge},
+      {"newton_coulomb", mech::ImpactLawKind::NewtonCoulomb}};
   static const std::vector<std::pair<std::string, mech::CompliantLawKind>> kCompliant = {
       {"linear_spring", mech::CompliantLawKind::LinearSpring},
       {"kelvin_voigt", mech::CompliantLawKind::KelvinVoigt},

@@ -1,0 +1,161 @@
+// The Newton-Coulomb law in simulations (issue 32 item 1): a contact under it gets the same
+// impact whether it is hit alone or with others, and the impact over several contacts agrees with
+// the law solved by its cases (tests/support/newton_coulomb_cases.hpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "mech/multi_contact_impact.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/model/mechanical_system.hpp"
+#include "saltus/model/model_loader.hpp"
+#include "saltus/model/model_run.hpp"
+#include "support/model_files.hpp"
+#include "support/newton_coulomb_cases.hpp"
+
+namespace saltus::model {
+namespace {
+
+using saltus::testing::num;
+
+// Discs of radius r on a floor, each with its own rough contact: disc i has x_i, y_i, th_i, and
+// its contact point slips at x_i' + r th_i'.
+std::string discs_model(int count, double e, double e_t, double mu, const double* x_dot,
+                        const double* spin) {
+  std::string coords, T = "0", V = "0", contacts;
+  for (int i = 1; i <= count; ++i) {
+    const std::string s = std::to_string(i);
+    coords += "x" + s + " = { initial = " + num(3.0 * i) + ", velocity = " + num(x_dot[i - 1]) +
+              " }\ny" + s + " = { initial = 0.3, velocity = -1.0 }\nth" + s +
+              " = { initial = 0.0, velocity = " + num(spin[i - 1]) + " }\n";
+    T += " + 0.5*m*(x" + s + "'^2 + y" + s + "'^2) + 0.5*J*th" + s + "'^2";
+    V += " + m*g*y" + s;
+    contacts += "[[contacts]]\nname = \"floor" + s + "\"\ngap = \"y" + s + " - r\"\ntangent = \"x" +
+                s + " + r*th" + s + "\"\nlaw = \"newton_coulomb\"\ne = " + num(e) +
+                "\ne_t = " + num(e_t) + "\nmu = " + num(mu) + "\n";
+  }
+  return "[model]\nname = \"discs\"\n[parameters]\nm = 1.3\nr = 0.2\nJ = 0.02\ng = 9.81\n"
+         "[coordinates]\n" +
+         coords + "[mechanics]\nkinetic_energy = \"" + T + "\"\npotential_energy = \"" + V +
+         "\"\n" + contacts + "[solver]\nt_end = 0.15\nrtol = 1e-12\natol = 1e-14\n";
+}
+
+ModelRun run_text(const std::string& text) {
+  return run_model(std::make_shared<const Model>(load_model_text(text, "discs.toml")));
+}
+
+// Two discs dropped from the same height land at the same instant: one simultaneous impact over
+// both contacts. Each disc leaves with the velocities it gets when it lands alone (the law does
+// not depend on the company), to round-off; random spins, slides and coefficients give sticking
+// and sliding outcomes.
+TEST(NewtonCoulombModel, AContactHitWithOthersGetsTheImpactItGetsAlone) {
+  std::mt19937 rng(3203);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int simultaneous = 0;
+  for (int k = 0; k < 20; ++k) {
+    const double e = unit(rng), e_t = unit(rng) < 0.5 ? 0.0 : unit(rng), mu = 0.1 + unit(rng);
+    const double x_dot[2] = {-2.0 + 4.0 * unit(rng), -2.0 + 4.0 * unit(rng)};
+    const double spin[2] = {-10.0 + 20.0 * unit(rng), -10.0 + 20.0 * unit(rng)};
+    SCOPED_TRACE("case " + std::to_string(k) + ": e = " + num(e) + ", e_t = " + num(e_t) +
+                 ", mu = " + num(mu));
+    const ModelRun both = run_text(discs_model(2, e, e_t, mu, x_dot, spin));
+    const ModelRun alone = run_text(discs_model(1, e, e_t, mu, x_dot, spin));
+    ASSERT_TRUE(both.succeeded()) << both.message();
+    ASSERT_TRUE(alone.succeeded()) << alone.message();
+    const EventLog& eb = both.result.events;
+    const EventLog& ea = alone.result.events;
+    ASSERT_GE(eb.size(), 1);
+    ASSERT_GE(ea.size(), 1);
+    // The first event of the pair is the simultaneous impact (one jump, both discs change).
+    const auto before = eb.x_before(0), after = eb.x_after(0);
+    const auto alone_after = ea.x_after(0);
+    ASSERT_NE(after[10], before[10]) << "disc 2's y' changed at the same jump";
+    ++simultaneous;
+    EXPECT_NEAR(eb[0].t, ea[0].t, 1e-15);
+    for (int i : {0, 1, 2}) {  // disc 1's velocities x1', y1', th1'
+      EXPECT_NEAR(after[6 + i], alone_after[3 + i], 1e-13 * (1.0 + std::abs(alone_after[3 + i])))
+          << "velocity " << i;
+    }
+    EXPECT_NEAR(eb.outputs(0)[0], ea.outputs(0)[0], 1e-13);  // disc 1's impulse_t
+    EXPECT_NEAR(eb.outputs(0)[1], ea.outputs(0)[1], 1e-13);  // disc 1's impulse_n
+  }
+  EXPECT_EQ(simultaneous, 20);
+}
+
+// A rod lying flat on both ends, hit with a random motion: the simultaneous impact over its two
+// rough contacts is the one motion the law's cases allow, or a status when they allow several.
+TEST(NewtonCoulombModel, FlatRodImpactOverTwoContactsAgreesWithTheLawsCases) {
+  const double ell = 0.5, m = 1.0, I_c = m * 4 * ell * ell / 12;
+  const std::string text =
+      "[model]\nname = \"rod\"\n[parameters]\nm = 1\nell = 0.5\nI_c = \"m*(2*ell)^2/12\"\n"
+      "e = 0.5\ne_t = 0.2\nmu = 0.4\n[coordinates]\nx = { initial = 0 }\ny = { initial = 0 }\n"
+      "theta = { initial = 0 }\n[mechanics]\nkinetic_energy = \"0.5*m*((x' - "
+      "ell*sin(theta)*theta')^2 + (y' + ell*cos(theta)*theta')^2) + 0.5*I_c*theta'^2\"\n"
+      "potential_energy = \"0\"\n"
+      "[[contacts]]\nname = \"tip\"\ngap = \"y\"\ntangent = \"x\"\nlaw = \"newton_coulomb\"\n"
+      "e = \"e\"\ne_t = \"e_t\"\nmu = \"mu\"\n"
+      "[[contacts]]\nname = \"end\"\ngap = \"y + 2*ell*sin(theta)\"\n"
+      "tangent = \"x + 2*ell*cos(theta)\"\nlaw = \"newton_coulomb\"\ne = \"e\"\ne_t = \"e_t\"\n"
+      "mu = \"mu\"\n[solver]\nt_end = 1\n";
+  const auto model = std::make_shared<const Model>(load_model_text(text, "rod.toml"));
+  const mech::LagrangianModel rod = lagrangian_model(model);
+  // Independent of the code under test: M and the contact gradients at theta = 0.
+  Matrix M(3, 3);
+  M << m, 0, 0, 0, m, m * ell, 0, m * ell, m * ell * ell + I_c;
+  Matrix W_N(3, 2), W_T(3, 2);
+  W_N << 0, 0, 1, 1, 0, 2 * ell;
+  W_T << 1, 1, 0, 0, 0, 0;
+  std::mt19937 rng(3204);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int compared = 0;
+  for (int k = 0; k < 300; ++k) {
+    const Eigen::Vector3d q(0.0, 0.0, 0.0);
+    const Eigen::Vector3d qdot(-2 + 4 * unit(rng), -(0.1 + unit(rng)), -3 + 6 * unit(rng));
+    const Vector gn = W_N.transpose() * qdot;
+    if (!(gn[0] < 0.0 && gn[1] < 0.0)) continue;  // both approaching: no contact is dropped
+    const auto cases = saltus::testing::newton_coulomb_by_cases(M, W_N, W_T, qdot, {0.5, 0.5},
+                                                                {0.2, 0.2}, {0.4, 0.4});
+    const auto imp = mech::detail::resolve_simultaneous_impact(rod, {0, 1}, 0.0, q, qdot);
+    SCOPED_TRACE("qdot- = (" + num(qdot[0]) + ", " + num(qdot[1]) + ", " + num(qdot[2]) + ")");
+    if (!cases.unique()) {
+      EXPECT_FALSE(imp.resolved());
+      continue;
+    }
+    ASSERT_TRUE(imp.resolved()) << imp.message;
+    ASSERT_EQ(imp.contacts.size(), 2u);
+    ++compared;
+    EXPECT_LT((imp.qdot_plus - cases.motions[0]).norm(), 1e-12 * qdot.norm());
+    // Both tangents are along x, so only the sum of the tangential impulses is determined.
+    EXPECT_NEAR(imp.impulse_T.sum(), cases.impulses[0][2] + cases.impulses[0][3],
+                1e-12 * qdot.norm());
+  }
+  EXPECT_GT(compared, 100);
+}
+
+// Bad coefficients are errors at the contact's line naming the contact, the law and the value.
+TEST(NewtonCoulombModel, CoefficientsOutOfRangeAreErrorsNamingTheContact) {
+  const double x_dot[1] = {0.0}, spin[1] = {0.0};
+  struct Bad {
+    double e, e_t, mu;
+    const char* says;
+  };
+  for (const Bad& b : {Bad{-0.1, 0.0, 0.3, "e = -0.1"}, Bad{1.5, 0.0, 0.3, "e = 1.5"},
+                       Bad{0.5, -0.2, 0.3, "e_t = -0.2"}, Bad{0.5, 0.0, -1.0, "mu = -1"}}) {
+    try {
+      load_model_text(discs_model(1, b.e, b.e_t, b.mu, x_dot, spin), "discs.toml");
+      ADD_FAILURE() << "accepted " << b.says;
+    } catch (const ModelError& err) {
+      const std::string what = err.what();
+      EXPECT_NE(what.find("discs.toml:"), std::string::npos) << what;
+      EXPECT_NE(what.find("contact 'floor1'"), std::string::npos) << what;
+      EXPECT_NE(what.find("newton_coulomb"), std::string::npos) << what;
+      EXPECT_NE(what.find(b.says), std::string::npos) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace saltus::model
