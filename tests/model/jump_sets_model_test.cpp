@@ -50,6 +50,7 @@ reset = ["th = th - pi - delta", "w = e*w + c"]
 t_end = 20.0
 rtol = 1e-12
 atol = 1e-12
+h_max = 0.2  # sin(2 th) turns within the long steps of a polynomial flow (ARCHITECTURE rule 1)
 )toml";
 
 struct Strike {
@@ -195,6 +196,7 @@ reset = ["th = th - pi - delta", "w = e*w + c"]
 t_end = 20.0
 rtol = 1e-12
 atol = 1e-12
+h_max = 0.2  # sin(2 th) turns within the long steps of a polynomial flow (ARCHITECTURE rule 1)
 )toml";
 
 TEST(SharedFlows, ModeWithAnotherModesFlowRunsAsWrittenOut) {
