@@ -114,6 +114,12 @@ TEST(JumpSets, OnlyTheCrossingInsideTheJumpSetFiresAtTheClosedFormTimes) {
   }
 }
 
+TEST(JumpSets, ExampleModelStrikesAtTheClosedFormTimes) {
+  const auto m = std::make_shared<const Model>(
+      load_model_file(saltus::testing::models_dir() / "rotor_jump_set.toml"));
+  expect_closed_form(run_model(m), 0.5, 0.8, 0.3, 0.2, -0.3, 1.0);
+}
+
 TEST(JumpSets, ResetOntoTheSurfaceOutsideTheJumpSetIsNoFailure) {
   // delta = 0: the strike's reset leaves th = pi - pi on the surface sin(2 th) = 0 moving in.
   const std::vector<std::string> set = {"delta=0"};
