@@ -54,6 +54,7 @@ void HybridLoop<S>::handle_events(double t) {
     return;
   }
   if (fired.empty()) {  // only such crossings: the guards are examined where they passed
+    rule_.begin_set();  // no reset of this set is anyone's own (nor one of an earlier set)
     examine_guards_after_reset();
     if (finished_) return;
   }
