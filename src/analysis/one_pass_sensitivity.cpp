@@ -29,6 +29,12 @@ Guard lifted_guard(const Guard& g, ModeId mode, GuardId index, int n,
   lg.value = [value = g.value, n](double t, ConstVectorRef y, ConstVectorRef z) {
     return value(t, y.head(n), z);
   };
+  lg.when_text = g.when_text;
+  if (g.when) {
+    lg.when = [when = g.when, n](double t, ConstVectorRef y, ConstVectorRef z) {
+      return when(t, y.head(n), z);
+    };
+  }
   if (g.gradient) {
     lg.gradient = [gradient = g.gradient, n](double t, ConstVectorRef y, ConstVectorRef z,
                                              VectorRef dpdy, VectorRef dpdz) {

@@ -91,6 +91,12 @@ Guard augmented_guard(const Family& f, ModeId m, GuardId g, const std::vector<in
   out.value = [at, nx](double t, ConstVectorRef x, ConstVectorRef z) {
     return at(x).value(t, x.head(nx), z);
   };
+  out.when_text = inner.when_text;
+  if (inner.when) {  // the jump set follows the parameters as the value does
+    out.when = [at, nx](double t, ConstVectorRef x, ConstVectorRef z) {
+      return at(x).when(t, x.head(nx), z);
+    };
+  }
   // Without a gradient the analysis differences `value`, which follows p: still right.
   if (inner.gradient) {
     out.gradient = [f, at, m, g, nx, np](double t, ConstVectorRef x, ConstVectorRef z,

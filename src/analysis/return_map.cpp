@@ -4,6 +4,8 @@
 #include <cmath>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "saltus/core/error.hpp"
 
@@ -11,6 +13,15 @@ namespace saltus::analysis {
 namespace {
 
 constexpr const char* kApexPrefix = "apex of ";
+
+// "section 'midstance'" for messages: a section's guard may already be named "section midstance"
+// (model/model_section.hpp), which quoted whole read "section 'section midstance'".
+std::string section_label(const std::string& name) {
+  constexpr std::string_view kPrefix = "section ";
+  const std::string_view bare =
+      name.rfind(kPrefix, 0) == 0 ? std::string_view(name).substr(kPrefix.size()) : name;
+  return "section '" + std::string(bare) + "'";
+}
 
 // Observers on dp/dt = p_t + p_x f for every guard of every ODE mode with a gradient: they fire
 // at the guard's local extrema towards its firing side (a local maximum of p for Rising).
@@ -80,7 +91,7 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
   if (ends_on_section && s.run.termination() != Termination::TerminalEvent) {
     std::ostringstream os;
     os.precision(6);
-    os << "the section '" << section_name << "' was not crossed between t = " << t0
+    os << "the " << section_label(section_name) << " was not crossed between t = " << t0
        << " and t = " << t_end << " (" << out.resets << " resets on the way)";
     out.status = SensitivityStatus::SimulationFailed;
     out.message = os.str();
@@ -113,7 +124,7 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
                       const SaltationOptions& saltation, const Vector& algebraic_guess) {
   if (!(min_time > 0.0) || !(horizon > min_time)) {
     std::ostringstream os;
-    os << "section '" << section.name << "': min_time = " << min_time << " must be > 0 (the flow "
+    os << section_label(section.name) << ": min_time = " << min_time << " must be > 0 (the flow "
        << "must leave the section before a crossing counts) and below horizon = " << horizon;
     throw Error(os.str());
   }

@@ -97,6 +97,28 @@ bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& nor
   return qv.allFinite() && qdv.allFinite();
 }
 
+}  // namespace saltus::mech::detail
+
+namespace saltus::mech {
+
+bool LagrangianModel::project_onto_contacts(const std::vector<int>& contacts, VectorRef x) const {
+  const int n = dof();
+  const DofVector<double> q = detail::load<double>(x, 0, n), qdot = detail::load<double>(x, n, n);
+  Vector zeros = Vector::Zero(static_cast<Eigen::Index>(contacts.size()));
+  Vector rates(zeros.size());
+  DofVector<double> w;
+  for (size_t j = 0; j < contacts.size(); ++j) {
+    detail::gradient(contact(contacts[j]).gap, q, w);
+    rates[static_cast<Eigen::Index>(j)] = w.dot(qdot);
+  }
+  return detail::project_onto_contacts(*this, contacts, {}, zeros, rates, x.head(n),
+                                       x.segment(n, n));
+}
+
+}  // namespace saltus::mech
+
+namespace saltus::mech::detail {
+
 InvariantProjection closed_contact_projection(const Context& ctx, const LagrangianMode& mode) {
   std::vector<int> normal, tangential;
   for (int i = 0; i < ctx->model.contact_count(); ++i) {

@@ -151,6 +151,11 @@ void set_dynamics(Model& target, const std::shared_ptr<const MechanicalTapes>& t
 
 }  // namespace
 
+double initial_gap_band(const mech::LagrangianModel& lm, int i, const Vector& q0,
+                        double guard_tolerance) {
+  return guard_tolerance * lm.gap_gradient(i, q0).cwiseAbs().dot(q0.cwiseAbs());
+}
+
 // A model with [mechanics] constraints: Lagrange-d'Alembert with its contacts as walls.
 mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_ptr) {
   const Model& model = *model_ptr;
@@ -210,7 +215,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   return nm;
 }
 
-mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
+mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool check_start) {
   const ModelMechanics& m = *model->mechanics;
   const int n = m.dof;
   if (!m.constraint_rows.empty()) {
@@ -240,12 +245,12 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
   // guard band of zero is touching, not penetrating (a gap from a trigonometric formula is
   // -5.6e-17 where it should be 0): guard_tolerance times the gap's scale sum_j |dg/dq_j| |q0_j|
   // (event_options.hpp; the run's scales start at q0).
+  if (!check_start) return lm;
   const Vector q0 = model->initial_state().head(n);
   lm.check_configuration(q0);
   for (int i = 0; i < lm.contact_count(); ++i) {
     if (m.contacts[static_cast<size_t>(i)].compliant) continue;
-    const double band = model->options.events.guard_tolerance *
-                        lm.gap_gradient(i, q0).cwiseAbs().dot(q0.cwiseAbs());
+    const double band = initial_gap_band(lm, i, q0, model->options.events.guard_tolerance);
     const double gap0 = lm.gap(i, q0);
     if (gap0 < -band) {
       std::ostringstream q;
@@ -254,7 +259,8 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model) {
       saltus::detail::throw_error(lm.describe_contact(i), ": the initial configuration q = (",
                                   q.str(), ") penetrates the contact (g_N = ", gap0,
                                   " < 0 beyond the guard band ", band,
-                                  "); expected an initial state with every gap >= 0");
+                                  "); expected an initial state with every gap >= 0, or "
+                                  "[initial] project = <tolerance> to move it onto the contact");
     }
   }
   return lm;

@@ -1,5 +1,6 @@
 #include "saltus/model/model_system.hpp"
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -80,6 +81,9 @@ struct CompiledTarget {
 
 struct CompiledGuard {
   lang::Tape value;
+  // Its jump set: slot 0 the condition, then the operands of its comparisons (a NaN operand
+  // makes the condition NaN, which the comparison alone would read as false). Empty: none.
+  lang::Tape when;
   lang::Tape gradient;  // slots: dp/dx (nx), dp/dz (nz), dp/dt
   std::vector<CompiledTarget> targets;
   lang::Tape outputs;  // ModelGuard::outputs at the pre-event state
@@ -247,12 +251,49 @@ Reset model_reset(const std::shared_ptr<const CompiledMode>& m, const ModelGuard
   return r;
 }
 
+// The operands of the comparisons in condition `root` (a comparison, or products, min or max of
+// conditions: the loader's is_condition_node).
+void condition_operands(const lang::ExpressionGraph& g, lang::NodeId root,
+                        std::vector<lang::NodeId>& out) {
+  const lang::ExpressionNode& n = g.node(root);
+  if (lang::is_comparison(n.op)) {
+    out.insert(out.end(), {n.a, n.b});
+  } else if (n.op == lang::OpCode::Mul || n.op == lang::OpCode::Min || n.op == lang::OpCode::Max) {
+    condition_operands(g, n.a, out);
+    condition_operands(g, n.b, out);
+  }
+}
+
+lang::Tape condition_tape(const lang::ExpressionGraph& g, lang::NodeId when) {
+  std::vector<lang::NodeId> nodes{when};
+  condition_operands(g, when, nodes);
+  return value_tape(g, nodes);
+}
+
+// c(t, x, z) of a jump set: 1 or 0, NaN when an operand of its comparisons is NaN.
+double evaluate_condition(const lang::Tape& tape, double t, const ConstVectorRef& x,
+                          const ConstVectorRef& z) {
+  double value = 0.0;
+  bool nan = false;
+  run(tape, t, x, x, z, [&](int k, double v) {
+    if (k == 0) value = v;
+    nan = nan || std::isnan(v);
+  });
+  return nan ? kNaN : value;
+}
+
 Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const ModelGuard& g,
                        const CompiledGuard* c, const std::vector<std::string>& state_names) {
   Guard guard;
   guard.name = g.name;
   guard.direction = g.direction;
   guard.terminal = g.terminal;
+  if (g.when != lang::kNoNode) {
+    guard.when = [m, c](double t, const ConstVectorRef& x, const ConstVectorRef& z) {
+      return evaluate_condition(c->when, t, x, z);
+    };
+    guard.when_text = g.when_text;
+  }
   guard.value = [m, c](double t, const ConstVectorRef& x, const ConstVectorRef& z) {
     return evaluate(c->value, t, x, x, z);
   };
@@ -324,6 +365,7 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
     for (const ModelGuard& guard : mode.guards) {
       CompiledGuard cg;
       cg.value = value_tape(g, {guard.value});
+      if (guard.when != lang::kNoNode) cg.when = condition_tape(g, guard.when);
       std::vector<lang::NodeId> gradient;
       for (const lang::Variable& v : dx) gradient.push_back(g.derivative(guard.value, v));
       for (const lang::Variable& v : dz) gradient.push_back(g.derivative(guard.value, v));

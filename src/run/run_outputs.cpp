@@ -114,6 +114,14 @@ std::string run_report(const model::ModelRun& run) {
   if (!run.message().empty()) out << "message    " << run.message() << "\n";
   out << "time       " << s.t_start << " -> " << s.t_final << " " << m.time_unit << ", " << s.jumps
       << " jumps, " << s.stepper.accepted_steps << " steps\n";
+  if (const model::InitialProjection& p = m.initial_projection; p.tolerance > 0.0) {
+    // [initial] project: how far the start was moved, and off what.
+    out << "projected  initial state moved by " << p.size() << " (largest change of a state)";
+    for (size_t k = 0; k < p.violated.size(); ++k) {
+      out << (k ? ", " : " onto ") << p.violated[k] << " (violated by " << p.violation[k] << ")";
+    }
+    out << "; tolerance " << p.tolerance << "\n";
+  }
   if (s.zeno_time == s.zeno_time) {
     out << "zeno time  " << s.zeno_time << " " << m.time_unit << " (after " << s.events_before_zeno
         << " events";
@@ -161,6 +169,16 @@ std::string summary_json(const model::ModelRun& run) {
     j["zeno_time"] = nullptr;
   }
   j["zeno_handovers"] = s.zeno_handovers;
+  if (const model::InitialProjection& p = m.initial_projection; p.tolerance > 0.0) {
+    nlohmann::ordered_json violated = nlohmann::ordered_json::object();
+    for (size_t k = 0; k < p.violated.size(); ++k) violated[p.violated[k]] = p.violation[k];
+    nlohmann::ordered_json change = nlohmann::ordered_json::object();
+    for (Eigen::Index i = 0; i < p.change.size(); ++i) {
+      if (p.change[i] != 0.0) change[m.states[static_cast<size_t>(i)].name] = p.change[i];
+    }
+    j["initial_projection"] = {
+        {"tolerance", p.tolerance}, {"size", p.size()}, {"violated", violated}, {"change", change}};
+  }
   nlohmann::ordered_json per_guard = nlohmann::ordered_json::object();
   for_each_guard_count(
       run, [&per_guard](const std::string& guard, long count) { per_guard[guard] = count; });

@@ -52,15 +52,17 @@ class FiringRule {
   enum class Departure { Away, Approaching, IntoTrigger, Unknown };
   enum class Outcome {
     Ok,
-    NonFiniteGuard,  // guard failed_guard() is not finite (value failed_value())
-    NoSeparation,    // the latest reset leaves its own guard moving in (rates below)
+    NonFiniteGuard,      // guard failed_guard() is not finite (value failed_value())
+    NonFiniteCondition,  // guard failed_guard()'s `when` is NaN (value failed_value())
+    NoSeparation,        // the latest reset leaves its own guard moving in (rates below)
   };
 
   explicit FiringRule(int max_guards)
       : applied_(max_guards),
         retrigger_(max_guards),
         trigger_side_(max_guards),
-        at_rest_(max_guards) {
+        at_rest_(max_guards),
+        passed_(max_guards) {
     fired_.reserve(max_guards);
     next_fired_.reserve(max_guards);
   }
@@ -69,7 +71,7 @@ class FiringRule {
   void begin_run() {
     fired_.clear();
     next_fired_.clear();
-    for (auto* flags : {&applied_, &retrigger_, &trigger_side_, &at_rest_}) {
+    for (auto* flags : {&applied_, &retrigger_, &trigger_side_, &at_rest_, &passed_}) {
       std::fill(flags->begin(), flags->end(), 0);
     }
     last_reset_ = -1;
@@ -97,6 +99,7 @@ class FiringRule {
   void enter_new_mode() {
     std::fill(applied_.begin(), applied_.end(), 0);
     std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
+    std::fill(passed_.begin(), passed_.end(), 0);
     last_reset_ = -1;
   }
   void forget_applied() { std::fill(applied_.begin(), applied_.end(), 0); }
@@ -108,6 +111,27 @@ class FiringRule {
   double rate_before() const { return rate_before_; }
   int failed_guard() const { return failed_guard_; }
   double failed_value() const { return failed_value_; }
+
+  // Jump sets (Guard::when): removes from fired() the guards of mode m whose condition fails at
+  // `at` (the left limit of their crossing). Their crossing passes without a jump: the next
+  // examination has them wait to move away from their trigger side.
+  Outcome pass_outside_jump_sets(const Mode& m, const GuardCheckPoint& at) {
+    size_t kept = 0;
+    for (int k : fired_) {
+      const Guard& g = m.guards[static_cast<size_t>(k)];
+      if (!g.observe_only && g.when) {
+        const Condition c = condition(k, g, at);
+        if (c == Condition::NotANumber) return Outcome::NonFiniteCondition;
+        if (c == Condition::Fails) {
+          passed_[k] = 1;
+          continue;
+        }
+      }
+      fired_[kept++] = k;
+    }
+    fired_.resize(kept);
+    return Outcome::Ok;
+  }
 
   // note_trigger_sides() when every guard of the mode fired: none sits on its trigger side.
   void clear_trigger_sides() { std::fill(trigger_side_.begin(), trigger_side_.end(), 0); }
@@ -153,7 +177,18 @@ class FiringRule {
         guards.arming[k] = Arming::OnTriggerSideAfterReset;
         trigger_side_[k] = 1;
       };
-      if (applied_[k] && g.observe_only) {
+      // Whether a guard that would fire here lies in its jump set (no `when`: everywhere).
+      Condition in_jump_set = Condition::Holds;
+      auto outside_jump_set = [&] {
+        if (!g.when) return false;
+        in_jump_set = condition(k, g, at);
+        return in_jump_set != Condition::Holds;
+      };
+      const bool passed = passed_[k] != 0;
+      passed_[k] = 0;
+      if (passed) {
+        wait_to_move_away();  // its crossing here passed outside its jump set
+      } else if (applied_[k] && g.observe_only) {
         wait_to_move_away();  // an observer re-arms once back on its other side
       } else if (g.observe_only) {
         // An observer records crossings of its own value along the flow, which the locator
@@ -173,7 +208,11 @@ class FiringRule {
         // Its own reset is the latest change of the state: armed once it moves away.
         if (std::abs(p) <= tol) {
           const Departure d = arm_on_surface(k, g, s, at, guards, rates);
-          if (d != Departure::Away && rates.accumulating()) {
+          if ((d == Departure::IntoTrigger || d == Departure::Approaching) && outside_jump_set()) {
+            // Its reset leaves it on the surface moving in where it may not fire: no failure.
+            if (in_jump_set == Condition::NotANumber) return Outcome::NonFiniteCondition;
+            wait_to_move_away();
+          } else if (d != Departure::Away && rates.accumulating()) {
             // Accumulating events whose next one is below what the dense output resolves (the
             // reset no longer separates): this is the Zeno point.
             accumulation_reached_ = true;
@@ -207,11 +246,21 @@ class FiringRule {
         // On the surface, or past it by no more than the clock resolves (a mode switched at a
         // late time leaves the next mode's guard on the same surface 3e-11 past it at 1 m/s).
         if (arm_on_surface(k, g, s, at, guards, rates) == Departure::IntoTrigger) {
-          next_fired_.push_back(k);  // reached from its armed side, moving in
-          retrigger_[k] = 1;
+          if (outside_jump_set()) {
+            if (in_jump_set == Condition::NotANumber) return Outcome::NonFiniteCondition;
+            wait_to_move_away();
+          } else {
+            next_fired_.push_back(k);  // reached from its armed side, moving in
+            retrigger_[k] = 1;
+          }
         }
       } else if (g.direction != Direction::Either && s > tol) {
-        next_fired_.push_back(k);  // the jump carried it across
+        if (outside_jump_set()) {
+          if (in_jump_set == Condition::NotANumber) return Outcome::NonFiniteCondition;
+          wait_to_move_away();  // carried across where it may not fire
+        } else {
+          next_fired_.push_back(k);  // the jump carried it across
+        }
       } else {
         guards.arming[k] = Arming::Armed;
       }
@@ -255,6 +304,17 @@ class FiringRule {
   }
 
  private:
+  enum class Condition { Holds, Fails, NotANumber };
+  // Guard k's `when` at `at`; NaN also sets failed_guard() and failed_value().
+  Condition condition(int k, const Guard& g, const GuardCheckPoint& at) {
+    const double c = g.when(at.t, at.x, at.z);
+    if (std::isnan(c)) {
+      non_finite(k, c);
+      return Condition::NotANumber;
+    }
+    return c != 0.0 ? Condition::Holds : Condition::Fails;
+  }
+
   Outcome non_finite(int k, double p) {
     failed_guard_ = k;
     failed_value_ = p;
@@ -276,6 +336,7 @@ class FiringRule {
   std::vector<char> applied_, retrigger_;
   std::vector<char> trigger_side_;  // the guard sits on its trigger side (note_trigger_sides)
   std::vector<char> at_rest_;       // arm_on_surface found no rate (AtZero for want of one)
+  std::vector<char> passed_;        // crossed outside its jump set (pass_outside_jump_sets)
   int last_reset_ = -1;             // guard whose reset changed the state last in this round
   double surface_rate_ = 0.0;       // the rate arm_on_surface() found
   double rate_before_ = 0.0;        // the rate reset_kept_rate() found before the reset

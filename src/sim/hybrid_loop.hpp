@@ -174,6 +174,21 @@ class HybridLoop final : private GuardRates {
             Arming::OnTriggerSideAfterReset;  // an observer waits for its other side
         continue;
       }
+      if (g.direction != Direction::Either && s > tol && g.when) {
+        // Outside its jump set it may start on its trigger side (it waits to move away).
+        const double c = g.when(now(), x_.head(nx_), z_.head(nz_));
+        if (std::isnan(c)) {
+          stop(Termination::NonFiniteState,
+               message("the condition of guard '", g.name, "' of mode '", m.name, "' (when",
+                       g.when_text.empty() ? std::string() : " = '" + g.when_text + "'", ") is ", c,
+                       " at t0 = ", now(), " at x = ", vector_text(x_.head(nx_))));
+          return;
+        }
+        if (c == 0.0) {
+          guards_.arming[k] = Arming::OnTriggerSideAfterReset;
+          continue;
+        }
+      }
       if (g.direction != Direction::Either && s > tol) {
         stop(Termination::InvalidInput,
              message("the initial state is on the trigger side of guard '", g.name, "' in mode '",
@@ -331,6 +346,7 @@ class HybridLoop final : private GuardRates {
   void commit_post_reset(ModeId target, int nx_t, int nz_t);
   bool note_trigger_sides();
   void examine_guards_after_reset();
+  void stop_on_condition(const char* where);
   void restart_stepper(bool keep_step_size);
 
   // ------------------------------------------------------------------ invariant projection

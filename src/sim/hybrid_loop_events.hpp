@@ -48,6 +48,16 @@ void HybridLoop<S>::handle_events(double t) {
   recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
   if (!note_trigger_sides()) return;
   std::vector<int>& fired = rule_.fired();
+  // Crossings outside their guards' jump sets pass without a jump (Guard::when).
+  if (rule_.pass_outside_jump_sets(current_mode(), site()) != FiringRule::Outcome::Ok) {
+    stop_on_condition("at the event");
+    return;
+  }
+  if (fired.empty()) {  // only such crossings: the guards are examined where they passed
+    rule_.begin_set();  // no reset of this set is anyone's own (nor one of an earlier set)
+    examine_guards_after_reset();
+    if (finished_) return;
+  }
   // A fired guard whose excursion the dense output could not resolve (it never got below
   // zero): accumulating events have reached what the state can represent; so has a guard
   // fired again after its own reset, recognised pattern or not (a corner micro-bouncing at
@@ -374,6 +384,10 @@ void HybridLoop<S>::examine_guards_after_reset() {
                  " after a reset at t = ", now()));
     return;
   }
+  if (o == FiringRule::Outcome::NonFiniteCondition) {
+    stop_on_condition("after a reset at");
+    return;
+  }
   stop(Termination::ResetFailed,
        message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", now(),
                " leaves the guard on its surface moving into its trigger side (rate ",
@@ -382,6 +396,18 @@ void HybridLoop<S>::examine_guards_after_reset() {
                "again at once; x- = ",
                vector_text(x_minus_.head(nx_)), ", x+ = ", vector_text(x_.head(nx_)),
                last_events_text()));
+}
+
+// A guard's jump set (Guard::when) read NaN where the guard would fire (rule_.failed_guard()).
+template <ode::DenseStepper S>
+void HybridLoop<S>::stop_on_condition(const char* where) {
+  const Mode& m = current_mode();
+  const Guard& g = m.guards[rule_.failed_guard()];
+  stop(Termination::NonFiniteState,
+       message("the condition of guard '", g.name, "' of mode '", m.name, "' (when",
+               g.when_text.empty() ? std::string() : " = '" + g.when_text + "'", ") is ",
+               rule_.failed_value(), " ", where, " t = ", now(),
+               " at x = ", vector_text(x_.head(nx_)), last_events_text()));
 }
 
 template <ode::DenseStepper S>

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <random>
 
@@ -234,6 +235,85 @@ TEST(FiringRule, RandomJumpsFireExactlyTheGuardsTheRuleNames) {
   }
   EXPECT_EQ(checked, 1200);
   EXPECT_GT(fired_total, 100);  // the cases cover firing and not firing
+}
+
+// Jump sets (Guard::when): guard k of the test mode holds where x[kCondition] > 0.
+constexpr int kCondition = 3;
+void give_jump_set(Mode& m, int k) {
+  m.guards[static_cast<size_t>(k)].when = [](double, const ConstVectorRef& x,
+                                             const ConstVectorRef&) {
+    return std::isnan(x[kCondition]) ? x[kCondition] : (x[kCondition] > 0.0 ? 1.0 : 0.0);
+  };
+}
+
+TEST(FiringRule, JumpSetDecidesWhichJumpsFire) {
+  Fixture f({Direction::Rising, Direction::Rising, Direction::Rising});
+  give_jump_set(f.m, 0);
+  give_jump_set(f.m, 1);
+  f.rates.f = [](int, bool) { return 1.0; };
+  f.rule.fired() = {};
+  ASSERT_EQ(f.note(vec({-1.0, -1.0, -1.0, 0.0})), FiringRule::Outcome::Ok);
+  f.rule.begin_set();
+  // All three carried across (0 and 1 onto the surface moving in, 2 past it); the condition
+  // fails (x[3] = -1): the two with a jump set wait, the one without fires.
+  ASSERT_EQ(f.examine(vec({0.0, 0.5, 0.5, -1.0}), vec({-1.0, -1.0, -1.0, -1.0})),
+            FiringRule::Outcome::Ok);
+  EXPECT_EQ(f.rule.fired(), std::vector<int>{2});
+  EXPECT_EQ(f.guards.arming[0], Arming::OnTriggerSideAfterReset);
+  EXPECT_EQ(f.guards.arming[1], Arming::OnTriggerSideAfterReset);
+  // Where it holds they fire as without one.
+  f.rule.fired() = {};
+  ASSERT_EQ(f.note(vec({-1.0, -1.0, -1.0, 1.0})), FiringRule::Outcome::Ok);
+  f.rule.begin_set();
+  ASSERT_EQ(f.examine(vec({0.0, 0.5, -1.0, 1.0}), vec({-1.0, -1.0, -1.0, -1.0})),
+            FiringRule::Outcome::Ok);
+  EXPECT_EQ(f.rule.fired(), (std::vector<int>{0, 1}));
+}
+
+TEST(FiringRule, OwnResetOntoItsSurfaceOutsideItsJumpSetWaitsInsteadOfFailing) {
+  for (const double condition : {-1.0, 1.0}) {
+    Fixture f({Direction::Rising});
+    give_jump_set(f.m, 0);
+    f.rule.begin_set();
+    f.rule.applied(0, true);
+    // The reset changed the rate (1 before, 2 after) and left the guard on its surface moving
+    // in: NoSeparation, unless the reset lands outside the jump set.
+    f.rates.f = [](int k, bool before) { return k == 0 && before ? 1.0 : 2.0; };
+    const FiringRule::Outcome o =
+        f.examine(vec({0.0, -1.0, -1.0, condition}), vec({0.0, -1.0, -1.0, -condition}));
+    if (condition < 0.0) {
+      EXPECT_EQ(o, FiringRule::Outcome::Ok);
+      EXPECT_EQ(f.guards.arming[0], Arming::OnTriggerSideAfterReset);
+    } else {
+      EXPECT_EQ(o, FiringRule::Outcome::NoSeparation);
+    }
+    EXPECT_TRUE(f.rule.fired().empty());
+  }
+}
+
+TEST(FiringRule, CrossingOutsideTheJumpSetPassesAndNanIsReported) {
+  Fixture f({Direction::Rising, Direction::Falling, Direction::Rising, Direction::Rising});
+  give_jump_set(f.m, 0);
+  give_jump_set(f.m, 1);
+  const Vector z;
+  f.rule.fired() = {0, 1, 2};
+  ASSERT_EQ(f.rule.pass_outside_jump_sets(f.m, GuardCheckPoint{0.0, vec({0, 0, 0, -1.0}), z}),
+            FiringRule::Outcome::Ok);
+  EXPECT_EQ(f.rule.fired(), std::vector<int>{2});
+  // The passed guards wait at the next examination, whatever their rate (guard 2 fired).
+  f.rates.f = [](int, bool) { return -1.0; };
+  f.rule.begin_set();
+  f.rule.applied(2, true);
+  ASSERT_EQ(f.examine(vec({-1e-13, 1e-13, 0.0, -1.0}), vec({0, 0, 0, -1.0})),
+            FiringRule::Outcome::Ok);
+  EXPECT_EQ(f.guards.arming[0], Arming::OnTriggerSideAfterReset);
+  EXPECT_EQ(f.guards.arming[1], Arming::OnTriggerSideAfterReset);
+  // A NaN condition where the guard would fire names it.
+  f.rule.fired() = {2, 1};
+  EXPECT_EQ(f.rule.pass_outside_jump_sets(f.m, GuardCheckPoint{0.0, vec({0, 0, 0, kNaN}), z}),
+            FiringRule::Outcome::NonFiniteCondition);
+  EXPECT_EQ(f.rule.failed_guard(), 1);
+  EXPECT_TRUE(std::isnan(f.rule.failed_value()));
 }
 
 }  // namespace

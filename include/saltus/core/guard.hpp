@@ -42,6 +42,13 @@ struct Guard {
   // value() may read all of x and z.
   std::vector<int> reads_states;
   Reset reset;
+  // Optional jump set (HyEQ's D; a Modelica `when` with a condition): the guard fires only where
+  // when(t, x, z) != 0 at its crossing (or after a jump that would fire it); elsewhere the
+  // crossing passes and the guard waits to move back off its trigger side. NaN is an error.
+  using Condition =
+      std::function<double(double t, const ConstVectorRef& x, const ConstVectorRef& z)>;
+  Condition when;
+  std::string when_text;  // the condition as written, for messages (may be empty)
   bool terminal = false;  // stop the run when this guard fires (after logging the event)
   // An observer: its crossings are located and reported (event log, on_event) like any other,
   // but no reset is applied (no jump: state, mode and j unchanged) and it re-arms only after

@@ -416,6 +416,11 @@ class LagrangianModel {
   void validate() const;
   // validate() plus: M(q) SPD and every gap gradient non-zero at q.
   void check_configuration(ConstVectorRef q) const;
+  // x = (q, qdot) moved to the nearest state in the kinetic metric on g_N,i(q) = 0 of the rigid
+  // contacts `contacts`, their normal rates w_N,i . qdot kept (the projection that keeps closed
+  // contacts closed, closed_contact_projection.cpp): a start slightly inside a contact. False
+  // when the positions do not converge.
+  bool project_onto_contacts(const std::vector<int>& contacts, VectorRef x) const;
 
   // "model 'm', body 'b', contact 'c'" for messages.
   const std::string& describe_contact(int i) const { return contact(i).description; }

@@ -13,10 +13,15 @@
 
 namespace saltus::model {
 
-// The LagrangianModel of `model` (which must have mechanics). Throws saltus::Error (naming the
-// model, body and contact) when the initial configuration penetrates a contact or M(q0) is not
-// symmetric positive definite.
-mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model);
+// The LagrangianModel of `model` (which must have mechanics). With check_start, throws
+// saltus::Error (naming the model, body and contact) when the initial configuration penetrates a
+// contact or M(q0) is not symmetric positive definite.
+mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool check_start = true);
+
+// The gap within which rigid contact i of `lm` counts as touching at q0 rather than penetrated:
+// guard_tolerance times the gap's scale sum_j |dg/dq_j| |q0_j| (the run's scales start at q0).
+double initial_gap_band(const mech::LagrangianModel& lm, int i, const Vector& q0,
+                        double guard_tolerance);
 
 // The NonholonomicModel of a model with [mechanics] constraints (its contacts become walls);
 // throws saltus::Error when the model has none.

@@ -54,6 +54,10 @@ struct ModelGuard {
   // The first target whose condition holds is taken; none: the run stops with a status naming
   // the guard and the state. A guard with `target`/`reset` keys has one target, unconditional.
   std::vector<ModelTarget> targets;
+  // Its jump set (`when`): a condition c(t, x, z) that must hold where the guard would fire;
+  // kNoNode: everywhere (core/guard.hpp Guard::when).
+  lang::NodeId when = lang::kNoNode;
+  std::string when_text;  // as written, for messages
   bool terminal = false;
   // Values reported with each event (events.csv), functions of the pre-event state.
   std::vector<std::string> output_names;
@@ -116,6 +120,18 @@ struct ModelSection {
   double period = 0.0;  // > 0: stroboscopic, every period from t_start
 };
 
+// [initial] project = tol (mechanical models): the initial state as written violated contacts or
+// velocity constraints by at most tol and was moved onto them when the model was loaded; its
+// states' initial values are the projected ones.
+struct InitialProjection {
+  double tolerance = 0.0;  // 0: no projection asked for (a violation is refused)
+  // What was violated, as "contact 'c'" or "constraint 'k'", and by how much (-g_N, |eta qdot|).
+  std::vector<std::string> violated;
+  std::vector<double> violation;
+  Vector change;  // x0 projected minus x0 as written (0 when nothing was violated)
+  double size() const { return change.size() ? change.lpNorm<Eigen::Infinity>() : 0.0; }
+};
+
 struct Model {
   std::string file;  // as given to the loader (used in messages)
   std::string name;
@@ -134,6 +150,7 @@ struct Model {
   std::vector<std::string> output_variables;  // state / algebraic names; empty: all
   std::optional<ModelDrawing> drawing;        // [drawing]: how `saltus animate` draws a run
   std::vector<ModelSection> sections;         // [[sections]]: Poincare sections (observers)
+  InitialProjection initial_projection;       // [initial] project
   // States that are parameters loaded as states (LoadOptions::parameters_as_states), in order.
   std::vector<int> parameter_states;
   // Parameters kept at run time (LoadOptions::runtime_parameters): runtime_parameters[k] is the

@@ -1,5 +1,5 @@
 // Explicit hybrid models: [states] and [modes] with their flows (x' = ...), residuals,
-// algebraic states and constraints, guards, resets and Zeno hand-overs.
+// algebraic states, constraints and Zeno hand-overs (guards: guard_reader.cpp).
 #include <algorithm>
 
 #include "model_reader.hpp"
@@ -166,13 +166,24 @@ void ModelReader::read_modes(const toml::table& doc) {
     model_.modes.push_back(m);
     mode_names_.push_back(k);
   }
-  for (size_t i = 0; i < modes.size(); ++i) {
-    if (!modes[i].second->is_table()) {
-      add(*modes[i].second,
-          "mode '" + modes[i].first + "' is " + type_name(*modes[i].second) + "; expected a table");
-      continue;
+  // Modes that share another's flow (flow = "@other") after those that write their own.
+  auto shares = [](const toml::node& m) {
+    const toml::node* f = m.is_table() ? m.as_table()->get("flow") : nullptr;
+    return f != nullptr && f->is_string();
+  };
+  for (const auto& [k, v] : modes) {
+    if (shares(*v)) sharing_modes_.insert(k);
+  }
+  for (const bool sharing : {false, true}) {
+    for (size_t i = 0; i < modes.size(); ++i) {
+      if (shares(*modes[i].second) != sharing) continue;
+      if (!modes[i].second->is_table()) {
+        add(*modes[i].second, "mode '" + modes[i].first + "' is " + type_name(*modes[i].second) +
+                                  "; expected a table");
+        continue;
+      }
+      read_mode(*modes[i].second->as_table(), model_.modes[i]);
     }
-    read_mode(*modes[i].second->as_table(), model_.modes[i]);
   }
   if (modes.empty()) add(*t, "[modes] declares no mode; expected at least one");
 }
@@ -221,11 +232,21 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
       alg.push_back(q.name);
     }
   }
-  const lang::SymbolTable s = symbols(alg);
-  const int nx = static_cast<int>(state_names_.size());
   const toml::node* flow = t.get("flow");
   const toml::node* res = t.get("residuals");
-  if (flow != nullptr && res != nullptr) {
+  const ModelMode* shared = flow != nullptr && flow->is_string() ? shared_flow(t, mode) : nullptr;
+  if (shared != nullptr) {
+    mode.kind = shared->kind;
+    mode.flow = shared->flow;
+    mode.algebraic = shared->algebraic;
+    mode.constraints = shared->constraints;
+    for (const Quantity& q : shared->algebraic) alg.push_back(q.name);
+  }
+  const lang::SymbolTable s = symbols(alg);
+  const int nx = static_cast<int>(state_names_.size());
+  if (flow != nullptr && flow->is_string()) {
+    // shared (or reported by shared_flow)
+  } else if (flow != nullptr && res != nullptr) {
     add(*res, where + " has both 'flow' and 'residuals'; expected one of them");
   } else if (flow != nullptr) {
     mode.kind = alg.empty() ? FlowKind::Ode : FlowKind::SemiExplicitDae;
@@ -264,7 +285,9 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
   } else {
     add(t, where + " has no 'flow' (x' = ...) or 'residuals'; expected one of them");
   }
-  if (const toml::node* c = t.get("constraints")) {
+  if (flow != nullptr && flow->is_string()) {
+    // the shared mode's constraints
+  } else if (const toml::node* c = t.get("constraints")) {
     mode.constraints = residuals(*c, where + " constraints", s);
     const size_t given = c->is_array() ? c->as_array()->size() : 0;
     if (given == mode.constraints.size() && given != alg.size()) {
@@ -311,139 +334,4 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
   }
 }
 
-namespace {
-
-// True when `node` is a condition: a comparison, or a product ("and"), min ("and") or max
-// ("or") of conditions, or the constant 0 or 1 (a condition on parameters, folded).
-bool is_condition_node(const lang::ExpressionGraph& g, lang::NodeId root) {
-  std::vector<lang::NodeId> open{root};
-  while (!open.empty()) {
-    const lang::ExpressionNode& n = g.node(open.back());
-    open.pop_back();
-    if (lang::is_comparison(n.op)) continue;
-    if (n.op == lang::OpCode::Const && (n.value == 0.0 || n.value == 1.0)) continue;
-    if (n.op != lang::OpCode::Mul && n.op != lang::OpCode::Min && n.op != lang::OpCode::Max)
-      return false;
-    open.push_back(n.a);
-    open.push_back(n.b);
-  }
-  return true;
-}
-
-}  // namespace
-
-// One entry of a guard's `targets` (or the guard's own `target` and `reset` keys).
-ModelTarget ModelReader::read_target(const toml::table& t, int self, const std::string& where,
-                                     const lang::SymbolTable& s) {
-  ModelTarget out;
-  out.target = target_mode(t.get("target"), self, where);
-  if (const toml::node* w = t.get("when")) {
-    if (!w->is_string()) {
-      add(*w, where + " when is " + type_name(*w) + "; expected a condition (a string)");
-    } else if (auto c = expression(*w, where + " when", s)) {
-      if (is_condition_node(*graph_, *c)) {
-        out.when = *c;
-        out.when_text = *w->value<std::string>();
-      } else {
-        add_at(*w, 0,
-               where + " when '" + *w->value<std::string>() +
-                   "' is not a condition; expected a comparison such as 'd >= 0' (products "
-                   "of comparisons for 'and', max(...) for 'or')");
-      }
-    }
-  }
-  if (const toml::node* r = t.get("reset")) {
-    for (auto& a : assignments(*r, where + " reset", s, false, s.algebraic)) {
-      out.reset.push_back({a.state, a.value});
-    }
-  }
-  return out;
-}
-
-void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
-                             const lang::SymbolTable& s) {
-  check_keys(g, "a guard of mode '" + mode.name + "'",
-             {"name", "value", "direction", "target", "reset", "targets", "terminal"});
-  ModelGuard guard;
-  guard.name = "guard" + std::to_string(mode.guards.size());
-  if (const toml::node* n = g.get("name")) {
-    if (auto v = string(*n, "guard name")) guard.name = *v;
-  }
-  const std::string where = "guard '" + guard.name + "' of mode '" + mode.name + "'";
-  for (const ModelGuard& other : mode.guards) {
-    if (other.name == guard.name) add(g, where + ": name used twice in the mode");
-  }
-  const toml::node* value = g.get("value");
-  if (value == nullptr) {
-    add(g, where + " has no value; expected value = \"<scalar expression>\"");
-  } else if (!value->is_string()) {
-    add(*value, where + " value is " + type_name(*value) +
-                    "; expected one scalar expression (a string): a guard is a scalar function");
-  } else if (auto p = expression(*value, where, s)) {
-    if (lang::is_comparison(graph_->node(*p).op)) {
-      add_at(*value, 0,
-             where + " value '" + *value->value<std::string>() +
-                 "' is a condition, not a scalar function; " +
-                 "expected an expression that crosses zero (e.g. '-x' for x <= 0)");
-    } else {
-      guard.value = *p;
-    }
-  }
-  if (const toml::node* d = g.get("direction")) {
-    if (auto v = string(*d, where + " direction")) {
-      if (*v == "rising") {
-        guard.direction = Direction::Rising;
-      } else if (*v == "falling") {
-        guard.direction = Direction::Falling;
-      } else if (*v == "either") {
-        guard.direction = Direction::Either;
-      } else {
-        add(*d, where + " direction '" + *v + "'; expected rising, falling or either");
-      }
-    }
-  }
-  if (const toml::node* ts = g.get("targets")) {
-    if (g.get("target") != nullptr || g.get("reset") != nullptr) {
-      add(*ts, where + " has 'targets' and also 'target' or 'reset'; expected either one " +
-                   "target (target, reset) or a list of conditional [[...targets]]");
-    }
-    read_targets(*ts, guard, self, where, s);
-  } else {
-    guard.targets.push_back(read_target(g, self, where, s));
-  }
-  if (const toml::node* term = g.get("terminal")) {
-    if (term->is_boolean()) {
-      guard.terminal = *term->value<bool>();
-    } else {
-      add(*term, where + " terminal is " + type_name(*term) + "; expected true or false");
-    }
-  }
-  mode.guards.push_back(std::move(guard));
-}
-
-// [[modes.M.guards.targets]]: tried in order at the event; only the last may omit `when`.
-void ModelReader::read_targets(const toml::node& ts, ModelGuard& guard, int self,
-                               const std::string& where, const lang::SymbolTable& s) {
-  if (!ts.is_array() || ts.as_array()->empty()) {
-    add(ts, where + " targets is " + type_name(ts) +
-                "; expected a non-empty array of tables {target, when, reset}");
-    return;
-  }
-  const toml::array& list = *ts.as_array();
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::string entry = where + " target " + std::to_string(i + 1);
-    if (!list[i].is_table()) {
-      add(list[i],
-          entry + " is " + type_name(list[i]) + "; expected a table {target, when, reset}");
-      continue;
-    }
-    const toml::table& t = *list[i].as_table();
-    check_keys(t, entry, {"target", "when", "reset"});
-    if (t.get("when") == nullptr && i + 1 < list.size()) {
-      add(t, entry + " has no 'when' but is not the last: the targets after it could never be " +
-                 "taken; expected a condition, or this entry last");
-    }
-    guard.targets.push_back(read_target(t, self, entry, s));
-  }
-}
 }  // namespace saltus::model::loader

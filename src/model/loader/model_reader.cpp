@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "../initial_projection.hpp"
 #include "saltus/lang/expression_compiler.hpp"
 #include "saltus/model/model_file_text.hpp"
 #include "saltus/model/model_loader.hpp"
@@ -413,10 +414,11 @@ using loader::ModelReader;
 std::vector<Diagnostic> check_model_text(std::string_view text, const std::string& file_name,
                                          const std::vector<std::string>& overrides) {
   ModelReader loader(text, file_name);
-  const Model m = loader.load(overrides);
+  Model m = loader.load(overrides);
   if (!loader.diagnostics.empty()) return loader.diagnostics;
   // What run would refuse or fail on at t0 (model_start_check.hpp).
   std::vector<Diagnostic> problems = check_model_values(m);
+  if (problems.empty()) problems = project_initial_state(m);
   if (problems.empty()) problems = check_model_start(m);
   return problems;
 }
@@ -429,6 +431,7 @@ Model load_model_text(std::string_view text, const std::string& file_name,
   Model m = loader.load(overrides);
   if (!loader.diagnostics.empty()) throw ModelError(loader.diagnostics);
   if (auto problems = check_model_values(m); !problems.empty()) throw ModelError(problems);
+  if (auto problems = project_initial_state(m); !problems.empty()) throw ModelError(problems);
   return m;
 }
 

@@ -4,7 +4,9 @@
 //                         file/line/column, generic value readers (numbers, names, quantities,
 //                         [parameters]); the entry points of model_loader.hpp
 //   overrides.cpp         --set name=value applied to the parsed document
-//   mode_reader.cpp       [states], [modes], flows, residuals, constraints, guards, resets
+//   mode_reader.cpp       [states], [modes], flows, residuals, constraints, Zeno hand-overs
+//   shared_flow.cpp       flow = "@other": a mode with another mode's flow
+//   guard_reader.cpp      guards: value, direction, jump set (when), targets, resets
 //   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian), [[contacts]]
 //   hamiltonian_reader.cpp  [hamiltonian] (via derive_hamiltonian), its walls and surface
 //   options_reader.cpp    [model], [initial], [solver], [output]
@@ -117,9 +119,13 @@ class ModelReader {
   void read_modes(const toml::table& doc);
   int target_mode(const toml::node* n, int self, const std::string& what);
   void read_mode(const toml::table& t, ModelMode& mode);
+  const ModelMode* shared_flow(const toml::table& t, const ModelMode& mode);
   void read_guard(const toml::table& g, ModelMode& mode, int self, const lang::SymbolTable& s);
   ModelTarget read_target(const toml::table& t, int self, const std::string& where,
-                          const lang::SymbolTable& s);
+                          const lang::SymbolTable& s, bool reads_when = true);
+  // A `when` string: a condition (a comparison, products, min or max of them), else reported.
+  std::optional<lang::NodeId> condition(const toml::node& w, const std::string& where,
+                                        const lang::SymbolTable& s);
   void read_targets(const toml::node& ts, ModelGuard& guard, int self, const std::string& where,
                     const lang::SymbolTable& s);
 
@@ -166,13 +172,14 @@ class ModelReader {
   std::vector<std::string> state_names_;
   std::map<std::string, lang::NodeId, std::less<>> definitions_;  // [let], nodes of graph_
   std::vector<std::string> mode_names_;
-  std::vector<int> velocity_of_;      // mechanical models: index of q' for coordinate q
-  int dof_ = 0;                       // mechanical and Hamiltonian models: number of coordinates
-  bool canonical_ = false;            // Hamiltonian model: the second half of the states is p
-  bool initial_mode_chosen_ = false;  // the model chose its initial mode (no [initial] mode)
-  std::vector<std::string> promote_;  // LoadOptions::parameters_as_states
-  std::vector<Quantity> promoted_;    // those read, in [parameters] order
-  std::vector<std::string> runtime_;  // LoadOptions::runtime_parameters
+  std::set<std::string> sharing_modes_;  // modes with flow = "@other"
+  std::vector<int> velocity_of_;         // mechanical models: index of q' for coordinate q
+  int dof_ = 0;                          // mechanical and Hamiltonian models: number of coordinates
+  bool canonical_ = false;               // Hamiltonian model: the second half of the states is p
+  bool initial_mode_chosen_ = false;     // the model chose its initial mode (no [initial] mode)
+  std::vector<std::string> promote_;     // LoadOptions::parameters_as_states
+  std::vector<Quantity> promoted_;       // those read, in [parameters] order
+  std::vector<std::string> runtime_;     // LoadOptions::runtime_parameters
   // Those read, in [parameters] order (Parameter leaf k is runtime_read_[k]), and their values,
   // shared by the graph and every tape compiled from it.
   std::vector<std::string> runtime_read_;

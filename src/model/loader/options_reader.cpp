@@ -41,9 +41,20 @@ void ModelReader::read_model_section(const toml::table& doc) {
 void ModelReader::read_initial(const toml::table& doc) {
   const toml::table* t = table_at(doc, "initial", "the file", false);
   if (t != nullptr) {
-    check_keys(
-        *t, "[initial]",
-        model_.mechanics ? std::vector<std::string>{"t"} : std::vector<std::string>{"mode", "t"});
+    check_keys(*t, "[initial]",
+               model_.mechanics ? std::vector<std::string>{"t", "project"}
+                                : std::vector<std::string>{"mode", "t"});
+    if (const toml::node* p = model_.mechanics ? t->get("project") : nullptr) {
+      if (auto v = number(*p, "[initial] project")) {
+        if (!(*v > 0.0 && *v < 1.0)) {
+          add(*p, "[initial] project = " + std::to_string(*v) +
+                      " is not a tolerance; expected the largest violation of a contact or "
+                      "constraint to project away, in (0, 1) (e.g. 1e-6)");
+        } else {
+          model_.initial_projection.tolerance = *v;
+        }
+      }
+    }
   }
   const toml::node* m = t != nullptr && !model_.mechanics ? t->get("mode") : nullptr;
   if (m == nullptr) {

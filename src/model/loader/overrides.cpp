@@ -89,6 +89,16 @@ void ModelReader::apply_overrides(toml::table& doc, const std::vector<std::strin
       diagnostics.push_back({"--set", 0, 0, "[" + section + "] is not a table"});
       continue;
     }
+    if (section == "output") {
+      // One way of choosing the samples: one set here replaces the file's (a file's
+      // sample_interval would otherwise win over --set output.samples=N).
+      for (const char* key : {"samples", "sample_interval", "sample_times"}) {
+        if (name != key &&
+            (name == "samples" || name == "sample_interval" || name == "sample_times")) {
+          t->erase(key);
+        }
+      }
+    }
     toml::node* existing = t->get(name);
     const bool replaced = existing != nullptr && !existing->is_table();
     const toml::source_position was_at =
