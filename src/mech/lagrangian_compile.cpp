@@ -197,6 +197,50 @@ Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from) {
       impact_reset(ctx, d, from));
 }
 
+// The dynamic jam (Genot and Brogliato): a contact sliding with s reaches B = 0, where the normal
+// force grows without bound. Resolved by Lecornu's impact without collision: the impulse that
+// brings the slip to rest along Routh's process at gdot_N = 0 (LagrangianModel::resolve_impact,
+// WithoutCollision); the contact then closes by its forces (stick, as a rule). Outputs as an
+// impact's. A process without an answer ends the run with the Painleve report and its reason.
+Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& from) {
+  const unsigned mask = from.compliant_mask;
+  Reset reset = Reset::custom(
+      ctx->open(mask), true,
+      [ctx, ci, s, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        const int n = ctx->n;
+        const LagrangianModel& m = ctx->model;
+        const ContactImpact imp = m.resolve_impact(ci, x.head(n), x.tail(n),
+                                                   LagrangianModel::ImpactKind::WithoutCollision);
+        // No impulse: the slip is at rest at the jam (a stick-slip transition in the Painleve
+        // regime), where the impulse level keeps the stick that the forces cannot: unresolved.
+        const bool none = imp.planar.impulse.isZero(0.0);
+        if (!imp.planar.resolved() || none) {
+          jump.failure = saltus::detail::text(
+              detail::painleve_message(m, ci, t, x.head(n), x.tail(n), s,
+                                       m.sliding_coefficient(ci, x.head(n), s),
+                                       "B reached zero while sliding"),
+              none ? "; no impact without collision resolves it (the slip is at rest)"
+                   : "; the impact without collision has no answer: ",
+              imp.planar.message);
+          return false;
+        }
+        jump.x_plus.head(n) = x.head(n);
+        jump.x_plus.segment(n, n) = imp.qdot_plus;
+        jump.outputs[0] = imp.planar.impulse[0];
+        jump.outputs[1] = imp.planar.impulse[1];
+        jump.outputs[2] = imp.planar.dT;
+        try {
+          jump.target = ctx->find(m.close_contact(ci, t, x.head(n), imp.qdot_plus, mask));
+        } catch (const Error& e) {
+          jump.failure = saltus::detail::text("after the impact without collision: ", e.what());
+          return false;
+        }
+        return true;
+      });
+  reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
+  return reset;
+}
+
 // Guards of a mode holding rigid contact c closed.
 void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                                const LagrangianMode& mode) {
@@ -220,25 +264,16 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   }
   if (mode.kind == ClosedKind::SlipPositive || mode.kind == ClosedKind::SlipNegative) {
     const double s = detail::slip_sign(mode.kind);
-    // B reaches zero while sliding: Painleve (FORMULAS.md 11.1); the reset ends the run. First in
-    // the mode, so a slip entered with B <= 0 reports this before anything else.
-    sys.add_guard(
-        id, make_guard(
-                "painleve:" + c.name, Direction::Rising,
-                [ctx, ci, s](const auto&, const auto& x, const auto&) {
-                  using S = std::decay_t<decltype(x[0])>;
-                  const DofVector<S> q = load<S>(x, 0, ctx->n);
-                  return S(-detail::sliding_coefficient(ctx->model, ci, q, s));
-                },
-                Reset::custom(id, false,
-                              [ctx, ci, s](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
-                                const int n = ctx->n;
-                                jump.failure = detail::painleve_message(
-                                    ctx->model, ci, t, x.head(n), x.tail(n), s,
-                                    ctx->model.sliding_coefficient(ci, x.head(n), s),
-                                    "B reached zero while sliding");
-                                return false;
-                              })));
+    // B reaches zero while sliding: Painleve (FORMULAS.md 11.1). First in the mode, so a slip
+    // entered with B <= 0 is resolved before anything else.
+    sys.add_guard(id, make_guard(
+                          "painleve:" + c.name, Direction::Rising,
+                          [ctx, ci, s](const auto&, const auto& x, const auto&) {
+                            using S = std::decay_t<decltype(x[0])>;
+                            const DofVector<S> q = load<S>(x, 0, ctx->n);
+                            return S(-detail::sliding_coefficient(ctx->model, ci, q, s));
+                          },
+                          lecornu_reset(ctx, ci, s, mode)));
   }
   // Lift-off: the normal force reaches zero.
   sys.add_guard(id, make_guard(

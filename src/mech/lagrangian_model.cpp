@@ -9,6 +9,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/mech/mass_matrix_check.hpp"
 #include "saltus/mech/newton_impact_map.hpp"
+#include "saltus/mech/routh_impact_process.hpp"
 
 namespace saltus::mech {
 
@@ -256,8 +257,8 @@ Vector LagrangianModel::closed_acceleration(int i, double t, ConstVectorRef q,
   return dynamics(current_closed_mode(*this, i, q, qdot), t, q, qdot).qddot;
 }
 
-ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q,
-                                              ConstVectorRef qdot_minus) const {
+ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q, ConstVectorRef qdot_minus,
+                                              ImpactKind kind) const {
   const LagrangianContact& c = contact(i);
   if (!c.rigid()) {
     saltus::detail::throw_error(describe_contact(i), ": is compliant; it has no impact law");
@@ -279,7 +280,9 @@ ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q,
   ContactImpact out;
   if (c.law.kind == ImpactLawKind::NewtonFrictionless || !c.tangent) {
     // Seed 000 (5.15)-(5.17): Lambda = -(1 + e) gdot_N- / (w_N^T M^-1 w_N).
-    const double impulse = newton_impulse(w_N.dot(qd), w_N.dot(Mn), c.law.e);
+    const double impulse = kind == ImpactKind::WithoutCollision
+                               ? 0.0
+                               : newton_impulse(w_N.dot(qd), w_N.dot(Mn), c.law.e);
     out.qdot_plus = qd + Mn * impulse;
     out.planar.impulse = {0.0, impulse};
     out.planar.v_plus = {kNaN, w_N.dot(out.qdot_plus)};
@@ -291,7 +294,12 @@ ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q,
     input.A << w_T.dot(Mt), w_T.dot(Mn), w_N.dot(Mt), w_N.dot(Mn);
     input.A(1, 0) = input.A(0, 1);  // symmetric up to rounding: use one value
     input.v_minus = {w_T.dot(qd), w_N.dot(qd)};
-    out.planar = solve_planar_impact(input, c.law, c.description);
+    if (kind == ImpactKind::WithoutCollision) {
+      mech::validate(input, c.description);
+      out.planar = impact_without_collision(input, c.law.mu);
+    } else {
+      out.planar = solve_planar_impact(input, c.law, c.description);
+    }
     out.qdot_plus = qd + Mt * out.planar.impulse[0] + Mn * out.planar.impulse[1];
   }
   out.kinetic_energy_change = 0.5 * out.qdot_plus.dot(M * out.qdot_plus) - 0.5 * qd.dot(M * qd);

@@ -40,14 +40,19 @@ void jam(PlanarImpactResult& r, const char* what, double P_n, double v_n, double
 
 }  // namespace
 
-PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double mu,
-                                RouthTermination termination) {
+namespace {
+
+// The process from v_minus; `at_contact`: started at v_n = 0 (an impact without collision), where
+// a Painleve slip (dv_n/dP_n <= 0) drives v_n negative at once and the process runs as for an
+// approach, and any other slip ends it at once with no impulse.
+PlanarImpactResult routh_process(const PlanarImpactInput& input, double e, double mu,
+                                 RouthTermination termination, bool at_contact) {
   const Eigen::Matrix2d& A = input.A;
   const Eigen::Vector2d& v_minus = input.v_minus;
   const double A_tt = A(0, 0), A_tn = A(0, 1), A_nn = A(1, 1);
   PlanarImpactResult r;
   r.v_plus = v_minus;
-  if (!(v_minus[1] < 0.0)) return r;  // not approaching: no impulse
+  if (!at_contact && !(v_minus[1] < 0.0)) return r;  // not approaching: no impulse
 
   Eigen::Vector2d P = Eigen::Vector2d::Zero();
   Eigen::Vector2d v = v_minus;
@@ -174,6 +179,19 @@ PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double
   r.dT = impact_energy_change(A, v_minus, P);
   if (compressed) r.W_restitution = W - r.W_compression;
   return r;
+}
+
+}  // namespace
+
+PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double mu,
+                                RouthTermination termination) {
+  return routh_process(input, e, mu, termination, false);
+}
+
+PlanarImpactResult impact_without_collision(const PlanarImpactInput& input, double mu) {
+  PlanarImpactInput at_contact = input;
+  at_contact.v_minus[1] = 0.0;
+  return routh_process(at_contact, 0.0, mu, RouthTermination::Newton, true);
 }
 
 }  // namespace saltus::mech

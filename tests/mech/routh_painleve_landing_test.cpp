@@ -128,5 +128,39 @@ TEST(RouthProcess, RandomPainleveLandingsMatchTheSteppedImpulseProcess) {
   RecordProperty("worst_relative_error", std::to_string(worst));
 }
 
+// Lecornu's impact without collision at the dynamic jam: a contact sliding at v_n = 0 with a
+// Painleve slip gets the impulse that brings it to rest, P = A^-1 (-v_t, 0) (the stick phase ends
+// the compression where it began: v+ = 0), which dissipates; a slip outside the Painleve regime,
+// or at rest, gets none.
+TEST(ImpactWithoutCollision, APainleveSlipAtContactIsBroughtToRestByTheStickImpulse) {
+  std::mt19937 rng(3205);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int jams = 0, others = 0;
+  for (int k = 0; k < 400; ++k) {
+    const Eigen::Matrix2d A =
+        rigid_body_collision_matrix(0.2 + 3.0 * unit(rng), 0.01 + 0.2 * unit(rng),
+                                    -1.0 + 2.0 * unit(rng), -1.0 + 2.0 * unit(rng));
+    const double mu = 2.0 * unit(rng);
+    const double v_t = k % 10 == 0 ? 0.0 : -3.0 + 6.0 * unit(rng);
+    const double s = v_t > 0.0 ? 1.0 : -1.0;
+    const auto r = impact_without_collision({A, {v_t, 0.0}}, mu);
+    ASSERT_TRUE(r.resolved()) << r.message;
+    if (v_t != 0.0 && A(1, 1) - mu * s * A(0, 1) <= 0.0) {
+      ++jams;
+      const Eigen::Vector2d P = A.inverse() * Eigen::Vector2d(-v_t, 0.0);
+      EXPECT_NEAR((r.impulse - P).norm(), 0.0, 1e-12 * P.norm()) << k;
+      EXPECT_NEAR(r.v_plus.norm(), 0.0, 1e-12 * std::abs(v_t)) << k;
+      EXPECT_GT(r.impulse[1], 0.0);
+      EXPECT_LE(std::abs(r.impulse[0]), mu * r.impulse[1] * (1.0 + 1e-12));
+      EXPECT_LT(r.dT, 0.0);
+    } else {
+      ++others;
+      EXPECT_EQ(r.impulse.norm(), 0.0) << k;
+    }
+  }
+  EXPECT_GT(jams, 20);
+  EXPECT_GT(others, 100);
+}
+
 }  // namespace
 }  // namespace saltus::mech

@@ -408,8 +408,12 @@ class LagrangianModel {
 
   // Applies rigid contact i's impact law at (q, qdot-); no heap allocation. Throws saltus::Error
   // for a vanishing gap gradient or a mass matrix that is not SPD; a jam is returned in
-  // planar.status.
-  ContactImpact resolve_impact(int i, ConstVectorRef q, ConstVectorRef qdot_minus) const;
+  // planar.status. WithoutCollision: Lecornu's impact without collision of the contact sliding
+  // at gdot_N = 0 in the Painleve regime (routh_impact_process.hpp, impact_without_collision),
+  // whatever the contact's law; no impulse for a frictionless contact.
+  enum class ImpactKind { Collision, WithoutCollision };
+  ContactImpact resolve_impact(int i, ConstVectorRef q, ConstVectorRef qdot_minus,
+                               ImpactKind kind = ImpactKind::Collision) const;
 
   // Throws saltus::Error (model, body, contact, value) for invalid coefficients, a frictional
   // law without a tangential coordinate (rigid, or compliant with mu > 0), or missing M / h.

@@ -43,4 +43,11 @@ const char* to_string(RouthTermination termination);
 PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double mu,
                                 RouthTermination termination);
 
+// Lecornu's impact without collision (Genot and Brogliato's dynamic jam): a contact sliding at
+// v_n = 0 (v_minus[1] is taken as 0) whose slip is in the Painleve regime, B = A_nn - mu s A_tn <=
+// 0. Routh's process from there: the slip drives v_n negative, decelerates and stops, and the
+// stick phase ends the compression (e = 0: the contact stays closed, v+ = 0): the impulse that
+// brings the slip to rest. With B > 0 no impulse.
+PlanarImpactResult impact_without_collision(const PlanarImpactInput& input, double mu);
+
 }  // namespace saltus::mech
