@@ -30,34 +30,40 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
   const long wanted = options.discard + options.keep;
   Vector x = initial;
   ModeId from = mode;
-  double t = 0.0;
+  const double t0 = options.t0;
   for (const double value : options.values) {
     DiagramColumn column;
     column.parameter = value;
     column.points.resize(0, initial.size());
     std::vector<Vector> kept;
     long crossings = 0;
+    Vector last_x;  // the last crossing: the next value's start when following
+    ModeId last_mode = kNoMode;
     SimulationOptions o = options.simulation;
     o.output = OutputOptions{};
     o.output.record_events = false;
     o.on_event = [&](const EventInfo& e) {
-      if (!e.observation || !is_section(e.mode_before, e.guard)) {
+      if (!e.observation || !is_section(e.mode_before, e.guard) || e.t == t0) {
         return CallbackResult::Continue;
       }
-      if (++crossings > options.discard) kept.emplace_back(e.x_before);
+      if (++crossings > options.discard) {
+        kept.emplace_back(e.x_before);
+        column.modes.push_back(e.mode_before);
+      }
+      last_x = e.x_before;
+      last_mode = e.mode_before;
       return crossings >= wanted ? CallbackResult::Stop : CallbackResult::Continue;
     };
     if (!options.follow) {
       x = initial;
       from = mode;
-      t = 0.0;
     }
     if (options.set_parameter) {
       options.set_parameter(value);
     } else {
       x[options.parameter] = value;
     }
-    const SimulationResult r = simulate(system, from, t, x, t + options.horizon, o);
+    const SimulationResult r = simulate(system, from, t0, x, t0 + options.horizon, o);
     column.termination = r.termination();
     column.points.resize(static_cast<Eigen::Index>(kept.size()), initial.size());
     for (size_t k = 0; k < kept.size(); ++k) {
@@ -68,14 +74,12 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
                        std::to_string(options.keep) + " section points: " + r.summary.message;
     }
     // A run that failed (Painleve, a non-finite state, Zeno) leaves the start for the next value
-    // as it was; so does one ending in a mode of another dimension.
+    // as it was; so does one that crossed no section or crossed it in a mode of another dimension.
     const bool ended_well = r.termination() == Termination::EndTimeReached ||
                             r.termination() == Termination::TerminalEvent;
-    if (ended_well && r.final_mode != kNoMode && r.x_final.size() == x.size() &&
-        r.x_final.allFinite()) {
-      x = r.x_final;
-      from = r.final_mode;
-      t = r.t_final;
+    if (ended_well && last_mode != kNoMode && last_x.size() == x.size() && last_x.allFinite()) {
+      x = last_x;
+      from = last_mode;
     }
     out.push_back(std::move(column));
   }

@@ -7,9 +7,12 @@
 // set by a callback between runs (a model's run-time parameter, model/runtime_parameters.hpp).
 // The section is an observer guard of `mode` (poincare_section.hpp: stroboscopic_section for
 // forced systems); its crossings count in every mode that has an observer of the same name (a
-// mechanical model changes mode at every contact event). With `follow`, each value starts from
-// the previous value's last mode, time and state (the attractor is followed along the sweep, as a
-// slowly swept experiment would); otherwise from `mode`, t = 0 and `initial`.
+// mechanical model changes mode at every contact event). Every value's run starts at t = t0. With
+// `follow`, it starts from the mode and state of the previous value's last section crossing (the
+// attractor is followed along the sweep, as a slowly swept experiment would, but time restarts,
+// so a value's points depend on where it starts and not on how long the sweep has run: for a
+// stroboscopic section, t_s + k T, the crossing's state is the state at t0 = t_s); otherwise from
+// `mode` and `initial`. A crossing at the start instant is not counted (it is the start itself).
 #pragma once
 
 #include <functional>
@@ -31,12 +34,14 @@ struct DiagramOptions {
   long discard = 100, keep = 50;
   double horizon = 1e4;  // longest run per value (time)
   bool follow = true;
+  double t0 = 0.0;  // every value's start time
   SimulationOptions simulation;
 };
 
 struct DiagramColumn {
   double parameter = kNaN;
-  Matrix points;  // one row per kept crossing: the state there
+  Matrix points;              // one row per kept crossing: the state there
+  std::vector<ModeId> modes;  // per kept crossing: the mode it was crossed in
   Termination termination = Termination::NotRun;
   std::string message;  // why fewer than keep points, when so
 };
