@@ -92,6 +92,9 @@ int bifurcation_command(const BifurcationArguments& args) {
   d.discard = args.discard;
   d.keep = args.keep;
   d.t0 = m.t_start;
+  // Time restarts at t_start for every followed value: the stroboscopic section's crossings are
+  // at t_start + k T, and a Poincare section is for autonomous systems.
+  d.time_period = 0.0;
   d.simulation = m.options;
   // The default horizon: enough returns for --discard and --keep (and 10 more), twice over for
   // a section's return time, which changes with the parameter (measured at the first value).

@@ -1,5 +1,7 @@
 #include "saltus/analysis/bifurcation_diagram.hpp"
 
+#include <cmath>
+
 #include "saltus/core/error.hpp"
 #include "saltus/sim/simulator.hpp"
 
@@ -30,7 +32,7 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
   const long wanted = options.discard + options.keep;
   Vector x = initial;
   ModeId from = mode;
-  const double t0 = options.t0;
+  double t = options.t0;
   for (const double value : options.values) {
     DiagramColumn column;
     column.parameter = value;
@@ -39,11 +41,12 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
     long crossings = 0;
     Vector last_x;  // the last crossing: the next value's start when following
     ModeId last_mode = kNoMode;
+    double last_t = kNaN;
     SimulationOptions o = options.simulation;
     o.output = OutputOptions{};
     o.output.record_events = false;
     o.on_event = [&](const EventInfo& e) {
-      if (!e.observation || !is_section(e.mode_before, e.guard) || e.t == t0) {
+      if (!e.observation || !is_section(e.mode_before, e.guard) || e.t == t) {
         return CallbackResult::Continue;
       }
       if (++crossings > options.discard) {
@@ -52,18 +55,20 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
       }
       last_x = e.x_before;
       last_mode = e.mode_before;
+      last_t = e.t;
       return crossings >= wanted ? CallbackResult::Stop : CallbackResult::Continue;
     };
     if (!options.follow) {
       x = initial;
       from = mode;
+      t = options.t0;
     }
     if (options.set_parameter) {
       options.set_parameter(value);
     } else {
       x[options.parameter] = value;
     }
-    const SimulationResult r = simulate(system, from, t0, x, t0 + options.horizon, o);
+    const SimulationResult r = simulate(system, from, t, x, t + options.horizon, o);
     column.termination = r.termination();
     column.points.resize(static_cast<Eigen::Index>(kept.size()), initial.size());
     for (size_t k = 0; k < kept.size(); ++k) {
@@ -80,6 +85,10 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
     if (ended_well && last_mode != kNoMode && last_x.size() == x.size() && last_x.allFinite()) {
       x = last_x;
       from = last_mode;
+      const double T = options.time_period;
+      t = std::isnan(T) ? last_t
+          : T > 0.0     ? last_t - std::round((last_t - options.t0) / T) * T
+                        : options.t0;
     }
     out.push_back(std::move(column));
   }

@@ -24,6 +24,7 @@ TEST(BifurcationRestart, AValueDependsOnItsStartOnly) {
   d.keep = 8;
   d.horizon = 120.0 * o.period();
   d.simulation = saltus::testing::differentiation_options();
+  d.time_period = 0.0;  // time restarts (the section crosses at 0 + k T)
   // Past the doubling (0.0767) the second value's points alternate: the start matters.
   d.values = {0.05, 0.09};
   Vector x0(3);

@@ -7,12 +7,16 @@
 // set by a callback between runs (a model's run-time parameter, model/runtime_parameters.hpp).
 // The section is an observer guard of `mode` (poincare_section.hpp: stroboscopic_section for
 // forced systems); its crossings count in every mode that has an observer of the same name (a
-// mechanical model changes mode at every contact event). Every value's run starts at t = t0. With
-// `follow`, it starts from the mode and state of the previous value's last section crossing (the
-// attractor is followed along the sweep, as a slowly swept experiment would, but time restarts,
-// so a value's points depend on where it starts and not on how long the sweep has run: for a
-// stroboscopic section, t_s + k T, the crossing's state is the state at t0 = t_s); otherwise from
-// `mode` and `initial`. A crossing at the start instant is not counted (it is the start itself).
+// mechanical model changes mode at every contact event). With `follow`, each value starts from
+// the mode and state of the previous value's last section crossing (the attractor is followed
+// along the sweep, as a slowly swept experiment would), at a time set by `time_period`:
+//  - NaN: the crossing's own time (the sweep's clock keeps running from value to value);
+//  - 0: t0 again (time restarts: autonomous systems, or a stroboscopic section at t0 + k T), so a
+//    value's points depend on where it starts and not on how long the sweep has run;
+//  - T > 0: the crossing's time shifted by the multiple of T that brings it nearest t0 (a system
+//    forced with period T: the same phase, a small clock).
+// Otherwise every value starts from `mode`, t0 and `initial`. A crossing at a run's start
+// instant is not counted (it is the start itself).
 #pragma once
 
 #include <functional>
@@ -34,7 +38,8 @@ struct DiagramOptions {
   long discard = 100, keep = 50;
   double horizon = 1e4;  // longest run per value (time)
   bool follow = true;
-  double t0 = 0.0;  // every value's start time
+  double t0 = 0.0;            // the first value's start time (every value's without follow)
+  double time_period = kNaN;  // how a followed value's time restarts (above)
   SimulationOptions simulation;
 };
 
