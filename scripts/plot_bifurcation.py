@@ -29,7 +29,7 @@ def main():
     with open(os.path.join(out, "bifurcation.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
     header = list(rows[0].keys()) if rows else ["parameter", "point", "status"]
-    states = header[2:-1]
+    states = [h for h in header[2:] if h not in ("mode", "status")]
     ok = [r for r in rows if r["status"] == "ok"]
     # The varied state equals the parameter in every row; plot the first other one.
     state = args.show or next(

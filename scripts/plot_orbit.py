@@ -3,13 +3,16 @@
 
 DIR/floquet.png: the Floquet multipliers of the orbit (the first branch point when continued) on
 the unit circle; with DIR/branch.csv also every branch point's multipliers, coloured by the
-parameter. DIR/branch.png (continuation only): the first state that is not the parameter against
-the parameter, stable points solid, unstable dashed, bifurcations (fold, period doubling,
+parameter. DIR/branch.png (continuation only): the state SHOW (default: the first that is not the
+parameter and changes along the branch; a state fixed on the section, e.g. v on "v=0", only
+carries round-off) against the parameter, stable points solid, unstable dashed, bifurcations
+(fold, period doubling,
 Neimark-Sacker, grazing) marked; with DIR/period2.csv (--switch-at-pd) also both points of the
 period-2 orbit (green solid: stable, magenta dashed: unstable) and its own bifurcations.
 Atomic writes.
-Usage: plot_orbit.py DIR
+Usage: plot_orbit.py DIR [--show STATE]
 """
+import argparse
 import csv
 import json
 import math
@@ -32,9 +35,11 @@ def save(fig, out, name):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: plot_orbit.py DIR")
-    out = sys.argv[1]
+    parser = argparse.ArgumentParser(usage="plot_orbit.py DIR [--show STATE]")
+    parser.add_argument("dir")
+    parser.add_argument("--show", default=None)
+    args = parser.parse_args()
+    out = args.dir
     with open(os.path.join(out, "orbit.json")) as f:
         orbit = json.load(f)
     rows = []
@@ -70,7 +75,23 @@ def main():
         return
     parameter = orbit["parameter"]
     fixed = ["point", "parameter", parameter]
-    state = next(k for k in rows[0] if k not in fixed)
+    states = []
+    for k in rows[0]:
+        if k in fixed:
+            continue
+        if k == "stable":
+            break  # the states end here
+        if not k.startswith("next_"):
+            states.append(k)
+
+    def moves(k):
+        values = [float(r[k]) for r in rows]
+        return max(values) - min(values) > 1e-9 * (1 + max(abs(v) for v in values))
+
+    if args.show and args.show not in states:
+        sys.exit("plot_orbit.py: --show " + args.show + " is not a state of branch.csv")
+    state = args.show or next((k for k in states if moves(k)), states[0])
+    print("branch.png shows", state, "against", parameter)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for i in range(len(rows) - 1):
         a, b = rows[i], rows[i + 1]

@@ -9,10 +9,12 @@
 namespace saltus::cli {
 
 bool load_for_analysis(const std::string& path, const std::vector<std::string>& set,
-                       LoadedModel& out, const std::vector<std::string>& runtime) {
+                       LoadedModel& out, const std::vector<std::string>& runtime,
+                       const std::vector<std::string>& as_states) {
   try {
     model::LoadOptions options;
     options.runtime_parameters = runtime;
+    options.parameters_as_states = as_states;
     auto m = std::make_shared<const model::Model>(model::load_model_file(path, set, options));
     out.start = model::prepare_model_run(m, out.run);
   } catch (const model::ModelError& e) {
@@ -23,6 +25,13 @@ bool load_for_analysis(const std::string& path, const std::vector<std::string>& 
     return false;
   }
   return true;
+}
+
+bool is_parameter(const model::Model& m, const std::string& name) {
+  for (const model::Quantity& p : m.parameters) {
+    if (p.name == name) return true;
+  }
+  return false;
 }
 
 Range parse_range(const std::string& text, bool with_count) {

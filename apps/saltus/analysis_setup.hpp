@@ -16,9 +16,14 @@ struct LoadedModel {
 };
 
 // False after printing every problem of the file (exit status 1). `runtime`: parameters kept at
-// run time (model/runtime_parameters.hpp).
+// run time (model/runtime_parameters.hpp); `as_states`: parameters loaded as states of rate 0
+// (LoadOptions::parameters_as_states; models with [modes] only).
 bool load_for_analysis(const std::string& path, const std::vector<std::string>& set,
-                       LoadedModel& out, const std::vector<std::string>& runtime = {});
+                       LoadedModel& out, const std::vector<std::string>& runtime = {},
+                       const std::vector<std::string>& as_states = {});
+
+// True when `name` is one of the file's [parameters].
+bool is_parameter(const model::Model& m, const std::string& name);
 
 struct Range {
   std::string name;

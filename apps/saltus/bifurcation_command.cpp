@@ -1,5 +1,6 @@
 #include "bifurcation_command.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -12,16 +13,29 @@
 #include "saltus/model/model_section.hpp"
 #include "saltus/model/runtime_parameters.hpp"
 #include "saltus/run/output_folder.hpp"
+#include "saltus/sim/simulator.hpp"
 
 namespace saltus::cli {
-
 namespace {
 
-bool is_parameter(const model::Model& m, const std::string& name) {
-  for (const model::Quantity& p : m.parameters) {
-    if (p.name == name) return true;
-  }
-  return false;
+// The time between the first two crossings of the section (observer `name` of any mode) from the
+// model's start at the first value, within the model's span; NaN when it is crossed fewer times.
+double first_return_time(const HybridSystem& sys, ModeId mode, double t0, const Vector& x0,
+                         double span, const std::string& name, const SimulationOptions& options) {
+  std::vector<double> times;
+  SimulationOptions o = options;
+  o.output = OutputOptions{};
+  o.output.record_events = false;
+  o.on_event = [&](const EventInfo& e) {
+    if (!e.observation || e.guard < 0 || e.t == t0) return CallbackResult::Continue;
+    if (sys.mode(e.mode_before).guards[static_cast<size_t>(e.guard)].name != name) {
+      return CallbackResult::Continue;
+    }
+    times.push_back(e.t);
+    return times.size() >= 2 ? CallbackResult::Stop : CallbackResult::Continue;
+  };
+  simulate(sys, mode, t0, x0, t0 + span, o);
+  return times.size() >= 2 ? times[1] - times[0] : kNaN;
 }
 
 }  // namespace
@@ -77,23 +91,52 @@ int bifurcation_command(const BifurcationArguments& args) {
   d.follow = !args.restart;
   d.discard = args.discard;
   d.keep = args.keep;
-  d.horizon = args.horizon > 0.0  ? args.horizon
-              : args.period > 0.0 ? static_cast<double>(args.discard + args.keep + 10) * args.period
-                                  : m.t_end - m.t_start;
+  d.t0 = m.t_start;
+  // Time restarts at t_start for every followed value: the stroboscopic section's crossings are
+  // at t_start + k T, and a Poincare section is for autonomous systems.
+  d.time_period = 0.0;
   d.simulation = m.options;
+  // The default horizon: enough returns for --discard and --keep (and 10 more), twice over for
+  // a section's return time, which changes with the parameter (measured at the first value).
+  const double returns = static_cast<double>(args.discard + args.keep + 10);
+  if (args.horizon > 0.0) {
+    d.horizon = args.horizon;
+  } else if (args.period > 0.0) {
+    d.horizon = returns * args.period;
+  } else {
+    Vector x0 = lm.start.x0;
+    if (d.set_parameter) {
+      d.set_parameter(d.values[0]);
+    } else {
+      x0[d.parameter] = d.values[0];
+    }
+    const std::string& name = sys.mode(lm.start.mode).guards[static_cast<size_t>(section)].name;
+    const double tau =
+        first_return_time(sys, lm.start.mode, m.t_start, x0, m.t_end - m.t_start, name, m.options);
+    if (std::isfinite(tau) && tau > 0.0) {
+      d.horizon = 2.0 * returns * tau;
+      std::cout << "horizon    " << d.horizon << " per value (2 x " << returns
+                << " x the return time " << tau << " at " << varied << " = " << d.values[0]
+                << ")\n";
+    } else {
+      d.horizon = m.t_end - m.t_start;
+      std::cout << "horizon    " << d.horizon << " per value (the model's span: the section was "
+                << "crossed fewer than twice in it at " << varied << " = " << d.values[0] << ")\n";
+    }
+  }
   const std::vector<analysis::DiagramColumn> columns =
       analysis::bifurcation_diagram(sys, lm.start.mode, section, lm.start.x0, d);
   std::ostringstream csv;
   csv.precision(17);
   csv << "parameter,point";
   for (const auto& s : m.states) csv << "," << s.name;
-  csv << ",status\n";
+  csv << ",mode,status\n";
   long short_columns = 0;
   for (const analysis::DiagramColumn& col : columns) {
     for (Eigen::Index k = 0; k < col.points.rows(); ++k) {
       csv << col.parameter << "," << k;
       for (Eigen::Index i = 0; i < col.points.cols(); ++i) csv << "," << col.points(k, i);
-      csv << ",ok\n";
+      csv << "," << sys.mode(col.modes[static_cast<size_t>(k)]).name << ",ok\n";
     }
     if (col.points.rows() < d.keep) {
       ++short_columns;
@@ -103,7 +146,7 @@ int bifurcation_command(const BifurcationArguments& args) {
       }
       csv << col.parameter << ",-1";
       for (size_t i = 0; i < m.states.size(); ++i) csv << ",nan";
-      csv << "," << why << "\n";
+      csv << ",," << why << "\n";
       std::cerr << varied << " = " << col.parameter << ": " << col.message << "\n";
     }
   }

@@ -232,8 +232,9 @@ int main(int argc, char** argv) {
   orbit_cmd->add_option("--horizon", orbit.horizon,
                         "Section: longest return time (default: the model's t_end - t_start)");
   orbit_cmd->add_option("--continue", orbit.continuation,
-                        "NAME=A:B: continue the orbit from NAME = A towards B (NAME: a state with "
-                        "rate 0, e.g. sigma of models/impact_oscillator.toml)");
+                        "NAME=A:B: continue the orbit from NAME = A towards B (NAME: a parameter "
+                        "of the file or a state with rate 0, e.g. sigma of "
+                        "models/impact_oscillator.toml)");
   orbit_cmd->add_option("--points", orbit.points, "Continuation: most branch points")
       ->capture_default_str();
   orbit_cmd->add_option("--step", orbit.step, "Continuation: first arclength step")
@@ -245,6 +246,19 @@ int main(int argc, char** argv) {
                       "branch (both points of the orbit; period2.csv) and continue it");
   orbit_cmd->add_flag("--numerical-resets", orbit.numerical_resets,
                       "Allow central differences for resets without an exact derivative");
+  orbit_cmd
+      ->add_option("--tol", orbit.tolerance,
+                   "Newton: converged when max|P(x) - x| <= TOL (1 + max|x|)")
+      ->capture_default_str();
+  orbit_cmd->add_option("--max-iterations", orbit.max_iterations, "Newton: most iterations")
+      ->capture_default_str();
+  orbit_cmd->add_option("--cyclic", orbit.cyclic,
+                        "States left out of the periodicity condition (orbits modulo their "
+                        "translation, e.g. a walker's progress); their drift per period is "
+                        "reported");
+  orbit_cmd->add_option("--show", orbit.show,
+                        "Continuation: the state branch.png draws (default: the first that "
+                        "changes along the branch)");
   orbit_cmd->add_flag("!--no-plot", orbit.plot, "Do not write floquet.png and branch.png");
   orbit_cmd->footer(
       "Examples:\n"
@@ -280,7 +294,9 @@ int main(int argc, char** argv) {
   bif_cmd->add_option("--discard", bif.discard, "Crossings discarded per value (transients)")
       ->capture_default_str();
   bif_cmd->add_option("--keep", bif.keep, "Crossings recorded per value")->capture_default_str();
-  bif_cmd->add_option("--horizon", bif.horizon, "Longest run per value (time)");
+  bif_cmd->add_option("--horizon", bif.horizon,
+                      "Longest run per value (time; default: (discard + keep + 10) periods, or "
+                      "twice that many section returns as timed at the first value)");
   bif_cmd->add_option("--set,-s", bif.set, "Override: name=value (repeatable)");
   bif_cmd->add_option("--out,-o", bif.out_dir, "Output folder")->capture_default_str();
   bif_cmd->add_option("--show", bif.show, "State plotted against the parameter");
@@ -294,9 +310,10 @@ int main(int argc, char** argv) {
       "      --period 2.5132741228718345 --discard 200 --keep 32 --out out/diagram\n"
       "  saltus bifurcation models/frictional_bounce.toml --vary v_b=0.1:2:96 --restart \\\n"
       "      --section apex --discard 40 --keep 12 --show y --out out/fbm\n"
-      "Each value starts from the previous value's last mode and state (the attractor is\n"
-      "followed) unless --restart; values ending in a failure (Painleve) restart from the last\n"
-      "good start.\n"
+      "Each value starts at t_start from the mode and state of the previous value's last section\n"
+      "crossing (the attractor is followed, time restarts) unless --restart; values ending in a\n"
+      "failure (Painleve) restart from the last good start. bifurcation.csv has the mode of\n"
+      "each point.\n"
       "Exit status: 0 ok, 1 bad input, 2 some values gave fewer points (why: stderr and the\n"
       "status column), 3 output error.");
 

@@ -13,14 +13,14 @@ nlohmann::ordered_json multipliers_json(const Eigen::VectorXcd& m) {
   return out;
 }
 
-std::string branch_csv(const model::Model& m, const analysis::Branch& b,
+std::string branch_csv(const std::vector<std::string>& names, const analysis::Branch& b,
                        const analysis::ReturnMap* map) {
   std::ostringstream out;
   out.precision(17);
   out << "point,parameter";
-  for (const auto& s : m.states) out << "," << s.name;
+  for (const auto& s : names) out << "," << s;
   if (map) {
-    for (const auto& s : m.states) out << ",next_" << s.name;
+    for (const auto& s : names) out << ",next_" << s;
   }
   out << ",stable,largest_multiplier,resets,period,min_crossing_rate,closest_approach";
   const Eigen::Index nm = b.points.empty() ? 0 : b.points[0].multipliers.size();
@@ -48,17 +48,17 @@ std::string branch_csv(const model::Model& m, const analysis::Branch& b,
   return out.str();
 }
 
-std::string bifurcations_csv(const model::Model& m, const analysis::Branch& b) {
+std::string bifurcations_csv(const std::vector<std::string>& names, const analysis::Branch& b) {
   std::ostringstream out;
   out.precision(17);
   out << "kind,parameter,after_point,test_value,angle";
-  for (const auto& s : m.states) out << "," << s.name;
+  for (const auto& s : names) out << "," << s;
   out << "\n";
   for (const analysis::BifurcationPoint& p : b.bifurcations) {
     out << to_string(p.kind) << "," << p.parameter << "," << p.after_point << "," << p.test_value
         << ",";
     if (std::isfinite(p.angle)) out << p.angle;
-    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(m.states.size()); ++k) {
+    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(names.size()); ++k) {
       out << ",";
       if (k < p.x.size()) out << p.x[k];
     }

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "saltus/analysis/orbit_continuation.hpp"
-#include "saltus/model/model.hpp"
 
 namespace saltus::cli {
 
@@ -15,11 +15,12 @@ nlohmann::ordered_json multipliers_json(const Eigen::VectorXcd& m);
 // point, parameter, the states, stability, largest multiplier, resets, period, grazing evidence,
 // the multipliers; with `map`, also next_<state>: the state one application of `map` later (the
 // other point of a period-2 orbit).
-std::string branch_csv(const model::Model& m, const analysis::Branch& b,
+// `names`: the state's components (a continued run-time parameter appended last).
+std::string branch_csv(const std::vector<std::string>& names, const analysis::Branch& b,
                        const analysis::ReturnMap* map = nullptr);
 
 // kind, parameter, after_point, test_value, angle (Neimark-Sacker; empty otherwise), the states.
-std::string bifurcations_csv(const model::Model& m, const analysis::Branch& b);
+std::string bifurcations_csv(const std::vector<std::string>& names, const analysis::Branch& b);
 
 nlohmann::ordered_json bifurcations_json(const analysis::Branch& b);
 

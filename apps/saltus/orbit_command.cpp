@@ -1,5 +1,6 @@
 #include "orbit_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -10,8 +11,11 @@
 #include "orbit_branch_output.hpp"
 #include "python_script.hpp"
 #include "saltus/analysis/orbit_branch_switching.hpp"
+#include "saltus/analysis/parameter_return_map.hpp"
+#include "saltus/analysis/section_start.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_section.hpp"
+#include "saltus/model/runtime_parameters.hpp"
 #include "saltus/run/model_sensitivity.hpp"
 #include "saltus/run/output_folder.hpp"
 
@@ -25,18 +29,63 @@ std::string number(double v) {
   return s.str();
 }
 
-nlohmann::ordered_json state_json(const model::Model& m, const Vector& x) {
+nlohmann::ordered_json state_json(const std::vector<std::string>& names, const Vector& x) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (size_t i = 0; i < m.states.size() && static_cast<Eigen::Index>(i) < x.size(); ++i) {
-    out[m.states[i].name] = x[static_cast<Eigen::Index>(i)];
+  for (size_t i = 0; i < names.size() && static_cast<Eigen::Index>(i) < x.size(); ++i) {
+    out[names[i]] = x[static_cast<Eigen::Index>(i)];
   }
   return out;
 }
 
+int index_of(const std::vector<std::string>& names, const std::string& name) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The drift per period of each --cyclic state, and what is wrong with the choice: a state whose
+// translation changes the map (its column of DP is not the unit vector), or one that does not
+// drift (it closes like the others). Empty when nothing is.
+std::string cyclic_report(const std::vector<std::string>& names, const analysis::ShootingOptions& s,
+                          const analysis::PeriodicOrbit& orbit, nlohmann::ordered_json& j) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  std::string problem;
+  const double tolerance = s.tolerance * (1.0 + orbit.x.lpNorm<Eigen::Infinity>());
+  for (size_t i = 0; i < s.cyclic.size(); ++i) {
+    const std::string& name = names[static_cast<size_t>(s.cyclic[i])];
+    const double drift = orbit.drift[static_cast<Eigen::Index>(i)];
+    const double column = orbit.cyclic_column_error[static_cast<Eigen::Index>(i)];
+    list.push_back({{"state", name},
+                    {"drift", drift},
+                    {"drift_rate", drift / orbit.period},
+                    {"column_error", column}});
+    std::cout << "drift      " << name << ": " << number(drift) << " per period\n";
+    if (!problem.empty()) continue;
+    if (!(column <= 1e-6)) {
+      problem = "'" + name + "' is not a translation symmetry of the return map: its column of " +
+                "DP differs from the unit vector by " + number(column) +
+                " (the orbit found depends on the value it is held at)";
+    } else if (std::abs(drift) <= tolerance) {
+      problem = "'" + name + "' does not drift: it changes by " + number(drift) +
+                " over a period (tolerance " + number(tolerance) + "); leave it out of --cyclic";
+    }
+  }
+  j["cyclic"] = list;
+  if (!problem.empty()) j["cyclic_problem"] = problem;
+  return problem;
+}
+
 // --switch-at-pd: the period-2 branch from the first period doubling of `b`, both sides of the
 // pitchfork of the doubled map (its two points) joined into one curve through the doubling.
-nlohmann::ordered_json switch_at_doubling(const model::Model& m, const analysis::ReturnMap& map,
-                                          const analysis::Branch& b,
+nlohmann::ordered_json switch_at_doubling(const std::vector<std::string>& names,
+                                          const analysis::ReturnMap& map, const analysis::Branch& b,
                                           const analysis::ContinuationOptions& c,
                                           std::vector<run::OutputFile>& files) {
   nlohmann::ordered_json out;
@@ -83,7 +132,7 @@ nlohmann::ordered_json switch_at_doubling(const model::Model& m, const analysis:
   }
   out["points"] = joined.points.size();
   out["bifurcations"] = bifurcations_json(joined);
-  files.emplace_back("period2.csv", branch_csv(m, joined, &map));
+  files.emplace_back("period2.csv", branch_csv(names, joined, &map));
   std::cout << "period 2   from " << number(pd->parameter) << ": " << joined.points.size()
             << " points; " << plus.stop_reason << "; " << minus.stop_reason << "\n";
   return out;
@@ -91,43 +140,106 @@ nlohmann::ordered_json switch_at_doubling(const model::Model& m, const analysis:
 
 }  // namespace
 
+namespace {
+
+// What the command shoots: the map, its guess and the names of the guess's components.
+struct Setup {
+  analysis::ReturnMap map;
+  Vector guess;
+  std::vector<std::string> names;
+  analysis::ContinuationOptions c;
+  analysis::SectionStart start;  // --section: where the map starts
+  std::string parameter_derivative;
+};
+
+// --continue NAME=A:B where NAME is a parameter of the file: a model with [modes] is loaded again
+// with NAME as a state of rate 0 (exact derivatives); another is loaded with NAME kept at run
+// time, and the map on (x, NAME) differences d P / d NAME (analysis/parameter_return_map.hpp).
+bool load_model(const OrbitArguments& args, LoadedModel& lm, std::string& runtime_parameter,
+                std::string& derivative) {
+  if (!load_for_analysis(args.model, args.set, lm)) return false;
+  if (args.continuation.empty()) return true;
+  const std::string name = args.continuation.substr(0, args.continuation.find('='));
+  if (!is_parameter(*lm.run.model, name)) return true;
+  if (!lm.run.model->modes.empty()) {
+    derivative = "exact (the parameter loaded as a state of rate 0)";
+    return load_for_analysis(args.model, args.set, lm, {}, {name});
+  }
+  runtime_parameter = name;
+  derivative = "central differences of the return map in the parameter (kept at run time)";
+  return load_for_analysis(args.model, args.set, lm, {name});
+}
+
+}  // namespace
+
 int orbit_command(const OrbitArguments& args) {
   LoadedModel lm;
-  if (!load_for_analysis(args.model, args.set, lm)) return 1;
+  std::string runtime_parameter, derivative;
+  if (!load_model(args, lm, runtime_parameter, derivative)) return 1;
   const model::Model& m = *lm.run.model;
   const HybridSystem& sys = lm.run.system;
   analysis::SaltationOptions saltation;
   saltation.allow_numerical_derivatives = args.numerical_resets;
-  analysis::ReturnMap map;
-  analysis::ContinuationOptions c;
+  Setup setup;
+  for (const model::Quantity& q : m.states) setup.names.push_back(q.name);
+  analysis::ContinuationOptions& c = setup.c;
+  analysis::ShootingOptions shooting;
   Vector guess = lm.start.x0;
+  Guard section;
+  double horizon = 0.0;
+  Range r;
   try {
-    if (args.period > 0.0) {
-      // Algebraic states (DAE modes): the map acts on the differential states, z made
-      // consistent at each start from the model's guess (return_map.hpp).
-      map = analysis::stroboscopic_map(sys, lm.start.mode, m.t_start, args.period, m.options,
-                                       saltation, lm.start.z0);
-    } else if (!args.section.empty()) {
-      const double horizon = args.horizon > 0.0 ? args.horizon : m.t_end - m.t_start;
-      map = analysis::section_map(sys, lm.start.mode, m.t_start,
-                                  model::section_guard(m, args.section), args.min_time, horizon,
-                                  m.options, saltation, lm.start.z0);
-    } else {
+    if (!(args.tolerance > 0.0) || !std::isfinite(args.tolerance)) {
+      throw Error("--tol must be a positive number (got " + number(args.tolerance) + ")");
+    }
+    if (args.max_iterations < 0) throw Error("--max-iterations must be >= 0");
+    shooting.tolerance = args.tolerance;
+    shooting.max_iterations = args.max_iterations;
+    c.tolerance = args.tolerance;
+    if (args.period <= 0.0 && args.section.empty()) {
       throw Error("give --period T (stroboscopic map) or --section EXPR[,+|-] (Poincare map)");
+    }
+    if (!args.section.empty() && args.period <= 0.0) {
+      section = model::section_guard(m, args.section);
+      horizon = args.horizon > 0.0 ? args.horizon : m.t_end - m.t_start;
+      // Checks --min-time and --horizon before any run (throws naming them).
+      analysis::section_map(sys, lm.start.mode, m.t_start, section, args.min_time, horizon);
     }
     if (args.switch_at_pd && args.continuation.empty()) {
       throw Error("--switch-at-pd switches branches along a continuation: give --continue too");
     }
+    if (!args.cyclic.empty() && !args.continuation.empty()) {
+      throw Error("--cyclic with --continue is not supported yet: find the orbit without it");
+    }
+    for (const std::string& name : args.cyclic) {
+      const int k = index_of(setup.names, name);
+      if (k < 0) {
+        throw Error("--cyclic: '" + name + "' is not a state (states: " + listed(setup.names) +
+                    ")");
+      }
+      if (std::find(shooting.cyclic.begin(), shooting.cyclic.end(), k) != shooting.cyclic.end()) {
+        throw Error("--cyclic: '" + name + "' is named twice");
+      }
+      shooting.cyclic.push_back(k);
+    }
+    if (!args.show.empty() && index_of(setup.names, args.show) < 0) {
+      throw Error("--show: '" + args.show + "' is not a state (states: " + listed(setup.names) +
+                  ")");
+    }
     if (!args.continuation.empty()) {
-      const Range r = parse_range(args.continuation, false);
-      c.parameter = model::parameter_state_index(m, r.name);
+      r = parse_range(args.continuation, false);
+      if (runtime_parameter.empty()) {
+        c.parameter = model::parameter_state_index(m, r.name);
+        guess[c.parameter] = r.a;
+      } else {
+        model::set_runtime_parameter(m, r.name, r.a);
+      }
       c.p_min = std::min(r.a, r.b);
       c.p_max = std::max(r.a, r.b);
       c.direction = r.b > r.a ? 1.0 : -1.0;
       c.max_points = args.points;
       c.initial_step = args.step;
       c.max_step = args.max_step;
-      guess[c.parameter] = r.a;
     }
   } catch (const Error& e) {
     std::cerr << args.model << ": error: " << e.what() << "\n";
@@ -140,17 +252,66 @@ int orbit_command(const OrbitArguments& args) {
   if (!args.section.empty()) j["section"] = args.section;
   std::vector<run::OutputFile> files;
   int status = 0;
-  if (args.continuation.empty()) {
-    const analysis::PeriodicOrbit orbit = analysis::find_fixed_point(map, guess);
+  ModeId mode = lm.start.mode;
+  try {
+    if (args.period > 0.0) {
+      // Algebraic states (DAE modes): the map acts on the differential states, z made
+      // consistent at each start from the model's guess (return_map.hpp).
+      setup.map = analysis::stroboscopic_map(sys, mode, m.t_start, args.period, m.options,
+                                             saltation, lm.start.z0);
+    } else {
+      // A guess off the section: its first crossing (in whichever mode) is the start.
+      setup.start = analysis::start_on_section(sys, mode, m.t_start, guess, lm.start.z0, section,
+                                               horizon, m.options);
+      if (setup.start.moved || !setup.start.ok) {
+        j["start"] = {{"moved", setup.start.moved}, {"message", setup.start.message}};
+        std::cout << "start      " << setup.start.message << "\n";
+      }
+      if (setup.start.ok) {
+        mode = setup.start.mode;
+        guess = setup.start.x;
+        setup.map = analysis::section_map(sys, mode, setup.start.t, section, args.min_time, horizon,
+                                          m.options, saltation, setup.start.z);
+      }
+    }
+  } catch (const Error& e) {
+    std::cerr << args.model << ": error: " << e.what() << "\n";
+    return 1;
+  }
+  if (!runtime_parameter.empty()) {
+    const Eigen::Index n = guess.size();
+    guess.conservativeResize(n + 1);
+    guess[n] = r.a;
+    c.parameter = static_cast<int>(n);
+    setup.names.push_back(runtime_parameter);
+    setup.map = analysis::parameter_return_map(setup.map, [&m, runtime_parameter](double v) {
+      model::set_runtime_parameter(m, runtime_parameter, v);
+    });
+  }
+  const std::vector<std::string>& names = setup.names;
+  const analysis::ReturnMap& map = setup.map;
+  j["mode"] = sys.mode(mode).name;
+  if (!derivative.empty()) j["parameter_derivative"] = derivative;
+  std::string cyclic_problem;
+  if (!setup.start.ok && args.period <= 0.0) {
+    j["status"] =
+        to_string(setup.start.terminal_guard.empty() ? analysis::ShootingStatus::MapFailed
+                                                     : analysis::ShootingStatus::TerminalEvent);
+    j["message"] = setup.start.message;
+    std::cout << "orbit      " << j["status"].get<std::string>() << ": " << setup.start.message
+              << "\n";
+    status = 2;
+  } else if (args.continuation.empty()) {
+    const analysis::PeriodicOrbit orbit = analysis::find_fixed_point(map, guess, shooting);
     nlohmann::ordered_json constant = nlohmann::ordered_json::array();
-    for (const int k : orbit.constant_states)
-      constant.push_back(m.states[static_cast<size_t>(k)].name);
+    for (const int k : orbit.constant_states) constant.push_back(names[static_cast<size_t>(k)]);
     j["constant_states"] = constant;
     j["status"] = to_string(orbit.status);
     j["message"] = orbit.message;
     j["residual"] = orbit.residual;
     j["iterations"] = orbit.iterations;
-    j["state"] = state_json(m, orbit.x);
+    j["line_search_halvings"] = orbit.line_search_halvings;
+    j["state"] = state_json(names, orbit.x);
     if (orbit.converged()) {
       j["return_time"] = orbit.period;
       j["resets_per_period"] = orbit.events_per_period;
@@ -159,6 +320,7 @@ int orbit_command(const OrbitArguments& args) {
       j["monodromy"] = run::matrix_rows_json(orbit.monodromy);
       j["min_crossing_rate"] = orbit.min_crossing_rate;
       j["closest_approach"] = orbit.closest_approach;
+      cyclic_problem = cyclic_report(names, shooting, orbit, j);
     }
     std::cout << "orbit      " << to_string(orbit.status) << ": " << orbit.message << "\n";
     if (orbit.converged()) {
@@ -173,7 +335,7 @@ int orbit_command(const OrbitArguments& args) {
     const analysis::Branch b = analysis::continue_orbit(map, guess, c);
     const bool partial = b.status == analysis::BranchStatus::CorrectorFailed;
     j["status"] = to_string(b.status);
-    j["parameter"] = m.states[static_cast<size_t>(c.parameter)].name;
+    j["parameter"] = names[static_cast<size_t>(c.parameter)];
     j["points"] = b.points.size();
     j["partial"] = partial;
     j["stop_reason"] = b.stop_reason;
@@ -193,17 +355,17 @@ int orbit_command(const OrbitArguments& args) {
     }
     j["bifurcations"] = bifurcations_json(b);
     if (!b.points.empty()) {
-      j["state"] = state_json(m, b.points[0].x);
+      j["state"] = state_json(names, b.points[0].x);
       j["multipliers"] = multipliers_json(b.points[0].multipliers);
     }
     std::cout << "branch     " << b.points.size() << (partial ? " points (partial); " : " points; ")
               << b.stop_reason << "\n";
     // A partial branch keeps its points (orbit.json: status "corrector failed", partial, failure).
-    files.emplace_back("branch.csv", branch_csv(m, b));
-    files.emplace_back("bifurcations.csv", bifurcations_csv(m, b));
+    files.emplace_back("branch.csv", branch_csv(names, b));
+    files.emplace_back("bifurcations.csv", bifurcations_csv(names, b));
     status = b.status == analysis::BranchStatus::Continued ? 0 : 2;
     if (b.ok && args.switch_at_pd) {
-      j["period_2"] = switch_at_doubling(m, map, b, c, files);
+      j["period_2"] = switch_at_doubling(names, map, b, c, files);
       if (j["period_2"]["status"] != "continued") {
         j["message"] = "period 2: " + j["period_2"]["message"].get<std::string>();
         status = 2;
@@ -223,6 +385,10 @@ int orbit_command(const OrbitArguments& args) {
                     ? ", period2.csv"
                     : "")
             << "\n";
+  if (!cyclic_problem.empty()) {
+    std::cerr << args.model << ": error: --cyclic: " << cyclic_problem << "\n";
+    return 1;
+  }
   if (status != 0) {
     const std::string what = j.contains("period_2")      ? ""
                              : j.value("partial", false) ? "continuation failed: "
@@ -230,9 +396,12 @@ int orbit_command(const OrbitArguments& args) {
     std::cerr << args.model << ": error: " << what << j["message"].get<std::string>() << "\n";
     return status;
   }
-  if (args.plot)
+  if (args.plot) {
+    std::vector<std::string> options;
+    if (!args.show.empty()) options = {"--show", args.show};
     return run_plot_script("SALTUS_ORBIT_PLOT_SCRIPT", SALTUS_DEFAULT_ORBIT_PLOT_SCRIPT,
-                           args.out_dir);
+                           args.out_dir, options);
+  }
   return 0;
 }
 

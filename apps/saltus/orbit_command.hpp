@@ -3,8 +3,12 @@
 // continues it in a parameter (--continue NAME=A:B; analysis/orbit_continuation.hpp) with
 // fold, period-doubling, Neimark-Sacker and grazing detection, and switches to the period-2
 // branch at the first period doubling (--switch-at-pd; analysis/orbit_branch_switching.hpp).
+// A guess off the section is first run to its first crossing (analysis/section_start.hpp);
+// Newton is damped (--tol, --max-iterations); --cyclic leaves drifting coordinates out of the
+// periodicity condition; NAME of --continue may be a parameter of the file.
 // Writes orbit.json, branch.csv, bifurcations.csv, period2.csv and plots.
-//   0  orbit found (and continued); 1  bad model or options (nothing run); 2  no orbit (the
+//   0  orbit found (and continued); 1  bad model or options (nothing run; or a --cyclic state
+//   that does not drift or is not a translation, after orbit.json is written); 2  no orbit (the
 //   status and residual are in orbit.json) or, with --switch-at-pd, no period-2 branch; 3  output
 //   could not be written or plotted
 #pragma once
@@ -26,6 +30,10 @@ struct OrbitArguments {
   double step = 1e-2, max_step = 5e-2;
   bool switch_at_pd = false;  // start the period-2 branch at the first period doubling
   bool numerical_resets = false;
+  double tolerance = 1e-9;  // Newton: max|P(x) - x| <= tolerance (1 + max|x|)
+  int max_iterations = 30;
+  std::vector<std::string> cyclic;  // states left out of P(x) = x; their drift is reported
+  std::string show;                 // the state branch.png draws (default: the first that moves)
   bool plot = true;
 };
 

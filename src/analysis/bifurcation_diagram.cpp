@@ -1,5 +1,7 @@
 #include "saltus/analysis/bifurcation_diagram.hpp"
 
+#include <cmath>
+
 #include "saltus/core/error.hpp"
 #include "saltus/sim/simulator.hpp"
 
@@ -30,27 +32,36 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
   const long wanted = options.discard + options.keep;
   Vector x = initial;
   ModeId from = mode;
-  double t = 0.0;
+  double t = options.t0;
   for (const double value : options.values) {
     DiagramColumn column;
     column.parameter = value;
     column.points.resize(0, initial.size());
     std::vector<Vector> kept;
     long crossings = 0;
+    Vector last_x;  // the last crossing: the next value's start when following
+    ModeId last_mode = kNoMode;
+    double last_t = kNaN;
     SimulationOptions o = options.simulation;
     o.output = OutputOptions{};
     o.output.record_events = false;
     o.on_event = [&](const EventInfo& e) {
-      if (!e.observation || !is_section(e.mode_before, e.guard)) {
+      if (!e.observation || !is_section(e.mode_before, e.guard) || e.t == t) {
         return CallbackResult::Continue;
       }
-      if (++crossings > options.discard) kept.emplace_back(e.x_before);
+      if (++crossings > options.discard) {
+        kept.emplace_back(e.x_before);
+        column.modes.push_back(e.mode_before);
+      }
+      last_x = e.x_before;
+      last_mode = e.mode_before;
+      last_t = e.t;
       return crossings >= wanted ? CallbackResult::Stop : CallbackResult::Continue;
     };
     if (!options.follow) {
       x = initial;
       from = mode;
-      t = 0.0;
+      t = options.t0;
     }
     if (options.set_parameter) {
       options.set_parameter(value);
@@ -68,14 +79,16 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
                        std::to_string(options.keep) + " section points: " + r.summary.message;
     }
     // A run that failed (Painleve, a non-finite state, Zeno) leaves the start for the next value
-    // as it was; so does one ending in a mode of another dimension.
+    // as it was; so does one that crossed no section or crossed it in a mode of another dimension.
     const bool ended_well = r.termination() == Termination::EndTimeReached ||
                             r.termination() == Termination::TerminalEvent;
-    if (ended_well && r.final_mode != kNoMode && r.x_final.size() == x.size() &&
-        r.x_final.allFinite()) {
-      x = r.x_final;
-      from = r.final_mode;
-      t = r.t_final;
+    if (ended_well && last_mode != kNoMode && last_x.size() == x.size() && last_x.allFinite()) {
+      x = last_x;
+      from = last_mode;
+      const double T = options.time_period;
+      t = std::isnan(T) ? last_t
+          : T > 0.0     ? last_t - std::round((last_t - options.t0) / T) * T
+                        : options.t0;
     }
     out.push_back(std::move(column));
   }

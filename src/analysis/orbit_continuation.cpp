@@ -67,6 +67,11 @@ class Continuation {
     e.J = dpu.topRows(n_ - 1);
     e.J.leftCols(n_ - 1) -= Matrix::Identity(n_ - 1, n_ - 1);
     e.M = dpu.topLeftCorner(n_ - 1, n_ - 1);
+    // Another state the map keeps (a second parameter kept as a state, row e_k of DP): its
+    // equation is "u_k stays", else the Newton matrix has a zero row.
+    for (Eigen::Index k = 0; k < n_ - 1; ++k) {
+      if (e.J.row(k).isZero(0.0) && e.F[k] == 0.0) e.J(k, k) = 1.0;
+    }
     return true;
   }
 

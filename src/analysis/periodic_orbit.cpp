@@ -3,7 +3,10 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <algorithm>
+#include <cmath>
 #include <sstream>
+
+#include "saltus/core/error.hpp"
 
 namespace saltus::analysis {
 
@@ -17,6 +20,10 @@ const char* to_string(ShootingStatus status) {
       return "singular Newton matrix";
     case ShootingStatus::MapFailed:
       return "map failed";
+    case ShootingStatus::TerminalEvent:
+      return "terminal event";
+    case ShootingStatus::LineSearchFailed:
+      return "line search failed";
   }
   return "unknown";
 }
@@ -64,32 +71,94 @@ Matrix block(const Matrix& m, const std::vector<Eigen::Index>& keep) {
 
 }  // namespace
 
+namespace {
+
+bool contains(const std::vector<int>& v, Eigen::Index k) {
+  return std::find(v.begin(), v.end(), static_cast<int>(k)) != v.end();
+}
+
+// The components Newton moves: neither constant (row of DP = e_k) nor cyclic.
+std::vector<Eigen::Index> newton_states(Eigen::Index n, const std::vector<int>& constant,
+                                        const std::vector<int>& cyclic) {
+  std::vector<Eigen::Index> out;
+  for (const Eigen::Index k : other_states(n, constant)) {
+    if (!contains(cyclic, k)) out.push_back(k);
+  }
+  return out;
+}
+
+// max_k |P(x)_k - x_k| over the components that must close (all but the cyclic ones).
+double closing_residual(const Vector& r, const std::vector<int>& cyclic) {
+  double out = 0.0;
+  for (Eigen::Index k = 0; k < r.size(); ++k) {
+    if (!contains(cyclic, k)) out = std::max(out, std::abs(r[k]));
+  }
+  return r.allFinite() ? out : kNaN;
+}
+
+Vector gather(const Vector& v, const std::vector<Eigen::Index>& keep) {
+  Vector out(static_cast<Eigen::Index>(keep.size()));
+  for (size_t i = 0; i < keep.size(); ++i) out[static_cast<Eigen::Index>(i)] = v[keep[i]];
+  return out;
+}
+
+// The orbit's data from the map's value at out.x.
+void take(PeriodicOrbit& out, const MapValue& p, const std::vector<int>& cyclic) {
+  const Vector r = p.x - out.x;
+  out.residual = closing_residual(r, cyclic);
+  out.monodromy = p.jacobian;
+  out.events_per_period = p.resets;
+  out.period = p.return_time;
+  out.mode = p.mode;
+  out.min_crossing_rate = p.min_crossing_rate;
+  out.closest_approach = p.closest_approach;
+  out.constant_states = constant_states(out.monodromy);
+  out.drift.resize(static_cast<Eigen::Index>(cyclic.size()));
+  out.cyclic_column_error.resize(static_cast<Eigen::Index>(cyclic.size()));
+  for (size_t i = 0; i < cyclic.size(); ++i) {
+    const auto k = static_cast<Eigen::Index>(cyclic[i]);
+    out.drift[static_cast<Eigen::Index>(i)] = r[k];
+    Vector unit = Vector::Zero(out.x.size());
+    unit[k] = 1.0;
+    out.cyclic_column_error[static_cast<Eigen::Index>(i)] =
+        (out.monodromy.col(k) - unit).lpNorm<Eigen::Infinity>();
+  }
+}
+
+PeriodicOrbit undefined(PeriodicOrbit out, const MapValue& p, int iteration, double residual) {
+  std::ostringstream os;
+  os.precision(6);
+  os << "the return map at iteration " << iteration << " is undefined (" << to_string(p.status)
+     << "): " << p.message;
+  if (residual == residual) os << "; last residual " << residual;
+  out.status = p.terminal_guard.empty() ? ShootingStatus::MapFailed : ShootingStatus::TerminalEvent;
+  out.message = os.str();
+  return out;
+}
+
+}  // namespace
+
 PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
                                const ShootingOptions& shooting) {
   PeriodicOrbit out;
   out.x = guess;
+  const std::vector<int>& cyclic = shooting.cyclic;
+  for (const int k : cyclic) {
+    if (k < 0 || k >= guess.size()) {
+      throw Error("find_fixed_point: cyclic state index " + std::to_string(k) +
+                  " is not a state component");
+    }
+  }
   std::ostringstream os;
   os.precision(6);
-  for (out.iterations = 0;; ++out.iterations) {
-    const MapValue p = map(out.x);
-    if (!p.ok()) {
-      os << "the return map at iteration " << out.iterations << " is undefined ("
-         << to_string(p.status) << "): " << p.message;
-      if (out.residual == out.residual) os << "; last residual " << out.residual;
-      out.status = ShootingStatus::MapFailed;
-      out.message = os.str();
-      return out;
-    }
-    const Vector r = p.x - out.x;
-    out.residual = r.lpNorm<Eigen::Infinity>();
-    out.monodromy = p.jacobian;
-    out.events_per_period = p.resets;
-    out.period = p.return_time;
-    out.min_crossing_rate = p.min_crossing_rate;
-    out.closest_approach = p.closest_approach;
-    out.constant_states = constant_states(out.monodromy);
-    const std::vector<Eigen::Index> free = other_states(out.x.size(), out.constant_states);
-    if (out.residual <= shooting.tolerance * (1.0 + out.x.lpNorm<Eigen::Infinity>())) {
+  MapValue p = map(out.x);
+  out.iterations = 0;
+  if (!p.ok()) return undefined(out, p, 0, kNaN);
+  for (;; ++out.iterations) {
+    take(out, p, cyclic);
+    const std::vector<Eigen::Index> free = newton_states(out.x.size(), out.constant_states, cyclic);
+    const double tolerance = shooting.tolerance * (1.0 + out.x.lpNorm<Eigen::Infinity>());
+    if (out.residual <= tolerance) {
       out.status = ShootingStatus::Converged;
       out.multipliers = floquet_multipliers(block(out.monodromy, free));
       os << "converged in " << out.iterations << " Newton steps, residual " << out.residual;
@@ -103,11 +172,10 @@ PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
       out.message = os.str();
       return out;
     }
-    // Newton on the other states (a constant state's row of DP - I is zero).
+    // Newton on the free states (a constant state's row of DP - I is zero; a cyclic one is held).
     const auto n_free = static_cast<Eigen::Index>(free.size());
     const Matrix newton = block(out.monodromy, free) - Matrix::Identity(n_free, n_free);
-    Vector r_free(n_free);
-    for (Eigen::Index i = 0; i < n_free; ++i) r_free[i] = r[free[static_cast<size_t>(i)]];
+    const Vector r_free = gather(p.x - out.x, free);
     const Eigen::FullPivLU<Matrix> lu(newton);
     if (!lu.isInvertible()) {
       os << "DP - I is singular at iteration " << out.iterations
@@ -121,7 +189,44 @@ PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
     for (Eigen::Index i = 0; i < n_free; ++i) step[free[static_cast<size_t>(i)]] = solved[i];
     const double largest = step.lpNorm<Eigen::Infinity>();
     if (largest > shooting.max_step) step *= shooting.max_step / largest;
-    out.x += step;
+    // Backtracking on |r|: the full step first (undamped Newton where it lowers the residual).
+    const double norm0 = r_free.norm();
+    MapValue full;
+    bool defined = false;
+    double lambda = 1.0;
+    for (;; lambda *= 0.5) {
+      if (lambda < shooting.min_damping) break;
+      const Vector trial_x = out.x + lambda * step;
+      MapValue trial = map(trial_x);
+      const bool first = lambda == 1.0;
+      if (trial.ok()) {
+        defined = true;
+        const Vector r_trial = gather(trial.x - trial_x, free);
+        const double closing = closing_residual(trial.x - trial_x, cyclic);
+        if (closing <= tolerance || r_trial.norm() <= (1.0 - 1e-4 * lambda) * norm0) {
+          out.x = trial_x;
+          p = std::move(trial);
+          break;
+        }
+      }
+      if (first) full = std::move(trial);
+    }
+    if (lambda >= shooting.min_damping) {
+      out.line_search_halvings += static_cast<int>(std::lround(-std::log2(lambda)));
+      continue;
+    }
+    if (!defined) {
+      // Undefined all along the step: reported at the full step's iterate, as undamped Newton.
+      out.x += step;
+      ++out.iterations;
+      return undefined(out, full, out.iterations, out.residual);
+    }
+    os << "no step along the Newton direction at iteration " << out.iterations
+       << " lowers the residual " << out.residual << " (step halved down to "
+       << shooting.min_damping << ")";
+    out.status = ShootingStatus::LineSearchFailed;
+    out.message = os.str();
+    return out;
   }
 }
 

@@ -53,11 +53,26 @@ bool is_apex(const Guard& g) {
   return g.observe_only && g.name.rfind(kApexPrefix, 0) == 0;
 }
 
+// The name of the guard whose terminal event ended `run` when it is not the section (a model's
+// own terminal guard, or an on_event stop): such a stop is no return; empty otherwise.
+std::string foreign_terminal(const HybridSystem& system, const SimulationResult& run,
+                             const std::string& section_name) {
+  if (run.termination() != Termination::TerminalEvent) return "";
+  const EventLog& log = run.events;
+  if (log.size() == 0) return "(no event logged)";
+  const EventRecord& r = log[log.size() - 1];
+  if (r.guard < 0) return "Zeno hand-over";
+  const Guard& g = system.mode(r.mode_before).guards[static_cast<size_t>(r.guard)];
+  if (!section_name.empty() && r.observation && g.name == section_name) return "";
+  return g.name;
+}
+
 // P(x) from a run that starts at (t0, x) and ends at t_end or a terminal section.
+// `must_return`: the run has to end in `mode` (a map's whole evaluation; the stroboscopic map).
 MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vector& x, double t_end,
                   bool ends_on_section, const std::string& section_name,
                   const SimulationOptions& options, const SaltationOptions& saltation,
-                  const Vector& algebraic_guess) {
+                  const Vector& algebraic_guess, bool must_return) {
   MapValue out;
   FlowMapSensitivity s =
       flow_map_sensitivity(system, mode, t0, x, t_end, options, algebraic_guess, saltation);
@@ -88,6 +103,20 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
     out.min_crossing_rate = std::min(out.min_crossing_rate, std::abs(e.crossing_rate));
   }
   if (!s.ok()) return out;
+  out.mode = s.run.final_mode;
+  out.terminal_guard = foreign_terminal(system, s.run, ends_on_section ? section_name : "");
+  if (!out.terminal_guard.empty()) {
+    // A terminal event before the section (or before t0 + T) is not the map's value.
+    std::ostringstream os;
+    os.precision(10);
+    os << s.run.summary.message << " before "
+       << (ends_on_section ? "the section '" + section_name + "' was crossed"
+                           : std::string("the end of the period"))
+       << ": the run stopped, no return";
+    out.status = SensitivityStatus::SimulationFailed;
+    out.message = os.str();
+    return out;
+  }
   if (ends_on_section && s.run.termination() != Termination::TerminalEvent) {
     std::ostringstream os;
     os.precision(6);
@@ -97,7 +126,7 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
     out.message = os.str();
     return out;
   }
-  if (s.run.final_mode != mode || s.flow_map_jacobian.rows() != x.size()) {
+  if ((must_return && s.run.final_mode != mode) || s.flow_map_jacobian.rows() != x.size()) {
     out.status = SensitivityStatus::SimulationFailed;
     out.message = "the orbit returns in mode '" + system.mode(s.run.final_mode).name +
                   "', not in '" + system.mode(mode).name + "'";
@@ -109,13 +138,21 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
 
 }  // namespace
 
+void add_terminal_section(HybridSystem& system, Guard section) {
+  section.observe_only = true;
+  section.terminal = true;
+  section.reset = Reset{};
+  for (ModeId m = 0; m < system.mode_count(); ++m) system.add_guard(m, section);
+}
+
 ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, double period,
                            const SimulationOptions& options, const SaltationOptions& saltation,
                            const Vector& algebraic_guess) {
   auto sys = std::make_shared<HybridSystem>(system);
   add_guard_apexes(*sys);
   return [sys, mode, t0, period, options, saltation, algebraic_guess](const Vector& x) {
-    return evaluate(*sys, mode, t0, x, t0 + period, false, "", options, saltation, algebraic_guess);
+    return evaluate(*sys, mode, t0, x, t0 + period, false, "", options, saltation, algebraic_guess,
+                    true);
   };
 }
 
@@ -132,18 +169,23 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
   auto free = std::make_shared<HybridSystem>(system);
   add_guard_apexes(*free);
   auto to_section = std::make_shared<HybridSystem>(*free);
-  section.observe_only = true;
-  section.terminal = true;
-  section.reset = Reset{};
   const std::string name = section.name;
-  to_section->add_guard(mode, std::move(section));
+  add_terminal_section(*to_section, std::move(section));
   return [free, to_section, mode, t0, min_time, horizon, name, options, saltation,
           algebraic_guess](const Vector& x) {
     MapValue first = evaluate(*free, mode, t0, x, t0 + min_time, false, name, options, saltation,
-                              algebraic_guess);
+                              algebraic_guess, false);
     if (!first.ok()) return first;
-    MapValue second = evaluate(*to_section, mode, t0 + min_time, first.x, t0 + horizon, true, name,
-                               options, saltation, algebraic_guess);
+    // The section ends the run in whichever mode first.x has reached.
+    MapValue second = evaluate(*to_section, first.mode, t0 + min_time, first.x, t0 + horizon, true,
+                               name, options, saltation, algebraic_guess, false);
+    if (second.ok() && second.mode != mode) {
+      second.status = SensitivityStatus::SimulationFailed;
+      second.message = "the orbit returns to the section in mode '" +
+                       to_section->mode(second.mode).name + "', not in '" +
+                       to_section->mode(mode).name + "'";
+      second.jacobian = Matrix();
+    }
     if (second.jacobian.size() > 0) second.jacobian = second.jacobian * first.jacobian;
     second.return_time += min_time;
     second.resets += first.resets;

@@ -8,8 +8,15 @@
 // The section is an observer guard of `mode` (poincare_section.hpp: stroboscopic_section for
 // forced systems); its crossings count in every mode that has an observer of the same name (a
 // mechanical model changes mode at every contact event). With `follow`, each value starts from
-// the previous value's last mode, time and state (the attractor is followed along the sweep, as a
-// slowly swept experiment would); otherwise from `mode`, t = 0 and `initial`.
+// the mode and state of the previous value's last section crossing (the attractor is followed
+// along the sweep, as a slowly swept experiment would), at a time set by `time_period`:
+//  - NaN: the crossing's own time (the sweep's clock keeps running from value to value);
+//  - 0: t0 again (time restarts: autonomous systems, or a stroboscopic section at t0 + k T), so a
+//    value's points depend on where it starts and not on how long the sweep has run;
+//  - T > 0: the crossing's time shifted by the multiple of T that brings it nearest t0 (a system
+//    forced with period T: the same phase, a small clock).
+// Otherwise every value starts from `mode`, t0 and `initial`. A crossing at a run's start
+// instant is not counted (it is the start itself).
 #pragma once
 
 #include <functional>
@@ -31,12 +38,15 @@ struct DiagramOptions {
   long discard = 100, keep = 50;
   double horizon = 1e4;  // longest run per value (time)
   bool follow = true;
+  double t0 = 0.0;            // the first value's start time (every value's without follow)
+  double time_period = kNaN;  // how a followed value's time restarts (above)
   SimulationOptions simulation;
 };
 
 struct DiagramColumn {
   double parameter = kNaN;
-  Matrix points;  // one row per kept crossing: the state there
+  Matrix points;              // one row per kept crossing: the state there
+  std::vector<ModeId> modes;  // per kept crossing: the mode it was crossed in
   Termination termination = Termination::NotRun;
   std::string message;  // why fewer than keep points, when so
 };

@@ -19,10 +19,12 @@
 namespace saltus::analysis {
 
 enum class ShootingStatus {
-  Converged,       // |P(x) - x| <= tolerance (1 + |x|)
-  NotConverged,    // max_iterations reached; the message gives the last residual
-  SingularNewton,  // DP - I is singular (a multiplier at 1: a fold)
-  MapFailed,       // P or DP is undefined at an iterate (grazing, failed run); its message
+  Converged,         // |P(x) - x| <= tolerance (1 + |x|)
+  NotConverged,      // max_iterations reached; the message gives the last residual
+  SingularNewton,    // DP - I is singular (a multiplier at 1: a fold)
+  MapFailed,         // P or DP is undefined at an iterate (grazing, failed run); its message
+  TerminalEvent,     // a terminal guard stopped the run from an iterate before its return
+  LineSearchFailed,  // no step length along the Newton direction lowers the residual
 };
 
 const char* to_string(ShootingStatus status);
@@ -35,6 +37,14 @@ struct ShootingOptions {
   // Newton steps are scaled down so that no component moves by more than this (a step that
   // jumps across a guard changes the event sequence and the map's branch).
   double max_step = kInfinity;
+  // Damped Newton: the step is halved (down to min_damping) until the residual's 2-norm falls,
+  // |r(x + l s)| <= (1 - 1e-4 l) |r(x)|; an iterate where the map is undefined counts as no fall.
+  // A full step that lowers it is taken as it is, so a Newton that converged undamped is unchanged.
+  double min_damping = 1.0 / 1024.0;
+  // Cyclic coordinates (orbits modulo a translation): left out of the periodicity condition and
+  // held at the guess's value; their drift per period, P(x)_k - x_k, is reported. The map must
+  // be invariant under their translation (column k of DP = e_k; checked: cyclic_column_error).
+  std::vector<int> cyclic;
 };
 
 struct PeriodicOrbit {
@@ -53,10 +63,17 @@ struct PeriodicOrbit {
   // leave out their trivial 1 (DP is block-triangular).
   std::vector<int> constant_states;
   long events_per_period = 0;  // resets in one period
+  ModeId mode = kNoMode;       // the mode the orbit returns in
+  Vector drift;                // per cyclic coordinate (ShootingOptions::cyclic), at x
+  // Per cyclic coordinate k: max_i |DP(i, k) - delta_ik|, 0 when the map is invariant under its
+  // translation (otherwise the orbit found depends on the value it was held at).
+  Vector cyclic_column_error;
+  int line_search_halvings = 0;  // over all iterations (0: undamped Newton)
   bool converged() const { return status == ShootingStatus::Converged; }
 };
 
-// Fixed point of `map`, Newton from `guess`.
+// Fixed point of `map`, damped Newton from `guess` (without cyclic states: P(x) = x; with them:
+// P(x)_k = x_k for the others).
 PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
                                const ShootingOptions& shooting = {});
 

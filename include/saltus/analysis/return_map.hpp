@@ -3,8 +3,12 @@
 //  - stroboscopic: P(x) = x(t0 + T; t0, x), for systems forced with period T;
 //  - section: P(x) = the state where the flow from (t0, x) first crosses the section guard (in its
 //    direction) after at least `min_time`, for autonomous systems (the period is the unknown
-//    return time). The section is added to a copy of the system as a terminal observer, so DP
-//    is the Poincare map's derivative (saltation with f+ = 0 at the stop).
+//    return time). The section is added to every mode of a copy of the system as a terminal
+//    observer (a mechanical model changes mode at each contact), so DP is the Poincare map's
+//    derivative (saltation with f+ = 0 at the stop); a return in another mode than the start's
+//    is a failure naming both.
+// A terminal event other than the section (a model's terminal guard) ends an evaluation with a
+// failure naming it (MapValue::terminal_guard), never as the map's value.
 // Grazing evidence along the orbit: the smallest crossing rate |P_t + P_x f-| of its resets (the
 // impact speed of an impact oscillator: -> 0 when an impact becomes tangential) and the closest
 // approach of each guard between events, -p at the guard's local extrema towards firing (exact:
@@ -28,6 +32,8 @@ struct MapValue {
   long resets = 0;                       // resets between x and P(x)
   double min_crossing_rate = kInfinity;  // over those resets
   double closest_approach = kInfinity;   // min over the guards' extrema on the arcs of -p
+  ModeId mode = kNoMode;                 // the mode the run ended in
+  std::string terminal_guard;            // a terminal guard that stopped the run before its end
   bool ok() const { return status == SensitivityStatus::Ok; }
 };
 
@@ -45,6 +51,9 @@ ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, d
                            const SimulationOptions& options = {},
                            const SaltationOptions& saltation = {},
                            const Vector& algebraic_guess = Vector());
+
+// Adds `section` to every mode of `system` as a terminal observer (its reset dropped).
+void add_terminal_section(HybridSystem& system, Guard section);
 
 // `section`: a guard whose value is the section (its reset is ignored); `horizon`: the longest
 // return time tried (a section not crossed by then is a failure naming it). Throws saltus::Error
