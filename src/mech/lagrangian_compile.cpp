@@ -1,4 +1,4 @@
-// Over 450 lines (~510): the single-contact modes and guards, one concept, kept together; the
+// Over 450 lines (~540): the single-contact modes and guards, one concept, kept together; the
 // several-closed-contacts modes are in index_set_modes.cpp, the compliant contacts' guards in
 // compliant_contact_guards.cpp.
 // LagrangianModel::compile(): the modes, guards, resets and Zeno hand-overs described in
