@@ -115,6 +115,16 @@ bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& se
   return true;
 }
 
+// x+ = (q, qdot+) and the outputs impulse_t, impulse_n, energy_change of one contact's impact.
+void write_impact(const ContactImpact& imp, ConstVectorRef q, Jump& jump) {
+  const Eigen::Index n = q.size();
+  jump.x_plus.head(n) = q;
+  jump.x_plus.segment(n, n) = imp.qdot_plus;
+  jump.outputs[0] = imp.planar.impulse[0];
+  jump.outputs[1] = imp.planar.impulse[1];
+  jump.outputs[2] = imp.planar.dT;
+}
+
 // The impact of contact d as one jump: q unchanged, qdot+ and the impulse (P_t, P_n) and
 // kinetic-energy change as outputs (event log, on_event, events.csv). Alone in I_S, d's own law
 // is solved once; with other contacts in I_S (multi_contact_impact.hpp) all are solved together.
@@ -163,11 +173,7 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
                                               ": ", imp.planar.message);
           return false;
         }
-        jump.x_plus.head(n) = x.head(n);
-        jump.x_plus.segment(n, n) = imp.qdot_plus;
-        jump.outputs[0] = imp.planar.impulse[0];
-        jump.outputs[1] = imp.planar.impulse[1];
-        jump.outputs[2] = imp.planar.dT;
+        write_impact(imp, x.head(n), jump);
         jump.target = detail::open_after_jump(*ctx, from, t, x.head(n), imp.qdot_plus);
         if (!may_close) return true;
         const double after = w_N.dot(imp.qdot_plus);
@@ -224,11 +230,7 @@ Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& 
               imp.planar.message);
           return false;
         }
-        jump.x_plus.head(n) = x.head(n);
-        jump.x_plus.segment(n, n) = imp.qdot_plus;
-        jump.outputs[0] = imp.planar.impulse[0];
-        jump.outputs[1] = imp.planar.impulse[1];
-        jump.outputs[2] = imp.planar.dT;
+        write_impact(imp, x.head(n), jump);
         try {
           jump.target = ctx->find(m.close_contact(ci, t, x.head(n), imp.qdot_plus, mask));
         } catch (const Error& e) {

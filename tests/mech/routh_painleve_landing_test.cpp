@@ -114,6 +114,12 @@ TEST(RouthProcess, RandomPainleveLandingsMatchTheSteppedImpulseProcess) {
                  << to_string(termination));
     const auto r = routh_impact({A, v_minus}, e, mu, termination);
     ASSERT_TRUE(r.resolved()) << r.message;
+    // In other units (mass in 1/a, velocity in 1/b): the same phases, P scaled by b a.
+    const double a = 0.0137, b = 523.0;
+    const auto scaled = routh_impact({A / a, b * v_minus}, e, mu, termination);
+    ASSERT_TRUE(scaled.resolved()) << scaled.message;
+    ASSERT_EQ(scaled.phases.size(), r.phases.size());
+    EXPECT_LT((scaled.impulse - a * b * r.impulse).norm(), 1e-12 * a * b * r.impulse.norm());
     ASSERT_GE(r.phases.size(), 2u);
     EXPECT_EQ(r.phases[0].end, PhaseEnd::StickOrReverse);  // the Painleve slip stops first
     // Step: 1e-5 of the impulse that stops v_n- with the normal row alone.

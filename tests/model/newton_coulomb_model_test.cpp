@@ -23,24 +23,34 @@ using saltus::testing::num;
 
 // Discs of radius r on a floor, each with its own rough contact: disc i has x_i, y_i, th_i, and
 // its contact point slips at x_i' + r th_i'.
+// Where the model is written: lengths in units of L metres, times in units of T seconds, x
+// translated by x0 metres, the run started at t0 (in the model's time unit).
+struct Frame {
+  double L = 1.0, T = 1.0, x0 = 0.0, t0 = 0.0;
+};
+
 std::string discs_model(int count, double e, double e_t, double mu, const double* x_dot,
-                        const double* spin) {
+                        const double* spin, const Frame& f = {}) {
   std::string coords, T = "0", V = "0", contacts;
+  const double v = f.T / f.L;  // a velocity in m/s, in the model's units
   for (int i = 1; i <= count; ++i) {
     const std::string s = std::to_string(i);
-    coords += "x" + s + " = { initial = " + num(3.0 * i) + ", velocity = " + num(x_dot[i - 1]) +
-              " }\ny" + s + " = { initial = 0.3, velocity = -1.0 }\nth" + s +
-              " = { initial = 0.0, velocity = " + num(spin[i - 1]) + " }\n";
+    coords += "x" + s + " = { initial = " + num((3.0 * i + f.x0) / f.L) +
+              ", velocity = " + num(x_dot[i - 1] * v) + " }\ny" + s +
+              " = { initial = " + num(0.3 / f.L) + ", velocity = " + num(-1.0 * v) + " }\nth" + s +
+              " = { initial = 0.0, velocity = " + num(spin[i - 1] * f.T) + " }\n";
     T += " + 0.5*m*(x" + s + "'^2 + y" + s + "'^2) + 0.5*J*th" + s + "'^2";
     V += " + m*g*y" + s;
     contacts += "[[contacts]]\nname = \"floor" + s + "\"\ngap = \"y" + s + " - r\"\ntangent = \"x" +
                 s + " + r*th" + s + "\"\nlaw = \"newton_coulomb\"\ne = " + num(e) +
                 "\ne_t = " + num(e_t) + "\nmu = " + num(mu) + "\n";
   }
-  return "[model]\nname = \"discs\"\n[parameters]\nm = 1.3\nr = 0.2\nJ = 0.02\ng = 9.81\n"
-         "[coordinates]\n" +
-         coords + "[mechanics]\nkinetic_energy = \"" + T + "\"\npotential_energy = \"" + V +
-         "\"\n" + contacts + "[solver]\nt_end = 0.15\nrtol = 1e-12\natol = 1e-14\n";
+  return "[model]\nname = \"discs\"\n[parameters]\nm = 1.3\nr = " + num(0.2 / f.L) +
+         "\nJ = " + num(0.02 / (f.L * f.L)) + "\ng = " + num(9.81 * f.T * f.T / f.L) +
+         "\n[coordinates]\n" + coords + "[mechanics]\nkinetic_energy = \"" + T +
+         "\"\npotential_energy = \"" + V + "\"\n" + contacts + "[initial]\nt = " + num(f.t0) +
+         "\n[solver]\nt_end = " + num(f.t0 + 0.15 / f.T) +
+         "\nrtol = 1e-12\natol = " + num(1e-14 / f.L) + "\n";
 }
 
 ModelRun run_text(const std::string& text) {
@@ -133,6 +143,45 @@ TEST(NewtonCoulombModel, FlatRodImpactOverTwoContactsAgreesWithTheLawsCases) {
                 1e-12 * qdot.norm());
   }
   EXPECT_GT(compared, 100);
+}
+
+// The pair of discs written in other units, translated to x = 1e6 m, started at t0 = 1e9: the
+// same simultaneous impact at the same instant (to the resolution of t0 + tau), the same
+// velocities and impulses once converted (1e-12 relative), the same number of events.
+TEST(NewtonCoulombModel, TheSameImpactsInOtherUnitsTranslatedAndStartedLater) {
+  const double x_dot[2] = {1.7, -0.4}, spin[2] = {-6.0, 2.5};
+  const ModelRun si = run_text(discs_model(2, 0.6, 0.3, 0.5, x_dot, spin));
+  ASSERT_TRUE(si.succeeded()) << si.message();
+  ASSERT_GE(si.result.events.size(), 1);
+  for (const Frame& f :
+       {Frame{1e-3, 1.0, 0.0, 0.0}, Frame{1.0, 1e-3, 0.0, 0.0}, Frame{1.0, 1.0, 1e6, 0.0},
+        Frame{1.0, 1.0, 0.0, 1e9}, Frame{0.0254, 0.37, 1e6, 1e5}}) {
+    SCOPED_TRACE("L = " + num(f.L) + ", T = " + num(f.T) + ", x0 = " + num(f.x0) +
+                 ", t0 = " + num(f.t0));
+    const ModelRun other = run_text(discs_model(2, 0.6, 0.3, 0.5, x_dot, spin, f));
+    ASSERT_TRUE(other.succeeded()) << other.message();
+    const EventLog& a = si.result.events;
+    const EventLog& b = other.result.events;
+    ASSERT_EQ(a.size(), b.size());
+    for (long i = 0; i < a.size(); ++i) {
+      const double t_ulp = 4.0 * std::abs(f.t0) * 2.2e-16;
+      EXPECT_NEAR((b[i].t - f.t0) * f.T, a[i].t, 1e-12 * a[i].t + t_ulp * f.T) << i;
+      const auto va = a.x_after(i), vb = b.x_after(i);
+      const double v = f.T / f.L;
+      for (int d : {0, 1}) {  // disc d's x', y', th'
+        for (int c : {0, 1}) {
+          EXPECT_NEAR(vb[6 + 3 * d + c] / v, va[6 + 3 * d + c], 1e-12 * (1.0 + std::abs(va[6])));
+        }
+        EXPECT_NEAR(vb[8 + 3 * d] / f.T, va[8 + 3 * d], 1e-12 * (1.0 + std::abs(va[8 + 3 * d])));
+      }
+      if (a.outputs(i).size() == 3) {  // impulses in kg L / T
+        for (int c : {0, 1}) {
+          EXPECT_NEAR(b.outputs(i)[c] * f.L / f.T, a.outputs(i)[c],
+                      1e-12 * (1.0 + std::abs(a.outputs(i)[1])));
+        }
+      }
+    }
+  }
 }
 
 // Bad coefficients are errors at the contact's line naming the contact, the law and the value.
