@@ -154,6 +154,7 @@ class ModelReader {
   void read_model_section(const toml::table& doc);
   void read_initial(const toml::table& doc);
   void read_solver(const toml::table& doc);
+  void read_atol(const toml::node& n);  // options_reader.cpp
   void read_output(const toml::table& doc);
   void read_drawing(const toml::node& drawing);
   void read_sections(const toml::table& doc);  // sections_reader.cpp

@@ -20,6 +20,12 @@ std::string format_count(double v) {
   return buf;
 }
 
+std::string format_value(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ sections
@@ -74,6 +80,45 @@ void ModelReader::read_initial(const toml::table& doc) {
   }
 }
 
+// [solver] atol: one number for every state, or a table of states' own values (SUNDIALS's
+// per-component atol), each in its state's unit: { default = 1e-10, theta = 1e-12, "x'" = 1e-9 }.
+// States the table does not name take `default` (1e-10 when absent). One number across states
+// of different units (metres and radians) is what a table avoids.
+void ModelReader::read_atol(const toml::node& n) {
+  ode::StepperOptions& s = model_.options.stepper;
+  const toml::table* table = n.as_table();
+  if (table == nullptr) {
+    if (auto v = number(n, "[solver] atol")) s.atol = *v;
+    return;
+  }
+  const auto positive = [&](const toml::node& v, const std::string& what) -> std::optional<double> {
+    const auto x = number(v, what);
+    if (x && !(*x > 0.0 && std::isfinite(*x))) {
+      add(v, what + " = " + format_value(*x) + "; expected a positive number");
+      return std::nullopt;
+    }
+    return x;
+  };
+  if (const toml::node* d = table->get("default")) {
+    if (auto v = positive(*d, "[solver] atol.default")) s.atol = *v;
+  }
+  Vector per(static_cast<Eigen::Index>(model_.states.size()));
+  per.setConstant(s.atol);
+  for (const auto& [key, v] : ordered(*table)) {
+    if (key == "default") continue;
+    const int i = model_.state_index(key);
+    if (i < 0) {
+      std::vector<std::string> names;
+      for (const Quantity& q : model_.states) names.push_back(q.name);
+      add(*v, "[solver] atol names '" + key +
+                  "', which is not a state; expected default or one of " + join(names));
+      continue;
+    }
+    if (auto x = positive(*v, "[solver] atol." + key)) per[i] = *x;
+  }
+  s.atol_per_component = per;
+}
+
 void ModelReader::read_solver(const toml::table& doc) {
   const toml::table* t = table_at(doc, "solver", "the file", false);
   SimulationOptions& o = model_.options;
@@ -115,7 +160,7 @@ void ModelReader::read_solver(const toml::table& doc) {
     add(*t, "[solver] has no t_end; expected the end time of the simulation");
   }
   num("rtol", o.stepper.rtol);
-  num("atol", o.stepper.atol);
+  if (const toml::node* n = t->get("atol")) read_atol(*n);
   num("h_max", o.stepper.h_max);
   num("h_initial", o.stepper.h_initial);
   num("guard_samples", o.events.guard_samples, SimulationOptionLimits::guard_samples);
