@@ -68,26 +68,39 @@ bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& nor
   }
   DofVector<double> qv = load<double>(q, 0, n), qdv = load<double>(qdot, 0, n);
   RowBlock W, MW;
-  RowVector e(k);
-  const double tol = 1e-15 * (1.0 + qv.lpNorm<Eigen::Infinity>());
+  RowVector e(k), scale(r), rate_scale(r);
+  // Each row's own scales (issue 34's policy, docs/ARCHITECTURE.md "Tolerances"): sum_k |w_k q_k|
+  // for its value and sum_k |w_k qdot_k| for its rate, in the row's units; a norm across q mixes
+  // metres and radians and is another tolerance in other units.
+  DofVector<double> w;
+  for (int j = 0; j < r; ++j) {
+    gradient(*rows[static_cast<size_t>(j)], qv, w);
+    scale[j] = w.cwiseAbs().dot(qv.cwiseAbs()) + (j < k ? std::abs(g_target[j]) : 0.0);
+    rate_scale[j] = w.cwiseAbs().dot(qdv.cwiseAbs()) + std::abs(rate_target[j]);
+  }
   // Already there (flat contacts keep g_N and its rates exactly): one jet per row, no factoring.
-  const double rate_tol = 1e-15 * (1.0 + qdv.lpNorm<Eigen::Infinity>());
   bool on = true;
   for (int j = 0; j < r && on; ++j) {
     const SecondOrderJetTpl<double> g = along(*rows[static_cast<size_t>(j)], qv, qdv);
-    on = std::abs(g.d1 - rate_target[j]) <= rate_tol &&
-         (j >= k || std::abs(g.v - g_target[j]) <= tol);
+    on = std::abs(g.d1 - rate_target[j]) <= 1e-15 * rate_scale[j] &&
+         (j >= k || std::abs(g.v - g_target[j]) <= 1e-15 * scale[j]);
   }
   if (on) return true;
+  const auto within = [&](double fraction) {
+    for (int j = 0; j < k; ++j) {
+      if (!(std::abs(e[j]) <= fraction * scale[j])) return false;
+    }
+    return true;
+  };
   // Positions: Newton steps q <- q - M^-1 W G^+ (g - target).
   for (int it = 0; it < 6; ++it) {
     for (int j = 0; j < k; ++j) e[j] = (*rows[static_cast<size_t>(j)])(qv)-g_target[j];
-    if (e.lpNorm<Eigen::Infinity>() <= tol) break;
+    if (within(1e-15)) break;
     gradients(m, rows, k, qv, W, MW);
     qv += correction(W, MW, e);
   }
   for (int j = 0; j < k; ++j) e[j] = (*rows[static_cast<size_t>(j)])(qv)-g_target[j];
-  if (!(e.lpNorm<Eigen::Infinity>() <= 1e-10 * (1.0 + qv.lpNorm<Eigen::Infinity>()))) return false;
+  if (!within(1e-10)) return false;
   // Velocities (linear): qdot <- qdot - M^-1 V G^+ (V^T qdot - target), V = [W_N, W_T(stick)].
   gradients(m, rows, r, qv, W, MW);
   const RowVector excess = W.transpose() * qdv - rate_target;
