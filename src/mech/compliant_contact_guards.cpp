@@ -16,8 +16,9 @@ namespace saltus::mech::detail {
 
 namespace {
 
-// A tangential velocity below kRestTolerance times the velocity scale counts as zero (the value
-// close_contact uses for rigid contacts).
+// A tangential velocity below kRestTolerance times its own scale sum_k |w_T,k qdot_k| (the
+// terms that sum to it, in its units) counts as zero, as close_contact counts it for rigid
+// contacts.
 constexpr double kRestTolerance = 1e-12;
 
 // d/dt of the cone margin mu f+ - |lambda_T| of compliant contact ci along the flow of `stick`
@@ -55,7 +56,7 @@ LagrangianMode choose_compliant_friction(const LagrangianModel& m, LagrangianMod
   DofVector<double> w_T;
   gradient(c.tangent, qv, w_T);
   const double gdot_T = w_T.dot(qdv);
-  const double rest_tol = kRestTolerance * (1.0 + w_T.lpNorm<1>() * qdv.lpNorm<Eigen::Infinity>());
+  const double rest_tol = kRestTolerance * w_T.cwiseAbs().dot(qdv.cwiseAbs());
   if (!tangential_rest && std::abs(gdot_T) > rest_tol) {
     if (gdot_T < 0.0) mode.compliant_slip_negative |= bit;
     return mode;
@@ -176,7 +177,8 @@ void add_friction_guards(HybridSystem& sys, ModeId id, const Context& ctx,
     if (!(mode.compliant_mask & bit) || !c.compliant_frictional()) continue;
     if (!(mode.compliant_stick & bit)) {
       // The sliding speed reaches zero, to the tolerance below which a tangential velocity counts
-      // as zero (kRestTolerance (1 + sum_k |w_T,k qdot_k|), as at touch): stick, or slip reversal
+      // as zero (kRestTolerance (1 + sum_k |w_T,k qdot_k|); the 1, in m/s, is left from before
+      // issue 34: a guard cannot read the run's scales): stick, or slip reversal
       // when the cone cannot hold it. The tolerance keeps a slip that starts at the cone's edge
       // from firing this guard at once: its state lies on the near side of the located edge, so
       // for a moment friction still holds a little more than needed and gdot_T leaves zero the

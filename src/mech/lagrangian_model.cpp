@@ -198,7 +198,8 @@ LagrangianMode LagrangianModel::close_contact(int i, double t, ConstVectorRef q,
   DofVector<double> w_T;
   detail::gradient(c.tangent, qv, w_T);
   const double gdot_T = w_T.dot(qdv);
-  const double rest_tol = 1e-12 * (1.0 + w_T.lpNorm<1>() * qdv.lpNorm<Eigen::Infinity>());
+  // Round-off of gdot_T against the terms that sum to it (in its own units; issue 34).
+  const double rest_tol = 1e-12 * w_T.cwiseAbs().dot(qdv.cwiseAbs());
   if (tangential_rest || std::abs(gdot_T) <= rest_tol) {
     // Sticking candidate: [LB] (2.9) with the contact in I_H. Inside the cone: stick; pushing
     // (lambda_N > 0) beyond it: slip against the force friction cannot supply (B > 0).
