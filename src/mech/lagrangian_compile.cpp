@@ -177,7 +177,10 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
         jump.target = detail::open_after_jump(*ctx, from, t, x.head(n), imp.qdot_plus);
         if (!may_close) return true;
         const double after = w_N.dot(imp.qdot_plus);
-        if (std::abs(after) <= 1e-12 * (1.0 + std::abs(before))) {
+        // Round-off of the law's gdot_N+ = 0 against the approach speed and the terms of
+        // gdot_N+ (in the rate's own units; issue 34).
+        if (std::abs(after) <=
+            1e-12 * (std::abs(before) + w_N.cwiseAbs().dot(imp.qdot_plus.cwiseAbs()))) {
           if (detail::refuse_closing(*ctx, from, d, t, jump)) return false;
           try {
             jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask));
@@ -503,14 +506,20 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
   }
   const LagrangianMode open =
       detail::choose_compliant_frictions(m, {-1, ClosedKind::None, mask}, t, x.head(n), x.tail(n));
-  const double tol = 1e-12 * (1.0 + x.lpNorm<Eigen::Infinity>());
   ModeId first = find(open);
   std::vector<int> closing;  // rigid contacts that would each stay closed
   for (int i = 0; i < m.contact_count(); ++i) {
     const LagrangianContact& c = m.contact(i);
     if (!c.rigid()) continue;
     const SecondOrderJet g = detail::along(c.gap, q, qd);
-    if (std::abs(g.v) > tol || std::abs(g.d1) > tol) continue;
+    // Touching and at rest to round-off of the gap and its rate against their own terms
+    // (sum_k |w_k q_k|, sum_k |w_k qdot_k|: each in its units; issue 34).
+    DofVector<double> w;
+    detail::gradient(c.gap, q, w);
+    if (std::abs(g.v) > 1e-12 * w.cwiseAbs().dot(q.cwiseAbs()) ||
+        std::abs(g.d1) > 1e-12 * w.cwiseAbs().dot(qd.cwiseAbs())) {
+      continue;
+    }
     const LagrangianMode mode = m.close_contact(i, t, q, qd, mask);
     if (mode.kind == ClosedKind::None) continue;
     if (closing.empty()) first = find(mode);
