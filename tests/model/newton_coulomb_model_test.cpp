@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
@@ -185,6 +186,72 @@ TEST(NewtonCoulombModel, TheSameImpactsInOtherUnitsTranslatedAndStartedLater) {
 }
 
 // Bad coefficients are errors at the contact's line naming the contact, the law and the value.
+// With e_t != e the law can gain energy (Kane's example; newton_coulomb_law.hpp), where the
+// tangential impulse turns the body: a box landing flat on two corners below its centre. Where
+// every case of the law gains energy, the simultaneous-impact path must not take one (issue 34:
+// it returned such impulses) but say so, naming both contacts; elsewhere it takes the law's
+// unique answer. Cases and M independent of the code under test.
+TEST(NewtonCoulombModel, ASimultaneousImpactThatCanOnlyGainEnergyIsAStatus) {
+  const double a = 0.2, b = 0.6, m = 1.0, I_c = m * (a * a + b * b) / 3.0;
+  const std::string text =
+      "[model]\nname = \"box\"\n[parameters]\nm = 1\na = 0.2\nb = 0.6\nI_c = \"m*(a^2 + "
+      "b^2)/3\"\ne = 0.1\ne_t = 0.9\nmu = 2\n[coordinates]\nx = { initial = 0 }\n"
+      "y = { initial = 0.6 }\ntheta = { initial = 0 }\n[mechanics]\nkinetic_energy = "
+      "\"0.5*m*(x'^2 + y'^2) + 0.5*I_c*theta'^2\"\npotential_energy = \"0\"\n"
+      "[[contacts]]\nname = \"left\"\ngap = \"y - b*cos(theta) - a*sin(theta)\"\n"
+      "tangent = \"x - a*cos(theta) + b*sin(theta)\"\nlaw = \"newton_coulomb\"\ne = \"e\"\n"
+      "e_t = \"e_t\"\nmu = \"mu\"\n"
+      "[[contacts]]\nname = \"right\"\ngap = \"y - b*cos(theta) + a*sin(theta)\"\n"
+      "tangent = \"x + a*cos(theta) + b*sin(theta)\"\nlaw = \"newton_coulomb\"\ne = \"e\"\n"
+      "e_t = \"e_t\"\nmu = \"mu\"\n[solver]\nt_end = 1\n";
+  Matrix M = Matrix::Zero(3, 3);
+  M.diagonal() << m, m, I_c;
+  Matrix W_N(3, 2), W_T(3, 2);
+  W_N << 0, 0, 1, 1, -a, a;
+  W_T << 1, 1, 0, 0, b, b;
+  std::mt19937 rng(3405);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int gaining = 0, resolved = 0;
+  for (int draw = 0; draw < 30; ++draw) {
+    const double e = unit(rng), e_t = unit(rng), mu = 0.2 + 5.0 * unit(rng);
+    const auto model = std::make_shared<const Model>(
+        load_model_text(text, "box.toml", {"e=" + num(e), "e_t=" + num(e_t), "mu=" + num(mu)}));
+    const mech::LagrangianModel box = lagrangian_model(model);
+    for (int k = 0; k < 20; ++k) {
+      const Eigen::Vector3d q(0.0, b, 0.0);
+      const Eigen::Vector3d qdot(-3 + 6 * unit(rng), -(0.1 + unit(rng)), -3 + 6 * unit(rng));
+      const Vector gn = W_N.transpose() * qdot;
+      if (!(gn[0] < 0.0 && gn[1] < 0.0)) continue;  // both approaching
+      const auto cases =
+          saltus::testing::newton_coulomb_by_cases(M, W_N, W_T, qdot, {e, e}, {e_t, e_t}, {mu, mu});
+      if (!cases.unique()) continue;
+      SCOPED_TRACE("e = " + num(e) + ", e_t = " + num(e_t) + ", mu = " + num(mu) + ", qdot- = (" +
+                   num(qdot[0]) + ", " + num(qdot[1]) + ", " + num(qdot[2]) + ")");
+      const Vector& plus = cases.motions[0];
+      const double T_minus = 0.5 * qdot.dot(M * qdot), T_plus = 0.5 * plus.dot(M * plus);
+      const auto imp = mech::detail::resolve_simultaneous_impact(box, {0, 1}, 0.0, q, qdot);
+      if (T_plus > T_minus * (1.0 + 1e-9)) {
+        ++gaining;
+        EXPECT_FALSE(imp.resolved());
+        EXPECT_NE(imp.message.find("the only impulses found gain kinetic energy"),
+                  std::string::npos)
+            << imp.message;
+        EXPECT_NE(imp.message.find("left"), std::string::npos) << imp.message;
+        EXPECT_NE(imp.message.find("right"), std::string::npos) << imp.message;
+      } else if (T_plus < T_minus * (1.0 - 1e-9)) {
+        ++resolved;
+        ASSERT_TRUE(imp.resolved()) << imp.message;
+        EXPECT_LT((imp.qdot_plus - plus).norm(), 1e-10 * qdot.norm());
+      }
+    }
+  }
+  EXPECT_GT(gaining, 0) << "no landing of the sample gains energy under the law";
+  EXPECT_GT(resolved, 20);
+  RecordProperty("gaining", gaining);
+  std::printf("newton_coulomb box landings: %d gain energy (status), %d resolved\n", gaining,
+              resolved);
+}
+
 TEST(NewtonCoulombModel, CoefficientsOutOfRangeAreErrorsNamingTheContact) {
   const double x_dot[1] = {0.0}, spin[1] = {0.0};
   struct Bad {
