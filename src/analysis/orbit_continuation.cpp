@@ -196,7 +196,8 @@ std::string check_parameter(const ReturnMap& map, const Vector& guess,
     // The parameter must be a constant of the flow and the resets (a state of rate 0).
     const MapValue first = map(guess);
     const double p0 = guess[o.parameter];
-    if (first.ok() && !(std::abs(first.x[o.parameter] - p0) <= 1e-12 * (1.0 + std::abs(p0)))) {
+    // A state of rate 0 and no reset stays bit for bit; 1e-12 of itself allows round-off.
+    if (first.ok() && !(std::abs(first.x[o.parameter] - p0) <= 1e-12 * std::abs(p0))) {
       std::ostringstream os;
       os.precision(17);
       os << "state " << o.parameter << " (the parameter) is not constant along the orbit: " << p0

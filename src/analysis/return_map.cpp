@@ -89,7 +89,9 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
     if (!is_apex(g)) continue;
     // An extremum at a reset instant is the reset's own jump of dp/dt, not an approach.
     bool at_reset = false;
-    for (const EventSensitivity& e : s.events) at_reset = at_reset || std::abs(e.t - r.t) <= 1e-12;
+    // (The same instant is the same double: both come from the loop's t0 + tau, rounded once; an
+    // absolute 1e-12 s was no instant at all from t0 = 1e9.)
+    for (const EventSensitivity& e : s.events) at_reset = at_reset || e.t == r.t;
     if (at_reset) continue;
     const Mode& m = system.mode(r.mode_before);
     for (const Guard& guard : m.guards) {

@@ -151,6 +151,11 @@ void NonholonomicModel::validate() const {
   }
 }
 
+bool NonholonomicModel::velocity_admissible(int a, ConstVectorRef q, ConstVectorRef qdot) const {
+  const Vector eta = constraint_matrix(q).row(a).transpose();
+  return std::abs(eta.dot(qdot)) <= 1e-10 * eta.cwiseAbs().dot(qdot.cwiseAbs());
+}
+
 void NonholonomicModel::check_state(ConstVectorRef q, ConstVectorRef qdot) const {
   validate();
   const int n = dof();
@@ -181,11 +186,9 @@ void NonholonomicModel::check_state(ConstVectorRef q, ConstVectorRef qdot) const
     }
   }
   for (int a = 0; a < constraint_count(); ++a) {
-    const double value = eta.row(a).dot(qdot);
-    const double scale = eta.row(a).norm() * qdot.norm();
-    if (!(std::abs(value) <= 1e-10 * scale + 1e-14)) {
-      saltus::detail::throw_error(describe_constraint(a),
-                                  ": the initial velocity violates it: ", "eta qdot = ", value,
+    if (!velocity_admissible(a, q, qdot)) {
+      saltus::detail::throw_error(describe_constraint(a), ": the initial velocity violates it: ",
+                                  "eta qdot = ", eta.row(a).dot(qdot),
                                   " at q = ", detail::q_text(q), ", qdot = ", detail::q_text(qdot),
                                   " (project_velocity gives the nearest admissible one)");
     }

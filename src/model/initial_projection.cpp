@@ -56,8 +56,9 @@ std::vector<Diagnostic> project_initial_state(Model& model) {
     const mech::NonholonomicModel nm = nonholonomic_model(snapshot);
     const Vector values = nm.constraint_values(x.head(n), x.tail(n));
     for (int a = 0; a < nm.constraint_count(); ++a) {
-      // The admission test of the start (NonholonomicModel's check): round-off is no violation.
-      if (std::abs(values[a]) <= 1e-14 * (1.0 + x.tail(n).norm())) continue;
+      // The admission test of the start (NonholonomicModel::check_state): round-off is no
+      // violation.
+      if (nm.velocity_admissible(a, x.head(n), x.tail(n))) continue;
       p.violated.push_back("constraint '" + model.mechanics->constraint_names[a] + "'");
       p.violation.push_back(std::abs(values[a]));
     }

@@ -256,8 +256,11 @@ class NonholonomicModel {
   }
   Matrix constraint_matrix(ConstVectorRef q) const;                       // eta, k x n
   Vector constraint_values(ConstVectorRef q, ConstVectorRef qdot) const;  // eta qdot
-  double wall_value(int w, ConstVectorRef q) const;                       // h_w(q)
-  Vector wall_gradient(int w, ConstVectorRef q) const;                    // dh_w^T
+  // Whether |eta^a qdot| is round-off of its terms: <= 1e-10 sum_k |eta^a_k qdot_k| (in the
+  // constraint's own units; check_state and [initial] project admit a start by it).
+  bool velocity_admissible(int a, ConstVectorRef q, ConstVectorRef qdot) const;
+  double wall_value(int w, ConstVectorRef q) const;     // h_w(q)
+  Vector wall_gradient(int w, ConstVectorRef q) const;  // dh_w^T
   NonholonomicDynamics dynamics(double t, ConstVectorRef q, ConstVectorRef qdot) const;
   // Wall w's impact map at (q, qdot-) (nonholonomic_impact with the wall's restitution).
   NonholonomicImpact impact(int w, ConstVectorRef q, ConstVectorRef qdot_minus) const;
@@ -267,8 +270,8 @@ class NonholonomicModel {
 
   // Throws saltus::Error for missing M or h, an invalid restitution.
   void validate() const;
-  // validate() plus, at x = (q, qdot): M(q) SPD, independent constraint rows, every
-  // |eta^a qdot| <= 1e-10 |eta^a| |qdot| (+1e-14), every h_w(q) >= 0.
+  // validate() plus, at x = (q, qdot): M(q) SPD, independent constraint rows, every constraint
+  // velocity_admissible, every h_w(q) >= 0.
   void check_state(ConstVectorRef q, ConstVectorRef qdot) const;
 
   struct Compiled;
