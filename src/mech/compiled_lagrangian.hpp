@@ -153,9 +153,11 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                           const LagrangianMode& mode);
 
 // A safeguard of models with several rigid contacts (index_set_modes.cpp): "penetration:<d>",
-// p = -g_N,d - kPenetrationLimit rising, ends the run with a status naming the contact, t and the
-// gap: an impact of d was missed (a guard that started a hair inside its surface, at the noise
-// level of a Zeno point) and the run would otherwise go on through the surface.
+// p = -g_N,d rising past kPenetrationLimit of its scale (Guard::scale_offset: sum_k |w_N,k| S_q,k
+// from the run's state scales; it was 1e-9 m, a length in any unit), ends the run with a status
+// naming the contact, t and the gap: an impact of d was missed (a guard that started a hair inside
+// its surface, at the noise level of a Zeno point) and the run would otherwise go on through the
+// surface.
 inline constexpr double kPenetrationLimit = 1e-9;
 Guard penetration_guard(const Context& ctx, int d, ModeId self);
 

@@ -177,28 +177,23 @@ void add_friction_guards(HybridSystem& sys, ModeId id, const Context& ctx,
     if (!(mode.compliant_mask & bit) || !c.compliant_frictional()) continue;
     if (!(mode.compliant_stick & bit)) {
       // The sliding speed reaches zero, to the tolerance below which a tangential velocity counts
-      // as zero (kRestTolerance (1 + sum_k |w_T,k qdot_k|); the 1, in m/s, is left from before
-      // issue 34: a guard cannot read the run's scales): stick, or slip reversal
-      // when the cone cannot hold it. The tolerance keeps a slip that starts at the cone's edge
+      // as zero (kRestTolerance of the guard's scale, Guard::scale_offset, from the run's
+      // velocity scales, as the rigid stick guards): stick, or slip reversal when the cone
+      // cannot hold it. The tolerance keeps a slip that starts at the cone's edge
       // from firing this guard at once: its state lies on the near side of the located edge, so
       // for a moment friction still holds a little more than needed and gdot_T leaves zero the
       // wrong way by round-off (a rate above the engine's band, an excursion far below this).
       const double s = (mode.compliant_slip_negative & bit) ? -1.0 : 1.0;
-      sys.add_guard(id, make_guard(
-                            "stick:" + c.name, Direction::Rising,
-                            [ctx, ci, s](const auto&, const auto& x, const auto&) {
-                              using S = std::decay_t<decltype(x[0])>;
-                              using std::abs;
-                              const auto [q, qd] = split(x, ctx->n);
-                              const ConfigurationFunction& tangent = ctx->model.contact(ci).tangent;
-                              DofVector<S> w;
-                              gradient(tangent, q, w);
-                              S scale(1.0);
-                              for (Eigen::Index k = 0; k < w.size(); ++k)
-                                scale = S(scale + abs(w[k] * qd[k]));
-                              return S(-s * along(tangent, q, qd).d1 - kRestTolerance * scale);
-                            },
-                            friction_reset(ctx, mode, j, true)));
+      Guard g = make_guard(
+          "stick:" + c.name, Direction::Rising,
+          [ctx, ci, s](const auto&, const auto& x, const auto&) {
+            using S = std::decay_t<decltype(x[0])>;
+            const auto [q, qd] = split(x, ctx->n);
+            return S(-s * along(ctx->model.contact(ci).tangent, q, qd).d1);
+          },
+          friction_reset(ctx, mode, j, true));
+      g.scale_offset = kRestTolerance;
+      sys.add_guard(id, std::move(g));
       continue;
     }
     // The stick force reaches the cone's edge: slip starts against it ([LB] (2.10)).

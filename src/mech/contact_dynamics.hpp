@@ -131,16 +131,16 @@ SecondOrderJetTpl<S> along(const ConfigurationFunction& f, const DofVector<S>& q
   return f(qj);
 }
 
-// The stick guard of contact c sliding with s: p = -s gdot_T - 1e-12 (1 + |qdot|_inf), rising when
-// the sliding speed falls to the level close_contact counts as tangential rest (the offset is a
-// constant for the gradient). At p = -s gdot_T exactly, a slip entered from stick starts at speed
-// 0 on its own guard and re-fires it at ~1e-13 s gaps until the step size underflows.
+// The stick guard of contact c sliding with s: p = -s gdot_T, rising when the sliding speed falls
+// to the level counted as rest, kStickGuardOffset of the guard's scale (Guard::scale_offset: the
+// engine subtracts it, from the run's velocity scales; a constant here would fix a unit, as
+// 1e-12 (1 + |qdot|_inf) did). At p = -s gdot_T exactly, a slip entered from stick starts at
+// speed 0 on its own guard and re-fires it at ~1e-13 s gaps until the step size underflows.
+inline constexpr double kStickGuardOffset = 1e-12;
 template <class S>
 S stick_guard_value(const LagrangianContact& c, double s, const DofVector<S>& q,
                     const DofVector<S>& qd) {
-  double scale = 1.0;
-  for (Eigen::Index i = 0; i < qd.size(); ++i) scale = std::max(scale, 1.0 + std::abs(val(qd[i])));
-  return S(-s * along(c.tangent, q, qd).d1 - 1e-12 * scale);
+  return S(-s * along(c.tangent, q, qd).d1);
 }
 
 // w = df/dq^T at q.

@@ -191,15 +191,17 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
     if (!c.frictional()) return;
     if (!(stick & bit)) {
       const double s = neg & bit ? -1.0 : 1.0;
-      sys.add_guard(id, make_guard(
-                            "stick:" + c.name, Direction::Rising,
-                            [ctx, i, s](const auto&, const auto& x, const auto&) {
-                              using S = std::decay_t<decltype(x[0])>;
-                              const int n = ctx->n;
-                              const DofVector<S> q = load<S>(x, 0, n), qd = load<S>(x, n, n);
-                              return stick_guard_value(ctx->model.contact(i), s, q, qd);
-                            },
-                            stick_reset(ctx, id, i, closed, stick, neg, mask)));
+      Guard g = make_guard(
+          "stick:" + c.name, Direction::Rising,
+          [ctx, i, s](const auto&, const auto& x, const auto&) {
+            using S = std::decay_t<decltype(x[0])>;
+            const int n = ctx->n;
+            const DofVector<S> q = load<S>(x, 0, n), qd = load<S>(x, n, n);
+            return stick_guard_value(ctx->model.contact(i), s, q, qd);
+          },
+          stick_reset(ctx, id, i, closed, stick, neg, mask));
+      g.scale_offset = kStickGuardOffset;
+      sys.add_guard(id, std::move(g));
       return;
     }
     const double mu = c.law.mu;
@@ -323,20 +325,23 @@ void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsi
 }
 
 Guard penetration_guard(const Context& ctx, int d, ModeId self) {
-  return make_guard(
+  Guard g = make_guard(
       "penetration:" + ctx->model.contact(d).name, Direction::Rising,
       [ctx, d](const auto&, const auto& x, const auto&) {
         using S = std::decay_t<decltype(x[0])>;
-        return S(-ctx->model.contact(d).gap(load<S>(x, 0, ctx->n)) - kPenetrationLimit);
+        return S(-ctx->model.contact(d).gap(load<S>(x, 0, ctx->n)));
       },
       Reset::custom(self, false, [ctx, d](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
         jump.failure = saltus::detail::text(
             ctx->model.describe_contact(d), ": penetrates by ", -ctx->model.gap(d, x.head(ctx->n)),
             " at t = ", t, " (beyond ", kPenetrationLimit,
-            "): its impact was missed, the run stops rather than pass through the surface "
-            "(near a Zeno point: a larger zeno.handover_tolerance hands over before the noise)");
+            " of the gap's scale): its impact was missed, the run stops rather than pass through "
+            "the surface (near a Zeno point: a larger zeno.handover_tolerance hands over before "
+            "the noise)");
         return false;
       }));
+  g.scale_offset = kPenetrationLimit;  // the engine's level in the gap's own scale
+  return g;
 }
 
 }  // namespace saltus::mech::detail

@@ -295,18 +295,18 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   if (mode.kind == ClosedKind::SlipPositive || mode.kind == ClosedKind::SlipNegative) {
     const double s = detail::slip_sign(mode.kind);
     // The sliding speed reaches zero: stick, slip reversal, or lift-off by the stick forces.
-    sys.add_guard(
-        id,
-        make_guard(
-            "stick:" + c.name, Direction::Rising,
-            [ctx, ci, s](const auto&, const auto& x, const auto&) {
-              const auto [q, qd] = split_state(x, ctx->n);
-              return detail::stick_guard_value(ctx->model.contact(ci), s, q, qd);
-            },
-            Reset::chosen([ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef) {
-              const int n = ctx->n;
-              return ctx->find(ctx->model.close_contact(ci, t, x.head(n), x.tail(n), mask, true));
-            })));
+    Guard g = make_guard(
+        "stick:" + c.name, Direction::Rising,
+        [ctx, ci, s](const auto&, const auto& x, const auto&) {
+          const auto [q, qd] = split_state(x, ctx->n);
+          return detail::stick_guard_value(ctx->model.contact(ci), s, q, qd);
+        },
+        Reset::chosen([ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef) {
+          const int n = ctx->n;
+          return ctx->find(ctx->model.close_contact(ci, t, x.head(n), x.tail(n), mask, true));
+        }));
+    g.scale_offset = detail::kStickGuardOffset;
+    sys.add_guard(id, std::move(g));
   } else if (mode.kind == ClosedKind::Stick) {
     // The stick force reaches the cone edge: slip starts against it ([LB] (2.10)).
     const ModeId slip_pos = ctx->find({ci, ClosedKind::SlipPositive, mask});

@@ -78,6 +78,7 @@ class EventLocator {
     nz_ = static_cast<int>(z0.size());
     declared_.note(mode, nx_, reads_partially());
     values_.note(mode);
+    values_.use_offsets(guards.offset.data());
     const Scan sampled = sample_step(stepper.interval(), x0, z0);
     if (sampled != Scan::NoEvent) return sampled;
     return locate_first_event();

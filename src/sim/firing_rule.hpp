@@ -144,7 +144,7 @@ class FiringRule {
       const Guard& g = m.guards[kk];
       if (g.direction == Direction::Either) continue;
       if (std::find(fired_.begin(), fired_.end(), static_cast<int>(kk)) != fired_.end()) continue;
-      const double p = g.value(at.t, at.x, at.z);
+      const double p = g.value(at.t, at.x, at.z) - guards.offset[kk];
       if (!std::isfinite(p)) return non_finite(static_cast<int>(kk), p);
       const double s = oriented(g.direction, p);
       const double band = guards.band[kk];
@@ -165,7 +165,7 @@ class FiringRule {
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
       const int k = static_cast<int>(kk);
       const Guard& g = m.guards[k];
-      const double p = g.value(at.t, at.x, at.z);
+      const double p = g.value(at.t, at.x, at.z) - guards.offset[k];
       guards.p_start[k] = p;
       if (!std::isfinite(p)) return non_finite(k, p);
       const double s = oriented(g.direction, p);

@@ -40,11 +40,17 @@ inline double guard_band(const events::EventOptions& options, const ConstVectorR
 // event locator, advanced by both.
 struct GuardStates {
   explicit GuardStates(int max_guards)
-      : arming(max_guards), p_start(max_guards), leave_sign(max_guards), band(max_guards) {}
+      : arming(max_guards),
+        p_start(max_guards),
+        leave_sign(max_guards),
+        band(max_guards),
+        offset(max_guards, 0.0) {}
   std::vector<Arming> arming;
   std::vector<double> p_start;     // guard value at the start of the next step
   std::vector<double> leave_sign;  // Leaving: the orientation in which s departs below zero
   std::vector<double> band;        // "on the surface": |p| <= band, set where guards are examined
+  // Guard::scale_offset x the guard's scale, set with band: what the engine subtracts from p.
+  std::vector<double> offset;
 };
 
 }  // namespace saltus::detail

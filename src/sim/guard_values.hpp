@@ -27,8 +27,15 @@ class GuardValues {
     set_ = mode.guard_set ? &*mode.guard_set : nullptr;
     count_ = static_cast<int>(mode.guards.size());
     direct_.clear();
-    for (const Guard& g : mode.guards) direct_.push_back(g.value.target<DirectGuardValue>());
+    offsets_used_ = false;
+    for (const Guard& g : mode.guards) {
+      direct_.push_back(g.value.target<DirectGuardValue>());
+      offsets_used_ = offsets_used_ || g.scale_offset != 0.0;
+    }
   }
+  // The engine's offsets of the noted mode's guards (GuardStates::offset), subtracted from every
+  // value where a guard of the mode has one.
+  void use_offsets(const double* offsets) { offsets_ = offsets; }
 
   // Every guard of the noted mode at (t, x, z) into values, in declaration order (one call of
   // the mode's guard set where it has one); returns the first guard whose value is not finite,
@@ -40,6 +47,7 @@ class GuardValues {
       set_->fast(set_->context.get(), t, x, z, values);
       for (int k = 0; k < count_; ++k) {
         if (!std::isfinite(values[k])) return k;
+        if (offsets_used_) values[k] -= offsets_[k];
       }
       return -1;
     }
@@ -58,10 +66,12 @@ class GuardValues {
 
  private:
   double at(const Guard& g, double t, const double* x, int nx, const double* z, int nz) const {
-    if (const DirectGuardValue* d = direct_[static_cast<size_t>(&g - mode_->guards.data())]) {
-      return d->fast(d->context.get(), t, x, nx, z, nz);
+    const size_t k = static_cast<size_t>(&g - mode_->guards.data());
+    const double offset = offsets_used_ ? offsets_[k] : 0.0;
+    if (const DirectGuardValue* d = direct_[k]) {
+      return d->fast(d->context.get(), t, x, nx, z, nz) - offset;
     }
-    return g.value(t, Eigen::Map<const Vector>(x, nx), Eigen::Map<const Vector>(z, nz));
+    return g.value(t, Eigen::Map<const Vector>(x, nx), Eigen::Map<const Vector>(z, nz)) - offset;
   }
 
   double origin_ = 0.0;
@@ -69,6 +79,8 @@ class GuardValues {
   const DirectGuardSet* set_ = nullptr;  // the noted mode's, if it has one
   int count_ = 0;                        // its guards
   std::vector<const DirectGuardValue*> direct_;
+  bool offsets_used_ = false;        // a guard of the noted mode has Guard::scale_offset
+  const double* offsets_ = nullptr;  // GuardStates::offset
 };
 
 }  // namespace saltus::detail

@@ -160,7 +160,7 @@ class HybridLoop final : private GuardRates {
     note_bands(m);
     for (GuardId k = 0; k < static_cast<GuardId>(m.guards.size()); ++k) {
       const Guard& g = m.guards[k];
-      const double p = g.value(now(), x_.head(nx_), z_.head(nz_));
+      const double p = g.value(now(), x_.head(nx_), z_.head(nz_)) - guards_.offset[k];
       guards_.p_start[k] = p;
       if (!std::isfinite(p)) {
         stop(Termination::NonFiniteState,

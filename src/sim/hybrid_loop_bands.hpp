@@ -12,7 +12,8 @@ namespace saltus::detail {
 // S the run's state scales (state_scales.hpp): in the guard's own units, blind to states it
 // does not read (a gap of a block at x = 1e8 keeps its band) and scaled with the model's units.
 // Only the first events.band_states states count. A guard without a gradient has the band of
-// the whole state (guard_band).
+// the whole state (guard_band). A guard's offset (Guard::scale_offset) is set here from the same
+// scale, and held until the next examination.
 // The clock's resolution is not in the band: a guard read past its surface by no more than its
 // rate times kClockUlps ulps of tau is taken as on it where that decides (GuardRates::
 // clock_margin; computing it here for every guard cost the ball ensemble 3 to 7 %).
@@ -33,6 +34,8 @@ void HybridLoop<S>::note_bands(const Mode& m) {
     }
     const double band = options_.events.guard_tolerance * scale;
     guards_.band[k] = std::isfinite(band) ? band : this->band();
+    guards_.offset[k] =
+        g.scale_offset != 0.0 && std::isfinite(scale) ? g.scale_offset * scale : 0.0;
   }
 }
 

@@ -49,7 +49,7 @@ void HybridLoop<S>::project_after_step(const Mode& m) {
     return;
   }
   for (size_t k = 0; k < m.guards.size(); ++k) {
-    guards_.p_start[k] = m.guards[k].value(now(), x_.head(nx_), z_.head(nz_));
+    guards_.p_start[k] = m.guards[k].value(now(), x_.head(nx_), z_.head(nz_)) - guards_.offset[k];
   }
 }
 

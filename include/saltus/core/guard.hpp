@@ -54,6 +54,12 @@ struct Guard {
   // but no reset is applied (no jump: state, mode and j unchanged) and it re-arms only after
   // moving back to its non-trigger side. For apex times, threshold crossings, Poincare sections.
   bool observe_only = false;
+  // A level in the guard's own units, as a fraction of its scale: the engine reads
+  // p - scale_offset x scale(p), scale(p) = sum_i |dp/dx_i| S_i from the run's state scales
+  // (docs/ARCHITECTURE.md "Tolerances"; needs `gradient`). For levels that a guard cannot
+  // write as a constant without fixing a unit: a sliding speed that counts as rest, a
+  // penetration beyond round-off. 0: the guard reads p.
+  double scale_offset = 0.0;
 };
 
 // A Guard::value with a plain entry in doubles, found by type as DirectRhs is (core/flow.hpp):

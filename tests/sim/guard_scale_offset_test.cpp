@@ -1,0 +1,50 @@
+// Guard::scale_offset (issue 34; docs/ARCHITECTURE.md "Tolerances"): a guard that fires at a level
+// below its surface reads p - scale_offset x scale(p), scale(p) = sum_i |dp/dx_i| S_i from the
+// run's state scales, so the level follows the model's units instead of fixing one (the stick
+// guards' rest speed and the penetration safeguard of src/mech use it).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "saltus/sim/simulator.hpp"
+#include "support/solver_options.hpp"
+#include "support/vectors.hpp"
+
+namespace saltus {
+namespace {
+
+using saltus::testing::solver_options;
+using saltus::testing::vec;
+
+// x' = -v from x = L: the guard p = -x rising with scale_offset c fires where -x = c |dp/dx| S_x,
+// S_x = L (the largest |x| of the run): at x = -c L, t = (1 + c) L / v, in any units.
+SimulationResult fall_through(double L, double v, double c, double time_unit) {
+  HybridSystem sys;
+  const ModeId m =
+      sys.add_mode("fall", ode_flow(1, [v](const auto&, const auto&, auto& xd) { xd[0] = -v; }));
+  Guard g = make_guard(
+      "below", Direction::Rising, [](const auto&, const auto& x, const auto&) { return -x[0]; },
+      Reset::to(m, [](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) { xp = x; }), true);
+  g.scale_offset = c;
+  sys.add_guard(m, std::move(g));
+  const SimulationOptions o = solver_options(1e-12, 1e-14 * L);
+  return simulate(sys, m, 0.0, vec({L}), 10.0 * time_unit, o);
+}
+
+TEST(GuardScaleOffset, TheLevelIsAFractionOfTheGuardsScaleInAnyUnits) {
+  for (const double c : {0.0, 0.25, 1e-9}) {
+    SCOPED_TRACE("scale_offset = " + std::to_string(c));
+    const SimulationResult si = fall_through(1.0, 1.0, c, 1.0);
+    ASSERT_EQ(si.events.size(), 1);
+    EXPECT_NEAR(si.events[0].t, 1.0 + c, 1e-13);
+    EXPECT_NEAR(si.events.x_before(0)[0], -c, 1e-13);
+    // Millimetres and milliseconds: the same level, 1000 times the length, at the same event.
+    const SimulationResult mm = fall_through(1000.0, 1.0, c, 1000.0);
+    ASSERT_EQ(mm.events.size(), 1);
+    EXPECT_NEAR(mm.events[0].t, 1000.0 * (1.0 + c), 1e-10);
+    EXPECT_NEAR(mm.events.x_before(0)[0], -1000.0 * c, 1e-10);
+  }
+}
+
+}  // namespace
+}  // namespace saltus
