@@ -122,6 +122,7 @@ std::string run_report(const model::ModelRun& run) {
     }
     out << "; tolerance " << p.tolerance << "\n";
   }
+  for (const std::string& note : m.notes) out << "note       " << note << "\n";
   if (s.zeno_time == s.zeno_time) {
     out << "zeno time  " << s.zeno_time << " " << m.time_unit << " (after " << s.events_before_zeno
         << " events";
@@ -179,6 +180,7 @@ std::string summary_json(const model::ModelRun& run) {
     j["initial_projection"] = {
         {"tolerance", p.tolerance}, {"size", p.size()}, {"violated", violated}, {"change", change}};
   }
+  if (!m.notes.empty()) j["notes"] = m.notes;
   nlohmann::ordered_json per_guard = nlohmann::ordered_json::object();
   for_each_guard_count(
       run, [&per_guard](const std::string& guard, long count) { per_guard[guard] = count; });

@@ -102,6 +102,25 @@ def run_bouncing_ball(cli):
 
 
 @case
+def zero_atol_of_a_state_is_a_note(cli):
+    """[solver] atol as a table of the states' own values: a state's atol of 0 leaves it no scale
+    where it is 0; it takes the default, and the report and summary.json say so (issue 34)."""
+    with open(cli.model("bouncing_ball.toml")) as f:
+        text = f.read()
+    text = text.replace("[solver]\n", '[solver]\natol = { default = 1e-11, x = 0 }\n', 1)
+    text = "\n".join(l for l in text.split("\n") if not l.startswith("atol = 1e"))
+    model = os.path.join(cli.work, "zero_atol.toml")
+    with open(model, "w") as f:
+        f.write(text)
+    out = os.path.join(cli.work, "zero_atol")
+    code, stdout, stderr = cli.run("run", model, "--out", out)
+    expect_exit(code, 0, stdout, stderr, "run with atol.x = 0")
+    note = "[solver] atol.x = 0 gives state 'x' no scale where it is 0; it takes the default atol 1e-11"
+    expect("note       " + note in stdout, "no note in the report", stdout)
+    expect(read_summary(out).get("notes") == [note], "summary.json notes", read_summary(out))
+
+
+@case
 def rerun_replaces_a_plotted_folder(cli):
     """A folder `saltus run --plot` filled (forces.png included) is saltus's own: a second run
     into it replaces it (it once refused, naming forces.png)."""

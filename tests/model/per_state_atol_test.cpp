@@ -1,7 +1,7 @@
 // [solver] atol as a table of the states' own values (docs/MODEL_FORMAT.md "[solver]"; issue 34):
 // each state's absolute tolerance in its own unit, `default` for the others; a table that gives
 // every state the same value is the scalar atol, bit for bit; names that are not states and
-// non-positive values are errors at their line.
+// negative values are errors at their line; 0 takes the default with a note.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -70,11 +70,27 @@ TEST(PerStateAtol, AUniformTableIsTheScalarAtolBitForBit) {
             scalar.result.summary.stepper.rhs_evaluations);
 }
 
+// A state's atol of 0 gives its error test no scale where the state is 0 (the issue's "scales
+// that cannot be derived"): it takes the default, and the model carries a note for the report.
+TEST(PerStateAtol, AZeroAtolTakesTheDefaultWithANote) {
+  const Model m =
+      load_model_text(slider(R"(atol = { default = 1e-11, x = 0, theta = 1e-13 })"), "slider.toml");
+  EXPECT_EQ(m.options.stepper.atol_per_component[m.state_index("x")], 1e-11);
+  EXPECT_EQ(m.options.stepper.atol_per_component[m.state_index("theta")], 1e-13);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("[solver] atol.x = 0 gives state 'x' no scale where it is 0 (it "
+                            "starts at 0); it takes the default atol 1e-11"),
+            std::string::npos)
+      << m.notes[0];
+  const ModelRun r = run_model(std::make_shared<const Model>(m));
+  EXPECT_TRUE(r.succeeded()) << r.message();
+}
+
 TEST(PerStateAtol, UnknownNamesAndNonPositiveValuesAreErrorsAtTheirLine) {
   expect_load_refused(slider("atol = { z = 1e-10 }"),
                       "[solver] atol names 'z', which is not a state; expected default or one of");
-  expect_load_refused(slider("atol = { theta = 0.0 }"),
-                      "[solver] atol.theta = 0; expected a positive number");
+  expect_load_refused(slider("atol = { theta = -1e-12 }"),
+                      "[solver] atol.theta = -1e-12; expected a positive number");
   expect_load_refused(slider("atol = { default = -1e-10 }"),
                       "[solver] atol.default = -1e-10; expected a positive number");
   expect_load_refused(slider("atol = { theta = \"yes\" }"), "[solver] atol.theta");

@@ -151,6 +151,9 @@ struct Model {
   std::optional<ModelDrawing> drawing;        // [drawing]: how `saltus animate` draws a run
   std::vector<ModelSection> sections;         // [[sections]]: Poincare sections (observers)
   InitialProjection initial_projection;       // [initial] project
+  // What the loader chose for the model where the file left it open (a state's atol of 0):
+  // printed in the run's report and summary.json "notes".
+  std::vector<std::string> notes;
   // States that are parameters loaded as states (LoadOptions::parameters_as_states), in order.
   std::vector<int> parameter_states;
   // Parameters kept at run time (LoadOptions::runtime_parameters): runtime_parameters[k] is the

@@ -114,6 +114,15 @@ void ModelReader::read_atol(const toml::node& n) {
                   "', which is not a state; expected default or one of " + join(names));
       continue;
     }
+    // atol 0: no scale for the state's error test where it is 0 (at its start, if it starts
+    // there); it takes the default, and the summary says so.
+    if (const auto zero = number(*v, "[solver] atol." + key); zero && *zero == 0.0) {
+      model_.notes.push_back(
+          "[solver] atol." + key + " = 0 gives state '" + key + "' no scale where it is 0" +
+          (model_.states[static_cast<size_t>(i)].value == 0.0 ? " (it starts at 0)" : "") +
+          "; it takes the default atol " + format_value(s.atol));
+      continue;
+    }
     if (auto x = positive(*v, "[solver] atol." + key)) per[i] = *x;
   }
   s.atol_per_component = per;
