@@ -193,14 +193,33 @@ ZenoHandover::Apply zeno_projection(const Context& ctx, int ci);
 // kPostZenoRestRate of its scale as sticking candidates.
 void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask);
 
-// Moves (q, qdot) to the nearest state in the kinetic metric with g_N,i(q) = g_target over the
-// `normal` contacts (Newton steps along M^-1 W_N) and V^T qdot = rate_target, V = [W_N of
-// `normal`, W_T of `tangential`] (one linear step). Dependent rows (two sticking corners on flat
-// ground) are solved by complete orthogonal decomposition. False when the positions do not
-// converge (closed_contact_projection.cpp).
+struct ContactScales;
+
+// How project_onto_contacts' Newton steps on the positions stop and when they have converged: at
+// least min_steps and at most max_steps, stopping once every gap is within its band of its
+// target. The band: with `scales`, kImpactGapBand of the gap's scale (contact_tolerances.hpp), to
+// stop and to accept; without, 1e-15 (1 + |q|_inf) to stop and 1e-10 (1 + |q|_inf) to accept.
+// With min_steps = 0 a state already on the contacts is returned unchanged.
+struct ProjectionSteps {
+  int min_steps = 0;
+  int max_steps = 6;
+  const ContactScales* scales = nullptr;
+};
+
+// The one projection onto rigid contacts (closed_contact_projection.cpp): the closed modes' after
+// every step, the Zeno hand-overs', the initial state's. Moves (q, qdot) to the nearest state in
+// the kinetic metric with g_N,i(q) = g_target over the `normal` contacts (Newton steps along
+// M^-1 W_N) and V^T qdot = rate_target, V = [W_N of `normal`, W_T of `tangential`] (one linear
+// step). One row is solved in closed form; several, dependent ones included (two sticking corners
+// on flat ground), by complete orthogonal decomposition. False when the positions do not
+// converge (q and qdot unchanged) or the result is not finite, with *failure (when given) naming
+// the contact furthest from its target, its gap and the steps taken ("<contact>: <what> could not
+// be projected onto the contact's surface: gap ... after ... Newton steps").
 bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& normal,
                            const std::vector<int>& tangential, ConstVectorRef g_target,
-                           ConstVectorRef rate_target, VectorRef q, VectorRef qdot);
+                           ConstVectorRef rate_target, VectorRef q, VectorRef qdot,
+                           const ProjectionSteps& rule = {}, std::string* failure = nullptr,
+                           const char* what = "the state");
 
 // The invariants of a mode holding rigid contacts closed, kept by projection after every
 // accepted step: g_N and gdot_N of each closed contact, gdot_T of each sticking one.

@@ -422,9 +422,10 @@ class LagrangianModel {
   void check_configuration(ConstVectorRef q) const;
   // x = (q, qdot) moved to the nearest state in the kinetic metric on g_N,i(q) = 0 of the rigid
   // contacts `contacts`, their normal rates w_N,i . qdot kept (the projection that keeps closed
-  // contacts closed, closed_contact_projection.cpp): a start slightly inside a contact. False
-  // when the positions do not converge.
-  bool project_onto_contacts(const std::vector<int>& contacts, VectorRef x) const;
+  // contacts closed, closed_contact_projection.cpp): a start slightly inside a contact. Empty
+  // when it converged; else why not, naming the contact ("... the initial state could not be
+  // projected onto the contact's surface: gap ... after ... Newton steps").
+  std::string project_onto_contacts(const std::vector<int>& contacts, VectorRef x) const;
 
   // "model 'm', body 'b', contact 'c'" for messages.
   const std::string& describe_contact(int i) const { return contact(i).description; }
@@ -479,7 +480,7 @@ class LagrangianModel {
 };
 
 namespace detail {
-struct CompiledLagrangian;  // shared by the compiled callables (src/mech/lagrangian_compile.cpp)
+struct CompiledLagrangian;  // shared by the compiled callables (src/mech/compiled_lagrangian.hpp)
 }
 
 // The hybrid system of a model and its mode table.
