@@ -271,13 +271,14 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
   if (!model->mechanics->constraint_rows.empty()) {
     const mech::NonholonomicModel::Compiled compiled =
         nonholonomic_model(model).compile({project_invariants});
-    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state())};
+    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state()), nullptr};
     add_sections(m.system, *model);
     return m;
   }
-  const mech::LagrangianModel::Compiled compiled = lagrangian_model(model).compile();
-  MechanicalSystem m{compiled.system,
-                     compiled.initial_mode(model->t_start, model->initial_state())};
+  auto compiled =
+      std::make_shared<mech::LagrangianModel::Compiled>(lagrangian_model(model).compile());
+  const ModeId initial = compiled->initial_mode(model->t_start, model->initial_state());
+  MechanicalSystem m{std::move(compiled->system), initial, compiled};
   add_sections(m.system, *model);
   return m;
 }

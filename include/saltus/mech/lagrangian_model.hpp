@@ -310,6 +310,13 @@ struct ContactDynamics {
   DofVector<double> lambda_N_each, lambda_T_each;
 };
 
+// Every contact's force in a mode at (t, q, qdot), by contact index: the normal force (a closed
+// rigid contact's multiplier, an active compliant contact's law force) and the tangential one
+// (Coulomb friction); 0 where the contact carries none.
+struct ContactForces {
+  Vector normal, tangential;
+};
+
 class LagrangianModel {
  public:
   LagrangianModel(std::string name, int n_dof);
@@ -394,6 +401,10 @@ class LagrangianModel {
   // Accelerations and forces of a mode (LagrangianMode: closed contact, state, compliant set).
   ContactDynamics dynamics(const LagrangianMode& mode, double t, ConstVectorRef q,
                            ConstVectorRef qdot) const;
+  // Every contact's force in a mode, from dynamics() and the compliant laws (contact_forces.cpp):
+  // the one place the forces of a state are read out (the force columns of a run's outputs).
+  ContactForces contact_forces(const LagrangianMode& mode, double t, ConstVectorRef q,
+                               ConstVectorRef qdot) const;
   // The closed state rigid contact i would take at (t, q, qdot), assumed at g_N = gdot_N = 0,
   // with the compliant contacts of compliant_mask active (closing rule of the header comment;
   // kind None when it would lift off). tangential_rest: treat gdot_T as zero (the sliding speed
@@ -502,6 +513,8 @@ struct LagrangianModel::Compiled {
   // 1e-12 (1 + |x|) closed by close_contact(); else no closed contact. Throws saltus::Error
   // when two or more rigid contacts would close (no mode holds them yet).
   ModeId initial_mode(double t, ConstVectorRef x) const;
+  // The model compiled (shared with the compiled callables).
+  const LagrangianModel& model() const;
 };
 
 }  // namespace saltus::mech
