@@ -53,8 +53,7 @@ int NonholonomicModel::push_constraint(NonholonomicConstraint c) {
 
 int NonholonomicModel::push_wall(NonholonomicWall w) {
   walls_.push_back(std::move(w));
-  all_wall_gaps_ = nullptr;  // written for the walls before this one
-  all_wall_gaps_context_.reset();
+  all_wall_gaps_ = {};  // written for the walls before this one
   return wall_count() - 1;
 }
 

@@ -135,9 +135,23 @@ bool readable_in_place(const lang::Tape& tape) {
   return tape.loads_rate.empty() && tape.loads_z.empty() && tape.stores_every_slot();
 }
 
+namespace {
+
+struct WallGap {
+  std::shared_ptr<const MechanicalTapes> tapes;
+  int i;
+};
+
+double wall_gap_by_memo(const void* context, const double* q, int) {
+  const auto& wall = *static_cast<const WallGap*>(context);
+  return memo_gap(*wall.tapes, q, wall.i);
+}
+
+}  // namespace
+
 mech::ConfigurationFunction::InPlaceFn wall_gap_in_place(
     std::shared_ptr<const MechanicalTapes> tapes, int i) {
-  return [tapes = std::move(tapes), i](const double* q, int) { return memo_gap(*tapes, q, i); };
+  return {&wall_gap_by_memo, std::make_shared<const WallGap>(WallGap{std::move(tapes), i})};
 }
 
 // Every gap at q (mech::AllWallGaps, context: the MechanicalTapes): the all-gaps tape, whose

@@ -32,14 +32,17 @@ using detail::wall_gap_in_place;
 template <class V>
 using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
 
-// A function of q (gap or tangent): `tape` in any scalar, and in doubles `in_place` (null: the
+// f(q) by `tape` reading q in place (ConfigurationFunction::InPlaceFn, context: the tape).
+double tape_in_place(const void* tape, const double* q, int) {
+  return evaluate(*static_cast<const lang::Tape*>(tape), 0.0, q, q, q);
+}
+
+// A function of q (gap or tangent): `tape` in any scalar, and in doubles `in_place` (empty: the
 // tape reading q in place; the wall guards pass the state's first half).
 mech::ConfigurationFunction configuration_function(
     std::shared_ptr<const MechanicalTapes> tapes, const lang::Tape* tape,
     mech::ConfigurationFunction::InPlaceFn in_place) {
-  if (!in_place) {
-    in_place = [tape](const double* q, int) { return evaluate(*tape, 0.0, q, q, q); };
-  }
+  if (!in_place) in_place = {&tape_in_place, std::shared_ptr<const lang::Tape>(tapes, tape)};
   return mech::ConfigurationFunction(
       [tapes = std::move(tapes), tape](const auto& q) {
         using S = Scalar<decltype(q)>;
@@ -52,7 +55,7 @@ mech::ConfigurationFunction configuration_function(
 // Contact i's gap as a wall: in doubles from wall_gap_in_place.
 mech::ConfigurationFunction wall_gap(const std::shared_ptr<const MechanicalTapes>& tapes, int i) {
   if (!gaps_fit_memo(*tapes)) {
-    return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)], nullptr);
+    return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)], {});
   }
   return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)],
                                 wall_gap_in_place(tapes, i));
@@ -197,8 +200,8 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
       return valid;
     }
   };
-  nm.set_accelerations(accelerations, &flow_in_place, tapes);
-  nm.set_velocity_projection(&velocity_projection_in_place, tapes);
+  nm.set_accelerations(accelerations, {&flow_in_place, tapes});
+  nm.set_velocity_projection({&velocity_projection_in_place, tapes});
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const int w = nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)),
                               m.contacts[i].rigid_law.e);
@@ -210,7 +213,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   }
   // Event location samples every wall at once (the walls' gaps come from the same tape).
   if (m.contacts.size() <= static_cast<size_t>(kMemoGaps)) {
-    nm.set_all_wall_gaps(&all_gaps_in_place, tapes);
+    nm.set_all_wall_gaps({&all_gaps_in_place, tapes});
   }
   return nm;
 }
@@ -228,8 +231,8 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
   set_dynamics(lm, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const ModelContact& c = m.contacts[i];
-    const auto gap = configuration_function(tapes, &tapes->gaps[i], nullptr);
-    const auto tangent = configuration_function(tapes, &tapes->tangents[i], nullptr);
+    const auto gap = configuration_function(tapes, &tapes->gaps[i], {});
+    const auto tangent = configuration_function(tapes, &tapes->tangents[i], {});
     if (c.compliant && c.tangent != lang::kNoNode) {
       lm.add_compliant_contact(c.name, c.body, gap, tangent, c.compliant_law);
     } else if (c.compliant) {

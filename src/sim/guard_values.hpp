@@ -37,7 +37,7 @@ class GuardValues {
   int all(double tau, const double* x, int nx, const double* z, int nz, double* values) const {
     const double t = origin_ + tau;
     if (set_) {
-      set_->fast(set_->context.get(), t, x, z, values);
+      set_->call(t, x, z, values);
       for (int k = 0; k < count_; ++k) {
         if (!std::isfinite(values[k])) return k;
       }
@@ -59,7 +59,7 @@ class GuardValues {
  private:
   double at(const Guard& g, double t, const double* x, int nx, const double* z, int nz) const {
     if (const DirectGuardValue* d = direct_[static_cast<size_t>(&g - mode_->guards.data())]) {
-      return d->fast(d->context.get(), t, x, nx, z, nz);
+      return d->call(t, x, nx, z, nz);
     }
     return g.value(t, Eigen::Map<const Vector>(x, nx), Eigen::Map<const Vector>(z, nz));
   }

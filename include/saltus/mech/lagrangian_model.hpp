@@ -175,6 +175,7 @@
 
 #include "saltus/core/autodiff.hpp"
 #include "saltus/core/hybrid_system.hpp"
+#include "saltus/core/plain_function.hpp"
 #include "saltus/mech/compliant_contact_law.hpp"
 #include "saltus/mech/impact_law.hpp"
 #include "saltus/mech/second_order_jet.hpp"
@@ -198,7 +199,7 @@ class ConfigurationFunction {
   using Fn = std::function<S(const DofVector<S>&)>;
 
   // f(q) from the n doubles at q (a state vector's first half): no copy into a DofVector.
-  using InPlaceFn = std::function<double(const double* q, int n)>;
+  using InPlaceFn = PlainFunction<double(const double* q, int n)>;
 
   ConfigurationFunction() = default;
   template <class F>
@@ -213,7 +214,7 @@ class ConfigurationFunction {
   S operator()(const DofVector<S>& q) const {
     return std::get<Fn<S>>(fns_)(q);
   }
-  double operator()(const double* q, int n) const { return std::get<InPlaceFn>(fns_)(q, n); }
+  double operator()(const double* q, int n) const { return std::get<InPlaceFn>(fns_).call(q, n); }
   explicit operator bool() const { return static_cast<bool>(std::get<0>(fns_)); }
 
  private:
@@ -222,10 +223,13 @@ class ConfigurationFunction {
     return [f](const DofVector<S>& q) { return S(f(q)); };
   }
   template <class F>
+  static double call_copying(const void* f, const double* q, int n) {
+    return static_cast<double>(
+        (*static_cast<const F*>(f))(DofVector<double>(Eigen::Map<const Vector>(q, n))));
+  }
+  template <class F>
   static InPlaceFn copying(F f) {
-    return [f](const double* q, int n) {
-      return static_cast<double>(f(DofVector<double>(Eigen::Map<const Vector>(q, n))));
-    };
+    return {&call_copying<F>, std::make_shared<const F>(std::move(f))};
   }
   std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>,
              Fn<ChunkSecondOrderJet>, InPlaceFn>

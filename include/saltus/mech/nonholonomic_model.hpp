@@ -100,23 +100,20 @@ class AccelerationFunction {
   // at x = (q, qdot), 2n entries each, false where fn is. The compiled flow's DirectRhs
   // (core/flow.hpp) is this function itself: no std::function and no layer between the stepper
   // and the model's code (each cost ~50 instructions of ~400 per evaluation, sleigh).
-  using Fast = bool (*)(const void* context, double t, const double* x, double* xdot);
+  using Fast = DirectOdeFunction;
 
   AccelerationFunction() = default;
   template <class F>
   explicit AccelerationFunction(F f) : fns_(wrap_double(f), wrap<Dual>(f), wrap<ChunkDual>(f)) {}
   template <class F>
-  AccelerationFunction(F f, Fast fast, std::shared_ptr<const void> context)
-      : AccelerationFunction(f) {
-    fast_ = fast;
-    context_ = std::move(context);
+  AccelerationFunction(F f, Fast fast) : AccelerationFunction(f) {
+    fast_ = std::move(fast);
   }
 
   bool operator()(double t, const double* q, const double* qdot, double* qddot) const {
     return std::get<DoubleFn>(fns_)(t, q, qdot, qddot);
   }
-  Fast fast() const { return fast_; }
-  const std::shared_ptr<const void>& context() const { return context_; }
+  const Fast& fast() const { return fast_; }
   template <class S>
   bool operator()(const S& t, const DofVector<S>& q, const DofVector<S>& qdot,
                   DofVector<S>& qddot) const {
@@ -142,21 +139,20 @@ class AccelerationFunction {
     };
   }
   std::tuple<DoubleFn, Fn<Dual>, Fn<ChunkDual>> fns_;
-  Fast fast_ = nullptr;
-  std::shared_ptr<const void> context_;
+  Fast fast_;
 };
 
 // An optional plain evaluation in doubles of NonholonomicModel::project_velocity and of the
 // kinetic energy of its result (model files set one from lang/constrained_accelerations.hpp's
 // symbolic projection): fn(context, q, qdot, v, T) writes n entries of v and T; false where it
 // does not apply (a pivot <= 0), and the generic projection then runs.
-using VelocityProjection = bool (*)(const void* context, const double* q, const double* qdot,
-                                    double* v, double* kinetic_energy);
+using VelocityProjection =
+    PlainFunction<bool(const double* q, const double* qdot, double* v, double* kinetic_energy)>;
 
 // An optional plain evaluation in doubles of every wall's h at q at once (model files set one
 // from their tape of all gaps): fn(context, q, h) writes h of each wall, in wall order, bit for bit
 // as the walls' own h. The compiled system's guard set (core/guard.hpp) calls it.
-using AllWallGaps = void (*)(const void* context, const double* q, double* h);
+using AllWallGaps = PlainFunction<void(const double* q, double* h)>;
 
 struct NonholonomicConstraint {
   std::string name;
@@ -224,29 +220,20 @@ class NonholonomicModel {
   // The same with the flow's plain entry in doubles (AccelerationFunction::Fast), whose qddot
   // must equal fn's.
   template <class AccelerationFn>
-  void set_accelerations(AccelerationFn fn, AccelerationFunction::Fast fast,
-                         std::shared_ptr<const void> context) {
-    accelerations_ = AccelerationFunction(fn, fast, std::move(context));
+  void set_accelerations(AccelerationFn fn, AccelerationFunction::Fast fast) {
+    accelerations_ = AccelerationFunction(fn, std::move(fast));
   }
   const AccelerationFunction& accelerations() const { return accelerations_; }
   // The fused velocity projection the energy projection of compile() uses instead of the generic
   // one (above); it must give project_velocity's v (tests compare them).
-  void set_velocity_projection(VelocityProjection fn, std::shared_ptr<const void> context) {
-    velocity_projection_ = fn;
-    velocity_projection_context_ = std::move(context);
-  }
+  void set_velocity_projection(VelocityProjection fn) { velocity_projection_ = std::move(fn); }
   // h of every wall in one call (above), for the walls added so far (add_wall clears it).
-  void set_all_wall_gaps(AllWallGaps fn, std::shared_ptr<const void> context) {
-    all_wall_gaps_ = fn;
-    all_wall_gaps_context_ = std::move(context);
-  }
-  AllWallGaps all_wall_gaps() const { return all_wall_gaps_; }
-  const void* all_wall_gaps_context() const { return all_wall_gaps_context_.get(); }
+  void set_all_wall_gaps(AllWallGaps fn) { all_wall_gaps_ = std::move(fn); }
+  const AllWallGaps& all_wall_gaps() const { return all_wall_gaps_; }
   // v and T by the fused projection; false when there is none or it does not apply.
   bool fused_velocity_projection(const double* q, const double* qdot, double* v,
                                  double* kinetic_energy) const {
-    return velocity_projection_ &&
-           velocity_projection_(velocity_projection_context_.get(), q, qdot, v, kinetic_energy);
+    return velocity_projection_ && velocity_projection_.call(q, qdot, v, kinetic_energy);
   }
 
   // Evaluations at double precision.
@@ -294,10 +281,8 @@ class NonholonomicModel {
   std::vector<NonholonomicConstraint> constraints_;
   std::vector<NonholonomicWall> walls_;
   AccelerationFunction accelerations_;
-  VelocityProjection velocity_projection_ = nullptr;
-  std::shared_ptr<const void> velocity_projection_context_;
-  AllWallGaps all_wall_gaps_ = nullptr;
-  std::shared_ptr<const void> all_wall_gaps_context_;
+  VelocityProjection velocity_projection_;
+  AllWallGaps all_wall_gaps_;
 };
 
 namespace detail {
