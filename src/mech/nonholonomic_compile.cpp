@@ -252,7 +252,7 @@ NonholonomicModel::Compiled NonholonomicModel::compile(const CompileOptions& opt
   }
   for (int w = 0; w < wall_count(); ++w)
     out.system.add_guard(out.mode, wall_guard(ctx, out.mode, w));
-  if (all_wall_gaps_ && wall_count() > 0) {
+  if (all_wall_gaps_fit() && wall_count() > 0) {
     out.system.set_guard_set(out.mode, DirectGuardSet{&wall_guard_set, ctx});
   }
   return out;

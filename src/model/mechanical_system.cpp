@@ -168,16 +168,6 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   }
   const ModelMechanics& m = *model.mechanics;
   const auto tapes = mechanical_tapes(model);
-  mech::NonholonomicModel nm(model.name.empty() ? "model" : model.name, m.dof);
-  set_dynamics(nm, tapes);
-  for (size_t a = 0; a < m.constraint_rows.size(); ++a) {
-    const lang::Tape* tape = &tapes->constraint_rows[a];
-    nm.add_constraint(m.constraint_names[a], [tapes, tape](const auto& q, auto& row) {
-      using S = Scalar<decltype(q)>;
-      const StateView<S> x{q, nullptr, tapes->n};
-      run(*tape, S(0.0), x, x, x, [&row](int k, const S& v) { row[k] = v; });
-    });
-  }
   // The flow's fused accelerations; a pivot <= 0 (or NaN) hands the state to the generic
   // elimination, which names it.
   const auto accelerations = [tapes](const auto& t, const auto& q, const auto& qdot, auto& qddot) {
@@ -200,20 +190,31 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
       return valid;
     }
   };
-  nm.set_accelerations(accelerations, {&flow_in_place, tapes});
-  nm.set_velocity_projection({&velocity_projection_in_place, tapes});
-  for (size_t i = 0; i < m.contacts.size(); ++i) {
-    const int w = nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)),
-                              m.contacts[i].rigid_law.e);
-    const lang::Tape* gradient = &tapes->gap_gradients[i];
-    nm.set_wall_gradient(w, [tapes, gradient](const double* q, double* dh) {
-      for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale entry if a slot is not stored
-      run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
-    });
-  }
+  mech::NonholonomicPlainEntries entries;
+  entries.accelerations = mech::AccelerationFunction(accelerations, {&flow_in_place, tapes});
+  entries.velocity_projection = {&velocity_projection_in_place, tapes};
   // Event location samples every wall at once (the walls' gaps come from the same tape).
   if (m.contacts.size() <= static_cast<size_t>(kMemoGaps)) {
-    nm.set_all_wall_gaps({&all_gaps_in_place, tapes});
+    entries.all_wall_gaps = {&all_gaps_in_place, tapes};
+    entries.all_wall_gaps_walls = static_cast<int>(m.contacts.size());
+  }
+  mech::NonholonomicModel nm(model.name.empty() ? "model" : model.name, m.dof, std::move(entries));
+  set_dynamics(nm, tapes);
+  for (size_t a = 0; a < m.constraint_rows.size(); ++a) {
+    const lang::Tape* tape = &tapes->constraint_rows[a];
+    nm.add_constraint(m.constraint_names[a], [tapes, tape](const auto& q, auto& row) {
+      using S = Scalar<decltype(q)>;
+      const StateView<S> x{q, nullptr, tapes->n};
+      run(*tape, S(0.0), x, x, x, [&row](int k, const S& v) { row[k] = v; });
+    });
+  }
+  for (size_t i = 0; i < m.contacts.size(); ++i) {
+    const lang::Tape* gradient = &tapes->gap_gradients[i];
+    nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)), m.contacts[i].rigid_law.e,
+                [tapes, gradient](const double* q, double* dh) {
+                  for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale slot
+                  run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
+                });
   }
   return nm;
 }

@@ -168,6 +168,20 @@ struct NonholonomicWall {
   std::function<void(const double* q, double* dh)> gradient;
 };
 
+// The plain entries in doubles a model file compiles for its NonholonomicModel, given when the
+// model is constructed (each optional; each gives the generic path's bits or declines, and tests
+// compare them): the fused accelerations the compiled flow uses instead of the generic
+// elimination (dynamics() stays generic), the fused velocity projection the energy projection of
+// compile() uses instead of the generic one, and every wall's h in one call for the
+// `all_wall_gaps_walls` walls the model will have, in the order they are added (compile() uses it
+// only when the model has exactly that many).
+struct NonholonomicPlainEntries {
+  AccelerationFunction accelerations;
+  VelocityProjection velocity_projection;
+  AllWallGaps all_wall_gaps;
+  int all_wall_gaps_walls = 0;
+};
+
 // Accelerations and constraint forces at (t, q, qdot).
 struct NonholonomicDynamics {
   Vector qddot;
@@ -177,7 +191,7 @@ struct NonholonomicDynamics {
 
 class NonholonomicModel {
  public:
-  NonholonomicModel(std::string name, int n_dof);
+  NonholonomicModel(std::string name, int n_dof, NonholonomicPlainEntries entries = {});
 
   const std::string& name() const { return unconstrained_.name(); }
   int dof() const { return unconstrained_.dof(); }
@@ -203,37 +217,27 @@ class NonholonomicModel {
   int add_constraint(std::string name, RowFn row) {
     return push_constraint({std::move(name), ConstraintRow(row)});
   }
-  // Adds the wall h(q) = 0 (h >= 0 inside) with restitution e in [0, 1]; returns its index.
+  // Adds the wall h(q) = 0 (h >= 0 inside) with restitution e in [0, 1] and, optionally, dh/dq
+  // in doubles (NonholonomicWall::gradient; it must be dh/dq: tests compare it with AD); returns
+  // its index.
   template <class WallFn>
-  int add_wall(std::string name, WallFn h, double restitution = 1.0) {
-    return push_wall({std::move(name), ConfigurationFunction(h), restitution, {}});
+  int add_wall(std::string name, WallFn h, double restitution = 1.0,
+               std::function<void(const double* q, double* dh)> gradient = {}) {
+    return push_wall({std::move(name), ConfigurationFunction(h), restitution, std::move(gradient)});
   }
   void set_wall_restitution(int w, double restitution);
-  // Sets NonholonomicWall::gradient of wall w (it must be dh/dq: tests compare it with AD).
-  void set_wall_gradient(int w, std::function<void(const double* q, double* dh)> gradient);
-  // The fused accelerations the compiled flow uses instead of the generic elimination (above);
-  // they must be the same equations (tests compare them). dynamics() stays generic.
-  template <class AccelerationFn>
-  void set_accelerations(AccelerationFn fn) {
-    accelerations_ = AccelerationFunction(fn);
+  // The plain entries given at construction (NonholonomicPlainEntries).
+  const AccelerationFunction& accelerations() const { return entries_.accelerations; }
+  const AllWallGaps& all_wall_gaps() const { return entries_.all_wall_gaps; }
+  // all_wall_gaps is given, for exactly this model's walls.
+  bool all_wall_gaps_fit() const {
+    return entries_.all_wall_gaps && entries_.all_wall_gaps_walls == wall_count();
   }
-  // The same with the flow's plain entry in doubles (AccelerationFunction::Fast), whose qddot
-  // must equal fn's.
-  template <class AccelerationFn>
-  void set_accelerations(AccelerationFn fn, AccelerationFunction::Fast fast) {
-    accelerations_ = AccelerationFunction(fn, std::move(fast));
-  }
-  const AccelerationFunction& accelerations() const { return accelerations_; }
-  // The fused velocity projection the energy projection of compile() uses instead of the generic
-  // one (above); it must give project_velocity's v (tests compare them).
-  void set_velocity_projection(VelocityProjection fn) { velocity_projection_ = std::move(fn); }
-  // h of every wall in one call (above), for the walls added so far (add_wall clears it).
-  void set_all_wall_gaps(AllWallGaps fn) { all_wall_gaps_ = std::move(fn); }
-  const AllWallGaps& all_wall_gaps() const { return all_wall_gaps_; }
   // v and T by the fused projection; false when there is none or it does not apply.
   bool fused_velocity_projection(const double* q, const double* qdot, double* v,
                                  double* kinetic_energy) const {
-    return velocity_projection_ && velocity_projection_.call(q, qdot, v, kinetic_energy);
+    return entries_.velocity_projection &&
+           entries_.velocity_projection.call(q, qdot, v, kinetic_energy);
   }
 
   // Evaluations at double precision.
@@ -280,9 +284,7 @@ class NonholonomicModel {
   LagrangianModel unconstrained_;
   std::vector<NonholonomicConstraint> constraints_;
   std::vector<NonholonomicWall> walls_;
-  AccelerationFunction accelerations_;
-  VelocityProjection velocity_projection_;
-  AllWallGaps all_wall_gaps_;
+  NonholonomicPlainEntries entries_;
 };
 
 namespace detail {
