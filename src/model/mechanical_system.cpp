@@ -1,7 +1,6 @@
 #include "saltus/model/mechanical_system.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <sstream>
@@ -22,12 +21,11 @@ namespace {
 using detail::accelerations_in_place;
 using detail::all_gaps_in_place;
 using detail::flow_in_place;
-using detail::kMemoGaps;
+using detail::kWallsInOneCall;
 using detail::MechanicalTapes;
 using detail::readable_in_place;
 using detail::StateView;
 using detail::velocity_projection_in_place;
-using detail::wall_gap_in_place;
 
 template <class V>
 using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
@@ -37,12 +35,12 @@ double tape_in_place(const void* tape, const double* q, int) {
   return evaluate(*static_cast<const lang::Tape*>(tape), 0.0, q, q, q);
 }
 
-// A function of q (gap or tangent): `tape` in any scalar, and in doubles `in_place` (empty: the
-// tape reading q in place; the wall guards pass the state's first half).
-mech::ConfigurationFunction configuration_function(
-    std::shared_ptr<const MechanicalTapes> tapes, const lang::Tape* tape,
-    mech::ConfigurationFunction::InPlaceFn in_place) {
-  if (!in_place) in_place = {&tape_in_place, std::shared_ptr<const lang::Tape>(tapes, tape)};
+// A function of q (gap or tangent): `tape` in any scalar, and in doubles the tape reading q in
+// place (the wall guards pass the state's first half).
+mech::ConfigurationFunction configuration_function(std::shared_ptr<const MechanicalTapes> tapes,
+                                                   const lang::Tape* tape) {
+  mech::ConfigurationFunction::InPlaceFn in_place{&tape_in_place,
+                                                  std::shared_ptr<const lang::Tape>(tapes, tape)};
   return mech::ConfigurationFunction(
       [tapes = std::move(tapes), tape](const auto& q) {
         using S = Scalar<decltype(q)>;
@@ -50,15 +48,6 @@ mech::ConfigurationFunction configuration_function(
         return evaluate(*tape, S(0.0), x, x, x);
       },
       std::move(in_place));
-}
-
-// Contact i's gap as a wall: in doubles from wall_gap_in_place.
-mech::ConfigurationFunction wall_gap(const std::shared_ptr<const MechanicalTapes>& tapes, int i) {
-  if (!gaps_fit_memo(*tapes)) {
-    return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)], {});
-  }
-  return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)],
-                                wall_gap_in_place(tapes, i));
 }
 
 // The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.
@@ -124,8 +113,6 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
   }
   tapes->all_gaps = lang::compile_tape(g, all_gaps);
   tapes->all_gaps_read_in_place = readable_in_place(tapes->all_gaps);
-  static std::atomic<std::uint64_t> next_id{1};
-  tapes->id = next_id.fetch_add(1);
   std::vector<const lang::Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->flow,
                                         &tapes->velocity_projection, &tapes->all_gaps};
   for (const std::vector<lang::Tape>* v :
@@ -194,7 +181,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   entries.accelerations = mech::AccelerationFunction(accelerations, {&flow_in_place, tapes});
   entries.velocity_projection = {&velocity_projection_in_place, tapes};
   // Event location samples every wall at once (the walls' gaps come from the same tape).
-  if (m.contacts.size() <= static_cast<size_t>(kMemoGaps)) {
+  if (m.contacts.size() <= static_cast<size_t>(kWallsInOneCall)) {
     entries.all_wall_gaps = {&all_gaps_in_place, tapes};
     entries.all_wall_gaps_walls = static_cast<int>(m.contacts.size());
   }
@@ -210,8 +197,8 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   }
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const lang::Tape* gradient = &tapes->gap_gradients[i];
-    nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)), m.contacts[i].rigid_law.e,
-                [tapes, gradient](const double* q, double* dh) {
+    nm.add_wall(m.contacts[i].name, configuration_function(tapes, &tapes->gaps[i]),
+                m.contacts[i].rigid_law.e, [tapes, gradient](const double* q, double* dh) {
                   for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale slot
                   run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
                 });
@@ -232,8 +219,8 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
   set_dynamics(lm, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const ModelContact& c = m.contacts[i];
-    const auto gap = configuration_function(tapes, &tapes->gaps[i], {});
-    const auto tangent = configuration_function(tapes, &tapes->tangents[i], {});
+    const auto gap = configuration_function(tapes, &tapes->gaps[i]);
+    const auto tangent = configuration_function(tapes, &tapes->tangents[i]);
     if (c.compliant && c.tangent != lang::kNoNode) {
       lm.add_compliant_contact(c.name, c.body, gap, tangent, c.compliant_law);
     } else if (c.compliant) {
