@@ -1,16 +1,9 @@
 #include "density_command.hpp"
 
-#include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <iostream>
-#include <optional>
-#include <sstream>
-#include <thread>
+#include <string>
 #include <vector>
 
 #include "python_script.hpp"
@@ -21,20 +14,6 @@
 #include "saltus/run/output_folder.hpp"
 
 namespace saltus::cli {
-namespace {
-
-using run::shortest_number;
-
-std::string json_text(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += (c == '\n' ? ' ' : c);
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 int density_command(const run::DensityArguments& args) {
   run::DensitySetup setup;
@@ -80,11 +59,10 @@ int density_command(const run::DensityArguments& args) {
     std::cerr << "error: " << e.what() << "\nnothing was run\n";
     return 1;
   }
-  const std::vector<Vector>& starts = setup.starts;
   const auto start = std::chrono::steady_clock::now();
   analysis::DensityResult r;
   try {
-    r = analysis::invariant_density(setup.system, setup.mode, starts, o);
+    r = analysis::invariant_density(setup.system, setup.mode, setup.starts, o);
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
@@ -92,69 +70,24 @@ int density_command(const run::DensityArguments& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  double worst_energy = 0.0;
-  long maps_done = 0;
-  std::string stopped;
-  for (size_t k = 0; k < starts.size(); ++k) {
-    const analysis::DensityTrajectory& t = r.trajectories[k];
-    maps_done += t.maps_done;
-    // Relative to the start's kinetic energy (> 0), which is the energy without a potential.
-    const double E0 = setup.energy(starts[k]), E1 = setup.energy(t.x_final);
-    const double scale = setup.kinetic_energy(starts[k]);
-    if (setup.elastic) worst_energy = std::max(worst_energy, std::abs(E1 - E0) / scale);
-    if (t.termination != Termination::EndTimeReached && stopped.empty()) {
-      stopped = "trajectory " + std::to_string(k) + " stopped after " +
-                std::to_string(t.maps_done) + " maps: " + t.message;
-    }
-  }
+  const run::DensityRunTally tally = run::density_run_tally(setup, r);
   const std::vector<run::DensityConvergenceRow> rows = run::density_convergence(r);
-  std::ostringstream json;
-  json << "{\n  \"" << (args.model.empty() ? "system" : "model") << "\": " << json_text(setup.label)
-       << ",\n  \"parameters\": {";
-  bool first = true;
-  for (const auto& [name, value] : setup.parameters) {
-    json << (first ? "" : ", ") << json_text(name) << ": " << shortest_number(value);
-    first = false;
-  }
-  json << "},\n  \"vars\": [" << json_text(args.vars[0]) << ", " << json_text(args.vars[1])
-       << "],\n  \"grid\": [" << o.x_axis.bins << ", " << o.y_axis.bins << "],\n  \"x_range\": ["
-       << shortest_number(o.x_axis.lo) << ", " << shortest_number(o.x_axis.hi)
-       << "],\n  \"y_range\": [" << shortest_number(o.y_axis.lo) << ", "
-       << shortest_number(o.y_axis.hi) << "],\n  \"trajectories\": " << args.trajectories
-       << ",\n  \"maps_per_trajectory\": " << o.maps
-       << ",\n  \"discard_per_trajectory\": " << o.discard << ",\n  \"maps_done\": " << maps_done
-       << ",\n  \"binned\": " << r.histogram.binned
-       << ",\n  \"outside_grid\": " << r.histogram.outside << ",\n  \"seed\": " << args.seed
-       << ",\n  \"integrator\": \"dop853\",\n  \"rtol\": " << shortest_number(args.rtol)
-       << ",\n  \"atol\": " << shortest_number(o.simulation.stepper.atol)
-       << ",\n  \"invariant_projection\": " << (setup.projected ? "true" : "false")
-       << ",\n  \"threads\": " << r.threads_used
-       << ",\n  \"wall_seconds\": " << shortest_number(seconds)
-       << ",\n  \"max_relative_energy_error\": " << shortest_number(worst_energy)
-       << ",\n  \"convergence\": [";
-  for (size_t i = 0; i < rows.size(); ++i) {
-    json << (i ? ", " : "") << "{\"maps\": " << rows[i].maps
-         << ", \"l1_to_final\": " << shortest_number(rows[i].l1_to_final)
-         << ", \"independent_sampling_l1\": " << shortest_number(rows[i].sampling) << "}";
-  }
-  json << "]"
-       << ",\n  \"status\": " << json_text(stopped.empty() ? "ok" : "stopped")
-       << ",\n  \"message\": " << json_text(stopped) << "\n}\n";
+  const std::string json = run::density_summary_json(args, setup, o, r, rows, tally, seconds);
   try {
     run::replace_output_folder(args.out_dir,
                                {{"density.csv", run::density_csv(r, o)},
                                 {"density.npy", run::density_npy(r.histogram)},
                                 {"convergence.csv", run::density_convergence_csv(rows)},
-                                {"summary.json", json.str()}});
+                                {"summary.json", json}});
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 3;
   }
   std::cout << (args.model.empty() ? "system     " : "model      ") << setup.label << " ("
-            << args.trajectories << " trajectories, " << maps_done << " maps, "
+            << args.trajectories << " trajectories, " << tally.maps_done << " maps, "
             << r.histogram.binned << " binned) on " << r.threads_used << " thread(s) in " << seconds
             << " s\n"
-            << "energy     max relative error " << worst_energy
+            << "energy     max relative error " << tally.worst_energy
             << (setup.projected ? "" : " (not projected: the model has a potential)") << "\n";
   if (!rows.empty()) {
     std::cout << "convergence L1 distance to the final histogram (independent draws'):";
@@ -173,8 +106,8 @@ int density_command(const run::DensityArguments& args) {
                                         SALTUS_DEFAULT_DENSITY_PLOT_SCRIPT, args.out_dir);
     if (plotted != 0) return plotted;
   }
-  if (!stopped.empty()) {
-    std::cerr << "error: " << stopped << "\n";
+  if (!tally.stopped.empty()) {
+    std::cerr << "error: " << tally.stopped << "\n";
     return 2;
   }
   return 0;

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "analysis_setup.hpp"
 #include "orbit_branch_output.hpp"
@@ -17,16 +16,14 @@
 #include "saltus/model/model_section.hpp"
 #include "saltus/model/runtime_parameters.hpp"
 #include "saltus/run/model_sensitivity.hpp"
+#include "saltus/run/number_text.hpp"
 #include "saltus/run/output_folder.hpp"
 
 namespace saltus::cli {
 namespace {
 
 std::string number(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
+  return run::number_text(v, 17);
 }
 
 nlohmann::ordered_json state_json(const std::vector<std::string>& names, const Vector& x) {

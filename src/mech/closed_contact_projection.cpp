@@ -8,12 +8,16 @@
 // rate there (gdot_T = 1e-11 on a stick entered from sliding), and a sliding mode entered with
 // that residual on the wrong side finds its own stick guard already crossed (stick and slip
 // then flip at one instant until the event cap).
+// The Zeno hand-overs project the limit state the same way (one contact, several contacts).
 #include <Eigen/QR>
 #include <array>
 #include <cmath>
+#include <string>
 
 #include "compiled_lagrangian.hpp"
 #include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
+#include "saltus/core/error.hpp"
 
 namespace saltus::mech::detail {
 
@@ -45,8 +49,13 @@ void gradients(const LagrangianModel& m, const Functions& fns, int r, const DofV
   }
 }
 
-// The step -M^-1 W G^+ e, G = W^T M^-1 W (minimum-norm for dependent rows).
+// The step -M^-1 W G^+ e, G = W^T M^-1 W (minimum-norm for dependent rows). One row (one
+// contact's gap, the Zeno limit state of one contact): G is the number w^T M^-1 w.
 DofVector<double> correction(const RowBlock& W, const RowBlock& MW, const RowVector& e) {
+  if (e.size() == 1) {
+    const DofVector<double> w = W.col(0), Mw = MW.col(0);
+    return -(Mw * (e[0] / w.dot(Mw)));
+  }
   const RowSquare G = W.transpose() * MW;
   const RowVector y = Eigen::CompleteOrthogonalDecomposition<RowSquare>(G).solve(e);
   return -(MW * y);
@@ -56,7 +65,8 @@ DofVector<double> correction(const RowBlock& W, const RowBlock& MW, const RowVec
 
 bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& normal,
                            const std::vector<int>& tangential, ConstVectorRef g_target,
-                           ConstVectorRef rate_target, VectorRef q, VectorRef qdot) {
+                           ConstVectorRef rate_target, VectorRef q, VectorRef qdot,
+                           const ProjectionSteps& rule, std::string* failure, const char* what) {
   if (normal.empty() && tangential.empty()) return true;
   const int n = m.dof(), k = static_cast<int>(normal.size());
   const int r = k + static_cast<int>(tangential.size());
@@ -72,49 +82,79 @@ bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& nor
   // Each row's own scales (issue 34's policy, docs/ARCHITECTURE.md "Tolerances"): sum_k |w_k q_k|
   // for its value and sum_k |w_k qdot_k| for its rate, in the row's units; a norm across q mixes
   // metres and radians and is another tolerance in other units.
-  DofVector<double> w;
-  for (int j = 0; j < r; ++j) {
-    gradient(*rows[static_cast<size_t>(j)], qv, w);
-    scale[j] = w.cwiseAbs().dot(qv.cwiseAbs()) + (j < k ? std::abs(g_target[j]) : 0.0);
-    rate_scale[j] = w.cwiseAbs().dot(qdv.cwiseAbs()) + std::abs(rate_target[j]);
+  {
+    DofVector<double> w;
+    for (int j = 0; j < r; ++j) {
+      gradient(*rows[static_cast<size_t>(j)], qv, w);
+      scale[j] = w.cwiseAbs().dot(qv.cwiseAbs()) + (j < k ? std::abs(g_target[j]) : 0.0);
+      rate_scale[j] = w.cwiseAbs().dot(qdv.cwiseAbs()) + std::abs(rate_target[j]);
+    }
   }
-  // Already there (flat contacts keep g_N and its rates exactly): one jet per row, no factoring.
-  bool on = true;
-  for (int j = 0; j < r && on; ++j) {
-    const SecondOrderJetTpl<double> g = along(*rows[static_cast<size_t>(j)], qv, qdv);
-    on = std::abs(g.d1 - rate_target[j]) <= 1e-15 * rate_scale[j] &&
-         (j >= k || std::abs(g.v - g_target[j]) <= 1e-15 * scale[j]);
+  if (rule.min_steps == 0) {
+    // Already there (flat contacts keep g_N and its rates exactly): one jet per row, no factoring.
+    bool on = true;
+    for (int j = 0; j < r && on; ++j) {
+      const SecondOrderJetTpl<double> g = along(*rows[static_cast<size_t>(j)], qv, qdv);
+      on = std::abs(g.d1 - rate_target[j]) <= 1e-15 * rate_scale[j] &&
+           (j >= k || std::abs(g.v - g_target[j]) <= 1e-15 * scale[j]);
+    }
+    if (on) return true;
   }
-  if (on) return true;
+  // Every gap within its band of its target: with rule.scales, kImpactGapBand of the gap's scale
+  // at qv (whose gradients W holds); without, `fraction` of the row's own scale.
   const auto within = [&](double fraction) {
+    if (!rule.scales) {
+      for (int j = 0; j < k; ++j) {
+        if (!(std::abs(e[j]) <= fraction * scale[j])) return false;
+      }
+      return true;
+    }
+    const ContactScales& s = *rule.scales;
     for (int j = 0; j < k; ++j) {
-      if (!(std::abs(e[j]) <= fraction * scale[j])) return false;
+      const auto w = W.col(j);
+      if (!(std::abs(e[j]) <= detail::kImpactGapBand * detail::scale_along(w, s.q))) return false;
     }
     return true;
   };
   // Positions: Newton steps q <- q - M^-1 W G^+ (g - target).
-  for (int it = 0; it < 6; ++it) {
+  int steps = 0;
+  for (;; ++steps) {
     for (int j = 0; j < k; ++j) e[j] = (*rows[static_cast<size_t>(j)])(qv)-g_target[j];
-    if (within(1e-15)) break;
-    gradients(m, rows, k, qv, W, MW);
+    if (rule.scales) gradients(m, rows, k, qv, W, MW);  // the bands are read along them
+    if (steps >= rule.min_steps && within(1e-15)) break;
+    if (steps == rule.max_steps) break;
+    if (!rule.scales) gradients(m, rows, k, qv, W, MW);
     qv += correction(W, MW, e);
   }
-  for (int j = 0; j < k; ++j) e[j] = (*rows[static_cast<size_t>(j)])(qv)-g_target[j];
-  if (!within(1e-10)) return false;
-  // Velocities (linear): qdot <- qdot - M^-1 V G^+ (V^T qdot - target), V = [W_N, W_T(stick)].
-  gradients(m, rows, r, qv, W, MW);
-  const RowVector excess = W.transpose() * qdv - rate_target;
-  qdv += correction(W, MW, excess);
-  q = qv;
-  qdot = qdv;
-  return qv.allFinite() && qdv.allFinite();
+  bool converged = within(1e-10);
+  if (converged) {
+    // Velocities (linear): qdot <- qdot - M^-1 V G^+ (V^T qdot - target), V = [W_N, W_T(stick)].
+    gradients(m, rows, r, qv, W, MW);
+    const RowVector excess = W.transpose() * qdv - rate_target;
+    qdv += correction(W, MW, excess);
+    q = qv;
+    qdot = qdv;
+    converged = qv.allFinite() && qdv.allFinite();
+  }
+  if (!converged && failure) {
+    int worst = 0;  // the gap furthest from its target (a NaN first)
+    for (int j = 1; j < k; ++j) {
+      if (!(std::abs(e[j]) <= std::abs(e[worst]))) worst = j;
+    }
+    const int c = k > 0 ? normal[static_cast<size_t>(worst)] : tangential[0];
+    *failure = saltus::detail::text(m.describe_contact(c), ": ", what,
+                                    " could not be projected onto the contact's surface: gap ",
+                                    m.contact(c).gap(qv), " after ", steps, " Newton steps");
+  }
+  return converged;
 }
 
 }  // namespace saltus::mech::detail
 
 namespace saltus::mech {
 
-bool LagrangianModel::project_onto_contacts(const std::vector<int>& contacts, VectorRef x) const {
+std::string LagrangianModel::project_onto_contacts(const std::vector<int>& contacts,
+                                                   VectorRef x) const {
   const int n = dof();
   const DofVector<double> q = detail::load<double>(x, 0, n), qdot = detail::load<double>(x, n, n);
   Vector zeros = Vector::Zero(static_cast<Eigen::Index>(contacts.size()));
@@ -124,8 +164,10 @@ bool LagrangianModel::project_onto_contacts(const std::vector<int>& contacts, Ve
     detail::gradient(contact(contacts[j]).gap, q, w);
     rates[static_cast<Eigen::Index>(j)] = w.dot(qdot);
   }
-  return detail::project_onto_contacts(*this, contacts, {}, zeros, rates, x.head(n),
-                                       x.segment(n, n));
+  std::string failure;
+  detail::project_onto_contacts(*this, contacts, {}, zeros, rates, x.head(n), x.segment(n, n), {},
+                                &failure, "the initial state");
+  return failure;
 }
 
 }  // namespace saltus::mech
@@ -165,6 +207,52 @@ InvariantProjection closed_contact_projection(const Context& ctx, const Lagrangi
                                  x.head(n), x.segment(n, n));
   };
   return p;
+}
+
+// Zeno hand-over map: the limit state projected onto g_N = 0 (q along M^-1 w_N, Newton steps:
+// three, and up to kMaxSteps until the gap is within kImpactGapBand of its scale) and gdot_N = 0
+// (qdot <- P(q, 0) qdot, seed 000 (5.18) with e = 0). No post-Zeno state when the gap does not
+// come within that band (issue 34: three steps were taken without a check). Allocates nothing
+// but the message of a failure.
+ZenoHandover::Apply zeno_projection(const Context& ctx, int ci) {
+  return [ctx, normal = std::vector<int>{ci}](double, ConstVectorRef x, ConstVectorRef,
+                                              const double* state_scales, VectorRef xp,
+                                              std::string& failure) {
+    constexpr int kMinSteps = 3, kMaxSteps = 12;
+    const int n = ctx->n;
+    const detail::ContactScales s = detail::contact_scales(state_scales, x.head(n), x.tail(n));
+    const Eigen::Matrix<double, 1, 1> zero = Eigen::Matrix<double, 1, 1>::Zero();
+    xp.head(2 * n) = x;
+    return project_onto_contacts(ctx->model, normal, {}, zero, zero, xp.head(n), xp.segment(n, n),
+                                 {kMinSteps, kMaxSteps, &s}, &failure, "the Zeno limit state");
+  };
+}
+
+ZenoHandover::Apply post_zeno_projection(const Context& ctx, unsigned closed) {
+  return [ctx, closed](double, ConstVectorRef x, ConstVectorRef, const double* state_scales,
+                       VectorRef xp, std::string&) {
+    const int n = ctx->n;
+    const LagrangianModel& m = ctx->model;
+    Vector q = x.head(n), qd = x.tail(n);
+    const ContactScales s = contact_scales(state_scales, x.head(n), x.tail(n));
+    std::vector<int> set;
+    for (int i = 0; i < m.contact_count(); ++i) {
+      if (!m.contact(i).rigid()) continue;
+      const double g = m.gap(i, q);
+      const double band = kPostZenoGapBand * scale_along(m.gap_gradient(i, q), s.q);
+      if (g < -band) {  // not a settling limit: left for the index-sets guard to report
+        xp.head(2 * n) = x;
+        return true;
+      }
+      if (((closed >> i) & 1u) || g <= band) set.push_back(i);
+    }
+    const Vector zeros = Vector::Zero(static_cast<Eigen::Index>(set.size()));
+    // A limit state that does not converge is kept as projected; the index-sets guard judges it.
+    (void)project_onto_contacts(m, set, {}, zeros, zeros, q, qd);
+    xp.head(n) = q;
+    xp.tail(n) = qd;
+    return true;
+  };
 }
 
 }  // namespace saltus::mech::detail

@@ -134,6 +134,21 @@ bool refuse_closing(const CompiledLagrangian& ctx, const LagrangianMode& from, i
 void add_compliant_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                           const LagrangianMode& mode);
 
+// The impact guard "impact:<d>" of rigid contact d open in `from`, with its reset: d's impact law
+// alone, or several contacts' impacts as one jump, and the contact closing when it comes to rest
+// (impact_resets.cpp).
+Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from);
+
+// The reset of the dynamic jam of contact ci sliding with s: Lecornu's impact without collision,
+// then the contact closes by its forces (impact_resets.cpp).
+Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& from);
+
+// Guards of a mode holding one rigid contact closed (closed_contact_guards.cpp): "painleve:<c>"
+// while sliding, "lift-off:<c>", "stick:<c>" while sliding, "slip+:<c>" / "slip-:<c>" while
+// sticking; in "post-zeno:<c>" the one guard "index-sets:<c>" that closes c by its forces.
+void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                               const LagrangianMode& mode);
+
 // The rigid contacts a mode holds closed, as bits (contact i: bit i).
 inline unsigned closed_bits(const LagrangianMode& mode) {
   if (mode.kind == ClosedKind::IndexSets) return mode.closed_set;
@@ -161,13 +176,18 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
 inline constexpr double kPenetrationLimit = 1e-9;
 Guard penetration_guard(const Context& ctx, int d, ModeId self);
 
-// Zeno hand-over of a model with several rigid contacts (index_set_modes.cpp): the limit state
-// projected onto g_N = 0, gdot_N = 0 of the contacts of `closed` and of every rigid contact
+// Zeno hand-over of a model with several rigid contacts (closed_contact_projection.cpp): the limit
+// state projected onto g_N = 0, gdot_N = 0 of the contacts of `closed` and of every rigid contact
 // whose gap at the limit state is below kPostZenoGapBand of its scale (contact_tolerances.hpp;
 // project_onto_contacts below). A limit state with
 // a contact deeper than that band is left unchanged, and the index-sets guard ends the run naming
 // it (the engine's extrapolation of a "pattern" of events at one instant can be far off).
 ZenoHandover::Apply post_zeno_projection(const Context& ctx, unsigned closed);
+
+// Zeno hand-over of a model with one rigid contact ci (closed_contact_projection.cpp): the limit
+// state projected onto g_N = 0 and gdot_N = 0 of ci; no post-Zeno state (a failure naming the
+// contact) when the gap does not come within kImpactGapBand of its scale.
+ZenoHandover::Apply zeno_projection(const Context& ctx, int ci);
 
 // The guard "index-sets" of "post-zeno" (entered by the Zeno hand-over): fires at once and closes
 // the rigid contacts touching at rest (g_N <= kImpactGapBand, |gdot_N| <= kPostZenoRestRate of
@@ -175,14 +195,34 @@ ZenoHandover::Apply post_zeno_projection(const Context& ctx, unsigned closed);
 // kPostZenoRestRate of its scale as sticking candidates.
 void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask);
 
-// Moves (q, qdot) to the nearest state in the kinetic metric with g_N,i(q) = g_target over the
-// `normal` contacts (Newton steps along M^-1 W_N) and V^T qdot = rate_target, V = [W_N of
-// `normal`, W_T of `tangential`] (one linear step). Dependent rows (two sticking corners on flat
-// ground) are solved by complete orthogonal decomposition. False when the positions do not
-// converge (closed_contact_projection.cpp).
+struct ContactScales;
+
+// How project_onto_contacts' Newton steps on the positions stop and when they have converged: at
+// least min_steps and at most max_steps, stopping once every gap is within its band of its
+// target. The band: with `scales`, kImpactGapBand of the gap's scale (contact_tolerances.hpp), to
+// stop and to accept; without, 1e-15 of the row's own scale sum_k |w_k q_k| (+ |target|) to stop
+// and 1e-10 of it to accept. With min_steps = 0 a state already on the contacts (to 1e-15 of
+// those scales, the rates to 1e-15 of sum_k |w_k qdot_k|) is returned unchanged.
+struct ProjectionSteps {
+  int min_steps = 0;
+  int max_steps = 6;
+  const ContactScales* scales = nullptr;
+};
+
+// The one projection onto rigid contacts (closed_contact_projection.cpp): the closed modes' after
+// every step, the Zeno hand-overs', the initial state's. Moves (q, qdot) to the nearest state in
+// the kinetic metric with g_N,i(q) = g_target over the `normal` contacts (Newton steps along
+// M^-1 W_N) and V^T qdot = rate_target, V = [W_N of `normal`, W_T of `tangential`] (one linear
+// step). One row is solved in closed form; several, dependent ones included (two sticking corners
+// on flat ground), by complete orthogonal decomposition. False when the positions do not
+// converge (q and qdot unchanged) or the result is not finite, with *failure (when given) naming
+// the contact furthest from its target, its gap and the steps taken ("<contact>: <what> could not
+// be projected onto the contact's surface: gap ... after ... Newton steps").
 bool project_onto_contacts(const LagrangianModel& m, const std::vector<int>& normal,
                            const std::vector<int>& tangential, ConstVectorRef g_target,
-                           ConstVectorRef rate_target, VectorRef q, VectorRef qdot);
+                           ConstVectorRef rate_target, VectorRef q, VectorRef qdot,
+                           const ProjectionSteps& rule = {}, std::string* failure = nullptr,
+                           const char* what = "the state");
 
 // The invariants of a mode holding rigid contacts closed, kept by projection after every
 // accepted step: g_N and gdot_N of each closed contact, gdot_T of each sticking one.

@@ -2,7 +2,7 @@
 // friction on them ("Friction on compliant contacts") the state a contact takes when it touches
 // or stops sliding and the stick/slip guards of an active frictional one. Friction mirrors a
 // closed rigid contact's transitions (close_contact, add_closed_contact_guards in
-// lagrangian_compile.cpp) with the compliant force f+ = max(f, 0) as the normal load
+// closed_contact_guards.cpp) with the compliant force f+ = max(f, 0) as the normal load
 // ([LB] (2.4)-(2.10)). Also the rule that keeps closed rigid contacts and compliant friction
 // apart (open_after_jump, refuse_closing), used by the impact resets.
 #include <cmath>

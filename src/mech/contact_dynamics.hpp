@@ -43,6 +43,13 @@ DofVector<S> load(const V& v, Eigen::Index from, int n) {
   return out;
 }
 
+// x = (q, qdot) split into DofVectors of the scalar of x (double or Dual).
+template <class X>
+auto split_state(const X& x, int n) {
+  using S = std::decay_t<decltype(x[0])>;
+  return std::pair<DofVector<S>, DofVector<S>>(load<S>(x, 0, n), load<S>(x, n, n));
+}
+
 template <class S>
 DofVector<double> values(const DofVector<S>& v) {
   DofVector<double> out(v.size());

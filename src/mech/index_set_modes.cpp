@@ -241,33 +241,6 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   });
 }
 
-ZenoHandover::Apply post_zeno_projection(const Context& ctx, unsigned closed) {
-  return [ctx, closed](double, ConstVectorRef x, ConstVectorRef, const double* state_scales,
-                       VectorRef xp, std::string&) {
-    const int n = ctx->n;
-    const LagrangianModel& m = ctx->model;
-    Vector q = x.head(n), qd = x.tail(n);
-    const ContactScales s = contact_scales(state_scales, x.head(n), x.tail(n));
-    std::vector<int> set;
-    for (int i = 0; i < m.contact_count(); ++i) {
-      if (!m.contact(i).rigid()) continue;
-      const double g = m.gap(i, q);
-      const double band = kPostZenoGapBand * scale_along(m.gap_gradient(i, q), s.q);
-      if (g < -band) {  // not a settling limit: left for the index-sets guard to report
-        xp.head(2 * n) = x;
-        return true;
-      }
-      if (((closed >> i) & 1u) || g <= band) set.push_back(i);
-    }
-    const Vector zeros = Vector::Zero(static_cast<Eigen::Index>(set.size()));
-    // A limit state that does not converge is kept as projected; the index-sets guard judges it.
-    (void)project_onto_contacts(m, set, {}, zeros, zeros, q, qd);
-    xp.head(n) = q;
-    xp.tail(n) = qd;
-    return true;
-  };
-}
-
 void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsigned mask) {
   sys.add_guard(
       id, make_guard(

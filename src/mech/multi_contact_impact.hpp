@@ -1,5 +1,5 @@
 // Simultaneous impacts of several rigid contacts of a LagrangianModel, solved together as one
-// LCP (internal to src/mech; used by the impact resets of lagrangian_compile.cpp).
+// LCP (internal to src/mech; used by the impact resets of impact_resets.cpp).
 //
 // Sources: [LB] (2.12)-(2.18) (seed 001: impact equation over I_S, complementarity of impulses
 // and post-impact velocities); FORMULAS.md 10.4. Restitution: Moreau's velocity-level Newton law

@@ -56,7 +56,7 @@ Flow constrained_flow(const Context& ctx) {
     for (int i = 0; i < n; ++i) xdot[n + i] = d.qdd[i];
   });
   if (const AccelerationFunction& fused = ctx->model.accelerations(); fused.fast()) {
-    flow.rhs = DirectRhs{fused.fast(), fused.context(), std::move(flow.rhs)};
+    flow.rhs = DirectRhs{fused.fast(), std::move(flow.rhs)};
   }
   return flow;
 }
@@ -77,7 +77,7 @@ double wall_value(const void* context, double, const double* x, int, const doubl
 // Every wall's guard value -h at once (DirectGuardSet, context: the CompiledNonholonomic).
 void wall_guard_set(const void* context, double, const double* x, const double*, double* values) {
   const NonholonomicModel& m = static_cast<const detail::CompiledNonholonomic*>(context)->model;
-  m.all_wall_gaps()(m.all_wall_gaps_context(), x, values);
+  m.all_wall_gaps().call(x, values);
   for (int w = 0; w < m.wall_count(); ++w) values[w] = -values[w];
 }
 
@@ -252,7 +252,7 @@ NonholonomicModel::Compiled NonholonomicModel::compile(const CompileOptions& opt
   }
   for (int w = 0; w < wall_count(); ++w)
     out.system.add_guard(out.mode, wall_guard(ctx, out.mode, w));
-  if (all_wall_gaps_ && wall_count() > 0) {
+  if (all_wall_gaps_fit() && wall_count() > 0) {
     out.system.set_guard_set(out.mode, DirectGuardSet{&wall_guard_set, ctx});
   }
   return out;

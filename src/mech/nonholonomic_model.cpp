@@ -11,8 +11,8 @@ namespace saltus::mech {
 
 using detail::load;
 
-NonholonomicModel::NonholonomicModel(std::string name, int n_dof)
-    : unconstrained_(std::move(name), n_dof) {
+NonholonomicModel::NonholonomicModel(std::string name, int n_dof, NonholonomicPlainEntries entries)
+    : unconstrained_(std::move(name), n_dof), entries_(std::move(entries)) {
   // No applied forces until set_forces says otherwise (free rolling and skating).
   unconstrained_.set_forces([](const auto&, const auto&, const auto&, auto&) {});
 }
@@ -53,20 +53,12 @@ int NonholonomicModel::push_constraint(NonholonomicConstraint c) {
 
 int NonholonomicModel::push_wall(NonholonomicWall w) {
   walls_.push_back(std::move(w));
-  all_wall_gaps_ = nullptr;  // written for the walls before this one
-  all_wall_gaps_context_.reset();
   return wall_count() - 1;
 }
 
 void NonholonomicModel::set_wall_restitution(int w, double restitution) {
   wall(w);
   walls_[w].restitution = restitution;
-}
-
-void NonholonomicModel::set_wall_gradient(int w,
-                                          std::function<void(const double*, double*)> gradient) {
-  wall(w);
-  walls_[w].gradient = std::move(gradient);
 }
 
 Matrix NonholonomicModel::constraint_matrix(ConstVectorRef q) const {

@@ -67,9 +67,9 @@ std::vector<Diagnostic> project_initial_state(Model& model) {
     const mech::LagrangianModel lm = lagrangian_model(snapshot, false);
     std::vector<int> onto;
     penetrated_contacts(model, lm, x, p, onto);
-    if (!p.violated.empty() && !lm.project_onto_contacts(onto, x)) {
-      refuse(who + ": " + asked + ": the projection of the initial state onto the contacts " +
-             "did not converge; expected a start nearer to the contacts");
+    const std::string failure = p.violated.empty() ? "" : lm.project_onto_contacts(onto, x);
+    if (!failure.empty()) {
+      refuse(who + ": " + asked + ": " + failure + "; expected a start nearer to the contacts");
       return out;
     }
     InitialProjection after;

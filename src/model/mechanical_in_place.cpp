@@ -1,7 +1,5 @@
 // The plain entries in doubles of mechanical_tapes.hpp: native functions read q, qdot where the
 // caller holds them and write their outputs in place where the layout allows.
-#include <cstdint>
-#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -47,17 +45,6 @@ namespace {
   slots_by_tape(tape, n, t, q, qdot, out, in_place);
 }
 
-// Whether a and b hold the same n doubles bit for bit (a loop: memcmp is a call for a few words).
-bool same_bits(const double* a, const double* b, int n) {
-  for (int k = 0; k < n; ++k) {
-    std::uint64_t x, y;
-    std::memcpy(&x, a + k, sizeof x);
-    std::memcpy(&y, b + k, sizeof y);
-    if (x != y) return false;
-  }
-  return true;
-}
-
 // The flow tape at x = (q, qdot) (n entries each): x' into out[0, 2n) (out holds the tape's
 // slots), and whether the elimination applies (every pivot > 0). Its native function reads x in
 // place where qdot follows q, else a copy.
@@ -86,48 +73,6 @@ bool same_bits(const double* a, const double* b, int n) {
   return true;
 }
 
-// Whether the memo's copy `kept` of the run-time parameters the tape reads still holds their
-// values (a sweep writes new values between runs of the same model); copies them where not.
-bool same_parameters(const lang::Tape& tape, double* kept) {
-  bool same = true;
-  int k = 0;
-  for (const lang::TapeLoad& l : tape.loads_p) {
-    const double v = (*tape.parameter_values)[static_cast<size_t>(l.index)];
-    if (!same_bits(&kept[k], &v, 1)) {
-      kept[k] = v;
-      same = false;
-    }
-    ++k;
-  }
-  return same;
-}
-
-// Gap i at the n doubles at q. The event locator checks every wall at each state it samples:
-// the first wall computes all gaps with all_gaps, the others read them from a per-thread memo of
-// the last (model, run-time parameters, q), matched bit for bit. The values are those of the
-// gap's own tape: the same graph nodes, computed by the same operations.
-double memo_gap(const MechanicalTapes& tapes, const double* q, int i) {
-  struct Memo {
-    std::uint64_t id = 0;
-    double q[mech::kMaxDof];
-    double parameters[kMemoParameters];
-    double gaps[kMemoGaps];
-  };
-  thread_local Memo memo;
-  const int n = tapes.n;
-  // Every part of the key is compared (and copied where it differs) before the memo is used.
-  const bool same_model = memo.id == tapes.id;
-  const bool same_parameter_values = same_parameters(tapes.all_gaps, memo.parameters);
-  if (!same_model || !same_parameter_values || !same_bits(memo.q, q, n)) {
-    memo.id = 0;  // invalid until every gap is written
-    // The gaps read q only: q + n stands for qdot, which all_slots takes as "x in place".
-    all_slots(tapes.all_gaps, tapes.all_gaps_read_in_place, n, 0.0, q, q + n, memo.gaps);
-    for (int k = 0; k < n; ++k) memo.q[k] = q[k];
-    memo.id = tapes.id;
-  }
-  return memo.gaps[i];
-}
-
 }  // namespace
 
 // Whether the tape reads only t, x and parameters and stores every slot (all_slots).
@@ -135,13 +80,7 @@ bool readable_in_place(const lang::Tape& tape) {
   return tape.loads_rate.empty() && tape.loads_z.empty() && tape.stores_every_slot();
 }
 
-mech::ConfigurationFunction::InPlaceFn wall_gap_in_place(
-    std::shared_ptr<const MechanicalTapes> tapes, int i) {
-  return [tapes = std::move(tapes), i](const double* q, int) { return memo_gap(*tapes, q, i); };
-}
-
-// Every gap at q (mech::AllWallGaps, context: the MechanicalTapes): the all-gaps tape, whose
-// values wall_gap_in_place hands out one by one.
+// Every gap at q (mech::AllWallGaps, context: the MechanicalTapes): the all-gaps tape.
 void all_gaps_in_place(const void* context, const double* q, double* h) {
   const auto& tapes = *static_cast<const MechanicalTapes*>(context);
   // The gaps read q only: q + n stands for qdot, which all_slots takes as "x in place".

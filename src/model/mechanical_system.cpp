@@ -1,7 +1,6 @@
 #include "saltus/model/mechanical_system.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <sstream>
@@ -22,24 +21,26 @@ namespace {
 using detail::accelerations_in_place;
 using detail::all_gaps_in_place;
 using detail::flow_in_place;
-using detail::kMemoGaps;
+using detail::kWallsInOneCall;
 using detail::MechanicalTapes;
 using detail::readable_in_place;
 using detail::StateView;
 using detail::velocity_projection_in_place;
-using detail::wall_gap_in_place;
 
 template <class V>
 using Scalar = std::decay_t<decltype(std::declval<const V&>()[0])>;
 
-// A function of q (gap or tangent): `tape` in any scalar, and in doubles `in_place` (null: the
-// tape reading q in place; the wall guards pass the state's first half).
-mech::ConfigurationFunction configuration_function(
-    std::shared_ptr<const MechanicalTapes> tapes, const lang::Tape* tape,
-    mech::ConfigurationFunction::InPlaceFn in_place) {
-  if (!in_place) {
-    in_place = [tape](const double* q, int) { return evaluate(*tape, 0.0, q, q, q); };
-  }
+// f(q) by `tape` reading q in place (ConfigurationFunction::InPlaceFn, context: the tape).
+double tape_in_place(const void* tape, const double* q, int) {
+  return evaluate(*static_cast<const lang::Tape*>(tape), 0.0, q, q, q);
+}
+
+// A function of q (gap or tangent): `tape` in any scalar, and in doubles the tape reading q in
+// place (the wall guards pass the state's first half).
+mech::ConfigurationFunction configuration_function(std::shared_ptr<const MechanicalTapes> tapes,
+                                                   const lang::Tape* tape) {
+  mech::ConfigurationFunction::InPlaceFn in_place{&tape_in_place,
+                                                  std::shared_ptr<const lang::Tape>(tapes, tape)};
   return mech::ConfigurationFunction(
       [tapes = std::move(tapes), tape](const auto& q) {
         using S = Scalar<decltype(q)>;
@@ -47,15 +48,6 @@ mech::ConfigurationFunction configuration_function(
         return evaluate(*tape, S(0.0), x, x, x);
       },
       std::move(in_place));
-}
-
-// Contact i's gap as a wall: in doubles from wall_gap_in_place.
-mech::ConfigurationFunction wall_gap(const std::shared_ptr<const MechanicalTapes>& tapes, int i) {
-  if (!gaps_fit_memo(*tapes)) {
-    return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)], nullptr);
-  }
-  return configuration_function(tapes, &tapes->gaps[static_cast<size_t>(i)],
-                                wall_gap_in_place(tapes, i));
 }
 
 // The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.
@@ -121,8 +113,6 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
   }
   tapes->all_gaps = lang::compile_tape(g, all_gaps);
   tapes->all_gaps_read_in_place = readable_in_place(tapes->all_gaps);
-  static std::atomic<std::uint64_t> next_id{1};
-  tapes->id = next_id.fetch_add(1);
   std::vector<const lang::Tape*> hot = {&tapes->mass, &tapes->forces, &tapes->flow,
                                         &tapes->velocity_projection, &tapes->all_gaps};
   for (const std::vector<lang::Tape>* v :
@@ -165,16 +155,6 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   }
   const ModelMechanics& m = *model.mechanics;
   const auto tapes = mechanical_tapes(model);
-  mech::NonholonomicModel nm(model.name.empty() ? "model" : model.name, m.dof);
-  set_dynamics(nm, tapes);
-  for (size_t a = 0; a < m.constraint_rows.size(); ++a) {
-    const lang::Tape* tape = &tapes->constraint_rows[a];
-    nm.add_constraint(m.constraint_names[a], [tapes, tape](const auto& q, auto& row) {
-      using S = Scalar<decltype(q)>;
-      const StateView<S> x{q, nullptr, tapes->n};
-      run(*tape, S(0.0), x, x, x, [&row](int k, const S& v) { row[k] = v; });
-    });
-  }
   // The flow's fused accelerations; a pivot <= 0 (or NaN) hands the state to the generic
   // elimination, which names it.
   const auto accelerations = [tapes](const auto& t, const auto& q, const auto& qdot, auto& qddot) {
@@ -197,20 +177,31 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
       return valid;
     }
   };
-  nm.set_accelerations(accelerations, &flow_in_place, tapes);
-  nm.set_velocity_projection(&velocity_projection_in_place, tapes);
-  for (size_t i = 0; i < m.contacts.size(); ++i) {
-    const int w = nm.add_wall(m.contacts[i].name, wall_gap(tapes, static_cast<int>(i)),
-                              m.contacts[i].rigid_law.e);
-    const lang::Tape* gradient = &tapes->gap_gradients[i];
-    nm.set_wall_gradient(w, [tapes, gradient](const double* q, double* dh) {
-      for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale entry if a slot is not stored
-      run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
+  mech::NonholonomicPlainEntries entries;
+  entries.accelerations = mech::AccelerationFunction(accelerations, {&flow_in_place, tapes});
+  entries.velocity_projection = {&velocity_projection_in_place, tapes};
+  // Event location samples every wall at once (the walls' gaps come from the same tape).
+  if (m.contacts.size() <= static_cast<size_t>(kWallsInOneCall)) {
+    entries.all_wall_gaps = {&all_gaps_in_place, tapes};
+    entries.all_wall_gaps_walls = static_cast<int>(m.contacts.size());
+  }
+  mech::NonholonomicModel nm(model.name.empty() ? "model" : model.name, m.dof, std::move(entries));
+  set_dynamics(nm, tapes);
+  for (size_t a = 0; a < m.constraint_rows.size(); ++a) {
+    const lang::Tape* tape = &tapes->constraint_rows[a];
+    nm.add_constraint(m.constraint_names[a], [tapes, tape](const auto& q, auto& row) {
+      using S = Scalar<decltype(q)>;
+      const StateView<S> x{q, nullptr, tapes->n};
+      run(*tape, S(0.0), x, x, x, [&row](int k, const S& v) { row[k] = v; });
     });
   }
-  // Event location samples every wall at once (the walls' gaps come from the same tape).
-  if (m.contacts.size() <= static_cast<size_t>(kMemoGaps)) {
-    nm.set_all_wall_gaps(&all_gaps_in_place, tapes);
+  for (size_t i = 0; i < m.contacts.size(); ++i) {
+    const lang::Tape* gradient = &tapes->gap_gradients[i];
+    nm.add_wall(m.contacts[i].name, configuration_function(tapes, &tapes->gaps[i]),
+                m.contacts[i].rigid_law.e, [tapes, gradient](const double* q, double* dh) {
+                  for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale slot
+                  run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
+                });
   }
   return nm;
 }
@@ -228,8 +219,8 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
   set_dynamics(lm, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const ModelContact& c = m.contacts[i];
-    const auto gap = configuration_function(tapes, &tapes->gaps[i], nullptr);
-    const auto tangent = configuration_function(tapes, &tapes->tangents[i], nullptr);
+    const auto gap = configuration_function(tapes, &tapes->gaps[i]);
+    const auto tangent = configuration_function(tapes, &tapes->tangents[i]);
     if (c.compliant && c.tangent != lang::kNoNode) {
       lm.add_compliant_contact(c.name, c.body, gap, tangent, c.compliant_law);
     } else if (c.compliant) {
@@ -271,13 +262,14 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
   if (!model->mechanics->constraint_rows.empty()) {
     const mech::NonholonomicModel::Compiled compiled =
         nonholonomic_model(model).compile({project_invariants});
-    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state())};
+    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state()), nullptr};
     add_sections(m.system, *model);
     return m;
   }
-  const mech::LagrangianModel::Compiled compiled = lagrangian_model(model).compile();
-  MechanicalSystem m{compiled.system,
-                     compiled.initial_mode(model->t_start, model->initial_state())};
+  auto compiled =
+      std::make_shared<mech::LagrangianModel::Compiled>(lagrangian_model(model).compile());
+  const ModeId initial = compiled->initial_mode(model->t_start, model->initial_state());
+  MechanicalSystem m{std::move(compiled->system), initial, compiled};
   add_sections(m.system, *model);
   return m;
 }

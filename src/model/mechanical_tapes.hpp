@@ -44,29 +44,16 @@ struct MechanicalTapes {
   // Models with constraints: slot i < n d gap / d q_i of each contact (the walls' gradients).
   std::vector<lang::Tape> gap_gradients;
   // Every gap in one tape (slot i: contact i): walls checked at the same q share their common
-  // subexpressions, such as the heading's sine and cosine (wall_gap_in_place).
+  // subexpressions, such as the heading's sine and cosine (all_gaps_in_place).
   lang::Tape all_gaps;
-  std::uint64_t id = 0;  // tells this model's entries in the per-thread memo from others'
 };
 
-// Gaps kept per thread for the last q (wall_gap_in_place); more contacts use their own tapes.
-constexpr int kMemoGaps = 16;
-// Run-time parameters the all-gaps tape may read for its gaps to be kept in the memo (its key).
-constexpr int kMemoParameters = 16;
-// Whether wall_gap_in_place may serve this model's gaps (the memo holds them and its key).
-inline bool gaps_fit_memo(const MechanicalTapes& tapes) {
-  return tapes.gaps.size() <= static_cast<size_t>(kMemoGaps) &&
-         tapes.all_gaps.loads_p.size() <= static_cast<size_t>(kMemoParameters);
-}
+// Walls checked in one call per sample (the guard set of all_gaps_in_place); a model with more
+// contacts checks each wall by its own gap's tape.
+constexpr int kWallsInOneCall = 16;
 
 // Whether the tape reads only t, x and parameters and stores every slot (all_slots).
 bool readable_in_place(const lang::Tape& tape);
-// Gap i in doubles at the n entries at q, from a per-thread memo of every gap at the last
-// (model, run-time parameter values, q): the wall's ConfigurationFunction::InPlaceFn (made here, so
-// the memo's hit path is inlined into it: a call across files cost the sleigh 0.7 % of its
-// instructions).
-mech::ConfigurationFunction::InPlaceFn wall_gap_in_place(
-    std::shared_ptr<const MechanicalTapes> tapes, int i);
 // Every gap at q (mech::AllWallGaps, context: the MechanicalTapes).
 void all_gaps_in_place(const void* context, const double* q, double* h);
 // The fused accelerations from q and qdot, n entries each (context: the MechanicalTapes).

@@ -31,6 +31,7 @@ ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run) 
   if (model->mechanics) {
     MechanicalSystem m = build_mechanical_system(model);
     run.system = std::move(m.system);
+    run.lagrangian = std::move(m.lagrangian);
     start.mode = m.initial_mode;
   } else {
     run.system = build_hybrid_system(model);

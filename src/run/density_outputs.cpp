@@ -1,21 +1,27 @@
 #include "saltus/run/density_outputs.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <sstream>
 
 #include "saltus/analysis/density_distance.hpp"
 #include "saltus/run/npy_file.hpp"
+#include "saltus/run/number_text.hpp"
 
 namespace saltus::run {
+namespace {
 
-std::string shortest_number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.15g", v);
-  if (std::strtod(text, nullptr) != v) std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
+std::string json_text(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += (c == '\n' ? ' ' : c);
+  }
+  return out + "\"";
 }
+
+}  // namespace
 
 std::vector<long> decade_checkpoints(long binned_per_trajectory) {
   std::vector<long> c;
@@ -69,6 +75,63 @@ std::string density_convergence_csv(const std::vector<DensityConvergenceRow>& ro
         << shortest_number(row.sampling) << '\n';
   }
   return out.str();
+}
+
+DensityRunTally density_run_tally(const DensitySetup& setup, const analysis::DensityResult& r) {
+  DensityRunTally tally;
+  for (size_t k = 0; k < setup.starts.size(); ++k) {
+    const analysis::DensityTrajectory& t = r.trajectories[k];
+    tally.maps_done += t.maps_done;
+    // Relative to the start's kinetic energy (> 0), which is the energy without a potential.
+    const double E0 = setup.energy(setup.starts[k]), E1 = setup.energy(t.x_final);
+    const double scale = setup.kinetic_energy(setup.starts[k]);
+    if (setup.elastic) tally.worst_energy = std::max(tally.worst_energy, std::abs(E1 - E0) / scale);
+    if (t.termination != Termination::EndTimeReached && tally.stopped.empty()) {
+      tally.stopped = "trajectory " + std::to_string(k) + " stopped after " +
+                      std::to_string(t.maps_done) + " maps: " + t.message;
+    }
+  }
+  return tally;
+}
+
+std::string density_summary_json(const DensityArguments& args, const DensitySetup& setup,
+                                 const analysis::DensityOptions& o,
+                                 const analysis::DensityResult& r,
+                                 const std::vector<DensityConvergenceRow>& rows,
+                                 const DensityRunTally& tally, double wall_seconds) {
+  std::ostringstream json;
+  json << "{\n  \"" << (args.model.empty() ? "system" : "model") << "\": " << json_text(setup.label)
+       << ",\n  \"parameters\": {";
+  bool first = true;
+  for (const auto& [name, value] : setup.parameters) {
+    json << (first ? "" : ", ") << json_text(name) << ": " << shortest_number(value);
+    first = false;
+  }
+  json << "},\n  \"vars\": [" << json_text(args.vars[0]) << ", " << json_text(args.vars[1])
+       << "],\n  \"grid\": [" << o.x_axis.bins << ", " << o.y_axis.bins << "],\n  \"x_range\": ["
+       << shortest_number(o.x_axis.lo) << ", " << shortest_number(o.x_axis.hi)
+       << "],\n  \"y_range\": [" << shortest_number(o.y_axis.lo) << ", "
+       << shortest_number(o.y_axis.hi) << "],\n  \"trajectories\": " << args.trajectories
+       << ",\n  \"maps_per_trajectory\": " << o.maps
+       << ",\n  \"discard_per_trajectory\": " << o.discard
+       << ",\n  \"maps_done\": " << tally.maps_done << ",\n  \"binned\": " << r.histogram.binned
+       << ",\n  \"outside_grid\": " << r.histogram.outside << ",\n  \"seed\": " << args.seed
+       << ",\n  \"integrator\": \"dop853\",\n  \"rtol\": " << shortest_number(args.rtol)
+       << ",\n  \"atol\": " << shortest_number(o.simulation.stepper.atol)
+       << ",\n  \"invariant_projection\": " << (setup.projected ? "true" : "false")
+       << ",\n  \"threads\": " << r.threads_used
+       << ",\n  \"wall_seconds\": " << shortest_number(wall_seconds)
+       << ",\n  \"max_relative_energy_error\": " << shortest_number(tally.worst_energy)
+       << ",\n  \"convergence\": [";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    json << (i ? ", " : "") << "{\"maps\": " << rows[i].maps
+         << ", \"l1_to_final\": " << shortest_number(rows[i].l1_to_final)
+         << ", \"independent_sampling_l1\": " << shortest_number(rows[i].sampling) << "}";
+  }
+  json << "]"
+       << ",\n  \"status\": " << json_text(tally.stopped.empty() ? "ok" : "stopped")
+       << ",\n  \"message\": " << json_text(tally.stopped) << "\n}\n";
+  return json.str();
 }
 
 }  // namespace saltus::run

@@ -6,10 +6,10 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <vector>
 
 #include "saltus/lang/tape.hpp"
+#include "saltus/run/number_text.hpp"
 
 namespace saltus::run {
 namespace {
@@ -66,13 +66,6 @@ struct DrawingProgram {
   }
 };
 
-std::string number(double v) {
-  std::ostringstream s;
-  s.precision(12);
-  s << v;
-  return s.str();
-}
-
 }  // namespace
 
 std::string drawing_csv(const model::ModelRun& run) {
@@ -90,9 +83,10 @@ std::string drawing_csv(const model::ModelRun& run) {
   const Trajectory& tr = run.result.trajectory;
   for (long i = 0; i < tr.size(); ++i) {
     program.evaluate(tr.t(i), tr.x(i));
-    out += number(tr.t(i)) + "," + std::to_string(tr.j(i)) + "," + run.system.mode(tr.mode(i)).name;
+    out += number_text(tr.t(i), 12) + "," + std::to_string(tr.j(i)) + "," +
+           run.system.mode(tr.mode(i)).name;
     for (size_t s = 0; s < m.drawing->shapes.size(); ++s) {
-      for (double v : program.world(m.drawing->shapes[s], s)) out += "," + number(v);
+      for (double v : program.world(m.drawing->shapes[s], s)) out += "," + number_text(v, 12);
     }
     out += "\n";
   }

@@ -111,6 +111,7 @@ ModelSensitivity rebuilt_parameter_sensitivity(const ModelLoad& load,
   ModelSensitivity out;
   out.differenced_parameters = true;
   out.run.model = augmented;
+  out.run.lagrangian = nominal.run.lagrangian;  // the forces at the nominal parameters
   try {
     out.run.system = analysis::parameter_augmented_system(family);
   } catch (const Error& e) {

@@ -208,7 +208,7 @@ std::string summary_json(const model::ModelRun& run) {
   j["states"] = states;
   j["algebraic_states"] = algebraic;
   // trajectory.csv's contact-force columns (contact_force_columns.hpp); units from the model's.
-  j["contact_forces"] = contact_force_columns(run).names;
+  j["contact_forces"] = contact_force_names(run);
   j["units"] = units;
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.parameters.size(); ++i) {

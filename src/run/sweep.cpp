@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -20,6 +19,7 @@
 #include "saltus/model/model_run.hpp"
 #include "saltus/model/runtime_parameters.hpp"
 #include "saltus/run/npy_file.hpp"
+#include "saltus/run/number_text.hpp"
 #include "saltus/run/output_folder.hpp"
 
 namespace saltus::run {
@@ -38,10 +38,7 @@ struct CollectedQuantity {
 
 // %.17g round-trips a double exactly, so an override or a table cell is the point's own value.
 std::string exact_text(double v) {
-  if (std::isnan(v)) return "nan";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  return std::isnan(v) ? "nan" : number_text(v, 17);
 }
 
 std::string read_text(const std::filesystem::path& path) {

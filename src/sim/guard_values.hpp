@@ -44,7 +44,7 @@ class GuardValues {
   int all(double tau, const double* x, int nx, const double* z, int nz, double* values) const {
     const double t = origin_ + tau;
     if (set_) {
-      set_->fast(set_->context.get(), t, x, z, values);
+      set_->call(t, x, z, values);
       for (int k = 0; k < count_; ++k) {
         if (!std::isfinite(values[k])) return k;
         if (offsets_used_) values[k] -= offsets_[k];
@@ -69,7 +69,7 @@ class GuardValues {
     const size_t k = static_cast<size_t>(&g - mode_->guards.data());
     const double offset = offsets_used_ ? offsets_[k] : 0.0;
     if (const DirectGuardValue* d = direct_[k]) {
-      return d->fast(d->context.get(), t, x, nx, z, nz) - offset;
+      return d->call(t, x, nx, z, nz) - offset;
     }
     return g.value(t, Eigen::Map<const Vector>(x, nx), Eigen::Map<const Vector>(z, nz)) - offset;
   }

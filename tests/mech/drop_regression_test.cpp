@@ -207,7 +207,7 @@ TEST(DropRegression, RodEndLeavingAtRoundOffIsNoCrossing) {
 
 // Rod drop 246: an end's impact fired with gdot_N = +1e-19 (touching at rest, not separating)
 // was an identity event; gravity brought it back an ulp later, to a step-size underflow at
-// t = 0.1126. It now closes by its forces (lagrangian_compile.cpp, impact_reset).
+// t = 0.1126. It now closes by its forces (impact_resets.cpp, impact_reset).
 TEST(DropRegression, RodEndTouchingAtRestCloses) {
   const Drop d{
       false,

@@ -20,6 +20,7 @@
 
 #include "saltus/core/autodiff.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/core/plain_function.hpp"
 #include "saltus/core/types.hpp"
 
 namespace saltus {
@@ -67,15 +68,13 @@ struct Flow {
 // costs a few hundred instructions, about what those layers cost). Found by type, so a Flow
 // whose rhs is replaced loses the fast path with it. `fast` computes the same x' as `general`
 // or declines (false: say, a pivot <= 0), and `general` then answers and names what failed.
-struct DirectRhs {
-  using Fast = bool (*)(const void* context, double t, const double* x, double* xdot);
-  Fast fast = nullptr;
-  std::shared_ptr<const void> context;  // what `fast` reads; kept alive with the Flow
+using DirectOdeFunction = PlainFunction<bool(double t, const double* x, double* xdot)>;
+struct DirectRhs : DirectOdeFunction {
   Flow::Rhs general;
 
   void operator()(double t, const ConstVectorRef& x, const ConstVectorRef& z,
                   VectorRef xdot) const {
-    if (!fast(context.get(), t, x.data(), xdot.data())) general(t, x, z, xdot);
+    if (!call(t, x.data(), xdot.data())) general(t, x, z, xdot);
   }
 };
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "saltus/core/autodiff.hpp"
+#include "saltus/core/plain_function.hpp"
 #include "saltus/core/reset.hpp"
 #include "saltus/core/types.hpp"
 
@@ -67,15 +68,10 @@ struct Guard {
 // std::function and Eigen::Ref layers. A guard whose value is replaced loses it. `fast` must
 // return what the guard means at (t, x, z), x and z as dense arrays of nx and nz doubles.
 // make_guard gives every guard one.
-struct DirectGuardValue {
-  using Fast = double (*)(const void* context, double t, const double* x, int nx, const double* z,
-                          int nz);
-  Fast fast = nullptr;
-  std::shared_ptr<const void> context;  // what `fast` reads; kept alive with the Guard
-
+struct DirectGuardValue
+    : PlainFunction<double(double t, const double* x, int nx, const double* z, int nz)> {
   double operator()(double t, const ConstVectorRef& x, const ConstVectorRef& z) const {
-    return fast(context.get(), t, x.data(), static_cast<int>(x.size()), z.data(),
-                static_cast<int>(z.size()));
+    return call(t, x.data(), static_cast<int>(x.size()), z.data(), static_cast<int>(z.size()));
   }
 };
 
@@ -83,12 +79,8 @@ struct DirectGuardValue {
 // must be guard k's value at (t, x, z), bit for bit, for the mode's guards in declaration order.
 // Event location samples each step with it: guards that share their work, such as a model's
 // walls from one tape of all gaps, then cost one call per sample instead of one per guard.
-struct DirectGuardSet {
-  using Fast = void (*)(const void* context, double t, const double* x, const double* z,
-                        double* values);
-  Fast fast = nullptr;
-  std::shared_ptr<const void> context;  // what `fast` reads; kept alive with the Mode
-};
+using DirectGuardSet =
+    PlainFunction<void(double t, const double* x, const double* z, double* values)>;
 
 namespace detail {
 

@@ -175,6 +175,7 @@
 
 #include "saltus/core/autodiff.hpp"
 #include "saltus/core/hybrid_system.hpp"
+#include "saltus/core/plain_function.hpp"
 #include "saltus/mech/compliant_contact_law.hpp"
 #include "saltus/mech/impact_law.hpp"
 #include "saltus/mech/second_order_jet.hpp"
@@ -198,7 +199,7 @@ class ConfigurationFunction {
   using Fn = std::function<S(const DofVector<S>&)>;
 
   // f(q) from the n doubles at q (a state vector's first half): no copy into a DofVector.
-  using InPlaceFn = std::function<double(const double* q, int n)>;
+  using InPlaceFn = PlainFunction<double(const double* q, int n)>;
 
   ConfigurationFunction() = default;
   template <class F>
@@ -213,7 +214,7 @@ class ConfigurationFunction {
   S operator()(const DofVector<S>& q) const {
     return std::get<Fn<S>>(fns_)(q);
   }
-  double operator()(const double* q, int n) const { return std::get<InPlaceFn>(fns_)(q, n); }
+  double operator()(const double* q, int n) const { return std::get<InPlaceFn>(fns_).call(q, n); }
   explicit operator bool() const { return static_cast<bool>(std::get<0>(fns_)); }
 
  private:
@@ -222,10 +223,13 @@ class ConfigurationFunction {
     return [f](const DofVector<S>& q) { return S(f(q)); };
   }
   template <class F>
+  static double call_copying(const void* f, const double* q, int n) {
+    return static_cast<double>(
+        (*static_cast<const F*>(f))(DofVector<double>(Eigen::Map<const Vector>(q, n))));
+  }
+  template <class F>
   static InPlaceFn copying(F f) {
-    return [f](const double* q, int n) {
-      return static_cast<double>(f(DofVector<double>(Eigen::Map<const Vector>(q, n))));
-    };
+    return {&call_copying<F>, std::make_shared<const F>(std::move(f))};
   }
   std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>,
              Fn<ChunkSecondOrderJet>, InPlaceFn>
@@ -308,6 +312,13 @@ struct ContactDynamics {
   // Modes with frictional compliant contacts: lambda_T_each[c] is the friction force of
   // compliant contact c along w_T (0 when inactive); lambda_N_each is then empty.
   DofVector<double> lambda_N_each, lambda_T_each;
+};
+
+// Every contact's force in a mode at (t, q, qdot), by contact index: the normal force (a closed
+// rigid contact's multiplier, an active compliant contact's law force) and the tangential one
+// (Coulomb friction); 0 where the contact carries none.
+struct ContactForces {
+  Vector normal, tangential;
 };
 
 class LagrangianModel {
@@ -394,6 +405,10 @@ class LagrangianModel {
   // Accelerations and forces of a mode (LagrangianMode: closed contact, state, compliant set).
   ContactDynamics dynamics(const LagrangianMode& mode, double t, ConstVectorRef q,
                            ConstVectorRef qdot) const;
+  // Every contact's force in a mode, from dynamics() and the compliant laws (contact_forces.cpp):
+  // the one place the forces of a state are read out (the force columns of a run's outputs).
+  ContactForces contact_forces(const LagrangianMode& mode, double t, ConstVectorRef q,
+                               ConstVectorRef qdot) const;
   // The closed state rigid contact i would take at (t, q, qdot), assumed at g_N = gdot_N = 0,
   // with the compliant contacts of compliant_mask active (closing rule of the header comment;
   // kind None when it would lift off). tangential_rest: treat gdot_T as zero (the sliding speed
@@ -422,9 +437,10 @@ class LagrangianModel {
   void check_configuration(ConstVectorRef q) const;
   // x = (q, qdot) moved to the nearest state in the kinetic metric on g_N,i(q) = 0 of the rigid
   // contacts `contacts`, their normal rates w_N,i . qdot kept (the projection that keeps closed
-  // contacts closed, closed_contact_projection.cpp): a start slightly inside a contact. False
-  // when the positions do not converge.
-  bool project_onto_contacts(const std::vector<int>& contacts, VectorRef x) const;
+  // contacts closed, closed_contact_projection.cpp): a start slightly inside a contact. Empty
+  // when it converged; else why not, naming the contact ("... the initial state could not be
+  // projected onto the contact's surface: gap ... after ... Newton steps").
+  std::string project_onto_contacts(const std::vector<int>& contacts, VectorRef x) const;
 
   // "model 'm', body 'b', contact 'c'" for messages.
   const std::string& describe_contact(int i) const { return contact(i).description; }
@@ -479,7 +495,7 @@ class LagrangianModel {
 };
 
 namespace detail {
-struct CompiledLagrangian;  // shared by the compiled callables (src/mech/lagrangian_compile.cpp)
+struct CompiledLagrangian;  // shared by the compiled callables (src/mech/compiled_lagrangian.hpp)
 }
 
 // The hybrid system of a model and its mode table.
@@ -501,6 +517,8 @@ struct LagrangianModel::Compiled {
   // 1e-12 (1 + |x|) closed by close_contact(); else no closed contact. Throws saltus::Error
   // when two or more rigid contacts would close (no mode holds them yet).
   ModeId initial_mode(double t, ConstVectorRef x) const;
+  // The model compiled (shared with the compiled callables).
+  const LagrangianModel& model() const;
 };
 
 }  // namespace saltus::mech

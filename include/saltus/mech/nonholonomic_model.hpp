@@ -100,23 +100,20 @@ class AccelerationFunction {
   // at x = (q, qdot), 2n entries each, false where fn is. The compiled flow's DirectRhs
   // (core/flow.hpp) is this function itself: no std::function and no layer between the stepper
   // and the model's code (each cost ~50 instructions of ~400 per evaluation, sleigh).
-  using Fast = bool (*)(const void* context, double t, const double* x, double* xdot);
+  using Fast = DirectOdeFunction;
 
   AccelerationFunction() = default;
   template <class F>
   explicit AccelerationFunction(F f) : fns_(wrap_double(f), wrap<Dual>(f), wrap<ChunkDual>(f)) {}
   template <class F>
-  AccelerationFunction(F f, Fast fast, std::shared_ptr<const void> context)
-      : AccelerationFunction(f) {
-    fast_ = fast;
-    context_ = std::move(context);
+  AccelerationFunction(F f, Fast fast) : AccelerationFunction(f) {
+    fast_ = std::move(fast);
   }
 
   bool operator()(double t, const double* q, const double* qdot, double* qddot) const {
     return std::get<DoubleFn>(fns_)(t, q, qdot, qddot);
   }
-  Fast fast() const { return fast_; }
-  const std::shared_ptr<const void>& context() const { return context_; }
+  const Fast& fast() const { return fast_; }
   template <class S>
   bool operator()(const S& t, const DofVector<S>& q, const DofVector<S>& qdot,
                   DofVector<S>& qddot) const {
@@ -142,21 +139,20 @@ class AccelerationFunction {
     };
   }
   std::tuple<DoubleFn, Fn<Dual>, Fn<ChunkDual>> fns_;
-  Fast fast_ = nullptr;
-  std::shared_ptr<const void> context_;
+  Fast fast_;
 };
 
 // An optional plain evaluation in doubles of NonholonomicModel::project_velocity and of the
 // kinetic energy of its result (model files set one from lang/constrained_accelerations.hpp's
 // symbolic projection): fn(context, q, qdot, v, T) writes n entries of v and T; false where it
 // does not apply (a pivot <= 0), and the generic projection then runs.
-using VelocityProjection = bool (*)(const void* context, const double* q, const double* qdot,
-                                    double* v, double* kinetic_energy);
+using VelocityProjection =
+    PlainFunction<bool(const double* q, const double* qdot, double* v, double* kinetic_energy)>;
 
 // An optional plain evaluation in doubles of every wall's h at q at once (model files set one
 // from their tape of all gaps): fn(context, q, h) writes h of each wall, in wall order, bit for bit
 // as the walls' own h. The compiled system's guard set (core/guard.hpp) calls it.
-using AllWallGaps = void (*)(const void* context, const double* q, double* h);
+using AllWallGaps = PlainFunction<void(const double* q, double* h)>;
 
 struct NonholonomicConstraint {
   std::string name;
@@ -172,6 +168,20 @@ struct NonholonomicWall {
   std::function<void(const double* q, double* dh)> gradient;
 };
 
+// The plain entries in doubles a model file compiles for its NonholonomicModel, given when the
+// model is constructed (each optional; each gives the generic path's bits or declines, and tests
+// compare them): the fused accelerations the compiled flow uses instead of the generic
+// elimination (dynamics() stays generic), the fused velocity projection the energy projection of
+// compile() uses instead of the generic one, and every wall's h in one call for the
+// `all_wall_gaps_walls` walls the model will have, in the order they are added (compile() uses it
+// only when the model has exactly that many).
+struct NonholonomicPlainEntries {
+  AccelerationFunction accelerations;
+  VelocityProjection velocity_projection;
+  AllWallGaps all_wall_gaps;
+  int all_wall_gaps_walls = 0;
+};
+
 // Accelerations and constraint forces at (t, q, qdot).
 struct NonholonomicDynamics {
   Vector qddot;
@@ -181,7 +191,7 @@ struct NonholonomicDynamics {
 
 class NonholonomicModel {
  public:
-  NonholonomicModel(std::string name, int n_dof);
+  NonholonomicModel(std::string name, int n_dof, NonholonomicPlainEntries entries = {});
 
   const std::string& name() const { return unconstrained_.name(); }
   int dof() const { return unconstrained_.dof(); }
@@ -207,46 +217,27 @@ class NonholonomicModel {
   int add_constraint(std::string name, RowFn row) {
     return push_constraint({std::move(name), ConstraintRow(row)});
   }
-  // Adds the wall h(q) = 0 (h >= 0 inside) with restitution e in [0, 1]; returns its index.
+  // Adds the wall h(q) = 0 (h >= 0 inside) with restitution e in [0, 1] and, optionally, dh/dq
+  // in doubles (NonholonomicWall::gradient; it must be dh/dq: tests compare it with AD); returns
+  // its index.
   template <class WallFn>
-  int add_wall(std::string name, WallFn h, double restitution = 1.0) {
-    return push_wall({std::move(name), ConfigurationFunction(h), restitution, {}});
+  int add_wall(std::string name, WallFn h, double restitution = 1.0,
+               std::function<void(const double* q, double* dh)> gradient = {}) {
+    return push_wall({std::move(name), ConfigurationFunction(h), restitution, std::move(gradient)});
   }
   void set_wall_restitution(int w, double restitution);
-  // Sets NonholonomicWall::gradient of wall w (it must be dh/dq: tests compare it with AD).
-  void set_wall_gradient(int w, std::function<void(const double* q, double* dh)> gradient);
-  // The fused accelerations the compiled flow uses instead of the generic elimination (above);
-  // they must be the same equations (tests compare them). dynamics() stays generic.
-  template <class AccelerationFn>
-  void set_accelerations(AccelerationFn fn) {
-    accelerations_ = AccelerationFunction(fn);
+  // The plain entries given at construction (NonholonomicPlainEntries).
+  const AccelerationFunction& accelerations() const { return entries_.accelerations; }
+  const AllWallGaps& all_wall_gaps() const { return entries_.all_wall_gaps; }
+  // all_wall_gaps is given, for exactly this model's walls.
+  bool all_wall_gaps_fit() const {
+    return entries_.all_wall_gaps && entries_.all_wall_gaps_walls == wall_count();
   }
-  // The same with the flow's plain entry in doubles (AccelerationFunction::Fast), whose qddot
-  // must equal fn's.
-  template <class AccelerationFn>
-  void set_accelerations(AccelerationFn fn, AccelerationFunction::Fast fast,
-                         std::shared_ptr<const void> context) {
-    accelerations_ = AccelerationFunction(fn, fast, std::move(context));
-  }
-  const AccelerationFunction& accelerations() const { return accelerations_; }
-  // The fused velocity projection the energy projection of compile() uses instead of the generic
-  // one (above); it must give project_velocity's v (tests compare them).
-  void set_velocity_projection(VelocityProjection fn, std::shared_ptr<const void> context) {
-    velocity_projection_ = fn;
-    velocity_projection_context_ = std::move(context);
-  }
-  // h of every wall in one call (above), for the walls added so far (add_wall clears it).
-  void set_all_wall_gaps(AllWallGaps fn, std::shared_ptr<const void> context) {
-    all_wall_gaps_ = fn;
-    all_wall_gaps_context_ = std::move(context);
-  }
-  AllWallGaps all_wall_gaps() const { return all_wall_gaps_; }
-  const void* all_wall_gaps_context() const { return all_wall_gaps_context_.get(); }
   // v and T by the fused projection; false when there is none or it does not apply.
   bool fused_velocity_projection(const double* q, const double* qdot, double* v,
                                  double* kinetic_energy) const {
-    return velocity_projection_ &&
-           velocity_projection_(velocity_projection_context_.get(), q, qdot, v, kinetic_energy);
+    return entries_.velocity_projection &&
+           entries_.velocity_projection.call(q, qdot, v, kinetic_energy);
   }
 
   // Evaluations at double precision.
@@ -296,11 +287,7 @@ class NonholonomicModel {
   LagrangianModel unconstrained_;
   std::vector<NonholonomicConstraint> constraints_;
   std::vector<NonholonomicWall> walls_;
-  AccelerationFunction accelerations_;
-  VelocityProjection velocity_projection_ = nullptr;
-  std::shared_ptr<const void> velocity_projection_context_;
-  AllWallGaps all_wall_gaps_ = nullptr;
-  std::shared_ptr<const void> all_wall_gaps_context_;
+  NonholonomicPlainEntries entries_;
 };
 
 namespace detail {

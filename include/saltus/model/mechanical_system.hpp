@@ -32,6 +32,9 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model);
 struct MechanicalSystem {
   HybridSystem system;
   ModeId initial_mode = 0;
+  // The compiled LagrangianModel behind `system` (its mode table and forces; its own `system`
+  // moved into the one above); null for a model with velocity constraints.
+  std::shared_ptr<const mech::LagrangianModel::Compiled> lagrangian;
 };
 // project_invariants: for a model with constraints, keep its kinetic energy and constraints by
 // projection (NonholonomicModel::CompileOptions; long billiard runs); ignored otherwise.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "saltus/core/hybrid_system.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
 #include "saltus/model/model.hpp"
 #include "saltus/sim/simulator.hpp"
 
@@ -17,6 +18,9 @@ namespace saltus::model {
 struct ModelRun {
   std::shared_ptr<const Model> model;
   HybridSystem system;
+  // A mechanical model without velocity constraints: its compiled LagrangianModel (the modes of
+  // `system`), from which the outputs read the contact forces; null otherwise.
+  std::shared_ptr<const mech::LagrangianModel::Compiled> lagrangian;
   SimulationResult result;
   // Every parameter's value when the run was made (a run-time parameter may change later).
   std::vector<double> parameter_values;

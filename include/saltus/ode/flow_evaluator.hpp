@@ -40,7 +40,7 @@ class FlowEvaluator {
   // a non-finite value (see last_residual()).
   bool derivative(double tau, const ConstVectorRef& x, VectorRef xdot) {
     const double t = origin_ + tau;
-    if (direct_ && direct_->fast(direct_->context.get(), t, x.data(), xdot.data())) {
+    if (direct_ && direct_->call(t, x.data(), xdot.data())) {
       return all_finite(xdot.data(), xdot.size());
     }
     return general_derivative(t, x, xdot);

@@ -1,8 +1,9 @@
 // The contact forces of a mechanical model's run as trajectory columns (trajectory.csv, the
 // Python package's trajectory table, forces.png): lambda_N:<c> for every contact and
 // lambda_T:<c> for a frictional one, at every trajectory sample, computed from the mode the
-// sample is in (mech::LagrangianModel::dynamics): the closed contacts' forces (the contact-force
-// LCP's for several), a compliant contact's push-out force while active, 0 for an open contact.
+// sample is in by the run's own compiled model (mech::LagrangianModel::contact_forces; nothing is
+// rebuilt): the closed contacts' forces (the contact-force system's for several), a compliant
+// contact's push-out force while active, 0 for an open contact.
 #pragma once
 
 #include <string>
@@ -19,7 +20,9 @@ struct ContactForceColumns {
 };
 
 // Empty (no names) for a model without contacts, a non-mechanical model or one with velocity
-// constraints (whose constraint forces are not contact forces).
+// constraints (whose constraint forces are not contact forces): a run without run.lagrangian.
 ContactForceColumns contact_force_columns(const model::ModelRun& run);
+// contact_force_columns(run).names without the values.
+std::vector<std::string> contact_force_names(const model::ModelRun& run);
 
 }  // namespace saltus::run

@@ -1,11 +1,13 @@
-// The tables `saltus density` writes (docs/TOUR.md): the histogram as density.csv and
-// density.npy, and its convergence (convergence.csv) at the checkpoints the run takes.
+// The outputs `saltus density` writes (docs/TOUR.md): the histogram as density.csv and
+// density.npy, its convergence (convergence.csv) at the checkpoints the run takes, and the run's
+// summary.json.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "saltus/analysis/invariant_density.hpp"
+#include "saltus/run/density_setup.hpp"
 
 namespace saltus::run {
 
@@ -29,7 +31,19 @@ std::string density_npy(const analysis::DensityHistogram& h);
 // maps,l1_to_final,independent_sampling_l1.
 std::string density_convergence_csv(const std::vector<DensityConvergenceRow>& rows);
 
-// The shortest of %.15g and %.17g that reads back as v (the density outputs' numbers).
-std::string shortest_number(double v);
+// What the trajectories of a run did, beside the histogram.
+struct DensityRunTally {
+  long maps_done = 0;         // all trajectories together
+  double worst_energy = 0.0;  // largest relative energy error of an elastic system (else 0)
+  std::string stopped;        // the first trajectory that stopped early and why; empty: none
+};
+DensityRunTally density_run_tally(const DensitySetup& setup, const analysis::DensityResult& r);
+
+// summary.json: what was asked (args, o), what the system is (setup) and what the run did.
+std::string density_summary_json(const DensityArguments& args, const DensitySetup& setup,
+                                 const analysis::DensityOptions& o,
+                                 const analysis::DensityResult& r,
+                                 const std::vector<DensityConvergenceRow>& rows,
+                                 const DensityRunTally& tally, double wall_seconds);
 
 }  // namespace saltus::run

@@ -1,0 +1,198 @@
+// The resets of rigid contacts' impacts (compiled_lagrangian.hpp): one contact's impact by its
+// law, several contacts' simultaneous impact as one jump (multi_contact_impact.hpp), the contact
+// closing when the impact leaves it at rest, and Lecornu's impact without collision at the
+// dynamic jam. Resets work on fixed-capacity vectors.
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "compiled_lagrangian.hpp"
+#include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
+#include "index_set_choice.hpp"
+#include "multi_contact_impact.hpp"
+#include "painleve_report.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+
+namespace saltus::mech::detail {
+
+namespace {
+
+// A simultaneous impact as one jump (multi_contact_impact.hpp); closes the one contact left
+// closed, if any, by close_contact(), and two or more by the contact-force LCP over them
+// (index_set_choice.hpp) with I_H = those left with gdot_T(t+) = 0.
+bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& set,
+                       const LagrangianMode& from, double t, ConstVectorRef x, Jump& jump) {
+  const int n = ctx.n;
+  const unsigned mask = from.compliant_mask;
+  unsigned closed = 0;
+  if (!detail::simultaneous_impact_jump(ctx.model, set, t, x, jump, closed)) return false;
+  jump.target = detail::open_after_jump(ctx, from, t, x.head(n), jump.x_plus.segment(n, n));
+  if (closed == 0) return true;
+  if (detail::refuse_closing(ctx, from, std::countr_zero(closed), t, jump)) return false;
+  const Vector qdot_plus = jump.x_plus.segment(n, n);
+  if (closed & (closed - 1u)) {
+    unsigned stick = 0, negative = 0;
+    detail::sets_from_velocities(ctx.model, closed, x.head(n), qdot_plus, jump.state_scales, stick,
+                                 negative, detail::kEventRestRate);
+    LagrangianMode next;
+    if (!detail::choose_index_sets(ctx.model, t, x.head(n), qdot_plus, closed, stick, negative,
+                                   mask, next, jump.failure)) {
+      return false;
+    }
+    jump.target = ctx.find(next);
+    return true;
+  }
+  try {
+    jump.target =
+        ctx.find(ctx.model.close_contact(std::countr_zero(closed), t, x.head(n), qdot_plus, mask));
+  } catch (const Error& e) {
+    jump.failure = e.what();  // Painleve as the contact closes
+    return false;
+  }
+  return true;
+}
+
+// w_N of contact d at q and the normal rate w_N . qdot, x = (q, qdot). Not inlined: inlined into
+// the reset, GCC 12 takes w_N for uninitialised (-Wmaybe-uninitialized).
+[[gnu::noinline]] double normal_rate(const LagrangianModel& m, int d, ConstVectorRef x,
+                                     DofVector<double>& w_N) {
+  const int n = m.dof();
+  detail::gradient(m.contact(d).gap, load<double>(x, 0, n), w_N);
+  return w_N.dot(x.tail(n));
+}
+
+// x+ = (q, qdot+) and the outputs impulse_t, impulse_n, energy_change of one contact's impact.
+void write_impact(const ContactImpact& imp, ConstVectorRef q, Jump& jump) {
+  const Eigen::Index n = q.size();
+  jump.x_plus.head(n) = q;
+  jump.x_plus.segment(n, n) = imp.qdot_plus;
+  jump.outputs[0] = imp.planar.impulse[0];
+  jump.outputs[1] = imp.planar.impulse[1];
+  jump.outputs[2] = imp.planar.dT;
+}
+
+// The impact of contact d as one jump: q unchanged, qdot+ and the impulse (P_t, P_n) and
+// kinetic-energy change as outputs (event log, on_event, events.csv). Alone in I_S, d's own law
+// is solved once; with other contacts in I_S (multi_contact_impact.hpp) all are solved together.
+// A law or LCP with no answer fails the reset with its own message. d already separating (a
+// simultaneous impact resolved it with another contact's guard): nothing happens.
+Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
+  const unsigned mask = from.compliant_mask;
+  const bool may_close = from.kind == ClosedKind::None;
+  Reset reset = Reset::custom(
+      ctx->open(mask), true,
+      [ctx, d, mask, may_close, from](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        const int n = ctx->n;
+        DofVector<double> w_N;
+        const double before = normal_rate(ctx->model, d, x, w_N);
+        // |gdot_N| at round-off: touching at rest (a corner at the end of its bounces), not
+        // separating. Left as an identity event, gravity brought it back 1 ulp later, again and
+        // again, to a step-size underflow (issue 11); it closes by its forces instead.
+        const detail::ContactScales s =
+            detail::contact_scales(jump.state_scales, x.head(n), x.tail(n));
+        const double rest = detail::kEventRestRate * detail::scale_along(w_N, s.qdot);
+        if (before > rest) {
+          jump.target = ctx->find(from);
+          jump.x_plus.head(2 * n) = x;
+          jump.outputs.setZero();
+          return true;
+        }
+        const std::vector<int> set = detail::simultaneous_impact_set(
+            ctx->model, d, closed_bits(from), x.head(n), x.tail(n), jump.state_scales);
+        if (set.size() > 1) return simultaneous_jump(*ctx, set, from, t, x, jump);
+        if (before >= -rest && may_close) {
+          jump.x_plus.head(2 * n) = x;
+          jump.outputs.setZero();
+          if (detail::refuse_closing(*ctx, from, d, t, jump)) return false;
+          try {
+            jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), x.tail(n), mask));
+          } catch (const Error& e) {
+            jump.failure = e.what();  // Painleve as the contact closes
+            return false;
+          }
+          return true;
+        }
+        const ContactImpact imp = ctx->model.resolve_impact(d, x.head(n), x.tail(n));
+        if (!imp.planar.resolved()) {
+          jump.failure = saltus::detail::text(ctx->model.describe_contact(d), ": impact at t = ", t,
+                                              ": ", imp.planar.message);
+          return false;
+        }
+        write_impact(imp, x.head(n), jump);
+        jump.target = detail::open_after_jump(*ctx, from, t, x.head(n), imp.qdot_plus);
+        if (!may_close) return true;
+        const double after = w_N.dot(imp.qdot_plus);
+        // Round-off of the law's gdot_N+ = 0 against the approach speed and the terms of
+        // gdot_N+ (in the rate's own units; issue 34).
+        if (std::abs(after) <=
+            1e-12 * (std::abs(before) + w_N.cwiseAbs().dot(imp.qdot_plus.cwiseAbs()))) {
+          if (detail::refuse_closing(*ctx, from, d, t, jump)) return false;
+          try {
+            jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask));
+          } catch (const Error& e) {
+            jump.failure = e.what();  // Painleve as the contact closes
+            return false;
+          }
+        }
+        return true;
+      });
+  reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
+  return reset;
+}
+
+}  // namespace
+
+Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from) {
+  const LagrangianModel& m = ctx->model;
+  return make_guard(
+      "impact:" + m.contact(d).name, Direction::Rising,
+      [ctx, d](const auto&, const auto& x, const auto&) {
+        using S = std::decay_t<decltype(x[0])>;
+        return S(-ctx->model.contact(d).gap(load<S>(x, 0, ctx->n)));
+      },
+      impact_reset(ctx, d, from));
+}
+
+// The dynamic jam (Genot and Brogliato): a contact sliding with s reaches B = 0, where the normal
+// force grows without bound. Resolved by Lecornu's impact without collision: the impulse that
+// brings the slip to rest along Routh's process at gdot_N = 0 (LagrangianModel::resolve_impact,
+// WithoutCollision); the contact then closes by its forces (stick, as a rule). Outputs as an
+// impact's. A process without an answer ends the run with the Painleve report and its reason.
+Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& from) {
+  const unsigned mask = from.compliant_mask;
+  Reset reset = Reset::custom(
+      ctx->open(mask), true,
+      [ctx, ci, s, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        const int n = ctx->n;
+        const LagrangianModel& m = ctx->model;
+        const ContactImpact imp = m.resolve_impact(ci, x.head(n), x.tail(n),
+                                                   LagrangianModel::ImpactKind::WithoutCollision);
+        // No impulse: the slip is at rest at the jam (a stick-slip transition in the Painleve
+        // regime), where the impulse level keeps the stick that the forces cannot: unresolved.
+        const bool none = imp.planar.impulse.isZero(0.0);
+        if (!imp.planar.resolved() || none) {
+          jump.failure = saltus::detail::text(
+              detail::painleve_message(m, ci, t, x.head(n), x.tail(n), s,
+                                       m.sliding_coefficient(ci, x.head(n), s),
+                                       "B reached zero while sliding"),
+              none ? "; no impact without collision resolves it (the slip is at rest)"
+                   : "; the impact without collision has no answer: ",
+              imp.planar.message);
+          return false;
+        }
+        write_impact(imp, x.head(n), jump);
+        try {
+          jump.target = ctx->find(m.close_contact(ci, t, x.head(n), imp.qdot_plus, mask));
+        } catch (const Error& e) {
+          jump.failure = saltus::detail::text("after the impact without collision: ", e.what());
+          return false;
+        }
+        return true;
+      });
+  reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
+  return reset;
+}
+
+}  // namespace saltus::mech::detail
