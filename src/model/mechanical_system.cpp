@@ -15,6 +15,7 @@
 #include "saltus/lang/tape.hpp"
 #include "saltus/mech/nonholonomic_model.hpp"
 #include "saltus/model/model_system.hpp"
+#include "saltus/model/runtime_contact_laws.hpp"
 
 namespace saltus::model {
 namespace {
@@ -235,9 +236,9 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
     } else if (c.compliant) {
       lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
     } else if (c.tangent != lang::kNoNode) {
-      lm.add_contact(c.name, c.body, gap, tangent, c.rigid_law);
+      lm.add_contact(c.name, c.body, gap, tangent, current_rigid_law(*model, static_cast<int>(i)));
     } else {
-      lm.add_contact(c.name, c.body, gap, c.rigid_law);
+      lm.add_contact(c.name, c.body, gap, current_rigid_law(*model, static_cast<int>(i)));
     }
   }
   // The initial configuration: M(q0) SPD, every gap gradient non-zero, no rigid contact
@@ -271,13 +272,16 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
   if (!model->mechanics->constraint_rows.empty()) {
     const mech::NonholonomicModel::Compiled compiled =
         nonholonomic_model(model).compile({project_invariants});
-    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state())};
+    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state()), {}};
     add_sections(m.system, *model);
     return m;
   }
   const mech::LagrangianModel::Compiled compiled = lagrangian_model(model).compile();
-  MechanicalSystem m{compiled.system,
-                     compiled.initial_mode(model->t_start, model->initial_state())};
+  follow_runtime_contact_laws(*model, compiled.contact_law_setter());
+  mech::LagrangianModel::Compiled modes;  // initial_mode reads the shared context only
+  modes.context = compiled.context;
+  MechanicalSystem m{compiled.system, compiled.initial_mode(model->t_start, model->initial_state()),
+                     [modes](double t, const Vector& x) { return modes.initial_mode(t, x); }};
   add_sections(m.system, *model);
   return m;
 }
