@@ -368,7 +368,9 @@ void ModelReader::read_contact(const toml::table& t, int index) {
         if (auto x = runtime_coefficient(*v, where + " " + key)) {
           *follows = x->first;
           field = x->second;
-          model_.runtime_contact_laws = std::make_shared<RuntimeContactLaws>();
+          if (!model_.runtime_contact_laws) {
+            model_.runtime_contact_laws = std::make_shared<RuntimeContactLaws>();
+          }
         }
         return;
       }
