@@ -69,6 +69,21 @@ int bifurcation_command(const BifurcationArguments& args) {
                                       : range.a + (range.b - range.a) * static_cast<double>(k) /
                                                       static_cast<double>(range.n - 1));
     }
+    if (runtime) {
+      // Every value up front: one the model cannot take (a contact's e beyond 1) is refused
+      // here, naming it, not in the middle of the diagram.
+      const double loaded = m.parameter_value(model::runtime_parameter_index(m, varied));
+      for (const double v : d.values) {
+        try {
+          d.set_parameter(v);
+        } catch (const Error& e) {
+          std::ostringstream os;
+          os << "--vary " << varied << " = " << v << ": " << e.what();
+          throw Error(os.str());
+        }
+      }
+      d.set_parameter(loaded);
+    }
     if (args.discard < 0 || args.keep < 1) throw Error("--discard must be >= 0 and --keep >= 1");
     if (!args.show.empty()) model::parameter_state_index(m, args.show);  // a state, or why not
     Guard g;
@@ -89,6 +104,7 @@ int bifurcation_command(const BifurcationArguments& args) {
     return 1;
   }
   d.follow = !args.restart;
+  if (lm.start.mode_at) d.start_mode = [&lm, &m] { return lm.start.mode_now(m.t_start); };
   d.discard = args.discard;
   d.keep = args.keep;
   d.t0 = m.t_start;

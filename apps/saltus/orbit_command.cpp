@@ -9,6 +9,7 @@
 #include "analysis_setup.hpp"
 #include "orbit_branch_output.hpp"
 #include "python_script.hpp"
+#include "saltus/analysis/cyclic_held_map.hpp"
 #include "saltus/analysis/orbit_branch_switching.hpp"
 #include "saltus/analysis/parameter_return_map.hpp"
 #include "saltus/analysis/section_start.hpp"
@@ -73,6 +74,34 @@ std::string cyclic_report(const std::vector<std::string>& names, const analysis:
       problem = "'" + name + "' does not drift: it changes by " + number(drift) +
                 " over a period (tolerance " + number(tolerance) + "); leave it out of --cyclic";
     }
+  }
+  j["cyclic"] = list;
+  if (!problem.empty()) j["cyclic_problem"] = problem;
+  return problem;
+}
+
+// --cyclic with --continue: the held states, the drift at the guess and whether the map is
+// invariant under their translation there (else the branch would depend on the held values).
+std::string held_cyclic_report(const std::vector<std::string>& names,
+                               const analysis::ShootingOptions& s, const analysis::ReturnMap& map,
+                               const Vector& guess, nlohmann::ordered_json& j) {
+  const analysis::MapValue p = map(guess);
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  std::string problem;
+  for (const int k : s.cyclic) {
+    const std::string& name = names[static_cast<size_t>(k)];
+    nlohmann::ordered_json e = {{"state", name}, {"held", guess[k]}};
+    if (p.ok()) {
+      const double column = analysis::cyclic_column_error(p, k);
+      e["drift_at_guess"] = p.x[k] - guess[k];
+      e["column_error"] = column;
+      if (problem.empty() && !(column <= 1e-6)) {
+        problem = "'" + name + "' is not a translation symmetry of the return map: its column " +
+                  "of DP differs from the unit vector by " + number(column) +
+                  " at the guess (the branch would depend on the value it is held at)";
+      }
+    }
+    list.push_back(e);
   }
   j["cyclic"] = list;
   if (!problem.empty()) j["cyclic_problem"] = problem;
@@ -205,9 +234,6 @@ int orbit_command(const OrbitArguments& args) {
     if (args.switch_at_pd && args.continuation.empty()) {
       throw Error("--switch-at-pd switches branches along a continuation: give --continue too");
     }
-    if (!args.cyclic.empty() && !args.continuation.empty()) {
-      throw Error("--cyclic with --continue is not supported yet: find the orbit without it");
-    }
     for (const std::string& name : args.cyclic) {
       const int k = index_of(setup.names, name);
       if (k < 0) {
@@ -329,7 +355,14 @@ int orbit_command(const OrbitArguments& args) {
     }
     status = orbit.converged() ? 0 : 2;
   } else {
-    const analysis::Branch b = analysis::continue_orbit(map, guess, c);
+    // Cyclic states are held at the guess's values along the branch (analysis/cyclic_held_map).
+    const analysis::ReturnMap held =
+        shooting.cyclic.empty() ? map : analysis::cyclic_held_map(map, shooting.cyclic, guess);
+    if (!shooting.cyclic.empty()) {
+      cyclic_problem = held_cyclic_report(names, shooting, map, guess, j);
+    }
+    const analysis::Branch b =
+        cyclic_problem.empty() ? analysis::continue_orbit(held, guess, c) : analysis::Branch{};
     const bool partial = b.status == analysis::BranchStatus::CorrectorFailed;
     j["status"] = to_string(b.status);
     j["parameter"] = names[static_cast<size_t>(c.parameter)];
@@ -362,7 +395,7 @@ int orbit_command(const OrbitArguments& args) {
     files.emplace_back("bifurcations.csv", bifurcations_csv(names, b));
     status = b.status == analysis::BranchStatus::Continued ? 0 : 2;
     if (b.ok && args.switch_at_pd) {
-      j["period_2"] = switch_at_doubling(names, map, b, c, files);
+      j["period_2"] = switch_at_doubling(names, held, b, c, files);
       if (j["period_2"]["status"] != "continued") {
         j["message"] = "period 2: " + j["period_2"]["message"].get<std::string>();
         status = 2;

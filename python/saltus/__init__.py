@@ -11,12 +11,12 @@ See docs/PYTHON.md. Plot helpers are in :mod:`saltus.plot` (matplotlib).
 from .errors import (ArityError, EngineError, ExpressionError, MissingValueError, ModelError,
                      RunFailedError, SaltusError, TomlSyntaxError, UnknownModeError,
                      UnknownParameterError, UnknownStateError, UnknownSymbolError)
-from .model import Model, Run, load, load_string
+from .model import Guard, Model, Run, load, load_string
 from .sweep import SweepResult, sweep
 from .tables import Table
 
 __all__ = [
-    "load", "load_string", "sweep", "Model", "Run", "SweepResult", "Table", "SaltusError",
+    "load", "load_string", "sweep", "Guard", "Model", "Run", "SweepResult", "Table", "SaltusError",
     "EngineError", "RunFailedError", "ModelError", "TomlSyntaxError", "UnknownSymbolError",
     "ArityError", "UnknownModeError", "UnknownStateError", "MissingValueError",
     "UnknownParameterError", "ExpressionError",

@@ -1,5 +1,6 @@
 """Models and runs: load a model file (or text), override values, run, read the results."""
 
+import collections
 import json
 import os
 
@@ -28,6 +29,17 @@ def _overrides(set, values):
         out += list(set)
     out += [_override_text(k, v) for k, v in values.items()]
     return out
+
+
+class Guard(collections.namedtuple("Guard", "mode name direction when targets terminal")):
+    """A guard of a mode ([[modes.NAME.guards]]), as the file gives it.
+
+    ``direction`` is 'rising', 'falling' or 'either'; ``when`` the jump set's condition as
+    written (``when = "theta < 0"``), None when the guard fires wherever it is crossed;
+    ``targets`` the modes its events continue in (one per entry of ``targets``, else the one
+    ``target``); ``terminal`` whether the run stops after its event.
+    """
+    __slots__ = ()
 
 
 class Model:
@@ -64,6 +76,12 @@ class Model:
     def states(self):
         """{name: initial value} of every state (a mechanical model: q then q')."""
         return {n: v for n, v, _ in self._core.states}
+
+    @property
+    def guards(self):
+        """Every mode's guards as :class:`Guard` tuples, in file order (empty for a mechanical
+        model, whose contacts are not guards of the file)."""
+        return [Guard(*g[:4], list(g[4]), g[5]) for g in self._core.guards]
 
     @property
     def units(self):

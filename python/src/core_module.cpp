@@ -73,6 +73,26 @@ py::list parameters(const Model& m) {
   return out;
 }
 
+// (mode, name, direction, when or None, target modes, terminal) of every guard of every mode;
+// a mechanical model's contacts are not guards of the file (empty).
+py::list guards(const Model& m) {
+  static const char* const kDirections[] = {"rising", "falling", "either"};
+  py::list out;
+  for (const auto& mode : m.modes) {
+    for (const auto& g : mode.guards) {
+      py::list targets;
+      for (const auto& t : g.targets) {
+        targets.append(m.modes[static_cast<size_t>(t.target)].name);
+      }
+      out.append(py::make_tuple(mode.name, g.name, kDirections[static_cast<int>(g.direction)],
+                                g.when == saltus::lang::kNoNode ? py::object(py::none())
+                                                                : py::object(py::str(g.when_text)),
+                                targets, g.terminal));
+    }
+  }
+  return out;
+}
+
 saltus::model::LoadOptions runtime_options(const std::vector<std::string>& runtime) {
   saltus::model::LoadOptions options;
   options.runtime_parameters = runtime;
@@ -119,6 +139,7 @@ PYBIND11_MODULE(_core, m) {
              saltus::model::set_runtime_parameter(x, name, value);
            })
       .def_property_readonly("states", [](const Model& x) { return quantities(x.states); })
+      .def_property_readonly("guards", &guards)
       .def_property_readonly("mechanical", [](const Model& x) { return x.mechanics.has_value(); })
       .def_property_readonly("dof",
                              [](const Model& x) { return x.mechanics ? x.mechanics->dof : 0; })

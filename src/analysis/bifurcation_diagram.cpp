@@ -68,6 +68,7 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
     } else {
       x[options.parameter] = value;
     }
+    if (!options.follow && options.start_mode) from = options.start_mode();
     const SimulationResult r = simulate(system, from, t, x, t + options.horizon, o);
     column.termination = r.termination();
     column.points.resize(static_cast<Eigen::Index>(kept.size()), initial.size());

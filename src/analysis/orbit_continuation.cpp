@@ -1,6 +1,7 @@
 #include "saltus/analysis/orbit_continuation.hpp"
 
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <sstream>
@@ -277,12 +278,10 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
     }
     const Vector t_next = c.tangent(en, t);
     const double p_next = next[n - 1];
-    if (p_next > o.p_max || p_next < o.p_min) {
-      os.str("");
-      os << "the parameter left [" << o.p_min << ", " << o.p_max << "]";
-      branch.stop_reason = os.str();
-      return;
-    }
+    // A step that leaves the range is still searched: a bifurcation located inside the range
+    // is kept (the walker's doubling was jumped over by the last step), one outside dropped.
+    const bool leaves = p_next > o.p_max || p_next < o.p_min;
+    const size_t found_before = branch.bifurcations.size();
     // Secant on the arclength h for test(evaluation) = 0, started from the bracket
     // (0, g0), (h, g1): the located point and its evaluation, and the test's last value.
     struct Located {
@@ -364,6 +363,19 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
       }
       record(BifurcationKind::NeimarkSacker, l, k >= 0 ? std::abs(m[k]) - 1.0 : kNaN, what.str());
       branch.bifurcations.back().angle = k >= 0 ? std::arg(m[k]) : kNaN;
+    }
+    if (leaves) {
+      const auto outside = [&o](const BifurcationPoint& b) {
+        return b.parameter > o.p_max || b.parameter < o.p_min;
+      };
+      branch.bifurcations.erase(
+          std::remove_if(branch.bifurcations.begin() + static_cast<std::ptrdiff_t>(found_before),
+                         branch.bifurcations.end(), outside),
+          branch.bifurcations.end());
+      os.str("");
+      os << "the parameter left [" << o.p_min << ", " << o.p_max << "]";
+      branch.stop_reason = os.str();
+      return;
     }
     u = next;
     e = en;

@@ -4,6 +4,8 @@
 #include <limits>
 #include <sstream>
 
+#include "saltus/core/error.hpp"
+
 namespace saltus::analysis {
 
 ReturnMap parameter_return_map(ReturnMap map, std::function<void(double)> set_parameter) {
@@ -12,12 +14,20 @@ ReturnMap parameter_return_map(ReturnMap map, std::function<void(double)> set_pa
     const double p = xa[n];
     const Vector x = xa.head(n);
     const double h = std::cbrt(std::numeric_limits<double>::epsilon()) * std::max(1.0, std::abs(p));
-    set(p + h);
-    const MapValue up = map(x);
-    set(p - h);
-    const MapValue down = map(x);
-    set(p);
-    MapValue v = map(x);
+    // A value the model refuses (a contact's e beyond 1) leaves the map undefined there.
+    const auto at = [&](double value) {
+      try {
+        set(value);
+      } catch (const Error& e) {
+        MapValue refused;
+        refused.message = e.what();
+        return refused;
+      }
+      return map(x);
+    };
+    const MapValue up = at(p + h);
+    const MapValue down = at(p - h);
+    MapValue v = at(p);
     if (!v.ok()) return v;
     if (!up.ok() || !down.ok()) {
       // The map is defined at p but not at p +- h: no derivative in p (e.g. a grazing nearby).

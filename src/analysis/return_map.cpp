@@ -96,6 +96,9 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
     const Mode& m = system.mode(r.mode_before);
     for (const Guard& guard : m.guards) {
       if (kApexPrefix + guard.name != g.name) continue;
+      // Outside its jump set the guard cannot fire: its surface may be crossed there (a
+      // walker's swing foot beside the scuff), which is no approach to an event.
+      if (guard.when && guard.when(r.t, log.x_before(i), log.z_before(i)) == 0.0) continue;
       const double p = guard.value(r.t, log.x_before(i), log.z_before(i));
       const double distance = guard.direction == Direction::Rising ? -p : p;
       out.closest_approach = std::min(out.closest_approach, distance);

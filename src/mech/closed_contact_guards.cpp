@@ -54,7 +54,6 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                           return S(-d.lambda_N);
                         },
                         Reset::to(ctx->open(mask))));
-  const double mu = c.law.mu;
   if (mode.kind == ClosedKind::SlipPositive || mode.kind == ClosedKind::SlipNegative) {
     const double s = detail::slip_sign(mode.kind);
     // The sliding speed reaches zero: stick, slip reversal, or lift-off by the stick forces.
@@ -77,11 +76,13 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
     for (const double s : {1.0, -1.0}) {
       sys.add_guard(id, make_guard(
                             std::string(s > 0.0 ? "slip+:" : "slip-:") + c.name, Direction::Rising,
-                            [ctx, mode, mu, s](const auto& t, const auto& x, const auto&) {
+                            [ctx, mode, ci, s](const auto& t, const auto& x, const auto&) {
                               using S = std::decay_t<decltype(x[0])>;
                               const auto [q, qd] = split_state(x, ctx->n);
                               DynamicsT<S> d;
                               detail::mode_dynamics(ctx->model, mode, S(t), q, qd, d);
+                              // mu read now: it may follow a run-time parameter.
+                              const double mu = ctx->model.contact(ci).law.mu;
                               return S(-s * d.lambda_T - mu * d.lambda_N);
                             },
                             Reset::to(s > 0.0 ? slip_pos : slip_neg)));

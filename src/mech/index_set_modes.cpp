@@ -204,7 +204,6 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
       sys.add_guard(id, std::move(g));
       return;
     }
-    const double mu = c.law.mu;
     for (const double s : {1.0, -1.0}) {
       // The contacts of i's sticking group (equal w_T) reach the cone edge together; all of
       // them start to slide.
@@ -231,9 +230,11 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
           });
       sys.add_guard(id, make_guard(
                             std::string(s > 0.0 ? "slip+:" : "slip-:") + c.name, Direction::Rising,
-                            [ctx, mode, mu, s, i](const auto& t, const auto& x, const auto&) {
+                            [ctx, mode, s, i](const auto& t, const auto& x, const auto&) {
                               using S = std::decay_t<decltype(x[0])>;
                               const auto d = dynamics_at(ctx, mode, t, x);
+                              // mu read now: it may follow a run-time parameter.
+                              const double mu = ctx->model.contact(i).law.mu;
                               return S(-s * d.lambda_T_of[i] - mu * d.lambda_N_of[i]);
                             },
                             reset));

@@ -14,6 +14,7 @@
 #include "saltus/lang/tape.hpp"
 #include "saltus/mech/nonholonomic_model.hpp"
 #include "saltus/model/model_system.hpp"
+#include "saltus/model/runtime_contact_laws.hpp"
 
 namespace saltus::model {
 namespace {
@@ -226,9 +227,9 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
     } else if (c.compliant) {
       lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
     } else if (c.tangent != lang::kNoNode) {
-      lm.add_contact(c.name, c.body, gap, tangent, c.rigid_law);
+      lm.add_contact(c.name, c.body, gap, tangent, current_rigid_law(*model, static_cast<int>(i)));
     } else {
-      lm.add_contact(c.name, c.body, gap, c.rigid_law);
+      lm.add_contact(c.name, c.body, gap, current_rigid_law(*model, static_cast<int>(i)));
     }
   }
   // The initial configuration: M(q0) SPD, every gap gradient non-zero, no rigid contact
@@ -262,14 +263,18 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
   if (!model->mechanics->constraint_rows.empty()) {
     const mech::NonholonomicModel::Compiled compiled =
         nonholonomic_model(model).compile({project_invariants});
-    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state()), nullptr};
+    MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state()), nullptr, {}};
     add_sections(m.system, *model);
     return m;
   }
   auto compiled =
       std::make_shared<mech::LagrangianModel::Compiled>(lagrangian_model(model).compile());
+  follow_runtime_contact_laws(*model, compiled->contact_law_setter());
   const ModeId initial = compiled->initial_mode(model->t_start, model->initial_state());
-  MechanicalSystem m{std::move(compiled->system), initial, compiled};
+  // initial_mode reads the shared context only (the system moves out below).
+  std::shared_ptr<const mech::LagrangianModel::Compiled> modes = compiled;
+  MechanicalSystem m{std::move(compiled->system), initial, modes,
+                     [modes](double t, const Vector& x) { return modes->initial_mode(t, x); }};
   add_sections(m.system, *model);
   return m;
 }

@@ -33,6 +33,7 @@ ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run) 
     run.system = std::move(m.system);
     run.lagrangian = std::move(m.lagrangian);
     start.mode = m.initial_mode;
+    start.mode_at = std::move(m.mode_at);
   } else {
     run.system = build_hybrid_system(model);
   }
@@ -65,7 +66,8 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
   }
   // Every outcome of the run is a Termination with its message (the engine throws only for
   // sizes and times the loader has already checked).
-  sim.run(start.mode, model.t_start, start.x0, start.z0, model.t_end, run.result);
+  sim.run(start.mode_now(model.t_start), model.t_start, start.x0, start.z0, model.t_end,
+          run.result);
 }
 
 ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "saltus/core/error.hpp"
+#include "saltus/model/runtime_contact_laws.hpp"
 
 namespace saltus::model {
 namespace {
@@ -38,7 +39,16 @@ void set_runtime_parameter(const Model& model, std::string_view name, double val
     detail::throw_error(model.file, ": run-time parameter '", name, "' = ", value,
                         " is not finite");
   }
-  (*model.graph->parameter_values())[static_cast<size_t>(k)] = value;
+  double& slot = (*model.graph->parameter_values())[static_cast<size_t>(k)];
+  const double before = slot;
+  slot = value;
+  try {
+    update_runtime_contact_laws(model);  // contacts whose e, mu or e_t read it
+  } catch (const Error&) {
+    slot = before;  // refused: the model and its systems keep the value they had
+    update_runtime_contact_laws(model);
+    throw;
+  }
 }
 
 }  // namespace saltus::model

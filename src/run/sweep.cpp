@@ -179,13 +179,20 @@ struct PreparedModel {
   model::ModelStart start;
 };
 
-SweepPoint run_prepared_point(PreparedModel& prepared, const SweepSpec& spec,
+SweepPoint run_prepared_point(PreparedModel& prepared, const std::string& text,
+                              const SweepSpec& spec,
                               const std::vector<CollectedQuantity>& quantities,
                               std::vector<double> values) {
-  return guarded_point(std::move(values), quantities.size(), [&](SweepPoint& point) {
-    for (size_t i = 0; i < point.values.size(); ++i) {
-      model::set_runtime_parameter(*prepared.run.model, spec.axes[i].name, point.values[i]);
+  try {
+    for (size_t i = 0; i < values.size(); ++i) {
+      model::set_runtime_parameter(*prepared.run.model, spec.axes[i].name, values[i]);
     }
+  } catch (const Error&) {
+    // A value the built system cannot take (a contact's law made invalid, or frictionless
+    // where it was compiled with friction): the point's own model says what it gives.
+    return run_point(text, spec, quantities, std::move(values));
+  }
+  return guarded_point(std::move(values), quantities.size(), [&](SweepPoint& point) {
     model::simulate_model_run(prepared.run, prepared.start);
     record_run(prepared.run, quantities, point);
   });
@@ -344,7 +351,7 @@ std::function<SweepPoint(size_t)> SweepPlan::runner() const {
       auto prepared = std::make_shared<PreparedModel>();
       prepared->start = model::prepare_model_run(std::move(model), prepared->run);
       return [&d, prepared](size_t i) {
-        return run_prepared_point(*prepared, d.spec, d.quantities, d.values.at(i));
+        return run_prepared_point(*prepared, d.text, d.spec, d.quantities, d.values.at(i));
       };
     } catch (const Error&) {
       // The model does not build: each point reports that as its own status below.

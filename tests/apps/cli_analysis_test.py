@@ -179,18 +179,18 @@ A, W, E = 1.0, 2.5, 0.8
 T = 2 * math.pi / W
 
 
-def closed_form(sigma):
+def closed_form(sigma, e=E):
     """(x, v) at t = 0 on the period-1 orbit, the impact phase and speed."""
     p = A / (1 - W * W)
     t2 = math.tan(T / 2)
-    a, b = (1 - E) * t2 * p, (1 + E) * p * W
-    delta, c = math.atan2(b, a), (1 - E) * t2 * sigma / math.hypot(a, b)
+    a, b = (1 - e) * t2 * p, (1 + e) * p * W
+    delta, c = math.atan2(b, a), (1 - e) * t2 * sigma / math.hypot(a, b)
     for sign in (1, -1):
         phase = math.fmod(delta + sign * math.acos(c) + 4 * math.pi, 2 * math.pi)
-        speed = (p * W * math.sin(phase) - (sigma - p * math.cos(phase)) * t2) / E
+        speed = (p * W * math.sin(phase) - (sigma - p * math.cos(phase)) * t2) / e
         if speed <= 0:
             continue
-        c1, c2 = sigma - p * math.cos(phase), p * W * math.sin(phase) - E * speed
+        c1, c2 = sigma - p * math.cos(phase), p * W * math.sin(phase) - e * speed
         s = T - phase / W
         return (c1 * math.cos(s) + c2 * math.sin(s) + p,
                 -c1 * math.sin(s) + c2 * math.cos(s)), phase, speed

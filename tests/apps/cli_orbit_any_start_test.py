@@ -164,11 +164,42 @@ def orbit_cyclic_state_that_does_not_drift_is_reported(cli):
                                        "0.5", "--out", out, "--no-plot", *bad)
         expect_exit(code, 1, stdout, stderr, " ".join(bad))
         expect(why in stderr, "message", bad, stderr)
+
+
+@case
+def orbit_continues_with_a_cyclic_state(cli):
+    # The energising wall continued in its kick k with s cyclic: s is held at the start's value,
+    # (x, v) follow the closed form of each k (the cycle scales with k), q is the multiplier and
+    # s's trivial 1 is a 0.
+    model = write_model(cli, "wall")
+    out = os.path.join(cli.work, "branch")
     code, stdout, stderr = cli.run("orbit", model, "--section", "x=-0.5,+", "--min-time", "0.5",
-                                   "--cyclic", "s", "--continue", "a=0.7:0.8", "--out", out,
+                                   "--cyclic", "s", "--continue", "k=1:1.5", "--out", out,
                                    "--no-plot")
-    expect_exit(code, 1, stdout, stderr, "--cyclic with --continue")
-    expect("not supported yet" in stderr, "message", stderr)
+    expect_exit(code, 0, stdout, stderr, "--cyclic with --continue")
+    o = read_json(out, "orbit.json")
+    held = o["cyclic"][0]
+    expect(held["state"] == "s" and held["column_error"] < 1e-6, "cyclic", o["cyclic"])
+    rows = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(rows) >= 5 and "left [1, 1.5]" in o["stop_reason"], "to k = 1.5", len(rows), o)
+    for r in rows:
+        k = float(r["parameter"])
+        v = k / K * cycle(rising_crossing(-0.5 * K / k))[1]
+        expect(abs(float(r["x"]) + 0.5) < 1e-9 and abs(float(r["v"]) - v) < 1e-8, "closed form",
+               r, v)
+        expect(abs(float(r["s"]) - held["held"]) < 1e-12, "s held", r, held)
+        expect(abs(float(r["period"]) - PERIOD) < 1e-8, "period", r)
+    # On the section: q, the section's 0 for the trivial 1, and s's 0.
+    moduli = sorted(m["abs"] for m in o["multipliers"])
+    expect(len(moduli) == 3 and moduli[1] < 1e-9 and abs(moduli[2] - Q) < 1e-8, "q, 0, 0",
+           moduli)
+    # v is read by the flow: not a translation symmetry, refused before the branch is continued.
+    code, stdout, stderr = cli.run("orbit", model, "--section", "x=-0.5,+", "--min-time", "0.5",
+                                   "--cyclic", "s", "v", "--continue", "k=1:1.5", "--out", out,
+                                   "--no-plot")
+    expect_exit(code, 1, stdout, stderr, "--cyclic v with --continue")
+    expect("'v' is not a translation symmetry" in stderr and "wall.toml" in stderr, "message",
+           stderr)
 
 
 @case

@@ -38,6 +38,9 @@ struct DiagramOptions {
   long discard = 100, keep = 50;
   double horizon = 1e4;  // longest run per value (time)
   bool follow = true;
+  // The mode a value's run starts in from `initial` when not following, after set_parameter
+  // (a mechanical model's start mode depends on its contact laws); null: `mode`.
+  std::function<ModeId()> start_mode;
   double t0 = 0.0;            // the first value's start time (every value's without follow)
   double time_period = kNaN;  // how a followed value's time restarts (above)
   SimulationOptions simulation;

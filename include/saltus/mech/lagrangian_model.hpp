@@ -507,7 +507,16 @@ struct LagrangianModel::Compiled {
   std::vector<ModeId> slip_negative;
   std::vector<ModeId> stick;
   std::vector<LagrangianMode> modes;  // what each ModeId holds
-  std::shared_ptr<const detail::CompiledLagrangian> context;
+  std::shared_ptr<detail::CompiledLagrangian> context;
+
+  // Sets rigid contact i's impact law in this compiled system and in every copy of it (their
+  // callables read the law from `context` at each impact and closed-contact evaluation): a
+  // model's coefficient that follows a run-time parameter (model/runtime_contact_laws.hpp).
+  // Set it between runs. The setter returns false once the system is gone; it throws
+  // saltus::Error, changing nothing, for a compliant contact, an invalid law, or a law that
+  // would make a frictional contact frictionless or the reverse (the modes depend on it).
+  using ContactLawSetter = std::function<bool(int, const ContactImpactLaw&)>;
+  ContactLawSetter contact_law_setter() const;
 
   // The mode holding `mode`, or kNoMode.
   ModeId find(const LagrangianMode& mode) const;

@@ -4,6 +4,7 @@
 // each contact's law, closed and compliant contacts (lagrangian_model.hpp).
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "saltus/core/hybrid_system.hpp"
@@ -35,6 +36,10 @@ struct MechanicalSystem {
   // The compiled LagrangianModel behind `system` (its mode table and forces; its own `system`
   // moved into the one above); null for a model with velocity constraints.
   std::shared_ptr<const mech::LagrangianModel::Compiled> lagrangian;
+  // The mode a state starts in with the contact laws' current coefficients (they may follow
+  // run-time parameters: a tip sticks or slips at t0 by the cone of its current mu); null for a
+  // model with velocity constraints.
+  std::function<ModeId(double t, const Vector& x)> mode_at;
 };
 // project_invariants: for a model with constraints, keep its kinetic energy and constraints by
 // projection (NonholonomicModel::CompileOptions; long billiard runs); ignored otherwise.

@@ -24,6 +24,8 @@
 
 namespace saltus::model {
 
+struct RuntimeContactLaws;  // runtime_contact_laws.hpp
+
 // A named number with an optional unit: a parameter (value), a state (initial value) or an
 // algebraic state (its guess for the first consistent initialisation).
 struct Quantity {
@@ -89,6 +91,12 @@ struct ModelContact {
   bool compliant = false;  // true: compliant_law (a force in the flow); false: rigid impact law
   mech::ContactImpactLaw rigid_law;
   mech::CompliantContactLaw compliant_law;
+  // A rigid law's e, mu and e_t written as expressions of run-time parameters (kNoNode: the
+  // number in rigid_law, fixed when loaded); they follow set_runtime_parameter
+  // (runtime_contact_laws.hpp), rigid_law holds their values at load.
+  lang::NodeId e_expression = lang::kNoNode;
+  lang::NodeId mu_expression = lang::kNoNode;
+  lang::NodeId e_t_expression = lang::kNoNode;
 };
 
 // [coordinates], [mechanics] and [[contacts]]: a Lagrangian model M(q) q'' = h(t, q, q') + contact
@@ -159,6 +167,10 @@ struct Model {
   // Parameters kept at run time (LoadOptions::runtime_parameters): runtime_parameters[k] is the
   // index in `parameters` of Parameter leaf k, whose value is (*graph->parameter_values())[k].
   std::vector<int> runtime_parameters;
+  // The compiled systems that follow contact coefficients read from run-time parameters
+  // (runtime_contact_laws.hpp); null when no contact reads one. Shared, like the parameter
+  // values, by copies of the model.
+  std::shared_ptr<RuntimeContactLaws> runtime_contact_laws;
 
   int state_index(const std::string& state) const;  // -1 if none
   Vector initial_state() const;                     // x0: the states' initial values

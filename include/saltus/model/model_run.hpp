@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,10 @@ struct ModelRun {
 struct ModelStart {
   ModeId mode = kNoMode;
   Vector x0, z0;
+  // A mechanical model's start mode with the current run-time values (MechanicalSystem::mode_at);
+  // simulate_model_run starts there. Null: `mode`.
+  std::function<ModeId(double t, const Vector& x)> mode_at;
+  ModeId mode_now(double t) const { return mode_at ? mode_at(t, x0) : mode; }
 };
 // Builds the model's hybrid system into `run` (run.model, run.system) without running it.
 ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run);

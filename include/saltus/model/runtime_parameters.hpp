@@ -15,8 +15,11 @@
 
 namespace saltus::model {
 
-// Sets run-time parameter `name` of `model` to `value`. Throws saltus::Error naming the model's
-// run-time parameters when `name` is not one of them, and for a value that is not finite.
+// Sets run-time parameter `name` of `model` to `value`, and the contact laws whose e, mu or e_t
+// read it in every system built from the model (runtime_contact_laws.hpp). Throws
+// saltus::Error naming the model's run-time parameters when `name` is not one of them, for a
+// value that is not finite, and for one that makes a contact's law invalid (the value is then
+// not set).
 void set_runtime_parameter(const Model& model, std::string_view name, double value);
 
 // The index in model.parameters of run-time parameter `name`; -1 when `name` is not one.

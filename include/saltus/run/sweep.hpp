@@ -75,8 +75,10 @@ class SweepPlan {
   size_t size() const;
   // True when every varied name is a parameter that the model can keep at run time
   // (runtime_parameters.hpp): a runner then loads and builds the model once and a point only
-  // writes its values. Otherwise (a varied state, or a parameter read while the model loads,
-  // such as a contact's e) each point loads the model with its values as overrides. Both give
+  // writes its values (a point whose value the built model refuses, such as mu = 0 on a contact
+  // compiled with friction, loads its own). Otherwise (a varied state, or a parameter read while
+  // the model loads, such as an initial value) each point loads the model with its values as
+  // overrides. Both give
   // the same numbers, up to the sign of a zero (tests/model/runtime_parameters_test.cpp).
   bool loads_once() const;
   // Runs points in the calling thread, with a model of its own (not to be shared between

@@ -9,6 +9,7 @@
 #include "saltus/lang/lagrangian_derivation.hpp"
 #include "saltus/lang/tape.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/model/runtime_contact_laws.hpp"
 
 namespace saltus::model::loader {
 
@@ -268,6 +269,23 @@ lang::NodeId ModelReader::geometry_expression(const toml::table& t, const char* 
   return node;
 }
 
+// A rigid law's coefficient that reads run-time parameters: its node (parameters only: no
+// state, t or [let] name) and its value now; nullopt after reporting a problem.
+std::optional<std::pair<lang::NodeId, double>> ModelReader::runtime_coefficient(
+    const toml::node& v, const std::string& what) {
+  lang::SymbolTable s;
+  s.constants = constants_.constants;
+  s.parameters = runtime_read_;
+  s.parameter_values = runtime_values_;
+  s.allow_time = false;
+  s.allow_algebraic = false;
+  const auto node = expression(v, what, s);
+  if (!node) return std::nullopt;
+  const lang::Tape tape = lang::compile_tape(*graph_, {{*node, 0}});
+  const double* none = nullptr;
+  return std::make_pair(*node, lang::evaluate(tape, 0.0, none, none));
+}
+
 // [[contacts]]: name, body, gap g_N(q), tangent s_T(q), law and its coefficients.
 void ModelReader::read_contacts(const toml::table& doc) {
   if (!model_.mechanics) return;
@@ -341,8 +359,21 @@ void ModelReader::read_contact(const toml::table& t, int index) {
   if (t.get("gap") == nullptr) {
     add(t, where + " has no gap; expected gap = \"g_N(q)\" (positive when open)");
   }
-  auto coefficient = [&](const char* key, double& field, bool required) {
+  // `follows`: where a rigid law keeps a coefficient that reads run-time parameters (null: a
+  // number fixed when loaded; number() refuses run-time parameters).
+  auto coefficient = [&](const char* key, double& field, bool required,
+                         lang::NodeId* follows = nullptr) {
     if (const toml::node* v = t.get(key)) {
+      if (follows != nullptr && v->is_string() && !mentioned_in(*v, runtime_read_).empty()) {
+        if (auto x = runtime_coefficient(*v, where + " " + key)) {
+          *follows = x->first;
+          field = x->second;
+          if (!model_.runtime_contact_laws) {
+            model_.runtime_contact_laws = std::make_shared<RuntimeContactLaws>();
+          }
+        }
+        return;
+      }
       if (auto x = number(*v, where + " " + key)) field = *x;
     } else if (required) {
       add(t, where + " (law " + law + ") has no " + key + "; expected " + key + " = <number>");
@@ -380,9 +411,11 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       c.rigid_law.kind = rigid->second;
       c.rigid_law.mu = 0.0;
       c.rigid_law.e_t = 0.0;
-      coefficient("e", c.rigid_law.e, true);
-      coefficient("mu", c.rigid_law.mu, frictional);
-      coefficient("e_t", c.rigid_law.e_t, false);
+      // The walls of a model with velocity constraints take e when they are built: fixed.
+      const bool lagrangian = model_.mechanics->constraint_rows.empty();
+      coefficient("e", c.rigid_law.e, true, lagrangian ? &c.e_expression : nullptr);
+      coefficient("mu", c.rigid_law.mu, frictional, lagrangian ? &c.mu_expression : nullptr);
+      coefficient("e_t", c.rigid_law.e_t, false, lagrangian ? &c.e_t_expression : nullptr);
       if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
       if (frictional) {
         if (t.get("tangent") == nullptr) {

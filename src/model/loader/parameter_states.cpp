@@ -5,8 +5,9 @@
 //   since constant folding would lose that path of the derivative;
 // - kept at run time (LoadOptions::runtime_parameters): read_parameters makes them Parameter
 //   leaves whose values the graph shares with its tapes; a value computed from one when the
-//   model is loaded (another parameter, an initial value, a contact's e) is refused, since it
-//   would not follow a new value.
+//   model is loaded (another parameter, an initial value, a compliant law's coefficient) is
+//   refused, since it would not follow a new value. A rigid contact's e, mu and e_t follow it
+//   (mechanics_reader.cpp, model/runtime_contact_laws.hpp).
 #include <algorithm>
 #include <cctype>
 

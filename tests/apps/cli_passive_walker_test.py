@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the worked example of docs/ANALYSIS.md: the simplest passive walker
+(models/passive_walker.toml, one guard with a jump set) runs, `saltus orbit` finds its gait from a
+start off the section with its Floquet multipliers, continuation in the slope gamma locates the
+period doubling, and `saltus bifurcation` shows the period-1 and period-2 gaits.
+
+Usage: cli_passive_walker_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per
+CASE, apps/CMakeLists.txt; run by /usr/bin/python3, which has SciPy). Expected values come from
+passive_walker_oracle.py, an independent SciPy computation of the same walker.
+"""
+import os
+
+import numpy as np
+
+import passive_walker_oracle as oracle
+from cli_analysis_test import read_json
+from cli_test import expect, expect_exit, main, read_csv
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+GAMMA = 0.009  # the model file's slope
+SECTION = ["--section", "theta=0,-", "--min-time", "1"]  # mid-stance: the stance leg upright
+STATES = ("theta", "phi", "dtheta", "dphi")
+# The orbits are closed to --tol 1e-9 of the default (1e-9 (1 + max|x|)) and integrated at the
+# model's rtol 1e-12: 1e-8 leaves a margin of 10 over the closing tolerance.
+CLOSE = 1e-8
+
+
+@case
+def walker_strikes_only_ahead_of_the_stance_foot(cli):
+    out = os.path.join(cli.work, "run")
+    code, stdout, stderr = cli.run("run", cli.model("passive_walker.toml"), "--out", out)
+    expect_exit(code, 0, stdout, stderr, "saltus run")
+    events = read_csv(os.path.join(out, "events.csv"))
+    # About ten steps of 3.88 in t_end = 40; each a strike on phi = 2 theta with theta < 0: the
+    # crossing beside the scuff (theta ~ 0.014 > 0) and the transition's landing on the surface
+    # (theta > 0) are not events.
+    expect(len(events) == 10, "ten strikes", len(events))
+    for e in events:
+        th, ph = float(e["theta_before"]), float(e["phi_before"])
+        expect(e["guard"] == "heel_strike" and th < -0.1 and abs(ph - 2 * th) < 1e-9, "strike",
+               e)
+        expect(abs(float(e["theta_after"]) + th) < 1e-15, "theta+ = -theta-", e)
+
+
+@case
+def walker_gait_from_a_start_off_the_section(cli):
+    out = os.path.join(cli.work, "gait")
+    code, stdout, stderr = cli.run("orbit", cli.model("passive_walker.toml"), *SECTION,
+                                   "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "saltus orbit")
+    o = read_json(out, "orbit.json")
+    expect(o["status"] == "converged" and o["start"]["moved"], "converged from off the section",
+           o)
+    z, step, jac = oracle.gait(GAMMA)
+    mid = oracle.mid_stance(z, GAMMA)
+    for name, value in zip(STATES, mid):
+        expect(abs(o["state"][name] - value) < CLOSE, name, o["state"], mid)
+    expect(abs(o["return_time"] - step) < CLOSE, "step time", o["return_time"], step)
+    expect(o["resets_per_period"] == 1 and o["stable"] is True, "one strike, stable", o)
+    # The section map's multipliers: the step map's pair (the same nonzero eigenvalues on any
+    # section), a 0 for the trivial 1, and a 0 because the transition forgets phi'.
+    got = sorted((complex(m["re"], m["im"]) for m in o["multipliers"]), key=abs)
+    want = sorted(np.linalg.eigvals(jac), key=lambda m: m.imag)
+    expect(len(got) == 4 and abs(got[0]) < CLOSE and abs(got[1]) < CLOSE, "two zeros", got)
+    pair = sorted(got[2:], key=lambda m: m.imag)
+    expect(all(abs(a - b) < CLOSE for a, b in zip(pair, want)), "multipliers", pair, want)
+
+
+@case
+def walker_continuation_in_the_slope_passes_the_period_doubling(cli):
+    # The arclength step grows until the last step, which leaves [0.009, 0.016], jumps over the
+    # doubling: that step is searched too. --max-step 0.003 gives a denser branch.
+    gamma_pd = oracle.doubling_slope(0.0145, 0.0155)
+    for extra in ([], ["--max-step", "0.003"]):
+        out = os.path.join(cli.work, "branch")
+        code, stdout, stderr = cli.run("orbit", cli.model("passive_walker.toml"), *SECTION,
+                                       "--continue", "gamma=0.009:0.016", *extra, "--out", out,
+                                       "--no-plot", timeout=600)
+        expect_exit(code, 0, stdout, stderr, "saltus orbit --continue gamma " + " ".join(extra))
+        o = read_json(out, "orbit.json")
+        pd = [b for b in o["bifurcations"] if b["kind"] == "period doubling"]
+        expect(len(pd) == 1, "one period doubling", extra, o["bifurcations"])
+        print(f"period doubling {extra}: saltus {pd[0]['parameter']!r}, SciPy {gamma_pd!r}, "
+              f"difference {pd[0]['parameter'] - gamma_pd:.3g}")
+        expect(abs(pd[0]["parameter"] - gamma_pd) < 1e-8, "doubling slope", pd[0], gamma_pd)
+        expect("left [0.009, 0.016]" in o["stop_reason"], "to the end of the range", o)
+    rows = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(rows) >= 10, "branch points", len(rows))
+    for r in rows:
+        gamma = float(r["parameter"])
+        expect((r["stable"] == "1") == (gamma < gamma_pd), "stable before the doubling only", r)
+
+
+@case
+def walker_bifurcation_diagram_shows_period_one_then_two(cli):
+    # Below the doubling every point is the gait's mid-stance state; past it the points
+    # alternate between two states, a period-2 gait. The slope grows in steps of 0.0005, each
+    # value started from the last gait (from the period-1 gait of 0.012 the walker falls at
+    # 0.0165 within three steps).
+    out = os.path.join(cli.work, "diagram")
+    code, stdout, stderr = cli.run("bifurcation", cli.model("passive_walker.toml"), "--vary",
+                                   "gamma=0.012:0.0165:10", *SECTION[:2], "--discard", "200",
+                                   "--keep", "4", "--out", out, "--no-plot", timeout=600)
+    expect_exit(code, 0, stdout, stderr, "saltus bifurcation")
+    rows = read_csv(os.path.join(out, "bifurcation.csv"))
+    low = [r for r in rows if float(r["parameter"]) == 0.012]
+    expect(all(r["status"] == "ok" for r in rows) and len(rows) == 40, "every value", rows)
+    mid = oracle.mid_stance(oracle.gait(0.012)[0], 0.012)
+    expect(len(low) == 4, "four points at 0.012", low)
+    for r in low:
+        expect(all(abs(float(r[n]) - v) < 1e-7 for n, v in zip(STATES, mid)), "period 1", r, mid)
+    high = [float(r["dtheta"]) for r in rows if abs(float(r["parameter"]) - 0.0165) < 1e-12]
+    expect(len(high) == 4 and abs(high[0] - high[2]) < 1e-7 and abs(high[1] - high[3]) < 1e-7
+           and abs(high[0] - high[1]) > 1e-3, "period 2", high)
+    # The period-2 gait of the SciPy step map (iterated from the period-1 gait at 0.012, as the
+    # diagram's run is): its two mid-stance speeds.
+    z = oracle.gait(0.012)[0]
+    for _ in range(200):
+        z = oracle.step(z[0], z[1], 0.0165)[0]
+    two = []
+    for _ in range(2):
+        z = oracle.step(z[0], z[1], 0.0165)[0]
+        two.append(oracle.mid_stance(z, 0.0165)[2])
+    expect(abs(min(high) - min(two)) < 1e-7 and abs(max(high) - max(two)) < 1e-7,
+           "the period-2 gait", high, two)
+
+
+if __name__ == "__main__":
+    main(CASES, "cli_passive_walker_test.py")
