@@ -1,6 +1,7 @@
 // Pseudo-arclength continuation of periodic orbits with fold, period-doubling, Neimark-Sacker
-// and grazing detection (contract in include/saltus/analysis/orbit_continuation.hpp). (Just over 450 lines:
-// the corrector, the step control and the bisection of test functions share one state.)
+// and grazing detection (contract in include/saltus/analysis/orbit_continuation.hpp). (Just
+// over 450 lines: the corrector, the step control and the bisection of test functions share
+// one state.)
 #include "saltus/analysis/orbit_continuation.hpp"
 
 #include <Eigen/LU>

@@ -210,3 +210,38 @@ TEST(Sweep, SleighPointsDoNotDependOnThePointsRunBeforeThemInTheSameThread) {
     }
   }
 }
+
+// A contact's mu as a run-time parameter (issue 33; the compiled contact laws follow it, the
+// start mode is chosen again): each point gives what it gives alone, whatever ran before it in
+// its thread, forwards or backwards; mu = 0.55 is the Painleve stop, a status like any other.
+TEST(Sweep, ContactCoefficientPointsDoNotDependOnThePointsRunBeforeThem) {
+  SweepSpec spec;
+  spec.model_file = models_dir() / "frictional_bounce.toml";
+  spec.axes = {saltus::run::parse_sweep_axis("mu=0.1:0.6:6")};
+  spec.overrides = {"solver.t_end=1"};
+  spec.collect = {"events.count", "t_final", "final.y"};
+  const saltus::run::SweepPlan plan(spec);
+  ASSERT_TRUE(plan.loads_once());
+  const size_t n = plan.size();
+  ASSERT_EQ(n, 6u);
+  std::vector<saltus::run::SweepPoint> forward(n), backward(n), alone(n);
+  const auto forward_runner = plan.runner();
+  for (size_t i = 0; i < n; ++i) forward[i] = forward_runner(i);
+  const auto backward_runner = plan.runner();
+  for (size_t i = n; i-- > 0;) backward[i] = backward_runner(i);
+  for (size_t i = 0; i < n; ++i) alone[i] = plan.point(i);
+  int succeeded = 0;
+  for (size_t i = 0; i < n; ++i) {
+    succeeded += alone[i].succeeded;
+    for (const auto* other : {&forward[i], &backward[i]}) {
+      EXPECT_EQ(other->status, alone[i].status) << "point " << i << ": " << other->message;
+      ASSERT_EQ(other->collected.size(), alone[i].collected.size());
+      for (size_t q = 0; q < alone[i].collected.size(); ++q) {
+        EXPECT_TRUE(same_bits(other->collected[q], alone[i].collected[q]))
+            << "point " << i << " quantity " << q << ": " << other->collected[q] << " vs "
+            << alone[i].collected[q];
+      }
+    }
+  }
+  EXPECT_GE(succeeded, 4);
+}

@@ -18,7 +18,7 @@ using saltus::testing::vec;
 
 // x' = -v from x = L: the guard p = -x rising with scale_offset c fires where -x = c |dp/dx| S_x,
 // S_x = L (the largest |x| of the run): at x = -c L, t = (1 + c) L / v, in any units.
-SimulationResult fall_through(double L, double v, double c, double time_unit) {
+SimulationResult fall_through(double L, double v, double c, double time_unit, double t0 = 0.0) {
   HybridSystem sys;
   const ModeId m =
       sys.add_mode("fall", ode_flow(1, [v](const auto&, const auto&, auto& xd) { xd[0] = -v; }));
@@ -28,7 +28,7 @@ SimulationResult fall_through(double L, double v, double c, double time_unit) {
   g.scale_offset = c;
   sys.add_guard(m, std::move(g));
   const SimulationOptions o = solver_options(1e-12, 1e-14 * L);
-  return simulate(sys, m, 0.0, vec({L}), 10.0 * time_unit, o);
+  return simulate(sys, m, t0, vec({L}), t0 + 10.0 * time_unit, o);
 }
 
 TEST(GuardScaleOffset, TheLevelIsAFractionOfTheGuardsScaleInAnyUnits) {
@@ -43,6 +43,11 @@ TEST(GuardScaleOffset, TheLevelIsAFractionOfTheGuardsScaleInAnyUnits) {
     ASSERT_EQ(mm.events.size(), 1);
     EXPECT_NEAR(mm.events[0].t, 1000.0 * (1.0 + c), 1e-10);
     EXPECT_NEAR(mm.events.x_before(0)[0], -1000.0 * c, 1e-10);
+    // Started at t0 = 1e9: the engine's clock counts from t0, and the level reads no time.
+    const SimulationResult late = fall_through(1.0, 1.0, c, 1.0, 1e9);
+    ASSERT_EQ(late.events.size(), 1);
+    EXPECT_EQ(late.events[0].t, 1e9 + si.events[0].t);
+    EXPECT_EQ(late.events.x_before(0)[0], si.events.x_before(0)[0]);
   }
 }
 

@@ -13,15 +13,6 @@
 
 namespace saltus::model::loader {
 
-namespace {
-// A coefficient as the file would write it ("0.3", not 17 digits), for messages.
-std::string short_number(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
-}
-}  // namespace
-
 // ------------------------------------------------------------------ mechanical models
 // [coordinates]: q = { initial = ..., velocity = ..., unit = "..." } or q = <initial>. The
 // states are q (in order), then q' (the velocities). A Hamiltonian model (`canonical`) gives

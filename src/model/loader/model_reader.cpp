@@ -42,6 +42,12 @@ std::string join(const std::vector<std::string>& names) {
   return out.empty() ? "(none)" : out;
 }
 
+std::string short_number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
 namespace {
 
 // toml++ 3.3.0 asserts (and in release builds assumes) that a table header's name starts with a

@@ -51,6 +51,7 @@ struct HamiltonianWall {
 
 std::string type_name(const toml::node& n);               // "a table", "an integer", ...
 std::string join(const std::vector<std::string>& names);  // "a, b, c" or "(none)"
+std::string short_number(double v);  // as the file would write it ("0.3"), for messages
 
 class ModelReader {
  public:

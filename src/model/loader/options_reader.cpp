@@ -20,12 +20,6 @@ std::string format_count(double v) {
   return buf;
 }
 
-std::string format_value(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
-}
-
 }  // namespace
 
 // ------------------------------------------------------------------ sections
@@ -94,7 +88,7 @@ void ModelReader::read_atol(const toml::node& n) {
   const auto positive = [&](const toml::node& v, const std::string& what) -> std::optional<double> {
     const auto x = number(v, what);
     if (x && !(*x > 0.0 && std::isfinite(*x))) {
-      add(v, what + " = " + format_value(*x) + "; expected a positive number");
+      add(v, what + " = " + short_number(*x) + "; expected a positive number");
       return std::nullopt;
     }
     return x;
@@ -120,7 +114,7 @@ void ModelReader::read_atol(const toml::node& n) {
       model_.notes.push_back(
           "[solver] atol." + key + " = 0 gives state '" + key + "' no scale where it is 0" +
           (model_.states[static_cast<size_t>(i)].value == 0.0 ? " (it starts at 0)" : "") +
-          "; it takes the default atol " + format_value(s.atol));
+          "; it takes the default atol " + short_number(s.atol));
       continue;
     }
     if (auto x = positive(*v, "[solver] atol." + key)) per[i] = *x;
