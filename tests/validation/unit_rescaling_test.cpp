@@ -188,9 +188,11 @@ TEST(UnitRescaling, PowerOfTwoUnitsGiveTheSameEvents) {
 }
 
 // Random units of length, mass and time (factors 1e-3 to 1e3, seeded): the same events in the
-// same order, times and states to the model's tolerance.
-TEST(UnitRescaling, RandomUnitsGiveTheSameEvents) {
-  std::mt19937 rng(34);
+// same order, times and states to the model's tolerance. With `automatic_start` each run takes
+// HNW's starting step in its own units (the step differs, the answer may differ only within the
+// tolerance), as a user who writes no h_initial gets.
+void expect_same_events_in_random_units(unsigned seed, bool automatic_start) {
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<double> decades(-3.0, 3.0);
   int compared = 0;
   double worst_time = 0.0, worst_state = 0.0;
@@ -204,8 +206,10 @@ TEST(UnitRescaling, RandomUnitsGiveTheSameEvents) {
       const RescaledModel rescaled = rescale_model_units(m.text, f);
       if (!rescaled.problems.empty()) break;
       const Model model = load_model_text(m.text, m.name);
-      const ModelRun a = run_text(m.text, fixed_start(model, 1.0));
-      const ModelRun b = run_text(rescaled.text, fixed_start(model, f.time));
+      const std::vector<std::string> none;
+      const ModelRun a = run_text(m.text, automatic_start ? none : fixed_start(model, 1.0));
+      const ModelRun b =
+          run_text(rescaled.text, automatic_start ? none : fixed_start(model, f.time));
       ++compared;
       const Comparison c = compare(a, b, rescaled, f, false);
       EXPECT_EQ(c.first_difference, "");
@@ -215,9 +219,18 @@ TEST(UnitRescaling, RandomUnitsGiveTheSameEvents) {
       worst_state = std::max(worst_state, c.worst_state);
     }
   }
-  std::printf("unit rescaling (random factors): %d runs; worst time %.2g, state %.2g\n", compared,
-              worst_time, worst_state);
+  std::printf("unit rescaling (random factors%s): %d runs; worst time %.2g, state %.2g\n",
+              automatic_start ? ", automatic starting step" : "", compared, worst_time,
+              worst_state);
   EXPECT_GE(compared, 57);
+}
+
+TEST(UnitRescaling, RandomUnitsGiveTheSameEvents) {
+  expect_same_events_in_random_units(34, false);
+}
+
+TEST(UnitRescaling, RandomUnitsWithTheAutomaticStartingStepGiveTheSameEvents) {
+  expect_same_events_in_random_units(35, true);
 }
 
 }  // namespace
