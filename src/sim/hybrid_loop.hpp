@@ -265,8 +265,9 @@ class HybridLoop final : private GuardRates {
         locator_.commit(guards_);
         t_ = stepper_.interval().t1;
         x_.head(nx_) = stepper_.state();
-        scales_.note(x_.data(), nx_);
+        const bool scales_doubled = scales_.note(x_.data(), nx_);
         if (nz_ > 0) z_.head(nz_) = locator_.end_algebraic();
+        if (scales_doubled) refresh_offsets(m);
         record_samples_until(t_);
         if (finished_) return;
         recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
@@ -410,6 +411,8 @@ class HybridLoop final : private GuardRates {
 
   // The band of "on the surface" of every guard of mode m (hybrid_loop_bands.hpp).
   void note_bands(const Mode& m);
+  double guard_scale(const Guard& g, double t);
+  void refresh_offsets(const Mode& m);
   static constexpr double kClockUlps = 4.0;  // the clock's resolution (ulps of tau)
   // kClockUlps ulps of tau times the guard's rate along the flow at x (firing_rule.hpp).
   double clock_margin(const Guard& g, const ConstVectorRef& x) override {

@@ -17,25 +17,48 @@ namespace saltus::detail {
 // The clock's resolution is not in the band: a guard read past its surface by no more than its
 // rate times kClockUlps ulps of tau is taken as on it where that decides (GuardRates::
 // clock_margin; computing it here for every guard cost the ball ensemble 3 to 7 %).
+// Guard g's scale at the current state (NaN without a gradient).
+template <ode::DenseStepper S>
+double HybridLoop<S>::guard_scale(const Guard& g, double t) {
+  if (!g.gradient) return kNaN;
+  const Eigen::Index ns = band_state_count(options_.events, nx_);
+  const double dpdt = g.gradient(t, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
+  double scale = std::abs(dpdt) * std::abs(t);
+  for (Eigen::Index i = 0; i < ns; ++i) scale += std::abs(dpdx_[i]) * scales_.x(int(i));
+  for (int j = 0; j < nz_; ++j) scale += std::abs(dpdz_[j]) * scales_.z(j);
+  return scale;
+}
+
 template <ode::DenseStepper S>
 void HybridLoop<S>::note_bands(const Mode& m) {
-  const Eigen::Index ns = band_state_count(options_.events, nx_);
   const double t = now();
   xdot_at_current_ = false;  // called where the guards are examined at a new state
   for (size_t k = 0; k < m.guards.size(); ++k) {
     const Guard& g = m.guards[k];
-    double scale = kNaN;
-    if (g.gradient) {
-      const double dpdt =
-          g.gradient(t, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
-      scale = std::abs(dpdt) * std::abs(t);
-      for (Eigen::Index i = 0; i < ns; ++i) scale += std::abs(dpdx_[i]) * scales_.x(int(i));
-      for (int j = 0; j < nz_; ++j) scale += std::abs(dpdz_[j]) * scales_.z(j);
-    }
+    const double scale = guard_scale(g, t);
     const double band = options_.events.guard_tolerance * scale;
     guards_.band[k] = std::isfinite(band) ? band : this->band();
     guards_.offset[k] =
         g.scale_offset != 0.0 && std::isfinite(scale) ? g.scale_offset * scale : 0.0;
+  }
+}
+
+// At a step end where a state's scale at least doubled: the offsets grow with it (the bands wait
+// for the next examination). A run that starts at q = 0 between two walls set its penetration
+// level from a scale of 0, and the safeguard fired with the impact at the first wall. An offset
+// only grows, so a rising guard's value only moves away from its trigger side: no crossing is
+// made (a guard of another direction keeps its offset until the next examination).
+template <ode::DenseStepper S>
+void HybridLoop<S>::refresh_offsets(const Mode& m) {
+  const double t = now();
+  for (size_t k = 0; k < m.guards.size(); ++k) {
+    const Guard& g = m.guards[k];
+    if (g.scale_offset == 0.0 || g.direction != Direction::Rising) continue;
+    const double scale = guard_scale(g, t);
+    if (!std::isfinite(scale)) continue;
+    const double offset = g.scale_offset * scale;
+    guards_.p_start[k] -= offset - guards_.offset[k];
+    guards_.offset[k] = offset;
   }
 }
 

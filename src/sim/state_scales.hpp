@@ -28,8 +28,10 @@ class StateScales {
     std::fill(z_scale_.begin(), z_scale_.end(), 0.0);
     note(x0.data(), static_cast<int>(x0.size()));
   }
-  // The state at a step end or after a reset (its first n components).
-  void note(const double* x, int n) { note_into(scale_, x, n); }
+  // The state at a step end or after a reset (its first n components). True when a component's
+  // scale grew beyond twice what it was (from 0 included): levels set from the scales
+  // (Guard::scale_offset) are then set again.
+  bool note(const double* x, int n) { return note_into(scale_, x, n); }
   // The algebraic state there.
   void note_algebraic(const double* z, int n) { note_into(z_scale_, z, n); }
   const double* data() const { return scale_.data(); }
@@ -37,11 +39,17 @@ class StateScales {
   double z(int j) const { return z_scale_[static_cast<size_t>(j)]; }
 
  private:
-  static void note_into(std::vector<double>& scale, const double* v, int n) {
+  static bool note_into(std::vector<double>& scale, const double* v, int n) {
+    bool doubled = false;
     for (int i = 0; i < n; ++i) {
       const double a = std::abs(v[i]);
-      if (a > scale[static_cast<size_t>(i)]) scale[static_cast<size_t>(i)] = a;  // NaN: kept
+      double& s = scale[static_cast<size_t>(i)];
+      if (a > s) {  // NaN: kept
+        doubled = doubled || a > 2.0 * s;
+        s = a;
+      }
     }
+    return doubled;
   }
   std::vector<double> scale_, z_scale_;
 };

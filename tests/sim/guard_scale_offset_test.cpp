@@ -51,5 +51,40 @@ TEST(GuardScaleOffset, TheLevelIsAFractionOfTheGuardsScaleInAnyUnits) {
   }
 }
 
+// From x = 0 (scale 0 at the start) rising to L: the level grows with the scale the run reaches
+// (where a state's scale doubles at a step end, the offsets are set again), so the guard with the
+// offset fires beyond the surface, not with a guard on the surface itself. Before, the level
+// stayed at 0 until the next event, and a particle started at q = 0 between two walls stopped
+// at its first wall with its penetration safeguard (reset-failed).
+TEST(GuardScaleOffset, TheLevelGrowsWithTheScaleTheRunReaches) {
+  for (const double L : {1.0, 1000.0}) {
+    SCOPED_TRACE("L = " + std::to_string(L));
+    HybridSystem sys;
+    const ModeId m =
+        sys.add_mode("rise", ode_flow(1, [](const auto&, const auto&, auto& xd) { xd[0] = 1.0; }));
+    const double c = 1e-9;
+    Guard level = make_guard(
+        "beyond", Direction::Rising,
+        [L](const auto&, const auto& x, const auto&) { return x[0] - L; },
+        Reset::to(m, [](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) { xp = x; }), true);
+    level.scale_offset = c;
+    sys.add_guard(m,
+                  make_observer("surface", Direction::Rising,
+                                [L](const auto&, const auto& x, const auto&) { return x[0] - L; }));
+    sys.add_guard(m, std::move(level));
+    const SimulationResult r =
+        simulate(sys, m, 0.0, vec({0.0}), 3.0 * L, solver_options(1e-12, 1e-14 * L));
+    ASSERT_EQ(r.events.size(), 2) << r.summary.message;
+    EXPECT_EQ(r.events[0].guard, 0);  // "surface"
+    EXPECT_EQ(r.events[1].guard, 1);  // "beyond"
+    EXPECT_NEAR(r.events[0].t, L, 1e-12 * L);
+    // The level: c times the scale of x - L at the last step end where it had doubled, between
+    // the first step's x and L; never 0, the scale of the start.
+    const double past = r.events[1].t - r.events[0].t;
+    EXPECT_GT(past, 1e-3 * c * L);
+    EXPECT_LE(past, c * L * (1.0 + 1e-6));
+  }
+}
+
 }  // namespace
 }  // namespace saltus
