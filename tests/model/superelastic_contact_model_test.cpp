@@ -106,6 +106,14 @@ TEST(SuperelasticContactModel, ValidSuperelasticContactsLoad) {
   const auto d = check_model_text(ball(floor + "e = 1.5\n"), "ball.toml",
                                   {"contacts.floor.superelastic=true"});
   EXPECT_TRUE(d.empty()) << all(d);
+  // Not a wall of a model with velocity constraints (Clark and Bloch's map takes e in [0, 1]).
+  const auto sleigh = check_model_file(models_dir() / "chaplygin_sleigh.toml",
+                                       {"contacts.front.superelastic=true", "e=1.5"});
+  EXPECT_TRUE(has(sleigh,
+                  "'contacts.front.superelastic': contact 'front' in a model with velocity "
+                  "constraints has superelastic = true",
+                  0, "--set"))
+      << all(sleigh);
 }
 
 // e given by a run-time parameter: 1.5 is refused at the line of the contact's e, naming the

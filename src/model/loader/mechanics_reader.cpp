@@ -413,11 +413,14 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       c.lines.e_t = written_line(t, c.name, "e_t");
       if (const toml::node* v = t.get("superelastic")) {
         if (!v->is_boolean()) {
-          add(*v, where + " superelastic is " + type_name(*v) + "; expected true or false");
+          add_contact_key_problem(
+              t, c.name, "superelastic",
+              where + " superelastic is " + type_name(*v) + "; expected true or false");
         } else if (*v->value<bool>() && !lagrangian) {
-          add(*v, where + " in a model with velocity constraints has superelastic = true; " +
-                      "expected no superelastic (Clark and Bloch's nonholonomic impact map " +
-                      "takes e in [0, 1])");
+          add_contact_key_problem(
+              t, c.name, "superelastic",
+              where + " in a model with velocity constraints has superelastic = true; expected " +
+                  "no superelastic (Clark and Bloch's nonholonomic impact map takes e in [0, 1])");
         } else {
           c.rigid_law.superelastic = *v->value<bool>();
         }
