@@ -102,7 +102,7 @@ using Context = std::shared_ptr<const CompiledLagrangian>;
 
 // The friction state compliant contact number j (in compliant order) takes in `mode` at
 // (t, q, qdot) (compliant_contact_guards.cpp): unchanged when it is inactive or frictionless;
-// sliding with s = sign(gdot_T) when |gdot_T| > 1e-12 (1 + |w_T|_1 |qdot|_inf) and not
+// sliding with s = sign(gdot_T) when |gdot_T| > 1e-12 sum_k |w_T,k qdot_k| and not
 // `tangential_rest`; else sticking when its stick force lies in the cone |lambda_T| <= mu f+,
 // otherwise sliding with s = -sign(lambda_T).
 LagrangianMode choose_compliant_friction(const LagrangianModel& m, LagrangianMode mode, size_t j,

@@ -107,6 +107,19 @@ class SpdFactor {
     solve_in_place(b);
     return b;
   }
+  // w^T M^-1 w in doubles, from the factor's values: the kinetic metric of a covector w (a
+  // contact direction), in the same units whatever the units of the coordinates.
+  template <class V>
+  double inverse_quadratic_value(const V& w) const {
+    double y[kMaxDof];
+    double sum = 0.0;
+    for (int i = 0; i < n_; ++i) {
+      y[i] = val(w[i]);
+      for (int k = 0; k < i; ++k) y[i] -= val(L_(i, k)) * y[k];
+      sum += y[i] * y[i] / val(d_[i]);
+    }
+    return sum;
+  }
 
  private:
   DofMatrix<S> L_;

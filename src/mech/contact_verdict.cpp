@@ -22,10 +22,6 @@ void print_vector(std::ostream& out, const Vector& v, const std::vector<int>& wh
   out << ')';
 }
 
-double inf_norm(const Vector& v) {
-  return v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
-}
-
 }  // namespace
 
 std::string to_string(const ContactMode& mode, ContactProblemKind kind) {
@@ -88,7 +84,7 @@ void validate(const ContactSolveOptions& o) {
 namespace detail {
 
 void finalize_outcome(ContactOutcome& out, const std::vector<lcp::LcpFace>& faces, int motion_rows,
-                      const ContactSolveOptions& options) {
+                      const KineticScales& scales, const ContactSolveOptions& options) {
   // Group solutions into motions.
   std::vector<int> representative;
   for (std::size_t i = 0; i < out.solutions.size(); ++i) {
@@ -96,7 +92,7 @@ void finalize_outcome(ContactOutcome& out, const std::vector<lcp::LcpFace>& face
     s.motion_class = -1;
     for (std::size_t c = 0; c < representative.size(); ++c) {
       const Vector& r = out.solutions[static_cast<std::size_t>(representative[c])].motion;
-      if ((s.motion - r).cwiseAbs().maxCoeff() <= options.motion_tolerance * (1.0 + inf_norm(r))) {
+      if (scales.norm(s.motion - r) <= options.motion_tolerance * scales.motion_scale) {
         s.motion_class = static_cast<int>(c);
         break;
       }
@@ -114,9 +110,11 @@ void finalize_outcome(ContactOutcome& out, const std::vector<lcp::LcpFace>& face
     for (Eigen::Index r = 0; r < f.observable_min.size(); ++r) {
       const double lo = f.observable_min(r);
       const double hi = f.observable_max(r);
+      // The row's range as the motion it spans, against the problem's motion scale.
+      const double w = scales.row_weight(r);
       const double tol = (r < motion_rows ? options.motion_tolerance : options.force_tolerance) *
-                         (1.0 + std::max(std::abs(lo), std::abs(hi)));
-      const bool varies = !std::isfinite(lo) || !std::isfinite(hi) || hi - lo > tol;
+                         (scales.motion_scale + w * std::max(std::abs(lo), std::abs(hi)));
+      const bool varies = !std::isfinite(lo) || !std::isfinite(hi) || w * (hi - lo) > tol;
       if (!varies) continue;
       if (r < motion_rows) {
         out.motion_continuum = true;

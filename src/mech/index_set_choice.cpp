@@ -105,14 +105,16 @@ bool choose_index_sets(const LagrangianModel& m, double t, ConstVectorRef q, Con
       c.gdot_T[j] = (slip_negative >> i) & 1u ? -1.0 : 1.0;  // the direction, not the speed
     }
   }
-  // Tangents equal to 1e-8 are one direction, as in the flow (sticking_directions_shared): a
+  // Tangents equal to 1e-8 (kinetic metric) are one direction, as in the flow
+  // (sticking_directions_shared): a
   // box flat on two corners carries its angle's integration error (~1e-10), and two directions
   // that far apart made the sticking face a sliver whose accelerations spread over the motion
   // tolerance, a false "continuum of motions" (Painleve indeterminacy) instead of the one motion.
+  const SpdFactor<double> M = factored_mass(m, q);
   for (int j = 0; j < k; ++j) {
     if (c.mu[j] == 0.0) continue;
     for (int l = j + 1; l < k; ++l) {
-      if (c.mu[l] == 0.0 || !sticking_directions_shared(c.W_T.col(j), c.W_T.col(l))) continue;
+      if (c.mu[l] == 0.0 || !sticking_directions_shared(M, c.W_T.col(j), c.W_T.col(l))) continue;
       c.W_T.col(l) = c.W_T.col(j);
       c.w_hat_T[l] = c.w_hat_T[j];
     }

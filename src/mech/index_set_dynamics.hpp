@@ -32,14 +32,26 @@ S abs_value(const S& x) {
 }
 
 // Sticking contacts share one friction unknown (in the flow, the index-set choice and the
-// stick / slip resets) when their tangents are equal to 1e-8 relative. A box come to rest flat
-// carries its angle's integration error (3e-10 rad in a random drop), which tilts its corners' w_T
-// apart by that much; as two unknowns the sticking system is singular to 1e-10 and its forces came
-// out NaN. Directions closer than 1e-8 leave the split of their friction undetermined beyond the
-// integrator's tolerance anyway.
-template <class A, class B>
-bool sticking_directions_shared(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
-  return (a - b).cwiseAbs().maxCoeff() <= 1e-8 * (1.0 + a.cwiseAbs().maxCoeff());
+// stick / slip resets) when their tangents are equal to 1e-8 relative in the kinetic metric,
+// |a - b|_{M^-1} <= 1e-8 |a|_{M^-1}. A box come to rest flat carries its angle's integration error
+// (3e-10 rad in a random drop), which tilts its corners' w_T apart by that much; as two unknowns
+// the sticking system is singular to 1e-10 and its forces came out NaN. Directions closer than
+// 1e-8 leave the split of their friction undetermined beyond the integrator's tolerance anyway.
+// The metric M^-1 weighs each coordinate by its own inertia, so the test reads the same in any
+// units of length, mass or angle (a max-norm over metres and radians did not).
+template <class S, class A, class B>
+bool sticking_directions_shared(const SpdFactor<S>& M, const Eigen::MatrixBase<A>& a,
+                                const Eigen::MatrixBase<B>& b) {
+  DofVector<double> difference(a.size());
+  for (int i = 0; i < a.size(); ++i) difference[i] = val(a[i]) - val(b[i]);
+  return M.inverse_quadratic_value(difference) <= 1e-16 * M.inverse_quadratic_value(a);
+}
+
+// M(q) factored in doubles, for the test above where only q is at hand (resets, index-set choice).
+inline SpdFactor<double> factored_mass(const LagrangianModel& m, ConstVectorRef q) {
+  SpdFactor<double> M;
+  factor_mass(m, load<double>(q, 0, m.dof()), M);
+  return M;
 }
 
 // Bits of `set` in ascending order, as contact indices.
@@ -93,7 +105,7 @@ void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, co
     kinematics(m.contact(i).tangent, q, qd, kin);
     const DofVector<double> wv = values(kin.w);
     for (int g = first_group; g < k; ++g) {
-      if (sticking_directions_shared(values(DofVector<S>(R.col(g))), wv)) {
+      if (sticking_directions_shared(M, values(DofVector<S>(R.col(g))), wv)) {
         group_of[i] = g;
         return;
       }

@@ -2,8 +2,8 @@
 // transitions of [LB] Sec. 2 as guards of the current index sets; every reset chooses the next sets
 // by the contact-force LCP (index_set_choice.hpp) with the changed contact moved as the event says.
 //   "lift-off:<c>"  p = -lambda_N,c rising -> LCP over I_N \ {c}
-//   "stick:<c>"     p = -s gdot_T,c - 1e-12 (1 + |qdot|_inf) rising (c sliding with s reaches
-//                   rest; stick_guard_value) -> LCP with c in I_H
+//   "stick:<c>"     p = -s gdot_T,c rising past its scale offset (c sliding with s reaches rest;
+//                   stick_guard_value) -> LCP with c in I_H
 //   "slip+:<c>", "slip-:<c>"  p = -/+ lambda_T,c - mu lambda_N,c rising (c sticking) -> LCP with c
 //                   and the members of its sticking group (equal w_T) sliding with s
 //   "painleve:<sets>" p = -B rising (some contact sliding; B of index_set_dynamics.hpp): the
@@ -69,9 +69,10 @@ Reset stick_reset(const Context& ctx, ModeId self, int i, unsigned closed, unsig
                              kEventRestRate);
         const Vector w_i = m.tangent_gradient(i, x.head(n));
         unsigned next_stick = stick | at_rest | (1u << i);
+        const SpdFactor<double> M = factored_mass(m, x.head(n));
         for_each_bit(closed & ~stick, [&](int j) {
           if (m.contact(j).frictional() &&
-              sticking_directions_shared(w_i, m.tangent_gradient(j, x.head(n)))) {
+              sticking_directions_shared(M, w_i, m.tangent_gradient(j, x.head(n)))) {
             next_stick |= 1u << j;
           }
         });
@@ -215,9 +216,10 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
             jump.x_plus.head(2 * n) = x;
             const Vector w_i = ctx->model.tangent_gradient(i, x.head(n));
             unsigned group = 0;
+            const SpdFactor<double> M = factored_mass(ctx->model, x.head(n));
             for_each_bit(stick, [&](int j) {
               const Vector w_j = ctx->model.tangent_gradient(j, x.head(n));
-              if (sticking_directions_shared(w_i, w_j)) group |= 1u << j;
+              if (sticking_directions_shared(M, w_i, w_j)) group |= 1u << j;
             });
             const unsigned negative = s < 0.0 ? (neg | group) : (neg & ~group);
             LagrangianMode next;

@@ -89,14 +89,12 @@ void validate(const ContactIndexSets& s, int n_c, const char* who) {
 ContactIndexSets compute_index_sets(const PlanarContacts& c, const IndexSetTolerances& tol) {
   validate(c, static_cast<int>(c.W_N.rows()), "compute_index_sets");
   ContactIndexSets s;
-  const double vscale_n = 1.0 + (c.size() ? c.gdot_N.cwiseAbs().maxCoeff() : 0.0);
-  const double vscale_t = 1.0 + (c.size() ? c.gdot_T.cwiseAbs().maxCoeff() : 0.0);
   for (int i = 0; i < c.size(); ++i) {
     if (std::abs(c.g_N(i)) > tol.gap) continue;
     s.I_S.push_back(i);
-    if (std::abs(c.gdot_N(i)) > tol.velocity * vscale_n) continue;
+    if (std::abs(c.gdot_N(i)) > tol.velocity) continue;
     s.I_N.push_back(i);
-    if (std::abs(c.gdot_T(i)) <= tol.velocity * vscale_t) s.I_H.push_back(i);
+    if (std::abs(c.gdot_T(i)) <= tol.velocity) s.I_H.push_back(i);
   }
   return s;
 }

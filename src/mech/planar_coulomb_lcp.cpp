@@ -141,14 +141,37 @@ ContactOutcome decide_planar_coulomb(ContactProblemKind kind, const Matrix& mass
     if (s.is_solution()) points.push_back(s.z);
   }
 
-  const double rate_tol =
-      options.rate_tolerance * (1.0 + (size ? lcp.q.cwiseAbs().maxCoeff() : 0.0));
+  // The kinetic metric (ContactSolveOptions): each observable row's weight, and the motion scale
+  // from the free motion and the solutions' motions (below).
+  KineticScales scales;
+  scales.mass = mass;
+  scales.row_weight.resize(lcp.motion_map.rows() + lcp.force_map.rows());
+  for (Eigen::Index k = 0; k < lcp.motion_map.rows(); ++k) {
+    scales.row_weight(k) = std::sqrt(std::max(0.0, mass(k, k)));
+  }
+  const Eigen::LLT<Matrix> mass_factor(mass);
+  Vector force_weight(2 * n_in);  // sqrt(w^T M^-1 w) of each contact's normal, then tangent
+  for (Eigen::Index k = 0; k < n_in; ++k) {
+    const int i = lcp.contacts[static_cast<std::size_t>(k)];
+    force_weight(k) = std::sqrt(std::max(0.0, c.W_N.col(i).dot(mass_factor.solve(c.W_N.col(i)))));
+    force_weight(n_in + k) =
+        std::sqrt(std::max(0.0, c.W_T.col(i).dot(mass_factor.solve(c.W_T.col(i)))));
+  }
+  scales.row_weight.tail(2 * n_in) = force_weight;
+  scales.motion_scale = scales.norm(base_motion);
+  // A rate is zero to rate_tolerance of the problem's rates (every contact's free rate, one unit:
+  // gaps are lengths) and of the terms that sum to it (ContactSolveOptions).
+  const double free_rates = size ? lcp.q.cwiseAbs().maxCoeff() : 0.0;
+  const auto rate_scale = [&](double offset, const Vector& w, const Vector& dmotion) {
+    return free_rates + std::abs(offset) + w.cwiseAbs().dot(dmotion.cwiseAbs());
+  };
   const double nan = std::nan("");
   for (const Vector& z : points) {
     ContactSolution s;
     s.lcp_z = z;
     const Vector f = lcp.force_map * z;
     const Vector dmotion = lcp.motion_map * z;
+    s.motion = base_motion + dmotion;
     s.lambda_N = Vector::Zero(n_c);
     s.lambda_T = Vector::Zero(n_c);
     for (Eigen::Index k = 0; k < n_in; ++k) {
@@ -157,19 +180,23 @@ ContactOutcome decide_planar_coulomb(ContactProblemKind kind, const Matrix& mass
       s.lambda_T(i) = f(n_in + k);
     }
     // Same forces as an earlier solution (e.g. a+ and a- both positive on an open contact):
-    // the same physical solution.
+    // the same physical solution. Forces compared by the motion they make (kinetic metric).
     bool duplicate = false;
     for (const auto& other : out.solutions) {
-      const double scale = 1.0 + std::max(other.lambda_N.cwiseAbs().maxCoeff(),
-                                          other.lambda_T.cwiseAbs().maxCoeff());
-      if ((other.lambda_N - s.lambda_N).cwiseAbs().maxCoeff() <= options.force_tolerance * scale &&
-          (other.lambda_T - s.lambda_T).cwiseAbs().maxCoeff() <= options.force_tolerance * scale) {
+      const double tol = options.force_tolerance *
+                         (scales.motion_scale + scales.norm(s.motion) + scales.norm(other.motion));
+      bool same = true;
+      for (Eigen::Index k = 0; k < n_in && same; ++k) {
+        const int i = lcp.contacts[static_cast<std::size_t>(k)];
+        same = std::abs(other.lambda_N(i) - s.lambda_N(i)) * force_weight(k) <= tol &&
+               std::abs(other.lambda_T(i) - s.lambda_T(i)) * force_weight(n_in + k) <= tol;
+      }
+      if (same) {
         duplicate = true;
         break;
       }
     }
     if (duplicate) continue;
-    s.motion = base_motion + dmotion;
     const Vector rn = c.W_N.transpose() * dmotion;
     const Vector rt = c.W_T.transpose() * dmotion;
     s.rate_N = Vector::Constant(n_c, nan);
@@ -180,8 +207,12 @@ ContactOutcome decide_planar_coulomb(ContactProblemKind kind, const Matrix& mass
       const int i = lcp.contacts[static_cast<std::size_t>(k)];
       s.rate_N(i) = rate_offset_N(i) + rn(i);
       s.rate_T(i) = rate_offset_T(i) + rt(i);
+      const double rate_tol_N =
+          options.rate_tolerance * rate_scale(rate_offset_N(i), c.W_N.col(i), dmotion);
+      const double rate_tol =
+          options.rate_tolerance * rate_scale(rate_offset_T(i), c.W_T.col(i), dmotion);
       ContactMode& m = s.modes[static_cast<std::size_t>(i)];
-      m.normal = s.rate_N(i) > rate_tol ? NormalState::Open : NormalState::Closed;
+      m.normal = s.rate_N(i) > rate_tol_N ? NormalState::Open : NormalState::Closed;
       if (!is_stick[static_cast<std::size_t>(i)]) {
         m.tangential =
             slide_sign(i) > 0 ? TangentialState::SlidePositive : TangentialState::SlideNegative;
@@ -201,7 +232,10 @@ ContactOutcome decide_planar_coulomb(ContactProblemKind kind, const Matrix& mass
                                                   : 0.5 * dmotion.dot(mass * dmotion);
     out.solutions.push_back(std::move(s));
   }
-  finalize_outcome(out, faces, static_cast<int>(lcp.motion_map.rows()), options);
+  for (const ContactSolution& s : out.solutions) {
+    scales.motion_scale = std::max(scales.motion_scale, scales.norm(base_motion) + scales.norm(s.motion));
+  }
+  finalize_outcome(out, faces, static_cast<int>(lcp.motion_map.rows()), scales, options);
   return out;
 }
 

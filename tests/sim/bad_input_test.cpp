@@ -82,6 +82,51 @@ TEST(BadInput, SingularAlgebraicEquationInitially) {
   EXPECT_TRUE(contains(r.summary.message, "residual")) << r.summary.message;
 }
 
+// 0 = z^2 - c(x) with c = -1 on a short window of x (no real z) and +1 elsewhere, x' = 1, steps of
+// 0.1: the integrator's stages (t + {0, 0.2, 0.3, 0.8, 8/9, 1} h) never fall in the window, but
+// a guard sample (t + {0.2, 0.4, 0.6, 0.8} h) or the root finder does. The guard value read there
+// would use an algebraic state that solves nothing; the run stops instead, naming the time.
+SimulationResult run_with_unsolvable_window(double from, double to, double crossing) {
+  // The guard x^2 - crossing^2 is curved, so the root finder's first (secant) probe between the
+  // samples lies off the crossing.
+  HybridSystem sys;
+  const ModeId m = sys.add_mode(
+      "window", semi_explicit_flow(
+                    1, 1, [](const auto&, const auto&, const auto&, auto& d) { d[0] = 1.0; },
+                    [from, to](const auto&, const auto& x, const auto& z, auto& g) {
+                      const double xv = value_of(x[0]);
+                      const double c = xv > from && xv < to ? -1.0 : 1.0;
+                      g[0] = z[0] * z[0] - c;
+                    }));
+  sys.add_guard(m, make_observer(
+                       "crossing", Direction::Rising,
+                       [crossing](const auto&, const auto& x, const auto&) {
+                         return x[0] * x[0] - crossing * crossing;
+                       },
+                       true));
+  SimulationOptions o;
+  o.stepper.h_initial = o.stepper.h_max = 0.1;
+  return simulate(sys, m, 0.0, vec({0.0}), 1.0, o, vec({1.0}));
+}
+
+TEST(BadInput, AlgebraicSolveFailingAtAGuardSampleIsAStatus) {
+  const SimulationResult r = run_with_unsolvable_window(0.539, 0.541, 0.9);  // sample at 0.54
+  ASSERT_EQ(r.termination(), Termination::NewtonFailure) << r.summary.message;
+  EXPECT_TRUE(contains(r.summary.message, "'window'")) << r.summary.message;
+  EXPECT_TRUE(contains(r.summary.message, "t = 0.54")) << r.summary.message;
+  EXPECT_TRUE(r.events.empty());
+}
+
+TEST(BadInput, AlgebraicSolveFailingWhileLocatingAnEventIsAStatus) {
+  // The crossing at 0.615 lies between the samples 0.6 and 0.62. The secant through them probes
+  // 0.6 + 0.02 (0.615^2 - 0.36) / (0.62^2 - 0.36) = 0.614939; the window holds that probe but
+  // neither the crossing nor a sample or stage, so only the root finder reads it.
+  const SimulationResult r = run_with_unsolvable_window(0.6149, 0.61499, 0.615);
+  ASSERT_EQ(r.termination(), Termination::NewtonFailure) << r.summary.message;
+  EXPECT_TRUE(contains(r.summary.message, "t = 0.6149")) << r.summary.message;
+  EXPECT_TRUE(r.events.empty());  // no event located with a value read there
+}
+
 TEST(BadInput, ReinitialisationFailsAfterReset) {
   // After the reset the target mode's 0 = z^2 + x has no root for x = 1 (x > 0).
   HybridSystem sys;

@@ -40,6 +40,7 @@ using saltus::testing::reads_time;
 using saltus::testing::run_file;
 using saltus::testing::run_text;
 using saltus::testing::sorted_parts;
+using saltus::testing::unread_states;
 
 // Events closer than `window` after the first of a group form one group (an impact and a second
 // one 3e-9 s later, or the two as one simultaneous impact: which one a run takes depends on
@@ -107,6 +108,116 @@ TEST(Metamorphic, AutonomousModelsStartedLaterGiveTheSameRun) {
   }
   EXPECT_GE(autonomous, 10) << "the suite must cover most of models/";
   report("started at t0 = 1e5 and 1e9 (event times, in ulps of the output)", worst, autonomous);
+}
+
+// Every model of models/ with each state that nothing of its dynamics reads (unread_states: a
+// block's x on a flat floor, a sleigh's position in open space) started 1e6 of its unit and a
+// seeded random distance further: the same events in the same order, times to 1e4 rtol
+// (relative), the other states after every event to 1e4 of the error test's scale, the moved one
+// to 1e4 of its own scale there (its error test now reads 1e6). Steps differ (the error test
+// weighs the moved state by its size), so the answer may move within the tolerance, not beyond.
+TEST(Metamorphic, ModelsTranslatedAlongUnreadCoordinatesGiveTheSameEvents) {
+  std::mt19937 rng(3406);
+  std::uniform_real_distribution<double> decades(0.0, 6.0);
+  int translated = 0;
+  double worst_time = 0.0, worst_state = 0.0;
+  for (const auto& entry : std::filesystem::directory_iterator(models_dir())) {
+    if (entry.path().extension() != ".toml") continue;
+    const Model model = load_model_file(entry.path());
+    const ModelRun reference = run_file(entry.path(), {});
+    for (const int k : unread_states(model)) {
+      std::printf("metamorphic: %s: %s is read by nothing of its dynamics\n",
+                  entry.path().filename().c_str(), model.states[static_cast<size_t>(k)].name.c_str());
+      for (const double shift : {1e6, std::pow(10.0, decades(rng))}) {
+        const Quantity& state = model.states[static_cast<size_t>(k)];
+        SCOPED_TRACE(entry.path().filename().string() + ": " + state.name + " moved by " +
+                     num(shift));
+        const ModelRun moved = run_file(entry.path(), {state.name + "=" + num(state.value + shift)});
+        const auto c = saltus::testing::compare_runs(
+            reference, moved, [](double t) { return t; },
+            [&](Eigen::Index, double x) { return x; }, false, k);
+        const ode::StepperOptions& o = model.options.stepper;
+        EXPECT_EQ(c.first_difference, "");
+        EXPECT_LE(c.worst_time, 1e4 * o.rtol);
+        EXPECT_LE(c.worst_state, 1e4);
+        const double atol = o.atol_per_component.size() > k
+                                ? o.atol_per_component[static_cast<Eigen::Index>(k)]
+                                : o.atol;
+        for (long i = 0; i < std::min(reference.result.events.size(), moved.result.events.size());
+             ++i) {
+          const double xa = reference.result.events.x_after(i)[k],
+                       xb = moved.result.events.x_after(i)[k];
+          EXPECT_LE(std::abs((xb - shift) - xa), 1e4 * (atol + o.rtol * std::abs(xb))) << i;
+        }
+        worst_time = std::max(worst_time, c.worst_time);
+        worst_state = std::max(worst_state, c.worst_state);
+        ++translated;
+      }
+    }
+  }
+  EXPECT_GE(translated, 8) << "the suite must translate the models' free coordinates";
+  report("models translated along unread coordinates (event times, relative)", worst_time,
+         translated);
+  report("models translated along unread coordinates (other states, in error-test scales)",
+         worst_state, translated);
+}
+
+// The file's [[contacts]] tables in reverse order (each table runs to the next header line).
+std::string contacts_reversed(const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> tables;  // [begin, end) of each [[contacts]] table
+  for (size_t at = text.find("[[contacts]]"); at != std::string::npos;
+       at = text.find("[[contacts]]", at + 1)) {
+    if (at != 0 && text[at - 1] != '\n') continue;
+    const size_t next = text.find("\n[", at + 1);
+    tables.emplace_back(at, next == std::string::npos ? text.size() : next + 1);
+  }
+  std::string out;
+  size_t copied = 0;
+  for (size_t k = 0; k < tables.size(); ++k) {
+    const auto& slot = tables[k];
+    const auto& moved = tables[tables.size() - 1 - k];
+    std::string table = text.substr(moved.first, moved.second - moved.first);
+    if (table.back() != '\n') table += '\n';
+    out += text.substr(copied, slot.first - copied) + table;
+    copied = slot.second;
+  }
+  return out + text.substr(copied);
+}
+
+// Every model of models/ with two or more contacts, its [[contacts]] declared in reverse order:
+// the same run bit for bit. Before the loader numbered contacts by name, two corners stopping
+// or landing at one instant were logged under whichever contact the file declared first
+// (box_sliding_two_corners: stick:leading instead of stick:trailing).
+TEST(Metamorphic, ModelsWithTheirContactsRenumberedGiveTheSameEvents) {
+  int renumbered = 0;
+  double worst_time = 0.0, worst_state = 0.0;
+  for (const auto& entry : std::filesystem::directory_iterator(models_dir())) {
+    if (entry.path().extension() != ".toml") continue;
+    const Model model = load_model_file(entry.path());
+    if (!model.mechanics || model.mechanics->contacts.size() < 2) continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    std::vector<Diagnostic> unreadable;
+    const std::string text = read_model_file_text(entry.path(), unreadable);
+    ASSERT_TRUE(unreadable.empty());
+    const std::string reversed = contacts_reversed(text);
+    ASSERT_NE(reversed, text);
+    ASSERT_EQ(load_model_text(reversed, "reversed.toml").mechanics->contacts.size(),
+              model.mechanics->contacts.size());
+    const auto c = saltus::testing::compare_runs(
+        run_file(entry.path(), {}), run_text(reversed, {}), [](double t) { return t; },
+        [](Eigen::Index, double x) { return x; }, false);
+    EXPECT_EQ(c.first_difference, "");
+    // Contacts are numbered by their names (the loader sorts them), so the file's order leaves
+    // nothing to round differently.
+    EXPECT_TRUE(c.bit_identical);
+    worst_time = std::max(worst_time, c.worst_time);
+    worst_state = std::max(worst_state, c.worst_state);
+    ++renumbered;
+  }
+  EXPECT_GE(renumbered, 6) << "every model of models/ with two or more contacts";
+  report("models with their contacts renumbered (event times, relative)", worst_time, renumbered);
+  report("models with their contacts renumbered (states, in error-test scales)", worst_state,
+         renumbered);
 }
 
 // A rocking block of random proportions, friction and tilt (models/rocking_block.toml), written

@@ -80,63 +80,16 @@ std::vector<std::string> fixed_start(const Model& m, double time_factor) {
   return {"solver.h_initial=" + text(1e-4 * (m.t_end - m.t_start) * time_factor)};
 }
 
-// How run b (the model in units `f`) compares with run a: the first difference in the event
-// sequence ("" when the same), and the largest relative differences of event times and states.
-struct Comparison {
-  std::string first_difference;
-  bool bit_identical = true;
-  double worst_time = 0.0, worst_state = 0.0;
-};
-Comparison compare(const ModelRun& a, const ModelRun& b, const RescaledModel& rescaled,
+// How run b (the model in units `f`) compares with run a, in a's units.
+saltus::testing::RunComparison compare(const ModelRun& a, const ModelRun& b, const RescaledModel& rescaled,
                    const UnitFactors& f, bool exact_units) {
-  Comparison c;
-  const std::vector<NamedEvent> ea = named_events(a), eb = named_events(b);
   const std::vector<double> factor = state_factors(a, rescaled);
-  if (a.result.termination() != b.result.termination()) {
-    c.first_difference = "ends " + b.message() + " instead of " + a.message();
-  }
-  if (ea.size() != eb.size()) {
-    c.first_difference =
-        std::to_string(eb.size()) + " events instead of " + std::to_string(ea.size());
-  }
-  for (size_t i = 0; i < std::min(ea.size(), eb.size()); ++i) {
-    if (ea[i].guard != eb[i].guard || ea[i].mode_after != eb[i].mode_after) {
-      c.first_difference = "event " + std::to_string(i) + ": " + eb[i].guard + " -> " +
-                           eb[i].mode_after + " instead of " + ea[i].guard + " -> " +
-                           ea[i].mode_after;
-      break;
-    }
-    c.bit_identical = c.bit_identical && eb[i].t == ea[i].t * f.time;
-    c.worst_time = std::max(
-        c.worst_time, std::abs(eb[i].t / f.time - ea[i].t) / std::max(std::abs(ea[i].t), 1e-300));
-    // A run stopped at a spasmodic Zeno point (status zeno: rates without bound, 1e9 m/s at the
-    // superelastic interval's last walls) has events where a time's round-off moves the state
-    // by any amount: their times are compared; their states only bit for bit, in powers of two.
-    if (a.result.termination() == Termination::Zeno && !exact_units) continue;
-    const Vector xa = a.result.events.x_after(static_cast<long>(i)),
-                 xb = b.result.events.x_after(static_cast<long>(i));
-    // States in units of the error test's scale of each, atol_k + rtol max |x_k| (its largest
-    // value over the samples and events): a state that stays at round-off (an angle of a box
-    // sliding flat) is compared with its atol.
-    for (Eigen::Index k = 0; k < std::min(xa.size(), xb.size()); ++k) {
-      const double fk = k < static_cast<Eigen::Index>(factor.size()) ? factor[k] : 1.0;
-      c.bit_identical = c.bit_identical && xb[k] == xa[k] * fk;
-      double scale = 0.0;
-      const Trajectory& tr = a.result.trajectory;
-      for (long j = 0; j < tr.size(); ++j) {
-        if (tr.x(j).size() > k) scale = std::max(scale, std::abs(tr.x(j)[k]));
-      }
-      for (size_t j = 0; j < ea.size(); ++j) {  // a speed that grows between samples (Zeno)
-        const Vector after = a.result.events.x_after(static_cast<long>(j));
-        if (after.size() > k) scale = std::max(scale, std::abs(after[k]));
-      }
-      const ode::StepperOptions& o = a.model->options.stepper;
-      const double atol = o.atol_per_component.size() > k ? o.atol_per_component[k] : o.atol;
-      c.worst_state =
-          std::max(c.worst_state, std::abs(xb[k] / fk - xa[k]) / (atol + o.rtol * scale));
-    }
-  }
-  return c;
+  return saltus::testing::compare_runs(
+      a, b, [&](double t) { return t / f.time; },
+      [&](Eigen::Index k, double x) {
+        return x / (k < static_cast<Eigen::Index>(factor.size()) ? factor[k] : 1.0);
+      },
+      exact_units);
 }
 
 // The model's tolerance for event times in these comparisons: 1e4 x rtol, far above round-off
@@ -167,7 +120,7 @@ TEST(UnitRescaling, PowerOfTwoUnitsGiveTheSameEvents) {
     const ModelRun b = run_text(rescaled.text, fixed_start(model, f.time));
     if (kLiteralConstants.count(m.name) != 0) continue;
     ++compared;
-    const Comparison c = compare(a, b, rescaled, f, true);
+    const saltus::testing::RunComparison c = compare(a, b, rescaled, f, true);
     EXPECT_EQ(c.first_difference, "");
     EXPECT_LE(c.worst_time, time_tolerance(a));
     EXPECT_LE(c.worst_state, kStateTolerance);
@@ -188,9 +141,11 @@ TEST(UnitRescaling, PowerOfTwoUnitsGiveTheSameEvents) {
 }
 
 // Random units of length, mass and time (factors 1e-3 to 1e3, seeded): the same events in the
-// same order, times and states to the model's tolerance.
-TEST(UnitRescaling, RandomUnitsGiveTheSameEvents) {
-  std::mt19937 rng(34);
+// same order, times and states to the model's tolerance. With `automatic_start` each run takes
+// HNW's starting step in its own units (the step differs, the answer may differ only within the
+// tolerance), as a user who writes no h_initial gets.
+void expect_same_events_in_random_units(unsigned seed, bool automatic_start) {
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<double> decades(-3.0, 3.0);
   int compared = 0;
   double worst_time = 0.0, worst_state = 0.0;
@@ -204,10 +159,12 @@ TEST(UnitRescaling, RandomUnitsGiveTheSameEvents) {
       const RescaledModel rescaled = rescale_model_units(m.text, f);
       if (!rescaled.problems.empty()) break;
       const Model model = load_model_text(m.text, m.name);
-      const ModelRun a = run_text(m.text, fixed_start(model, 1.0));
-      const ModelRun b = run_text(rescaled.text, fixed_start(model, f.time));
+      const std::vector<std::string> none;
+      const ModelRun a = run_text(m.text, automatic_start ? none : fixed_start(model, 1.0));
+      const ModelRun b =
+          run_text(rescaled.text, automatic_start ? none : fixed_start(model, f.time));
       ++compared;
-      const Comparison c = compare(a, b, rescaled, f, false);
+      const saltus::testing::RunComparison c = compare(a, b, rescaled, f, false);
       EXPECT_EQ(c.first_difference, "");
       EXPECT_LE(c.worst_time, time_tolerance(a));
       EXPECT_LE(c.worst_state, kStateTolerance);
@@ -215,9 +172,18 @@ TEST(UnitRescaling, RandomUnitsGiveTheSameEvents) {
       worst_state = std::max(worst_state, c.worst_state);
     }
   }
-  std::printf("unit rescaling (random factors): %d runs; worst time %.2g, state %.2g\n", compared,
-              worst_time, worst_state);
+  std::printf("unit rescaling (random factors%s): %d runs; worst time %.2g, state %.2g\n",
+              automatic_start ? ", automatic starting step" : "", compared, worst_time,
+              worst_state);
   EXPECT_GE(compared, 57);
+}
+
+TEST(UnitRescaling, RandomUnitsGiveTheSameEvents) {
+  expect_same_events_in_random_units(34, false);
+}
+
+TEST(UnitRescaling, RandomUnitsWithTheAutomaticStartingStepGiveTheSameEvents) {
+  expect_same_events_in_random_units(35, true);
 }
 
 }  // namespace

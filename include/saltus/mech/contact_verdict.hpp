@@ -99,10 +99,16 @@ struct ContactSolveOptions {
   // the verdict Uncertified.
   lcp::LcpEnumerationOptions enumeration;
   lcp::LemkeOptions lemke;
-  // A contact rate (gddot or gdot+) counts as zero when |rate| <= rate_tolerance * (1 + s),
-  // s = the largest |entry| of the LCP's q. Decides Open/Closed and Stick/Slide.
+  // Every tolerance is a fraction of the quantity's own scale, so a problem in other units is
+  // decided alike (docs/ARCHITECTURE.md "Tolerances"):
+  // A contact rate (gddot or gdot+) counts as zero when |rate| <= rate_tolerance * s, s = the sum
+  // of the magnitudes of the terms that make it (its free rate and each coordinate's part of the
+  // contact forces' change). Decides Open/Closed and Stick/Slide.
   double rate_tolerance = 1e-9;
-  // Two motions (forces) are one when their difference is <= tolerance * (1 + max |entry|).
+  // Two motions are one when they differ by <= motion_tolerance * S in the kinetic metric
+  // |v|_M = sqrt(v^T M v) (metres and radians weighed by their inertia), S = |free motion|_M +
+  // the largest |motion|_M of the solutions. Forces are compared by the motion they make: a
+  // difference d in a contact's force counts d sqrt(w^T M^-1 w) against force_tolerance * S.
   double motion_tolerance = 1e-9;
   double force_tolerance = 1e-9;
 };
@@ -135,11 +141,21 @@ struct ContactOutcome {
 };
 
 namespace detail {
+// The kinetic metric of a contact problem (ContactSolveOptions): M, the weight of each observable
+// row in it (sqrt(M_kk) for coordinate k's motion, sqrt(w^T M^-1 w) for a contact force along
+// w), and the problem's motion scale S.
+struct KineticScales {
+  Matrix mass;
+  Vector row_weight;
+  double motion_scale = 0.0;
+  double norm(const Vector& v) const { return std::sqrt(std::max(0.0, v.dot(mass * v))); }
+};
 // Shared by the force and impact problems: groups `outcome.solutions` into motions, reads the
 // ranges of the singular faces (observable rows: n motion rows, then force rows), sets the
 // verdict, applies options.selection and writes the message.
 void finalize_outcome(ContactOutcome& outcome, const std::vector<lcp::LcpFace>& faces,
-                      int motion_rows, const ContactSolveOptions& options);
+                      int motion_rows, const KineticScales& scales,
+                      const ContactSolveOptions& options);
 }  // namespace detail
 
 }  // namespace saltus::mech

@@ -60,10 +60,12 @@ struct ContactIndexSets {
 // repeats, or the sets are not nested (I_H in I_N in I_S).
 void validate(const ContactIndexSets& sets, int n_c, const char* who);
 
-// When a gap or a contact velocity counts as zero for (2.1).
+// When a gap or a contact velocity counts as zero for (2.1): absolute, in the contacts' own units
+// (a length, a speed). The defaults count only exact zeros, so the sets do not depend on the
+// units; a caller whose gaps or velocities carry round-off gives its own levels in its units.
 struct IndexSetTolerances {
-  double gap = 1e-12;       // |g_N| <= gap
-  double velocity = 1e-12;  // |gdot| <= velocity * (1 + max_i |gdot_i|)
+  double gap = 0.0;       // |g_N| <= gap
+  double velocity = 0.0;  // |gdot_N|, |gdot_T| <= velocity
 };
 
 // Computes I_S, I_N, I_H from g_N, gdot_N, gdot_T by [LB] (2.1).

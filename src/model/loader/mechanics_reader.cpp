@@ -13,6 +13,33 @@
 
 namespace saltus::model::loader {
 
+namespace {
+
+// Names in natural order: runs of digits compare as numbers ("contact2" before "contact10").
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      const size_t i0 = i, j0 = j;
+      while (i < a.size() && digit(a[i])) ++i;
+      while (j < b.size() && digit(b[j])) ++j;
+      std::string na = a.substr(i0, i - i0), nb = b.substr(j0, j - j0);
+      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
+      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+}  // namespace
+
 // ------------------------------------------------------------------ mechanical models
 // [coordinates]: q = { initial = ..., velocity = ..., unit = "..." } or q = <initial>. The
 // states are q (in order), then q' (the velocities). A Hamiltonian model (`canonical`) gives
@@ -288,6 +315,13 @@ void ModelReader::read_contacts(const toml::table& doc) {
   }
   int index = 0;
   for (const toml::node& e : *list->as_array()) read_contact(*e.as_table(), index++);
+  // Contacts are numbered by their names, not by their place in the file: the order decides
+  // which of two guards that fire at one instant is applied first and how the contact LCPs'
+  // rows are ordered, and declaring the same contacts in another order is the same model.
+  std::stable_sort(model_.mechanics->contacts.begin(), model_.mechanics->contacts.end(),
+                   [](const ModelContact& a, const ModelContact& b) {
+                     return natural_less(a.name, b.name);
+                   });
 }
 
 void ModelReader::read_contact(const toml::table& t, int index) {
