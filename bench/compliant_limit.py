@@ -29,7 +29,8 @@ M^-1); the rigid window's (P_T, P_N) is its event's impulse (plus, before a jam,
 of the slip). The window is the same for both, so the difference is that of the landing. State:
 the velocities at the window's end.
 
-Rates: between successive k, log10(error ratio) / log10(k ratio).
+Rates: between successive k, log10(error ratio) / log10(k ratio). Cost: the window run's accepted
+steps and its wall time (summary.json's wall_seconds; it includes writing the samples).
 Usage: compliant_limit.py SALTUS_EXE [--cases fbm-1.0,fbm-1.5,rod-jam] [--k 1e5,1e6,1e7,1e8]
                           [--tau 1e-3] [--json OUT]
 """
@@ -56,7 +57,8 @@ def run(exe, model, sets, out):
     rows = list(csv.DictReader(open(os.path.join(out, "trajectory.csv"))))
     events = list(csv.DictReader(open(os.path.join(out, "events.csv"))))
     return dict(ok=p.returncode == 0, status=summary.get("status"), rows=rows, events=events,
-                message=summary.get("message", ""))
+                message=summary.get("message", ""), steps=summary.get("steps"),
+                wall=summary.get("wall_seconds"))
 
 
 def fbm_B(row, L=0.5, J=0.005, m=1.0, mu=0.49):
@@ -150,6 +152,7 @@ def window_run(exe, model, sets, start, t_end, dt, extra, h, q_c, out):
     p_t, p_n = contact_impulse(model, rows, h, q_c)
     end = [float(rows[-1][k]) for k in STATES]
     return dict(status=r["status"], P_N=p_n, P_T=p_t, end=end, t_end=float(rows[-1]["t"]),
+                steps=r["steps"], wall=r["wall"],
                 events=[(float(e["t"]), e["guard"]) for e in r["events"]
                         if e["guard"] != "apex"][:8])
 
@@ -179,10 +182,12 @@ def main():
                                os.path.join(tmp, "rigid"))
             print(f"\n{name}: rigid {guard} at t = {t_c:.10f}: window impulses P_N = "
                   f"{rigid['P_N']:.8f}, P_T = {rigid['P_T']:.8f}; velocities at t = "
-                  f"{rigid['t_end']:.6f}: " + ", ".join(f"{v:.6f}" for v in rigid["end"][3:]))
+                  f"{rigid['t_end']:.6f}: " + ", ".join(f"{v:.6f}" for v in rigid["end"][3:]) +
+                  f"; {rigid['steps']} steps, {1e3 * rigid['wall']:.2f} ms")
             print("| k | c = tau k | first events | P_N - rigid | P_T - rigid | "
-                  "max abs velocity error at the window's end | rate (P) | rate (v) |")
-            print("|---|---|---|---|---|---|---|---|")
+                  "max abs velocity error at the window's end | rate (P) | rate (v) | steps | "
+                  "run (ms) |")
+            print("|---|---|---|---|---|---|---|---|---|---|")
             prev = None
             for k in ks:
                 c = args.tau * k
@@ -199,7 +204,8 @@ def main():
                     rate_v = f"{-math.log10(dv / prev[2]) / f:.2f}" if dv > 0 else ""
                 guards = ", ".join(f"{g}" for _, g in comp["events"][:4])
                 print(f"| {k:.0e} | {c:.0e} | {guards} | {comp['P_N'] - rigid['P_N']:+.3e} | "
-                      f"{comp['P_T'] - rigid['P_T']:+.3e} | {dv:.3e} | {rate_p} | {rate_v} |")
+                      f"{comp['P_T'] - rigid['P_T']:+.3e} | {dv:.3e} | {rate_p} | {rate_v} | "
+                      f"{comp['steps']} | {1e3 * comp['wall']:.2f} |")
                 lines.append(dict(case=name, k=k, c=c, tau=args.tau, dP_N=comp["P_N"] - rigid["P_N"],
                                   dP_T=comp["P_T"] - rigid["P_T"], dv=dv, status=comp["status"],
                                   rigid_P_N=rigid["P_N"], rigid_P_T=rigid["P_T"], t_c=t_c))
