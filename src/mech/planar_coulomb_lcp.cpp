@@ -233,7 +233,8 @@ ContactOutcome decide_planar_coulomb(ContactProblemKind kind, const Matrix& mass
     out.solutions.push_back(std::move(s));
   }
   for (const ContactSolution& s : out.solutions) {
-    scales.motion_scale = std::max(scales.motion_scale, scales.norm(base_motion) + scales.norm(s.motion));
+    scales.motion_scale =
+        std::max(scales.motion_scale, scales.norm(base_motion) + scales.norm(s.motion));
   }
   finalize_outcome(out, faces, static_cast<int>(lcp.motion_map.rows()), scales, options);
   return out;

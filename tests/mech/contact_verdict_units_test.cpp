@@ -108,9 +108,9 @@ TEST(ContactVerdictUnits, RandomBoxesGetTheSameVerdictInAnyUnits) {
                                               : 3] += 1;
     for (int j = 0; j < 3; ++j) {
       const Units u{log_uniform(1e-3, 1e3), log_uniform(1e-3, 1e3), log_uniform(1e-2, 1e2)};
-      SCOPED_TRACE(testing::Message() << "box " << k << " (kind " << kind << ", mu " << box.mu
-                                      << ") in units L " << u.L << ", Mu " << u.Mu << ", T "
-                                      << u.T);
+      SCOPED_TRACE(testing::Message()
+                   << "box " << k << " (kind " << kind << ", mu " << box.mu << ") in units L "
+                   << u.L << ", Mu " << u.Mu << ", T " << u.T);
       if (kind == 2) {
         expect_same(si, impact_in(box, u), u, u.Mu * u.L / u.T, 1.0 / u.T);
       } else {

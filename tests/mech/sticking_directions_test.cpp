@@ -65,8 +65,8 @@ TEST(StickingDirections, RandomBoxesDecideByTheKineticDistanceInAnyUnits) {
     const double d = kinetic_distance(box);
     if (std::abs(d / 1e-8 - 1.0) < 0.01) continue;
     const bool expected = d <= 1e-8;
-    SCOPED_TRACE(testing::Message() << "m " << box.m << " a " << box.a << " b " << box.b
-                                    << " eps " << box.eps << " distance " << d);
+    SCOPED_TRACE(testing::Message() << "m " << box.m << " a " << box.a << " b " << box.b << " eps "
+                                    << box.eps << " distance " << d);
     EXPECT_EQ(corners_shared(box, 1.0, 1.0), expected);
     const double length_unit = log_uniform(1e-3, 1e3), mass_unit = log_uniform(1e-3, 1e3);
     EXPECT_EQ(corners_shared(box, length_unit, mass_unit), expected)

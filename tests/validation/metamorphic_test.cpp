@@ -127,15 +127,17 @@ TEST(Metamorphic, ModelsTranslatedAlongUnreadCoordinatesGiveTheSameEvents) {
     const ModelRun reference = run_file(entry.path(), {});
     for (const int k : unread_states(model)) {
       std::printf("metamorphic: %s: %s is read by nothing of its dynamics\n",
-                  entry.path().filename().c_str(), model.states[static_cast<size_t>(k)].name.c_str());
+                  entry.path().filename().c_str(),
+                  model.states[static_cast<size_t>(k)].name.c_str());
       for (const double shift : {1e6, std::pow(10.0, decades(rng))}) {
         const Quantity& state = model.states[static_cast<size_t>(k)];
         SCOPED_TRACE(entry.path().filename().string() + ": " + state.name + " moved by " +
                      num(shift));
-        const ModelRun moved = run_file(entry.path(), {state.name + "=" + num(state.value + shift)});
+        const ModelRun moved =
+            run_file(entry.path(), {state.name + "=" + num(state.value + shift)});
         const auto c = saltus::testing::compare_runs(
-            reference, moved, [](double t) { return t; },
-            [&](Eigen::Index, double x) { return x; }, false, k);
+            reference, moved, [](double t) { return t; }, [&](Eigen::Index, double x) { return x; },
+            false, k);
         const ode::StepperOptions& o = model.options.stepper;
         EXPECT_EQ(c.first_difference, "");
         EXPECT_LE(c.worst_time, 1e4 * o.rtol);

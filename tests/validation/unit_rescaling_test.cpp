@@ -81,8 +81,9 @@ std::vector<std::string> fixed_start(const Model& m, double time_factor) {
 }
 
 // How run b (the model in units `f`) compares with run a, in a's units.
-saltus::testing::RunComparison compare(const ModelRun& a, const ModelRun& b, const RescaledModel& rescaled,
-                   const UnitFactors& f, bool exact_units) {
+saltus::testing::RunComparison compare(const ModelRun& a, const ModelRun& b,
+                                       const RescaledModel& rescaled, const UnitFactors& f,
+                                       bool exact_units) {
   const std::vector<double> factor = state_factors(a, rescaled);
   return saltus::testing::compare_runs(
       a, b, [&](double t) { return t / f.time; },

@@ -318,10 +318,9 @@ void ModelReader::read_contacts(const toml::table& doc) {
   // Contacts are numbered by their names, not by their place in the file: the order decides
   // which of two guards that fire at one instant is applied first and how the contact LCPs'
   // rows are ordered, and declaring the same contacts in another order is the same model.
-  std::stable_sort(model_.mechanics->contacts.begin(), model_.mechanics->contacts.end(),
-                   [](const ModelContact& a, const ModelContact& b) {
-                     return natural_less(a.name, b.name);
-                   });
+  std::stable_sort(
+      model_.mechanics->contacts.begin(), model_.mechanics->contacts.end(),
+      [](const ModelContact& a, const ModelContact& b) { return natural_less(a.name, b.name); });
 }
 
 void ModelReader::read_contact(const toml::table& t, int index) {
