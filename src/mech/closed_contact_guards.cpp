@@ -5,6 +5,7 @@
 
 #include "compiled_lagrangian.hpp"
 #include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
 
 namespace saltus::mech::detail {
@@ -33,15 +34,18 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   if (mode.kind == ClosedKind::SlipPositive || mode.kind == ClosedKind::SlipNegative) {
     const double s = detail::slip_sign(mode.kind);
     // B reaches zero while sliding: Painleve (FORMULAS.md 11.1). First in the mode, so a slip
-    // entered with B <= 0 is resolved before anything else.
-    sys.add_guard(id, make_guard(
-                          "painleve:" + c.name, Direction::Rising,
-                          [ctx, ci, s](const auto&, const auto& x, const auto&) {
-                            using S = std::decay_t<decltype(x[0])>;
-                            const DofVector<S> q = load<S>(x, 0, ctx->n);
-                            return S(-detail::sliding_coefficient(ctx->model, ci, q, s));
-                          },
-                          lecornu_reset(ctx, ci, s, mode)));
+    // entered with B <= 0 is resolved before anything else. Fires at B = kJamMargin w_N^T M^-1
+    // w_N: at a dynamic jam the normal force grows like 1/B and B = 0 itself is out of the
+    // integrator's reach (contact_tolerances.hpp).
+    sys.add_guard(
+        id, make_guard(
+                "painleve:" + c.name, Direction::Rising,
+                [ctx, ci, s](const auto&, const auto& x, const auto&) {
+                  using S = std::decay_t<decltype(x[0])>;
+                  const DofVector<S> q = load<S>(x, 0, ctx->n);
+                  return S(-detail::sliding_coefficient(ctx->model, ci, q, s, detail::kJamMargin));
+                },
+                lecornu_reset(ctx, ci, s, mode)));
   }
   // Lift-off: the normal force reaches zero.
   sys.add_guard(id, make_guard(

@@ -304,15 +304,18 @@ void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S
   for (int k = 0; k < n; ++k) out.qdd[k] = S(out.qdd[k] + Mu[k] * out.lambda_N);
 }
 
-// B = w_N^T M^-1 (w_N - mu s w_T) of contact i at q (no h, no what needed).
+// B = w_N^T M^-1 (w_N - mu s w_T) of contact i at q (no h, no what needed); with `margin`,
+// B - margin w_N^T M^-1 w_N (the Painleve guard's, contact_tolerances.hpp kJamMargin).
 template <class S>
-S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q, double s) {
+S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q, double s,
+                      double margin = 0.0) {
   SpdFactor<S> M;
   factor_mass(m, q, M);
   const LagrangianContact& c = m.contact(i);
   DofVector<S> wn, u;
   gradient(c.gap, q, wn);
   u = wn;
+  if (margin != 0.0) u *= S(1.0 - margin);  // B - margin w_N^T M^-1 w_N
   if (s != 0.0 && c.tangent) {
     DofVector<S> wt;
     gradient(c.tangent, q, wt);

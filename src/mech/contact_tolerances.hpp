@@ -28,6 +28,13 @@ inline constexpr double kPostZenoGapBand = 1e-8;
 inline constexpr double kPostZenoRestRate = 1e-7;
 // A rate counts as zero at an event: round-off of a state that has just been located.
 inline constexpr double kEventRestRate = 1e-12;
+// A sliding contact's Painleve coefficient B = w_N^T M^-1 (w_N - mu s w_T) counts as zero below
+// this fraction of a = w_N^T M^-1 w_N (the guard "painleve:<c>" fires at B = kJamMargin a, and
+// Lecornu's impulse takes such a slip as a Painleve slip). At Genot and Brogliato's dynamic jam
+// the normal force grows like 1/B: the integrator cannot step onto B = 0 and shrank its step to
+// an underflow on the Painleve rod at mu = 3 with B still 1e-15 a; at 1e-9 a it is reached, about
+// 1e-9 a / |dB/dt| before the jam (1e-10 s there).
+inline constexpr double kJamMargin = 1e-9;
 
 // The run's scales of q and qdot (n entries each).
 struct ContactScales {

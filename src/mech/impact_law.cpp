@@ -76,22 +76,71 @@ const char* to_string(PhaseEnd end) {
   return "?";
 }
 
+bool allows_superelastic(ImpactLawKind kind) {
+  return kind == ImpactLawKind::NewtonFrictionless || kind == ImpactLawKind::NewtonCoulomb;
+}
+
+namespace {
+
+// Chatterjee and Ruina's e_t may reverse the tangential impulse's sense; Glocker's (Newton-
+// Coulomb) is a restitution of the tangential rate like e of the normal one.
+double e_t_min(ImpactLawKind kind) {
+  return kind == ImpactLawKind::NewtonCoulomb ? 0.0 : -1.0;
+}
+
+// Why a law cannot be super-elastic (allows_superelastic).
+const char* why_not_superelastic(ImpactLawKind kind) {
+  switch (kind) {
+    case ImpactLawKind::Naive:
+      return "the naive law is kept to show the energy it creates with e <= 1";
+    case ImpactLawKind::ChatterjeeRuina:
+      return "Chatterjee and Ruina's e and e_t are defined with the projection onto the cone "
+             "that keeps the impact dissipative for e <= 1";
+    case ImpactLawKind::RouthNewton:
+    case ImpactLawKind::RouthPoisson:
+    case ImpactLawKind::RouthStronge:
+      return "Routh's process follows a passive deformable contact through compression and "
+             "restitution, whose restitution never exceeds its compression";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+const char* ContactImpactLaw::invalid_key() const {
+  if (superelastic && !allows_superelastic(kind)) return "superelastic";
+  if (!std::isfinite(e) || e < 0.0 || (e > 1.0 && !superelastic)) return "e";
+  if (!std::isfinite(e_t) || e_t < e_t_min(kind) || e_t > 1.0) return "e_t";
+  if (!std::isfinite(mu) || mu < 0.0) return "mu";
+  return nullptr;
+}
+
 void ContactImpactLaw::validate(const std::string& who) const {
-  if (!std::isfinite(e) || e < 0.0 || e > 1.0) {
-    detail::throw_error(who, " (law ", to_string(kind), "): restitution e = ", e,
-                        " is outside [0, 1]");
+  const char* key = invalid_key();
+  if (key == nullptr) return;
+  const std::string law = std::string(" (law ") + to_string(kind) + ")";
+  const std::string k = key;
+  if (k == "superelastic") {
+    detail::throw_error(who, law, ": superelastic = true, but law ", to_string(kind),
+                        " cannot be super-elastic (", why_not_superelastic(kind),
+                        "); expected law newton or newton_coulomb, or no superelastic");
   }
-  // Chatterjee and Ruina's e_t may reverse the tangential impulse's sense; Glocker's (Newton-
-  // Coulomb) is a restitution of the tangential rate like e of the normal one.
-  const double e_t_min = kind == ImpactLawKind::NewtonCoulomb ? 0.0 : -1.0;
-  if (!std::isfinite(e_t) || e_t < e_t_min || e_t > 1.0) {
-    detail::throw_error(who, " (law ", to_string(kind), "): tangential restitution e_t = ", e_t,
-                        " is outside [", e_t_min, ", 1]");
+  if (k == "e" && std::isfinite(e) && e > 1.0) {
+    detail::throw_error(
+        who, law, ": restitution e = ", e,
+        " is outside [0, 1]: the contact would gain energy at every impact; expected e in [0, "
+        "1], or superelastic = true for a super-elastic contact (laws newton and newton_coulomb)");
   }
-  if (!std::isfinite(mu) || mu < 0.0) {
-    detail::throw_error(who, " (law ", to_string(kind), "): friction coefficient mu = ", mu,
-                        " must be finite and >= 0");
+  if (k == "e") {
+    detail::throw_error(who, law, ": restitution e = ", e, " is outside [0, ",
+                        superelastic ? "inf) (super-elastic)" : "1]");
   }
+  if (k == "e_t") {
+    detail::throw_error(who, law, ": tangential restitution e_t = ", e_t, " is outside [",
+                        e_t_min(kind), ", 1]");
+  }
+  detail::throw_error(who, law, ": friction coefficient mu = ", mu, " must be finite and >= 0");
 }
 
 void validate(const PlanarImpactInput& input, const std::string& who) {
@@ -135,7 +184,7 @@ PlanarImpactResult solve_planar_impact(const PlanarImpactInput& input, const Con
     case ImpactLawKind::RouthStronge:
       return routh_impact(input, law.e, law.mu, RouthTermination::Stronge);
     case ImpactLawKind::NewtonCoulomb:
-      return newton_coulomb_impact(input, law.e, law.e_t, law.mu);
+      return newton_coulomb_impact(input, law.e, law.e_t, law.mu, law.superelastic);
   }
   detail::throw_error(who, ": unknown impact law");
 }

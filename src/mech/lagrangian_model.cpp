@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
 #include "index_set_choice.hpp"
 #include "painleve_report.hpp"
 #include "saltus/core/error.hpp"
@@ -297,7 +298,9 @@ ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q, ConstVect
     input.v_minus = {w_T.dot(qd), w_N.dot(qd)};
     if (kind == ImpactKind::WithoutCollision) {
       mech::validate(input, c.description);
-      out.planar = impact_without_collision(input, c.law.mu);
+      // The guard fires at B = kJamMargin A_nn (contact_tolerances.hpp): such a slip is the jam's.
+      out.planar =
+          impact_without_collision(input, c.law.mu, 2.0 * detail::kJamMargin * input.A(1, 1));
     } else {
       out.planar = solve_planar_impact(input, c.law, c.description);
     }

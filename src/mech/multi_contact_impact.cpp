@@ -218,8 +218,14 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
   SimultaneousImpact all = resolve_over(m, impact_set, t, q, qdot_minus, s);
   if (!all.resolved()) return all;
   const double kinetic = 0.5 * qdot_minus.dot(m.mass_matrix(q) * qdot_minus);
-  const auto gains_energy = [kinetic](const SimultaneousImpact& imp) {
-    return imp.energy_change > 1e-12 * std::max(kinetic, 1e-300);
+  // A super-elastic contact in the set (the model said so: ContactImpactLaw::superelastic) gains
+  // energy by design: its impacts are not refused for it.
+  const auto superelastic = [&m](const SimultaneousImpact& imp) {
+    return std::any_of(imp.contacts.begin(), imp.contacts.end(),
+                       [&m](int i) { return m.contact(i).law.superelastic; });
+  };
+  const auto gains_energy = [kinetic, &superelastic](const SimultaneousImpact& imp) {
+    return imp.energy_change > 1e-12 * std::max(kinetic, 1e-300) && !superelastic(imp);
   };
   if (!gains_energy(all)) return all;
   // Energy gained through a separating contact beside restitution: resolve without it (it

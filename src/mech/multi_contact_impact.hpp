@@ -29,7 +29,8 @@
 // = (0.5, -1, 3)); the law dissipates. With restitution it can add energy through such a contact;
 // when the solution over I_S gains energy beyond round-off, the impact is solved again without the
 // separating contacts (multi_contact_impact.cpp, lcp_members), which take their own impact at the
-// same instant if the others drive them into the surface.
+// same instant if the others drive them into the surface. A set with a super-elastic contact
+// (ContactImpactLaw::superelastic, e_i > 1 allowed) is not refused for the energy it gains.
 #pragma once
 
 #include <string>

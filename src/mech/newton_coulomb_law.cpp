@@ -9,7 +9,7 @@
 namespace saltus::mech {
 
 PlanarImpactResult newton_coulomb_impact(const PlanarImpactInput& input, double e, double e_t,
-                                         double mu) {
+                                         double mu, bool superelastic) {
   PlanarImpactResult r;
   r.v_plus = input.v_minus;
   if (!(input.v_minus[1] < 0.0)) return r;  // not approaching: no impulse
@@ -42,7 +42,7 @@ PlanarImpactResult newton_coulomb_impact(const PlanarImpactInput& input, double 
   r.dT = impact_energy_change(input.A, input.v_minus, r.impulse);
   // The kinetic energy the contact's velocities carry (<= the body's), so the test is strict.
   const double T_minus = 0.5 * input.v_minus.dot(p.mass * input.v_minus);
-  if (r.dT > 1e-12 * T_minus) {
+  if (!superelastic && r.dT > 1e-12 * T_minus) {
     r.status = ImpactStatus::Jam;
     r.message = saltus::detail::text(
         "Newton-Coulomb law (e = ", e, ", e_t = ", e_t, ", mu = ", mu,

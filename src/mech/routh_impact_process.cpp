@@ -43,10 +43,12 @@ void jam(PlanarImpactResult& r, const char* what, double P_n, double v_n, double
 namespace {
 
 // The process from v_minus; `at_contact`: started at v_n = 0 (an impact without collision), where
-// a Painleve slip (dv_n/dP_n <= 0) drives v_n negative at once and the process runs as for an
-// approach, and any other slip ends it at once with no impulse.
+// a Painleve slip (dv_n/dP_n <= jam_slope, >= 0) drives v_n negative (or leaves it at 0 to
+// jam_slope) and the process runs as for an approach, and any other slip ends it at once with no
+// impulse.
 PlanarImpactResult routh_process(const PlanarImpactInput& input, double e, double mu,
-                                 RouthTermination termination, bool at_contact) {
+                                 RouthTermination termination, bool at_contact,
+                                 double jam_slope = 0.0) {
   const Eigen::Matrix2d& A = input.A;
   const Eigen::Vector2d& v_minus = input.v_minus;
   const double A_tt = A(0, 0), A_tn = A(0, 1), A_nn = A(1, 1);
@@ -89,8 +91,9 @@ PlanarImpactResult routh_process(const PlanarImpactInput& input, double e, doubl
       // dv_n/dP_n <= 0: this phase cannot end the compression, but a slip that decelerates
       // stops first and the process goes on in stick or reverse slip (the Painleve landings of
       // seed 001). Only a slip that never stops leaves the compression without an end.
-      if (a_n > 0.0) {
-        d_comp = -v[1] / a_n;
+      if (a_n > jam_slope) {
+        // max: a slip taken at the jam (0 < a_n <= jam_slope) leaves v_n up to jam_slope P_n > 0
+        d_comp = std::max(0.0, -v[1] / a_n);
       } else if (d_stick == kInfinity) {
         jam(r, "compression cannot end", P[1], v[1], a_n,
             mode == SlipMode::Stick
@@ -188,10 +191,12 @@ PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double
   return routh_process(input, e, mu, termination, false);
 }
 
-PlanarImpactResult impact_without_collision(const PlanarImpactInput& input, double mu) {
+PlanarImpactResult impact_without_collision(const PlanarImpactInput& input, double mu,
+                                            double jam_slope) {
   PlanarImpactInput at_contact = input;
   at_contact.v_minus[1] = 0.0;
-  return routh_process(at_contact, 0.0, mu, RouthTermination::Newton, true);
+  return routh_process(at_contact, 0.0, mu, RouthTermination::Newton, true,
+                       std::max(jam_slope, 0.0));
 }
 
 }  // namespace saltus::mech

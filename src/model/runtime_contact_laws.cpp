@@ -55,6 +55,14 @@ void update_runtime_contact_laws(const Model& model) {
         }
       }
     } catch (const Error& e) {
+      // file:line of the refused coefficient's key (of the table when it has none).
+      const ModelContact::Lines& at = contacts[i].lines;
+      const std::string key = law.invalid_key() != nullptr ? law.invalid_key() : "";
+      const int line = key == "e" && at.e > 0       ? at.e
+                       : key == "e_t" && at.e_t > 0 ? at.e_t
+                       : key == "mu" && at.mu > 0   ? at.mu
+                                                    : at.table;
+      if (line > 0) detail::throw_error(model.file, ":", line, ": ", e.what());
       detail::throw_error(model.file, ": ", e.what());
     }
   }

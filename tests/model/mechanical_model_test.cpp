@@ -277,11 +277,12 @@ x = 0.0
   EXPECT_TRUE(has(d, "does not depend on the velocity x'", 7));
   const std::string ok_mech = "[mechanics]\nkinetic_energy = \"0.5*m*(y'^2 + x'^2)\"\n";
   d = check(head + ok_mech + "[[contacts]]\nname = \"floor\"\ngap = \"y\"\ne = 1.5\n" + solver);
-  EXPECT_TRUE(has(d, "contact 'floor'", 8));  // e outside [0, 1], named with the contact
+  EXPECT_TRUE(
+      has(d, "contact 'floor'", 11));  // e outside [0, 1] at its line, named with the contact
   d = check(head + ok_mech +
             "[[contacts]]\nname = \"floor\"\ngap = \"y\"\nlaw = \"routh_poisson\"\n" +
             "e = 0.5\nmu = -0.2\ntangent = \"x\"\n" + solver);
-  EXPECT_TRUE(has(d, "mu", 8));
+  EXPECT_TRUE(has(d, "mu = -0.2", 13));
   d = check(head + ok_mech + "[[contacts]]\nname = \"floor\"\ngap = \"2\"\ne = 0.5\n" + solver);
   EXPECT_TRUE(has(d, "does not depend on the coordinates", 10));
   d = check(head + ok_mech +

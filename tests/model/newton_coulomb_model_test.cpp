@@ -252,6 +252,47 @@ TEST(NewtonCoulombModel, ASimultaneousImpactThatCanOnlyGainEnergyIsAStatus) {
               resolved);
 }
 
+// Super-elastic contacts (superelastic = true, e > 1 allowed): two discs hit together get the
+// impact each gets alone, e up to 1.8; and the box landings whose only answer gains energy (the
+// test above) are taken when the model says its contacts are super-elastic, with the law's cases'
+// motion.
+TEST(NewtonCoulombModel, SuperelasticContactsTakeTheLawsAnswerAloneOrTogether) {
+  const auto superelastic = [](std::string text) {
+    const std::string law = "law = \"newton_coulomb\"\n";
+    for (size_t at = text.find(law); at != std::string::npos; at = text.find(law, at + 1)) {
+      text.insert(at + law.size(), "superelastic = true\n");
+    }
+    return text;
+  };
+  std::mt19937 rng(3208);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int gained = 0;
+  for (int k = 0; k < 10; ++k) {
+    const double e = 1.0 + 0.8 * unit(rng), e_t = unit(rng) < 0.5 ? 0.0 : unit(rng);
+    const double mu = 0.1 + unit(rng);
+    const double x_dot[2] = {-2.0 + 4.0 * unit(rng), -2.0 + 4.0 * unit(rng)};
+    const double spin[2] = {-10.0 + 20.0 * unit(rng), -10.0 + 20.0 * unit(rng)};
+    SCOPED_TRACE("case " + std::to_string(k) + ": e = " + num(e) + ", e_t = " + num(e_t) +
+                 ", mu = " + num(mu));
+    const ModelRun both = run_text(superelastic(discs_model(2, e, e_t, mu, x_dot, spin)));
+    const ModelRun alone = run_text(superelastic(discs_model(1, e, e_t, mu, x_dot, spin)));
+    ASSERT_TRUE(both.succeeded()) << both.message();
+    ASSERT_TRUE(alone.succeeded()) << alone.message();
+    const EventLog& eb = both.result.events;
+    const EventLog& ea = alone.result.events;
+    ASSERT_GE(eb.size(), 1);
+    ASSERT_GE(ea.size(), 1);
+    EXPECT_NEAR(eb[0].t, ea[0].t, 1e-15);
+    const auto after = eb.x_after(0), alone_after = ea.x_after(0);
+    for (int i : {0, 1, 2}) {
+      EXPECT_NEAR(after[6 + i], alone_after[3 + i], 1e-13 * (1.0 + std::abs(alone_after[3 + i])));
+    }
+    EXPECT_NEAR(after[7], -e * eb.x_before(0)[7], 1e-12);  // y1'+ = -e y1'-
+    if (ea.outputs(0)[2] > 0.0) ++gained;
+  }
+  EXPECT_GT(gained, 0);
+}
+
 TEST(NewtonCoulombModel, CoefficientsOutOfRangeAreErrorsNamingTheContact) {
   const double x_dot[1] = {0.0}, spin[1] = {0.0};
   struct Bad {

@@ -47,17 +47,35 @@ const std::vector<ImpactLawKind>& all_impact_laws();
 // Only the frictional planar laws (every kind except NewtonFrictionless).
 const std::vector<ImpactLawKind>& frictional_impact_laws();
 
+// Whether a law's e may exceed 1 (a super-elastic contact): only the kinematic Newton laws,
+// NewtonFrictionless and NewtonCoulomb, whose e is the ratio of normal rates gdot_N+ = -e gdot_N-
+// that an active surface (a vibrating table, Clark and Bloch's Example 4) can raise above 1, and
+// whose impulse exists and is unique for every e >= 0 (NewtonCoulomb: the impact LCP's matrix
+// does not depend on e). Not the others: Naive is kept to show the energy it creates with
+// e <= 1; ChatterjeeRuina's e and e_t are defined with the projection onto the cone that keeps
+// its impact dissipative for e <= 1 (FORMULAS.md 8); Routh's processes (RouthNewton, RouthPoisson,
+// RouthStronge) describe a passive deformable contact through compression and restitution, whose
+// ratios of restitution to compression (rate, impulse, work) such a contact keeps <= 1.
+bool allows_superelastic(ImpactLawKind kind);
+
 // The law of one contact and its coefficients.
 struct ContactImpactLaw {
   ImpactLawKind kind = ImpactLawKind::NewtonFrictionless;
   double e = 0.5;    // normal coefficient of restitution, [0, 1] (kinematic, kinetic or
-                     // energetic according to kind)
+                     // energetic according to kind); > 1 only when superelastic
   double e_t = 0.0;  // tangential restitution: ChatterjeeRuina [-1, 1], NewtonCoulomb [0, 1]
   double mu = 0.0;   // Coulomb friction coefficient, >= 0; unused by NewtonFrictionless
+  // The model says the contact is super-elastic: e > 1 is allowed (allows_superelastic(kind)
+  // only), and an impact involving this contact is not refused for the kinetic energy it gains
+  // (NewtonCoulomb's energy-gain status, the simultaneous-impact LCP's; multi_contact_impact.hpp).
+  bool superelastic = false;
 
-  // Throws saltus::Error when a coefficient is not finite or outside its range; the message
-  // starts with `who` (e.g. "model 'rod', body 'rod', contact 'tip'").
+  // Throws saltus::Error when a coefficient is not finite or outside its range, or superelastic
+  // is set for a law that does not allow it; the message starts with `who` (e.g. "model 'rod',
+  // body 'rod', contact 'tip'") and names the law and the value.
   void validate(const std::string& who) const;
+  // The first key validate() refuses ("e", "e_t", "mu" or "superelastic"), nullptr when valid.
+  const char* invalid_key() const;
 };
 
 // A planar single-contact impact in collision-matrix form.

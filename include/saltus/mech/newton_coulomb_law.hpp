@@ -38,8 +38,9 @@ inline double tangential_restitution_rate(double gdot_minus, double e_t) {
 
 // One planar contact in collision-matrix form. Status Jam with the LCP's verdict when the impact
 // LCP has no solution or several solutions that move the contact differently, or when its
-// solution gains kinetic energy (beyond 1e-12 of the contact's T-).
+// solution gains kinetic energy (beyond 1e-12 of the contact's T-) and the contact is not
+// super-elastic (ContactImpactLaw::superelastic: e may exceed 1 and the gain is the model's).
 PlanarImpactResult newton_coulomb_impact(const PlanarImpactInput& input, double e, double e_t,
-                                         double mu);
+                                         double mu, bool superelastic = false);
 
 }  // namespace saltus::mech

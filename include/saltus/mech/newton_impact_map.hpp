@@ -36,8 +36,11 @@ inline double newton_impulse(double normal_velocity_minus, double delassus, doub
 }
 
 // Throws saltus::Error naming `who` when M is not symmetric positive definite (value of the
-// failing pivot), w_N vanishes, sizes disagree, or e is outside [0, 1].
+// failing pivot), w_N vanishes, sizes disagree, or e is negative, not finite, or above 1 without
+// `superelastic` (then T+ - T- = (e^2 - 1) gdot_N-^2 / (2 w_N^T M^-1 w_N) > 0: the contact adds
+// energy, ContactImpactLaw::superelastic).
 NewtonImpact newton_impact(ConstMatrixRef M, ConstVectorRef w_N, ConstVectorRef qdot_minus,
-                           double e, const std::string& who = "newton_impact");
+                           double e, const std::string& who = "newton_impact",
+                           bool superelastic = false);
 
 }  // namespace saltus::mech

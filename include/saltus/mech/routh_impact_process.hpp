@@ -47,7 +47,9 @@ PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double
 // v_n = 0 (v_minus[1] is taken as 0) whose slip is in the Painleve regime, B = A_nn - mu s A_tn <=
 // 0. Routh's process from there: the slip drives v_n negative, decelerates and stops, and the
 // stick phase ends the compression (e = 0: the contact stays closed, v+ = 0): the impulse that
-// brings the slip to rest. With B > 0 no impulse.
-PlanarImpactResult impact_without_collision(const PlanarImpactInput& input, double mu);
+// brings the slip to rest. With B > jam_slope no impulse; a slip with 0 < B <= jam_slope (the
+// dynamic jam located a little before B = 0) is taken as a Painleve slip along which v_n stays 0.
+PlanarImpactResult impact_without_collision(const PlanarImpactInput& input, double mu,
+                                            double jam_slope = 0.0);
 
 }  // namespace saltus::mech

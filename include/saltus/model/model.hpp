@@ -97,6 +97,11 @@ struct ModelContact {
   lang::NodeId e_expression = lang::kNoNode;
   lang::NodeId mu_expression = lang::kNoNode;
   lang::NodeId e_t_expression = lang::kNoNode;
+  // Lines in the model file (0: not written there, or given by --set) of the [[contacts]] table
+  // and of its e, e_t and mu, for the messages of values refused at run time.
+  struct Lines {
+    int table = 0, e = 0, e_t = 0, mu = 0;
+  } lines;
 };
 
 // [coordinates], [mechanics] and [[contacts]]: a Lagrangian model M(q) q'' = h(t, q, q') + contact

@@ -14,13 +14,13 @@ namespace {
 // also reads name, body, gap and law. Empty for an unknown law.
 const std::vector<std::string>& keys_read_by(const std::string& law) {
   static const std::map<std::string, std::vector<std::string>> kReads = {
-      {"newton", {"e"}},
+      {"newton", {"e", "superelastic"}},
       {"naive", {"e", "mu", "tangent"}},
       {"chatterjee_ruina", {"e", "mu", "tangent", "e_t"}},
       {"routh_newton", {"e", "mu", "tangent"}},
       {"routh_poisson", {"e", "mu", "tangent"}},
       {"routh_stronge", {"e", "mu", "tangent"}},
-      {"newton_coulomb", {"e", "mu", "tangent", "e_t"}},
+      {"newton_coulomb", {"e", "mu", "tangent", "e_t", "superelastic"}},
       {"linear_spring", {"k", "mu", "tangent"}},
       {"kelvin_voigt", {"k", "c", "release", "mu", "tangent"}},
       {"hunt_crossley", {"k", "c", "n", "mu", "tangent"}}};
@@ -83,6 +83,30 @@ void ModelReader::check_contact_keys(const toml::table& t, const std::string& co
       add(*node, message);
     }
   }
+}
+
+int ModelReader::written_line(const toml::table& t, const std::string& contact,
+                              const char* key) const {
+  const toml::node* v = t.get(key);
+  const auto set = contact_keys_set_.find(contact);
+  if (v == nullptr || (set != contact_keys_set_.end() && set->second.count(key) != 0)) return 0;
+  return static_cast<int>(v->source().begin.line);
+}
+
+void ModelReader::add_contact_key_problem(const toml::table& t, const std::string& contact,
+                                          const char* key, const std::string& message) {
+  const toml::node* v = key != nullptr ? t.get(key) : nullptr;
+  if (v == nullptr) {
+    add(t, message);
+    return;
+  }
+  const auto set = contact_keys_set_.find(contact);
+  if (set != contact_keys_set_.end() && set->second.count(key) != 0) {
+    diagnostics.push_back(
+        {"--set", 0, 0, "'contacts." + contact + "." + std::string(key) + "': " + message});
+    return;
+  }
+  add(*v, message);
 }
 
 }  // namespace saltus::model::loader

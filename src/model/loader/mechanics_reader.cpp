@@ -378,6 +378,7 @@ void ModelReader::read_contact(const toml::table& t, int index) {
   }
   const bool frictional = !c.compliant && rigid->second != mech::ImpactLawKind::NewtonFrictionless;
   check_contact_keys(t, c.name, law);
+  c.lines.table = static_cast<int>(t.source().begin.line);
   auto geometry = [&](const char* key) { return geometry_expression(t, key, where); };
   c.gap = geometry("gap");
   if (t.get("gap") == nullptr) {
@@ -440,6 +441,23 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       coefficient("e", c.rigid_law.e, true, lagrangian ? &c.e_expression : nullptr);
       coefficient("mu", c.rigid_law.mu, frictional, lagrangian ? &c.mu_expression : nullptr);
       coefficient("e_t", c.rigid_law.e_t, false, lagrangian ? &c.e_t_expression : nullptr);
+      c.lines.e = written_line(t, c.name, "e");
+      c.lines.mu = written_line(t, c.name, "mu");
+      c.lines.e_t = written_line(t, c.name, "e_t");
+      if (const toml::node* v = t.get("superelastic")) {
+        if (!v->is_boolean()) {
+          add_contact_key_problem(
+              t, c.name, "superelastic",
+              where + " superelastic is " + type_name(*v) + "; expected true or false");
+        } else if (*v->value<bool>() && !lagrangian) {
+          add_contact_key_problem(
+              t, c.name, "superelastic",
+              where + " in a model with velocity constraints has superelastic = true; expected " +
+                  "no superelastic (Clark and Bloch's nonholonomic impact map takes e in [0, 1])");
+        } else {
+          c.rigid_law.superelastic = *v->value<bool>();
+        }
+      }
       if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
       if (frictional) {
         if (t.get("tangent") == nullptr) {
@@ -447,7 +465,12 @@ void ModelReader::read_contact(const toml::table& t, int index) {
                      "the contact point's coordinate along the surface");
         }
       }
-      c.rigid_law.validate("model '" + model_.name + "', body '" + c.body + "', " + where);
+      try {
+        c.rigid_law.validate("model '" + model_.name + "', body '" + c.body + "', " + where);
+      } catch (const Error& err) {
+        // At the line of the refused key (e, e_t, mu, superelastic), or at its --set.
+        add_contact_key_problem(t, c.name, c.rigid_law.invalid_key(), err.what());
+      }
     }
   } catch (const Error& err) {
     add(t, err.what());

@@ -143,6 +143,11 @@ class ModelReader {
   std::optional<std::pair<lang::NodeId, double>> runtime_coefficient(const toml::node& v,
                                                                      const std::string& what);
   void check_contact_keys(const toml::table& t, const std::string& contact, const std::string& law);
+  // The line of key `key` of contact `contact`'s table; 0 when absent or given by --set.
+  int written_line(const toml::table& t, const std::string& contact, const char* key) const;
+  // A problem of key `key` (nullptr: of the table) of a contact, at the key's line or its --set.
+  void add_contact_key_problem(const toml::table& t, const std::string& contact, const char* key,
+                               const std::string& message);
 
   // ---------------------------------------------------------------- Hamiltonian models
   void read_hamiltonian(const toml::table& doc);  // hamiltonian_reader.cpp
