@@ -61,7 +61,7 @@ class RunFolder:
     def __init__(self, out):
         self.trajectory = CsvTable(os.path.join(out, "trajectory.csv"), ["mode"])
         self.events = CsvTable(os.path.join(out, "events.csv"),
-                               ["guard", "mode_before", "mode_after"])
+                               ["guard", "mode_before", "mode_after", "note"])
         self.summary = {}
         if os.path.exists(os.path.join(out, "summary.json")):
             with open(os.path.join(out, "summary.json")) as f:

@@ -57,6 +57,7 @@ def trajectory_table(raw):
 
 
 def event_table(raw):
-    """Table of _core.Run.events(): labels 'guard', 'mode_before', 'mode_after'."""
-    labels = {k: raw[k] for k in ("guard", "mode_before", "mode_after")}
+    """Table of _core.Run.events(): labels 'guard', 'mode_before', 'mode_after' (and 'note' for
+    a bridged run's stretches)."""
+    labels = {k: raw[k] for k in ("guard", "mode_before", "mode_after", "note") if k in raw}
     return Table(raw["columns"], raw["values"], labels)

@@ -54,10 +54,16 @@ py::dict trajectory_table(const model::ModelRun& run) {
     put(row, 2, tr.x(i), nx);
     put(row, 2 + nx, tr.z(i), nz);
     for (int k = 0; k < nf; ++k) row[2 + nx + nz + k] = forces.values(i, k);
-    mi[i] = tr.mode(i);
+    // Samples inside a bridged run's Moreau-Jean stretch: one more name after the system's.
+    mi[i] = tr.mode(i) == kMoreauJeanMode ? system.mode_count() : tr.mode(i);
   }
   std::vector<std::string> mode_names;
   for (ModeId m = 0; m < system.mode_count(); ++m) mode_names.push_back(system.mode(m).name);
+  for (long i = 0; i < n; ++i) {
+    if (tr.mode(i) != kMoreauJeanMode) continue;
+    mode_names.push_back(mode_name(system, kMoreauJeanMode));
+    break;
+  }
   py::dict d;
   d["columns"] = columns;
   d["values"] = values;
@@ -99,10 +105,10 @@ py::dict event_table(const model::ModelRun& run) {
     put(row, 5 + 2 * nx + nz, log.z_after(i), nz);
     for (size_t k = 0; k < extra.size(); ++k) row[outputs_at + static_cast<long>(k)] = kAbsent;
     const auto idx = static_cast<size_t>(i);
-    before[idx] = system.mode(e.mode_before).name;
-    after[idx] = system.mode(e.mode_after).name;
-    if (e.guard == kZenoHandoverGuard) {
-      guard[idx] = "zeno-handover";
+    before[idx] = mode_name(system, e.mode_before);
+    after[idx] = mode_name(system, e.mode_after);
+    if (const char* special = special_guard_name(e.guard)) {
+      guard[idx] = special;
       continue;
     }
     const Reset& reset = system.mode(e.mode_before).guards[static_cast<size_t>(e.guard)].reset;
@@ -122,6 +128,12 @@ py::dict event_table(const model::ModelRun& run) {
   d["guard"] = guard;
   d["mode_before"] = before;
   d["mode_after"] = after;
+  // A bridged run's rows say why and for how long (events.csv's note column).
+  if (log.has_notes()) {
+    std::vector<std::string> notes(static_cast<size_t>(n));
+    for (long i = 0; i < n; ++i) notes[static_cast<size_t>(i)] = log.note(i);
+    d["note"] = notes;
+  }
   return d;
 }
 

@@ -1,5 +1,7 @@
 #include "saltus/model/model_run.hpp"
 
+#include <algorithm>
+
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
 
@@ -50,6 +52,14 @@ ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run) 
   return start;
 }
 
+BridgeOptions bridge_options(const Model& model) {
+  BridgeOptions o;
+  if (!model.mechanics) return o;
+  o.stop = model.mechanics->painleve_stop;
+  for (const ModelContact& c : model.mechanics->contacts) o.contact_policy.push_back(c.painleve);
+  return o;
+}
+
 void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<double>* progress_t) {
   const Model& model = *run.model;
   SimulationOptions options = model.options;
@@ -58,14 +68,25 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
       progress_t->store(t, std::memory_order_relaxed);
     };
   }
-  Simulator sim(run.system, options);
   run.result = SimulationResult{};
   run.parameter_values.clear();
   for (size_t i = 0; i < model.parameters.size(); ++i) {
     run.parameter_values.push_back(model.parameter_value(static_cast<int>(i)));
   }
+  run.stretches.clear();
   // Every outcome of the run is a Termination with its message (the engine throws only for
   // sizes and times the loader has already checked).
+  const BridgeOptions bridge = bridge_options(model);
+  const bool all_stop =
+      bridge.stop && std::none_of(bridge.contact_policy.begin(), bridge.contact_policy.end(),
+                                  [](int p) { return p == 0; });
+  if (run.lagrangian && start.mode_at && !all_stop) {
+    run_bridged(run.system, run.lagrangian->model(), start.mode_at, options, bridge,
+                start.mode_now(model.t_start), model.t_start, start.x0, model.t_end, run.result,
+                run.stretches);
+    return;
+  }
+  Simulator sim(run.system, options);
   sim.run(start.mode_now(model.t_start), model.t_start, start.x0, start.z0, model.t_end,
           run.result);
 }

@@ -10,6 +10,7 @@
 
 #include "saltus/lang/tape.hpp"
 #include "saltus/run/number_text.hpp"
+#include "saltus/sim/csv_writer.hpp"
 
 namespace saltus::run {
 namespace {
@@ -84,7 +85,7 @@ std::string drawing_csv(const model::ModelRun& run) {
   for (long i = 0; i < tr.size(); ++i) {
     program.evaluate(tr.t(i), tr.x(i));
     out += number_text(tr.t(i), 12) + "," + std::to_string(tr.j(i)) + "," +
-           run.system.mode(tr.mode(i)).name;
+           mode_name(run.system, tr.mode(i));
     for (size_t s = 0; s < m.drawing->shapes.size(); ++s) {
       for (double v : program.world(m.drawing->shapes[s], s)) out += "," + number_text(v, 12);
     }
@@ -119,9 +120,7 @@ std::string drawing_json(const model::ModelRun& run) {
     nlohmann::ordered_json ev;
     ev["t"] = r.t;
     ev["j"] = r.j;
-    ev["guard"] = r.guard == kZenoHandoverGuard
-                      ? std::string("zeno-handover")
-                      : run.system.mode(r.mode_before).guards[r.guard].name;
+    ev["guard"] = event_guard_name(run.system, r);
     program.evaluate(r.t, log.x_before(e));
     nlohmann::ordered_json at = nlohmann::ordered_json::object();
     for (size_t s = 0; s < m.drawing->shapes.size(); ++s) {

@@ -135,6 +135,14 @@ std::string run_report(const model::ModelRun& run) {
     out << "  " << guard << ": " << count << "\n";
   });
   if (s.zeno_handovers > 0) out << "  zeno-handover: " << s.zeno_handovers << "\n";
+  // The Moreau-Jean stretches of a bridged run (model/bridged_run.hpp).
+  for (const model::BridgeStretch& b : run.stretches) {
+    out << "bridge     " << b.reason << " at t = " << b.t_start << " -> " << b.t_end << " "
+        << m.time_unit << " (" << b.steps << " Moreau-Jean steps of " << b.step << "), "
+        << (b.settled ? "handed back in '" + b.handed_back_to + "'"
+                      : std::string("not handed back"))
+        << "; contacts " << b.end_state << "\n";
+  }
   out << "wall time  " << s.wall_seconds << " s\n";
   return out.str();
 }
@@ -170,6 +178,28 @@ std::string summary_json(const model::ModelRun& run) {
     j["zeno_time"] = nullptr;
   }
   j["zeno_handovers"] = s.zeno_handovers;
+  // The Moreau-Jean stretches of a bridged run: where, why and for how long.
+  nlohmann::ordered_json stretches = nlohmann::ordered_json::array();
+  for (const model::BridgeStretch& b : run.stretches) {
+    nlohmann::ordered_json contacts = nlohmann::ordered_json::array();
+    if (run.lagrangian) {
+      for (int c : b.contacts) contacts.push_back(run.lagrangian->model().contact(c).name);
+    }
+    stretches.push_back({{"reason", b.reason},
+                         {"stopped_with", b.stop_status},
+                         {"stop_message", b.stop_message},
+                         {"contacts", contacts},
+                         {"t_start", b.t_start},
+                         {"t_end", b.t_end},
+                         {"duration", b.t_end - b.t_start},
+                         {"steps", b.steps},
+                         {"step", b.step},
+                         {"steps_with_several_motions", b.chosen_steps},
+                         {"settled", b.settled},
+                         {"contact_states", b.end_state},
+                         {"handed_back_to", b.handed_back_to}});
+  }
+  j["bridge_stretches"] = stretches;
   if (const model::InitialProjection& p = m.initial_projection; p.tolerance > 0.0) {
     nlohmann::ordered_json violated = nlohmann::ordered_json::object();
     for (size_t k = 0; k < p.violated.size(); ++k) violated[p.violated[k]] = p.violation[k];

@@ -49,11 +49,31 @@ std::vector<std::string> reset_output_columns(const HybridSystem& system) {
 namespace {
 
 std::string guard_name(const HybridSystem& system, const EventRecord& e) {
-  if (e.guard == kZenoHandoverGuard) return "zeno-handover";
+  if (const char* special = special_guard_name(e.guard)) return special;
   return system.mode(e.mode_before).guards[e.guard].name;
 }
 
+// A text cell: quoted (RFC 4180) when it holds a comma, a quote or a line break.
+std::string csv_text(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace
+
+std::string mode_name(const HybridSystem& system, ModeId mode) {
+  if (mode == kMoreauJeanMode) return "moreau-jean";
+  return system.mode(mode).name;
+}
+
+std::string event_guard_name(const HybridSystem& system, const EventRecord& record) {
+  return guard_name(system, record);
+}
 
 std::string trajectory_csv(const HybridSystem& system, const SimulationResult& result,
                            const CsvColumns& columns) {
@@ -70,7 +90,7 @@ std::string trajectory_csv(const HybridSystem& system, const SimulationResult& r
                                 " rows of extra columns for ", tr.size(), " samples");
   }
   for (long i = 0; i < tr.size(); ++i) {
-    out += number(tr.t(i)) + "," + std::to_string(tr.j(i)) + "," + system.mode(tr.mode(i)).name;
+    out += number(tr.t(i)) + "," + std::to_string(tr.j(i)) + "," + mode_name(system, tr.mode(i));
     append_row(out, tr.x(i), nx);
     append_row(out, tr.z(i), nz);
     if (extra > 0) append_row(out, columns.extra.row(i).transpose(), extra);
@@ -91,12 +111,14 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
   }
   const std::vector<std::string> extra = reset_output_columns(system);
   for (const std::string& n : extra) out += "," + n;
-  out += '\n';
+  // A bridged run's rows say why and for how long (model/bridged_run.hpp): one more column.
   const EventLog& log = result.events;
+  if (log.has_notes()) out += ",note";
+  out += '\n';
   for (long i = 0; i < log.size(); ++i) {
     const EventRecord& e = log[i];
     out += number(e.t) + "," + std::to_string(e.j) + "," + guard_name(system, e) + "," +
-           system.mode(e.mode_before).name + "," + system.mode(e.mode_after).name + "," +
+           mode_name(system, e.mode_before) + "," + mode_name(system, e.mode_after) + "," +
            (e.retrigger ? "1" : "0") + "," + (e.chained ? "1" : "0") + "," +
            (e.observation ? "1" : "0");
     append_row(out, log.x_before(i), nx);
@@ -105,7 +127,7 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
     append_row(out, log.z_after(i), nz);
     // The reset's outputs, each in its named column (empty where this guard has none).
     std::vector<std::string> cells(extra.size());
-    if (e.guard != kZenoHandoverGuard && e.n_outputs > 0) {
+    if (e.guard >= 0 && e.n_outputs > 0) {
       const auto& names_here = system.mode(e.mode_before).guards[e.guard].reset.output_names;
       const auto values = log.outputs(i);
       for (size_t c = 0; c < names_here.size(); ++c) {
@@ -114,6 +136,10 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
       }
     }
     for (const std::string& c : cells) out += "," + c;
+    if (log.has_notes()) {
+      out += ',';
+      out += csv_text(log.note(i));
+    }
     out += '\n';
   }
   return out;

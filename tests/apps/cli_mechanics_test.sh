@@ -43,3 +43,29 @@ if law == "linear_spring":  # m = 1, k = 1e4, c unused: e = 1, duration pi sqrt(
 print(f"{law}: e = {e:.12f}, contact {duration:.12f} s")
 PY
 done
+# Issue 32's bridge: the Frictional Bounce Model at mu = 0.55 stops where its tip's stick turns
+# into a Painleve slip (reset-failed, exit 2) with painleve = "stop", and reaches t_end through
+# Moreau-Jean stretches by default, each with a bridge-start and a bridge-end row and its note.
+set +e
+"$saltus" run "$models/frictional_bounce.toml" --set mu=0.55 --set mechanics.painleve=stop \
+  --t-end 1 --out "$work/fbm_stop" >/dev/null 2>"$work/fbm_stop.err"
+code=$?
+set -e
+[[ $code == 2 ]] || { echo "painleve = stop: exit $code, expected 2" >&2; exit 1; }
+grep -q "Painleve" "$work/fbm_stop.err" || { echo "painleve = stop: no Painleve message" >&2; exit 1; }
+"$saltus" run "$models/frictional_bounce.toml" --set mu=0.55 --t-end 1 --out "$work/fbm_bridge" \
+  >/dev/null
+python3 - "$work/fbm_bridge" <<'PY'
+import csv, json, os, sys
+rows = list(csv.DictReader(open(os.path.join(sys.argv[1], "events.csv"))))
+summary = json.load(open(os.path.join(sys.argv[1], "summary.json")))
+starts = [r for r in rows if r["guard"] == "bridge-start"]
+ends = [r for r in rows if r["guard"] == "bridge-end"]
+assert summary["status"] == "end-time-reached", summary["status"]
+assert starts and len(starts) == len(ends) == len(summary["bridge_stretches"]), (len(starts), len(ends))
+assert all("painleve" in r["note"] for r in starts), starts[0]["note"]
+assert all("steps of" in r["note"] for r in ends), ends[0]["note"]
+first = summary["bridge_stretches"][0]
+assert first["reason"] == "painleve" and first["contacts"] == ["tip"], first
+print(f"frictional bounce mu = 0.55: {len(starts)} Moreau-Jean stretches to t_end")
+PY

@@ -144,9 +144,11 @@ TEST(FrictionalBounceModel, FasterBeltLandsThroughThePainleveSlipAndGoesOnHoppin
   }
 }
 
-// Seeded random stick models: every run ends with a status; none penetrates, a sticking tip never
-// moves; a Painleve stop happens only where the closed-form B <= 0; runs that do not reach
-// t_end without a Painleve stop are counted (they end with a status naming the mode and guard).
+// Seeded random stick models with painleve = "stop" (the event-driven run alone; the bridge that
+// goes on from these stops: tests/model/bridged_run_test.cpp): every run ends with a status; none
+// penetrates, a sticking tip never moves; a Painleve stop happens only where the closed-form
+// B <= 0; runs that do not reach t_end without a Painleve stop are counted (they end with a status
+// naming the mode and guard).
 TEST(FrictionalBounceModel, RandomStickModelsEndWithAStatusAndPainleveOnlyWhereBVanishes) {
   std::mt19937 rng(20261125);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -157,8 +159,9 @@ TEST(FrictionalBounceModel, RandomStickModelsEndWithAStatusAndPainleveOnlyWhereB
     const double v_b = std::pow(10.0, -1.0 + 1.2 * unit(rng));
     const double k_r = std::pow(10.0, 1.5 + 1.0 * unit(rng)), c_r = 1e-4 + 5e-3 * unit(rng);
     const double e = unit(rng) < 0.5 ? 0.0 : 0.3;
-    const StickRun r = simulate({"theta0=" + num(theta0), "mu=" + num(mu), "v_b=" + num(v_b),
-                                 "k_r=" + num(k_r), "c_r=" + num(c_r), "e=" + num(e), "t_end=2"});
+    const StickRun r =
+        simulate({"theta0=" + num(theta0), "mu=" + num(mu), "v_b=" + num(v_b), "k_r=" + num(k_r),
+                  "c_r=" + num(c_r), "e=" + num(e), "t_end=2", "mechanics.painleve=stop"});
     SCOPED_TRACE("theta0 = " + num(theta0) + ", mu = " + num(mu) + ", v_b = " + num(v_b) +
                  ", k_r = " + num(k_r) + ", c_r = " + num(c_r) + ", e = " + num(e));
     const Termination t = r.run.result.termination();

@@ -11,6 +11,7 @@
 
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/model/bridged_run.hpp"
 #include "saltus/model/model.hpp"
 #include "saltus/sim/simulator.hpp"
 
@@ -23,6 +24,9 @@ struct ModelRun {
   // `system`), from which the outputs read the contact forces; null otherwise.
   std::shared_ptr<const mech::LagrangianModel::Compiled> lagrangian;
   SimulationResult result;
+  // The Moreau-Jean stretches of a bridged run (model/bridged_run.hpp), in order; empty when the
+  // event-driven run needed none (or the model says painleve = "stop").
+  std::vector<BridgeStretch> stretches;
   // Every parameter's value when the run was made (a run-time parameter may change later).
   std::vector<double> parameter_values;
 
@@ -50,9 +54,14 @@ ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run);
 
 // Simulates the system built in `run` (prepare_model_run) from `start` and the model's t_start to
 // its t_end into run.result (replaced): a built model runs again, e.g. after a run-time parameter
-// changed (runtime_parameters.hpp). `progress_t` as for run_model.
+// changed (runtime_parameters.hpp). `progress_t` as for run_model. A Lagrangian model (rigid
+// contacts, no velocity constraints) runs bridged (bridged_run.hpp) unless every contact's
+// painleve policy is "stop"; the stretches go to run.stretches.
 void simulate_model_run(ModelRun& run, const ModelStart& start,
                         std::atomic<double>* progress_t = nullptr);
+
+// The bridge's options for a model: its [mechanics] and per-contact painleve policies.
+BridgeOptions bridge_options(const Model& model);
 
 // Builds the hybrid system and simulates from the model's initial mode, state and time to t_end.
 // `progress_t`, when given, receives the simulated time after every step (for a progress bar).

@@ -2,10 +2,13 @@
 //
 // States are stored flat (no per-event allocation once capacity is reserved). A record's
 // guard is the firing guard's id in mode_before, or kZenoHandoverGuard for the jump to the
-// post-Zeno mode at the predicted accumulation time.
+// post-Zeno mode at the predicted accumulation time, or kBridgeStartGuard / kBridgeEndGuard for
+// where a Moreau-Jean stretch of a bridged run starts and ends (model/bridged_run.hpp; such a
+// record has a note saying why and for how long); special_guard_name() names the three.
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "saltus/core/types.hpp"
@@ -13,6 +16,27 @@
 namespace saltus {
 
 inline constexpr GuardId kZenoHandoverGuard = -1;
+// Rows of a bridged run (model/bridged_run.hpp): a Moreau-Jean stretch starts (the state where
+// the event-driven run stopped) or ends (the state handed back, projected onto the contacts).
+inline constexpr GuardId kBridgeStartGuard = -2;
+inline constexpr GuardId kBridgeEndGuard = -3;
+// Trajectory samples taken inside a Moreau-Jean stretch carry this mode (no mode of the system).
+inline constexpr ModeId kMoreauJeanMode = -2;
+
+// "zeno-handover", "bridge-start", "bridge-end" for the records that are no guard's; nullptr for
+// a guard's record (its name is the system's).
+inline const char* special_guard_name(GuardId guard) {
+  switch (guard) {
+    case kZenoHandoverGuard:
+      return "zeno-handover";
+    case kBridgeStartGuard:
+      return "bridge-start";
+    case kBridgeEndGuard:
+      return "bridge-end";
+    default:
+      return nullptr;
+  }
+}
 
 struct EventRecord {
   double t = 0.0;
@@ -33,6 +57,7 @@ class EventLog {
   void clear() {
     records_.clear();
     states_.clear();
+    notes_.clear();
   }
   void reserve(long events, int max_nx, int max_nz, int max_outputs = 0) {
     records_.reserve(events);
@@ -55,6 +80,17 @@ class EventLog {
     }
     records_.push_back(r);
   }
+
+  // A text kept with record i (a bridge row's reason and length); "" when it has none.
+  void set_note(long i, std::string note) {
+    if (notes_.size() <= static_cast<size_t>(i)) notes_.resize(static_cast<size_t>(i) + 1);
+    notes_[static_cast<size_t>(i)] = std::move(note);
+  }
+  const std::string& note(long i) const {
+    static const std::string none;
+    return static_cast<size_t>(i) < notes_.size() ? notes_[static_cast<size_t>(i)] : none;
+  }
+  bool has_notes() const { return !notes_.empty(); }
 
   long size() const { return static_cast<long>(records_.size()); }
   bool empty() const { return records_.empty(); }
@@ -85,6 +121,7 @@ class EventLog {
   }
   std::vector<EventRecord> records_;
   std::vector<double> states_;
+  std::vector<std::string> notes_;  // empty unless a record has a note
 };
 
 }  // namespace saltus

@@ -125,7 +125,11 @@ void ModelReader::read_mechanics(const toml::table& doc) {
   if (t == nullptr || !model_.mechanics) return;
   ModelMechanics& m = *model_.mechanics;
   const int n = m.dof;
-  check_keys(*t, "[mechanics]", {"kinetic_energy", "potential_energy", "forces", "constraints"});
+  check_keys(*t, "[mechanics]",
+             {"kinetic_energy", "potential_energy", "forces", "constraints", "painleve"});
+  if (const toml::node* v = t->get("painleve")) {
+    if (auto p = painleve_policy(*v, "[mechanics] painleve")) m.painleve_stop = *p == 1;
+  }
   m.kinetic_energy = mechanics_expression(*t, "kinetic_energy", "[mechanics]");
   if (t->get("kinetic_energy") == nullptr) {
     add(*t, "[mechanics] has no kinetic_energy; expected kinetic_energy = \"T(q, q')\", e.g. " +
@@ -304,6 +308,18 @@ std::optional<std::pair<lang::NodeId, double>> ModelReader::runtime_coefficient(
   return std::make_pair(*node, lang::evaluate(tape, 0.0, none, none));
 }
 
+// painleve = "bridge" (0) or "stop" (1) of [mechanics] or a contact; nullopt after reporting a
+// problem at the value's line.
+std::optional<int> ModelReader::painleve_policy(const toml::node& v, const std::string& what) {
+  const auto s = string(v, what);
+  if (!s) return std::nullopt;
+  if (*s == "bridge") return 0;
+  if (*s == "stop") return 1;
+  add(v, what + " '" + *s + "'; expected \"bridge\" (go on through a Moreau-Jean stretch, the " +
+             "default) or \"stop\" (end the run where no event-driven rule answers)");
+  return std::nullopt;
+}
+
 // [[contacts]]: name, body, gap g_N(q), tangent s_T(q), law and its coefficients.
 void ModelReader::read_contacts(const toml::table& doc) {
   if (!model_.mechanics) return;
@@ -379,6 +395,9 @@ void ModelReader::read_contact(const toml::table& t, int index) {
   const bool frictional = !c.compliant && rigid->second != mech::ImpactLawKind::NewtonFrictionless;
   check_contact_keys(t, c.name, law);
   c.lines.table = static_cast<int>(t.source().begin.line);
+  if (const toml::node* v = t.get("painleve")) {
+    if (auto p = painleve_policy(*v, where + " painleve")) c.painleve = *p;
+  }
   auto geometry = [&](const char* key) { return geometry_expression(t, key, where); };
   c.gap = geometry("gap");
   if (t.get("gap") == nullptr) {

@@ -140,6 +140,7 @@ class ModelReader {
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
+  std::optional<int> painleve_policy(const toml::node& v, const std::string& what);
   std::optional<std::pair<lang::NodeId, double>> runtime_coefficient(const toml::node& v,
                                                                      const std::string& what);
   void check_contact_keys(const toml::table& t, const std::string& contact, const std::string& law);

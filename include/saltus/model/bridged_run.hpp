@@ -1,0 +1,96 @@
+// A mechanical run that goes on where event-driven integration has no answer (issue 32 item 3):
+// the Moreau-Jean time-stepping bridge.
+//
+// The run alternates event-driven pieces (a Simulator run of the compiled LagrangianModel) and
+// Moreau-Jean stretches (mech/moreau_jean.hpp). A piece that stops with one of these statuses
+// hands its end state to a stretch:
+//   painleve     reset-failed naming a Painleve situation: a closed sliding contact entered from
+//                stick with no consistent contact force ("Painleve inconsistency"), the
+//                several-contacts Painleve guard, "a sliding closed contact would start" with
+//                B <= 0, a dynamic jam without an impact that resolves it;
+//   impact       reset-failed where an impact has no rigid answer (Routh's compression cannot
+//                end, a simultaneous impact LCP with no or several motions);
+//   zeno-limit   reset-failed where the extrapolated limit of accumulating impacts penetrates
+//                (the accumulation is not a settling one);
+//   event-cap    events accumulating without a pattern the Zeno monitor recognises, an instant
+//                cycle, or events.max_events (which counts the events of each piece);
+//   step-size-underflow  the integrator could not step on (frictional bounces chattering);
+//   projection   model-error where the projection onto closed contacts found no state (a body at
+//                rest on a contact at q = 0, where the contacts' scales vanish).
+// Any other status ends the run as before. A stop is kept (painleve = "stop", per model in
+// [mechanics] and per contact, docs/MODEL_FORMAT.md) when a contact touching at the stop (gap
+// within kTouchingBand of its scale) says "stop", or, when none touches, the model does.
+//
+// A stretch steps from the stop state with the step h of moreau_jean_step_size (sqrt(rtol) times
+// the touching contacts' time scale; BridgeOptions::step overrides it) and hands back as soon as
+// every contact's stepped state (open, closed, stick, slip+, slip-) has been the same for
+// hold_steps steps in a row: the state is projected onto the closed contacts
+// (settle_stepped_state), its mode chosen by the model's own choice of an initial mode (mode_at),
+// and a fresh Simulator run goes on from there. A hand-back the mode choice refuses (a Painleve
+// slip at the handed-back state) resets the count and the stretch goes on. A stretch that starts
+// within hold_steps steps of the previous hand-back doubles hold_steps for the rest of the run
+// (the event-driven piece between them made no headway). A stretch that does not settle within
+// max_stretch (10 % of the run's length unless given), or whose step has no answer, ends the run
+// with Termination::BridgeUnsettled naming the contacts and their stepped states. A stretch that
+// reaches t_end ends the run there (end-time-reached).
+//
+// The pieces are joined into one SimulationResult: events with j counted on across pieces, two
+// records per stretch (kBridgeStartGuard at the stop state, kBridgeEndGuard at the hand-back,
+// x_before the stepped state and x_after the projected one, each with a note: why, where, how
+// long), samples inside a stretch at the run's sample times (linear between steps, mode
+// kMoreauJeanMode), the summary's counters summed and its status and message the last piece's.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "saltus/core/hybrid_system.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/mech/moreau_jean.hpp"
+#include "saltus/sim/simulator.hpp"
+
+namespace saltus::model {
+
+// A contact touches at a stop when its gap is within this fraction of its scale sum_k |w_k| S_k
+// (S the largest |q_k| of the run's start and stop states): the band of a Zeno limit state.
+inline constexpr double kTouchingBand = 1e-8;
+
+struct BridgeOptions {
+  mech::MoreauJeanOptions stepper;  // theta = 1/2
+  double step = kNaN;               // NaN: moreau_jean_step_size from the run's rtol
+  int hold_steps = 20;              // steps the contact state holds before the hand-back
+  double max_stretch = kNaN;        // NaN: 10 % of (t_end - t0)
+  int max_stretches = 10000;        // then the run ends with the piece's own status
+  bool stop = false;                // painleve = "stop" for the model
+  std::vector<int> contact_policy;  // per contact: -1 as the model, 0 bridge, 1 stop
+};
+
+struct BridgeStretch {
+  std::string reason;  // painleve, impact, zeno-limit, event-cap, step-size-underflow, projection
+  std::string stop_status;  // the event-driven piece's status and message
+  std::string stop_message;
+  std::vector<int> contacts;  // touching at the stop
+  double t_start = kNaN, t_end = kNaN;
+  double step = kNaN;
+  long steps = 0;
+  long chosen_steps = 0;       // steps whose LCP had several motions (least kinetic energy taken)
+  bool settled = false;        // handed back (false: the run ended in it)
+  std::string end_state;       // "'tip' stick, 'heel' open"
+  std::string handed_back_to;  // the mode of the next piece
+};
+
+// Why a stopped piece is bridged ("painleve", ...), or "" when its status is not one the bridge
+// takes (above).
+std::string bridge_reason(const SimulationResult& piece);
+
+// Runs `system` (compiled from `model`) from (mode0, t0, x0) to t_end as above into `result`,
+// the stretches into `stretches`. mode_at: the mode a state starts in (the model's own choice).
+// Throws only what Simulator's constructor and run throw for bad input.
+void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
+                 const std::function<ModeId(double, const Vector&)>& mode_at,
+                 const SimulationOptions& options, const BridgeOptions& bridge, ModeId mode0,
+                 double t0, const Vector& x0, double t_end, SimulationResult& result,
+                 std::vector<BridgeStretch>& stretches);
+
+}  // namespace saltus::model

@@ -1,0 +1,378 @@
+// The Moreau-Jean time-stepping bridge of a mechanical run; see model/bridged_run.hpp.
+#include "saltus/model/bridged_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "saltus/core/error.hpp"
+#include "saltus/mech/moreau_jean.hpp"
+
+namespace saltus::model {
+
+std::string bridge_reason(const SimulationResult& piece) {
+  const std::string& m = piece.summary.message;
+  const auto has = [&m](const char* what) { return m.find(what) != std::string::npos; };
+  switch (piece.termination()) {
+    case Termination::ResetFailed:
+      if (has("Painleve")) return "painleve";
+      if (has("compression cannot end") || has("impact LCP") || has("simultaneous impact") ||
+          has("Routh")) {
+        return "impact";
+      }
+      if (has("Zeno limit state")) return "zeno-limit";
+      return "";
+    case Termination::NonFiniteState:
+      return has("Routh") ? "impact" : "";
+    case Termination::ModelError:
+      return has("invariant projection found no state") ? "projection" : "";
+    case Termination::EventCap:
+      return "event-cap";
+    case Termination::StepSizeUnderflow:
+      return "step-size-underflow";
+    default:
+      return "";
+  }
+}
+
+namespace {
+
+std::string text_of(double v) {
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+// The joined result of the pieces and stretches.
+class Joiner {
+ public:
+  Joiner(const HybridSystem& system, SimulationResult& out, double t0)
+      : system_(system), out_(out) {
+    out_ = SimulationResult{};
+    out_.trajectory.set_strides(system.max_nx(), system.max_nz());
+    out_.summary.t_start = t0;
+    out_.summary.events_per_guard.resize(static_cast<size_t>(system.mode_count()));
+    for (ModeId i = 0; i < system.mode_count(); ++i) {
+      out_.summary.events_per_guard[static_cast<size_t>(i)].assign(system.mode(i).guards.size(), 0);
+    }
+  }
+
+  long j() const { return j_; }
+
+  void piece(const SimulationResult& p) {
+    const long offset = j_;
+    for (long i = 0; i < p.events.size(); ++i) {
+      EventRecord r = p.events[i];
+      r.j += offset;
+      out_.events.add(r, p.events.x_before(i), p.events.z_before(i), p.events.x_after(i),
+                      p.events.z_after(i), p.events.outputs(i));
+    }
+    const Trajectory& tr = p.trajectory;
+    for (long i = 0; i < tr.size(); ++i) {
+      const int nx = system_.mode(tr.mode(i)).flow.nx;
+      out_.trajectory.add(tr.t(i), tr.j(i) + offset, tr.mode(i), tr.x(i).head(nx), Vector());
+    }
+    j_ = offset + p.summary.jumps;
+    SimulationSummary& s = out_.summary;
+    const SimulationSummary& q = p.summary;
+    s.termination = q.termination;
+    s.message = q.message;
+    s.integrator = q.integrator;
+    s.t_final = q.t_final;
+    s.final_mode = q.final_mode;
+    if (q.zeno_time == q.zeno_time) {
+      s.zeno_time = q.zeno_time;
+      s.zeno_ratio = q.zeno_ratio;
+      s.events_before_zeno = q.events_before_zeno + (out_.events.size() - p.events.size());
+      s.zeno_kind = q.zeno_kind;
+    }
+    s.stepper.accepted_steps += q.stepper.accepted_steps;
+    s.stepper.rejected_steps += q.stepper.rejected_steps;
+    s.stepper.rhs_evaluations += q.stepper.rhs_evaluations;
+    s.stepper.jacobian_evaluations += q.stepper.jacobian_evaluations;
+    s.stepper.lu_decompositions += q.stepper.lu_decompositions;
+    s.stepper.restarts += q.stepper.restarts;
+    s.guard_evaluations += q.guard_evaluations;
+    s.root_evaluations += q.root_evaluations;
+    for (size_t m = 0; m < q.events_per_guard.size() && m < s.events_per_guard.size(); ++m) {
+      for (size_t g = 0; g < q.events_per_guard[m].size() && g < s.events_per_guard[m].size();
+           ++g) {
+        s.events_per_guard[m][g] += q.events_per_guard[m][g];
+      }
+    }
+    s.zeno_handovers += q.zeno_handovers;
+    s.wall_seconds += q.wall_seconds;
+    s.jumps = j_;
+    out_.t_final = p.t_final;
+    out_.final_mode = p.final_mode;
+    out_.x_final = p.x_final;
+    out_.z_final = p.z_final;
+  }
+
+  // A bridge record (kBridgeStartGuard / kBridgeEndGuard): one more jump, with its note.
+  void record(GuardId guard, double t, ModeId before, ModeId after, const Vector& x_before,
+              const Vector& x_after, std::string note, bool keep) {
+    ++j_;
+    out_.summary.jumps = j_;
+    if (!keep) return;
+    EventRecord r;
+    r.t = t;
+    r.j = j_;
+    r.mode_before = before;
+    r.mode_after = after;
+    r.guard = guard;
+    out_.events.add(r, x_before, Vector(), x_after, Vector());
+    out_.events.set_note(out_.events.size() - 1, std::move(note));
+  }
+
+  void sample(double t, const Vector& x) {
+    out_.trajectory.add(t, j_, kMoreauJeanMode, x, Vector());
+  }
+
+  // The run ends in a stretch (end time reached, or unsettled).
+  void end(Termination termination, std::string message, double t, ModeId mode, const Vector& x) {
+    out_.summary.termination = termination;
+    out_.summary.message = std::move(message);
+    out_.summary.t_final = t;
+    out_.summary.final_mode = mode;
+    out_.t_final = t;
+    out_.final_mode = mode;
+    out_.x_final = x;
+    out_.z_final.resize(0);
+  }
+
+  void add_wall(double seconds) { out_.summary.wall_seconds += seconds; }
+
+ private:
+  const HybridSystem& system_;
+  SimulationResult& out_;
+  long j_ = 0;
+};
+
+// sum_k |w_k| S_k of rigid contact i's gap at q.
+double gap_scale(const mech::LagrangianModel& m, int i, const Vector& q, const Vector& q_scale) {
+  const Vector w = m.gap_gradient(i, q);
+  return w.cwiseAbs().dot(q_scale.cwiseAbs());
+}
+
+std::vector<int> touching_contacts(const mech::LagrangianModel& m, const Vector& q,
+                                   const Vector& q_scale) {
+  std::vector<int> out;
+  for (int i = 0; i < m.contact_count(); ++i) {
+    if (m.contact(i).rigid() && m.gap(i, q) <= kTouchingBand * gap_scale(m, i, q, q_scale)) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
+std::string names_of(const mech::LagrangianModel& m, const std::vector<int>& contacts) {
+  std::string out;
+  for (size_t k = 0; k < contacts.size(); ++k) {
+    out += (k ? ", '" : "'") + m.contact(contacts[k]).name + "'";
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string states_of(const mech::LagrangianModel& m,
+                      const std::vector<mech::SteppedContact>& state) {
+  std::string out;
+  for (int i = 0; i < m.contact_count(); ++i) {
+    if (!m.contact(i).rigid()) continue;
+    out += (out.empty() ? "'" : ", '") + m.contact(i).name + "' " +
+           mech::to_string(state[static_cast<size_t>(i)]);
+  }
+  return out;
+}
+
+// Whether the stop is kept: painleve = "stop" on a touching contact, or on the model when none
+// touches.
+bool keeps_stop(const BridgeOptions& o, const std::vector<int>& touching) {
+  if (touching.empty()) return o.stop;
+  for (int i : touching) {
+    const int p = static_cast<size_t>(i) < o.contact_policy.size()
+                      ? o.contact_policy[static_cast<size_t>(i)]
+                      : -1;
+    if (p == 1 || (p == -1 && o.stop)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
+                 const std::function<ModeId(double, const Vector&)>& mode_at,
+                 const SimulationOptions& options, const BridgeOptions& bridge, ModeId mode0,
+                 double t0, const Vector& x0, double t_end, SimulationResult& result,
+                 std::vector<BridgeStretch>& stretches) {
+  stretches.clear();
+  Simulator sim(system, options);
+  const int n = model.dof();
+  bool rigid = true;
+  for (int i = 0; i < model.contact_count(); ++i) rigid = rigid && model.contact(i).rigid();
+  Joiner join(system, result, t0);
+  const bool keep_events = options.output.record_events;
+  const std::vector<double>& sample_times = options.output.sample_times;
+  const double max_stretch =
+      std::isfinite(bridge.max_stretch) ? bridge.max_stretch : 0.1 * (t_end - t0);
+  double rtol = options.stepper.rtol;
+  for (Eigen::Index k = 0; k < options.stepper.rtol_per_component.size() && k < n; ++k) {
+    rtol = std::min(rtol, options.stepper.rtol_per_component[k]);
+  }
+  Vector q_scale = x0.head(n).cwiseAbs();
+  const int base_hold = std::max(bridge.hold_steps, 1);
+  int hold = base_hold;
+  double t = t0, last_hand_back = -kInfinity, last_step = kNaN;
+  Vector x = x0;
+  ModeId mode = mode0;
+  SimulationResult piece;
+  for (;;) {
+    sim.run(mode, t, x, Vector(), t_end, piece);
+    join.piece(piece);
+    const std::string reason = bridge_reason(piece);
+    if (reason.empty() || !rigid || static_cast<int>(stretches.size()) >= bridge.max_stretches ||
+        piece.x_final.size() != 2 * n || !piece.x_final.allFinite()) {
+      return;
+    }
+    const Vector q_stop = piece.x_final.head(n);
+    q_scale = q_scale.cwiseMax(q_stop.cwiseAbs());
+    const std::vector<int> touching = touching_contacts(model, q_stop, q_scale);
+    if (keeps_stop(bridge, touching)) return;
+
+    // The stretch.
+    const auto started = std::chrono::steady_clock::now();
+    BridgeStretch st;
+    st.reason = reason;
+    st.stop_status = to_string(piece.termination());
+    st.stop_message = piece.summary.message;
+    st.contacts = touching;
+    st.t_start = piece.t_final;
+    // The event-driven piece since the last hand-back made no headway (it stopped again within
+    // hold steps' time): hold twice as long this time, up to 64 times; else as stated.
+    hold = st.t_start < last_hand_back + hold * last_step ? std::min(2 * hold, 64 * base_hold)
+                                                          : base_hold;
+    Vector xs = piece.x_final;
+    double ts = piece.t_final;
+    join.record(kBridgeStartGuard, ts, piece.final_mode, piece.final_mode, xs, xs,
+                saltus::detail::text("moreau-jean stretch starts (", reason, ": ", st.stop_status,
+                                     " at t = ", text_of(ts), ", contacts ",
+                                     names_of(model, touching), ")"),
+                keep_events);
+    double h = bridge.step;
+    if (!(h > 0.0)) {
+      std::vector<int> scaled = touching;
+      if (scaled.empty()) {
+        for (int i = 0; i < model.contact_count(); ++i) scaled.push_back(i);
+      }
+      h = mech::moreau_jean_step_size(model, ts, xs.head(n), xs.tail(n), q_scale, scaled, rtol);
+      if (!(h > 0.0)) h = 1e-6 * (t_end - t0);
+    }
+    st.step = h;
+    const mech::MoreauJeanStepper stepper(model, bridge.stepper);
+    std::vector<mech::SteppedContact> held;
+    int same = 0;
+    size_t next_sample =
+        std::lower_bound(sample_times.begin(), sample_times.end(), ts) - sample_times.begin();
+    if (next_sample < sample_times.size() && sample_times[next_sample] == ts) ++next_sample;
+    std::string unsettled;
+    ModeId next_mode = kNoMode;
+    Vector handed;
+    for (;;) {
+      const double step = std::min(h, t_end - ts);
+      const mech::MoreauJeanStep s = stepper.step(ts, xs.head(n), xs.tail(n), step);
+      if (!s.ok()) {
+        unsettled = s.failure;
+        break;
+      }
+      Vector xn(2 * n);
+      xn << s.q, s.qdot;
+      const double tn = step == h ? ts + h : t_end;
+      while (next_sample < sample_times.size() && sample_times[next_sample] <= tn) {
+        const double ws = (sample_times[next_sample] - ts) / (tn - ts);
+        join.sample(sample_times[next_sample++], (1.0 - ws) * xs + ws * xn);
+      }
+      if (options.output.record_steps) join.sample(tn, xn);
+      xs = xn;
+      ts = tn;
+      ++st.steps;
+      st.chosen_steps += s.chosen;
+      if (options.on_progress && st.steps % 64 == 0) options.on_progress(ts);
+      same = s.state == held ? same + 1 : 1;
+      held = s.state;
+      if (ts >= t_end) break;
+      if (same >= hold) {
+        Vector settled = xs;
+        const std::string failure = mech::settle_stepped_state(model, held, settled, q_scale);
+        if (failure.empty()) {
+          try {
+            next_mode = mode_at(ts, settled);
+            handed = settled;
+            break;
+          } catch (const Error&) {
+            // The mode choice refuses this state (e.g. a Painleve slip there): step on.
+          }
+        }
+        same = 0;
+      }
+      if (ts - st.t_start >= max_stretch) {
+        unsettled = saltus::detail::text("it did not settle within ", text_of(max_stretch),
+                                         " (the stretch's limit)");
+        break;
+      }
+    }
+    st.t_end = ts;
+    st.end_state = states_of(model, held);
+    q_scale = q_scale.cwiseMax(xs.head(n).cwiseAbs());
+    join.add_wall(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    const std::string length = saltus::detail::text(text_of(st.t_end - st.t_start), " (", st.steps,
+                                                    " steps of ", text_of(h), ")");
+    if (!unsettled.empty()) {
+      const std::string message = saltus::detail::text(
+          "model '", model.name(), "': the Moreau-Jean stretch from t = ", text_of(st.t_start),
+          " (", reason, ") ended at t = ", text_of(ts), " after ", length, ": ", unsettled,
+          "; contacts ", st.end_state, ". The event-driven run had stopped with ", st.stop_status,
+          ": ", st.stop_message);
+      join.record(kBridgeEndGuard, ts, piece.final_mode, piece.final_mode, xs, xs,
+                  saltus::detail::text("moreau-jean stretch unsettled after ", length,
+                                       "; contacts ", st.end_state),
+                  keep_events);
+      join.end(Termination::BridgeUnsettled, message, ts, piece.final_mode, xs);
+      stretches.push_back(std::move(st));
+      return;
+    }
+    if (ts >= t_end) {
+      // The end state projected onto the contacts as a hand-back's would be (kept as stepped
+      // when that fails).
+      Vector end = xs;
+      if (!mech::settle_stepped_state(model, held, end, q_scale).empty()) end = xs;
+      join.record(kBridgeEndGuard, ts, piece.final_mode, piece.final_mode, xs, end,
+                  saltus::detail::text("moreau-jean stretch reaches t_end after ", length,
+                                       "; contacts ", st.end_state),
+                  keep_events);
+      join.end(
+          Termination::EndTimeReached,
+          saltus::detail::text("reached t_end = ", text_of(t_end), " in a Moreau-Jean stretch"), ts,
+          piece.final_mode, end);
+      stretches.push_back(std::move(st));
+      return;
+    }
+    st.settled = true;
+    st.handed_back_to = system.mode(next_mode).name;
+    join.record(kBridgeEndGuard, ts, piece.final_mode, next_mode, xs, handed,
+                saltus::detail::text("moreau-jean stretch ends after ", length, "; contacts ",
+                                     st.end_state, " held ", hold, " steps; handed back in mode '",
+                                     st.handed_back_to, "'"),
+                keep_events);
+    stretches.push_back(std::move(st));
+    last_hand_back = ts;
+    last_step = h;
+    t = ts;
+    x = handed;
+    mode = next_mode;
+  }
+}
+
+}  // namespace saltus::model
