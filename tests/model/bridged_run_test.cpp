@@ -11,8 +11,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
