@@ -7,7 +7,8 @@
 //   mode_reader.cpp       [states], [modes], flows, residuals, constraints, Zeno hand-overs
 //   shared_flow.cpp       flow = "@other": a mode with another mode's flow
 //   guard_reader.cpp      guards: value, direction, jump set (when), targets, resets
-//   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian), [[contacts]]
+//   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian)
+//   contacts_reader.cpp   [[contacts]] (laws, coefficients, painleve; numbered by name)
 //   hamiltonian_reader.cpp  [hamiltonian] (via derive_hamiltonian), its walls and surface
 //   options_reader.cpp    [model], [initial], [solver], [output]
 //   let_reader.cpp        [let]: named subexpressions

@@ -1,0 +1,275 @@
+// A mechanical model's [[contacts]]: geometry (gap, tangent), impact or compliant law and its
+// coefficients (numbers or run-time parameters), the painleve policy; contacts numbered by name.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "model_reader.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/lang/tape.hpp"
+#include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/model/runtime_contact_laws.hpp"
+
+namespace saltus::model::loader {
+
+namespace {
+
+// Names in natural order: runs of digits compare as numbers ("contact2" before "contact10").
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      const size_t i0 = i, j0 = j;
+      while (i < a.size() && digit(a[i])) ++i;
+      while (j < b.size() && digit(b[j])) ++j;
+      std::string na = a.substr(i0, i - i0), nb = b.substr(j0, j - j0);
+      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
+      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+}  // namespace
+
+// A function of the coordinates only at `key` of `t` (a gap, a tangent, a surface) whose
+// gradient does not vanish identically; kNoNode when absent or wrong.
+lang::NodeId ModelReader::geometry_expression(const toml::table& t, const char* key,
+                                              const std::string& where) {
+  const lang::NodeId node = mechanics_expression(t, key, where);
+  if (node == lang::kNoNode) return lang::kNoNode;
+  const std::string culprit = forbidden_input(node, false);
+  const std::vector<lang::Variable> in = graph_->inputs(node);
+  const int n = dof_;
+  const bool moves = std::any_of(in.begin(), in.end(), [n](const lang::Variable& v) {
+    return v.kind == lang::OpCode::State && v.index < n;
+  });
+  if (!culprit.empty()) {
+    add_at(*t.get(key), 0,
+           where + " " + key + " depends on " + culprit +
+               "; expected a function of the coordinates only");
+    return lang::kNoNode;
+  }
+  if (!moves) {
+    add_at(*t.get(key), 0,
+           where + " " + key + " does not depend on the coordinates: its " +
+               "gradient vanishes; expected a function of the coordinates");
+    return lang::kNoNode;
+  }
+  return node;
+}
+
+// A rigid law's coefficient that reads run-time parameters: its node (parameters only: no
+// state, t or [let] name) and its value now; nullopt after reporting a problem.
+std::optional<std::pair<lang::NodeId, double>> ModelReader::runtime_coefficient(
+    const toml::node& v, const std::string& what) {
+  lang::SymbolTable s;
+  s.constants = constants_.constants;
+  s.parameters = runtime_read_;
+  s.parameter_values = runtime_values_;
+  s.allow_time = false;
+  s.allow_algebraic = false;
+  const auto node = expression(v, what, s);
+  if (!node) return std::nullopt;
+  const lang::Tape tape = lang::compile_tape(*graph_, {{*node, 0}});
+  const double* none = nullptr;
+  return std::make_pair(*node, lang::evaluate(tape, 0.0, none, none));
+}
+
+// painleve = "bridge" (0) or "stop" (1) of [mechanics] or a contact; nullopt after reporting a
+// problem at the value's line.
+std::optional<int> ModelReader::painleve_policy(const toml::node& v, const std::string& what) {
+  const auto s = string(v, what);
+  if (!s) return std::nullopt;
+  if (*s == "bridge") return 0;
+  if (*s == "stop") return 1;
+  add(v, what + " '" + *s + "'; expected \"bridge\" (go on through a Moreau-Jean stretch, the " +
+             "default) or \"stop\" (end the run where no event-driven rule answers)");
+  return std::nullopt;
+}
+
+// [[contacts]]: name, body, gap g_N(q), tangent s_T(q), law and its coefficients.
+void ModelReader::read_contacts(const toml::table& doc) {
+  if (!model_.mechanics) return;
+  const toml::node* list = doc.get("contacts");
+  if (list == nullptr) return;
+  if (!list->is_array_of_tables()) {
+    add(*list, "contacts is " + type_name(*list) + "; expected [[contacts]] tables");
+    return;
+  }
+  int index = 0;
+  for (const toml::node& e : *list->as_array()) read_contact(*e.as_table(), index++);
+  // Contacts are numbered by their names, not by their place in the file: the order decides
+  // which of two guards that fire at one instant is applied first and how the contact LCPs'
+  // rows are ordered, and declaring the same contacts in another order is the same model.
+  std::stable_sort(
+      model_.mechanics->contacts.begin(), model_.mechanics->contacts.end(),
+      [](const ModelContact& a, const ModelContact& b) { return natural_less(a.name, b.name); });
+}
+
+void ModelReader::read_contact(const toml::table& t, int index) {
+  static const std::vector<std::pair<std::string, mech::ImpactLawKind>> kRigid = {
+      {"newton", mech::ImpactLawKind::NewtonFrictionless},
+      {"naive", mech::ImpactLawKind::Naive},
+      {"chatterjee_ruina", mech::ImpactLawKind::ChatterjeeRuina},
+      {"routh_newton", mech::ImpactLawKind::RouthNewton},
+      {"routh_poisson", mech::ImpactLawKind::RouthPoisson},
+      {"routh_stronge", mech::ImpactLawKind::RouthStronge},
+      {"newton_coulomb", mech::ImpactLawKind::NewtonCoulomb}};
+  static const std::vector<std::pair<std::string, mech::CompliantLawKind>> kCompliant = {
+      {"linear_spring", mech::CompliantLawKind::LinearSpring},
+      {"kelvin_voigt", mech::CompliantLawKind::KelvinVoigt},
+      {"hunt_crossley", mech::CompliantLawKind::HuntCrossley}};
+  ModelContact c;
+  c.name = "contact" + std::to_string(index);
+  if (const toml::node* v = t.get("name")) {
+    if (auto s = string(*v, "contact name")) c.name = *s;
+  }
+  c.body = model_.name.empty() ? "body" : model_.name;
+  if (const toml::node* v = t.get("body")) {
+    if (auto s = string(*v, "contact body")) c.body = *s;
+  }
+  const std::string where = "contact '" + c.name + "'";
+  for (const ModelContact& other : model_.mechanics->contacts) {
+    if (other.name == c.name) add(t, where + ": name used twice; expected unique names");
+  }
+  std::string law = "newton";
+  if (const toml::node* v = t.get("law")) {
+    if (auto s = string(*v, where + " law")) law = *s;
+  }
+  const auto rigid =
+      std::find_if(kRigid.begin(), kRigid.end(), [&](const auto& k) { return k.first == law; });
+  const auto compliant = std::find_if(kCompliant.begin(), kCompliant.end(),
+                                      [&](const auto& k) { return k.first == law; });
+  std::vector<std::string> names;
+  for (const auto& k : kRigid) names.push_back(k.first);
+  for (const auto& k : kCompliant) names.push_back(k.first);
+  if (rigid == kRigid.end() && compliant == kCompliant.end()) {
+    add(t.get("law") != nullptr ? *t.get("law") : static_cast<const toml::node&>(t),
+        where + " law '" + law + "'; expected one of " + join(names));
+    return;
+  }
+  c.compliant = compliant != kCompliant.end();
+  if (!model_.mechanics->constraint_rows.empty() &&
+      (c.compliant || rigid->second != mech::ImpactLawKind::NewtonFrictionless ||
+       t.get("tangent") != nullptr)) {
+    add(t.get("law") != nullptr ? *t.get("law") : static_cast<const toml::node&>(t),
+        where + " in a model with velocity constraints has law '" + law +
+            (t.get("tangent") != nullptr ? "' and a tangent" : "'") +
+            "; expected law = \"newton\" without tangent (a wall with Clark and Bloch's " +
+            "nonholonomic impact map)");
+    return;
+  }
+  const bool frictional = !c.compliant && rigid->second != mech::ImpactLawKind::NewtonFrictionless;
+  check_contact_keys(t, c.name, law);
+  c.lines.table = static_cast<int>(t.source().begin.line);
+  if (const toml::node* v = t.get("painleve")) {
+    if (auto p = painleve_policy(*v, where + " painleve")) c.painleve = *p;
+  }
+  auto geometry = [&](const char* key) { return geometry_expression(t, key, where); };
+  c.gap = geometry("gap");
+  if (t.get("gap") == nullptr) {
+    add(t, where + " has no gap; expected gap = \"g_N(q)\" (positive when open)");
+  }
+  // `follows`: where a rigid law keeps a coefficient that reads run-time parameters (null: a
+  // number fixed when loaded; number() refuses run-time parameters).
+  auto coefficient = [&](const char* key, double& field, bool required,
+                         lang::NodeId* follows = nullptr) {
+    if (const toml::node* v = t.get(key)) {
+      if (follows != nullptr && v->is_string() && !mentioned_in(*v, runtime_read_).empty()) {
+        if (auto x = runtime_coefficient(*v, where + " " + key)) {
+          *follows = x->first;
+          field = x->second;
+          if (!model_.runtime_contact_laws) {
+            model_.runtime_contact_laws = std::make_shared<RuntimeContactLaws>();
+          }
+        }
+        return;
+      }
+      if (auto x = number(*v, where + " " + key)) field = *x;
+    } else if (required) {
+      add(t, where + " (law " + law + ") has no " + key + "; expected " + key + " = <number>");
+    }
+  };
+  try {
+    if (c.compliant) {
+      c.compliant_law.kind = compliant->second;
+      c.compliant_law.c = 0.0;
+      c.compliant_law.n = 1.5;
+      coefficient("k", c.compliant_law.k, true);
+      coefficient("c", c.compliant_law.c, false);
+      coefficient("n", c.compliant_law.n, false);
+      coefficient("mu", c.compliant_law.mu, false);
+      if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
+      if (c.compliant_law.mu > 0.0 && t.get("tangent") == nullptr) {
+        add(*t.get("mu"), where + " (law " + law +
+                              ") has mu = " + short_number(c.compliant_law.mu) +
+                              " but no tangent; expected tangent = \"s_T(q)\", the contact " +
+                              "point's coordinate along the surface");
+      }
+      if (const toml::node* v = t.get("release")) {
+        if (auto s = string(*v, where + " release")) {
+          if (*s == "gap") {
+            c.compliant_law.release = mech::ReleaseCondition::GapReturnsToZero;
+          } else if (*s == "force") {
+            c.compliant_law.release = mech::ReleaseCondition::ForceReturnsToZero;
+          } else {
+            add(*v, where + " release '" + *s + "'; expected gap or force");
+          }
+        }
+      }
+      c.compliant_law.validate("model '" + model_.name + "', body '" + c.body + "', " + where);
+    } else {
+      c.rigid_law.kind = rigid->second;
+      c.rigid_law.mu = 0.0;
+      c.rigid_law.e_t = 0.0;
+      // The walls of a model with velocity constraints take e when they are built: fixed.
+      const bool lagrangian = model_.mechanics->constraint_rows.empty();
+      coefficient("e", c.rigid_law.e, true, lagrangian ? &c.e_expression : nullptr);
+      coefficient("mu", c.rigid_law.mu, frictional, lagrangian ? &c.mu_expression : nullptr);
+      coefficient("e_t", c.rigid_law.e_t, false, lagrangian ? &c.e_t_expression : nullptr);
+      c.lines.e = written_line(t, c.name, "e");
+      c.lines.mu = written_line(t, c.name, "mu");
+      c.lines.e_t = written_line(t, c.name, "e_t");
+      if (const toml::node* v = t.get("superelastic")) {
+        if (!v->is_boolean()) {
+          add_contact_key_problem(
+              t, c.name, "superelastic",
+              where + " superelastic is " + type_name(*v) + "; expected true or false");
+        } else if (*v->value<bool>() && !lagrangian) {
+          add_contact_key_problem(
+              t, c.name, "superelastic",
+              where + " in a model with velocity constraints has superelastic = true; expected " +
+                  "no superelastic (Clark and Bloch's nonholonomic impact map takes e in [0, 1])");
+        } else {
+          c.rigid_law.superelastic = *v->value<bool>();
+        }
+      }
+      if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
+      if (frictional) {
+        if (t.get("tangent") == nullptr) {
+          add(t, where + " (law " + law + ") has no tangent; expected tangent = \"s_T(q)\", " +
+                     "the contact point's coordinate along the surface");
+        }
+      }
+      try {
+        c.rigid_law.validate("model '" + model_.name + "', body '" + c.body + "', " + where);
+      } catch (const Error& err) {
+        // At the line of the refused key (e, e_t, mu, superelastic), or at its --set.
+        add_contact_key_problem(t, c.name, c.rigid_law.invalid_key(), err.what());
+      }
+    }
+  } catch (const Error& err) {
+    add(t, err.what());
+  }
+  model_.mechanics->contacts.push_back(std::move(c));
+}
+
+}  // namespace saltus::model::loader
