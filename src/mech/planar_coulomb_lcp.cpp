@@ -232,10 +232,11 @@ ContactOutcome decide_planar_coulomb(ContactProblemKind kind, const Matrix& mass
                                                   : 0.5 * dmotion.dot(mass * dmotion);
     out.solutions.push_back(std::move(s));
   }
+  double largest_motion = 0.0;  // S = |free motion|_M + the largest |motion|_M
   for (const ContactSolution& s : out.solutions) {
-    scales.motion_scale =
-        std::max(scales.motion_scale, scales.norm(base_motion) + scales.norm(s.motion));
+    largest_motion = std::max(largest_motion, scales.norm(s.motion));
   }
+  scales.motion_scale += largest_motion;
   finalize_outcome(out, faces, static_cast<int>(lcp.motion_map.rows()), scales, options);
   return out;
 }
