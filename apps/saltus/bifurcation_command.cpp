@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "saltus/analysis/bifurcation_diagram.hpp"
 #include "saltus/analysis/poincare_section.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/model/model_run.hpp"
 #include "saltus/model/model_section.hpp"
 #include "saltus/model/runtime_parameters.hpp"
 #include "saltus/run/output_folder.hpp"
@@ -18,10 +20,37 @@
 namespace saltus::cli {
 namespace {
 
+using Runner = std::function<SimulationResult(ModeId, double, const Vector&, double,
+                                              const SimulationOptions&)>;
+
+// How each value runs: a Lagrangian model goes on through Painleve situations, impacts without a
+// rigid answer and unrecognised accumulations as `saltus run` does (Moreau-Jean stretches,
+// model/bridged_run.hpp) unless its painleve policy is "stop"; `stretches` (when given) gets each
+// run's number of stretches. Other models run the engine alone.
+Runner value_runner(const HybridSystem& sys, const LoadedModel& lm, std::vector<long>* stretches) {
+  if (!model::runs_bridged(lm.run, lm.start)) {
+    return [&sys, stretches](ModeId mode, double t0, const Vector& x0, double t_end,
+                             const SimulationOptions& o) {
+      if (stretches) stretches->push_back(0);
+      return simulate(sys, mode, t0, x0, t_end, o);
+    };
+  }
+  return [&sys, &lm, stretches](ModeId mode, double t0, const Vector& x0, double t_end,
+                                const SimulationOptions& o) {
+    SimulationResult r;
+    std::vector<model::BridgeStretch> done;
+    model::run_bridged(sys, lm.run.lagrangian->model(), lm.start.mode_at, o,
+                       model::bridge_options(*lm.run.model), mode, t0, x0, t_end, r, done);
+    if (stretches) stretches->push_back(static_cast<long>(done.size()));
+    return r;
+  };
+}
+
 // The time between the first two crossings of the section (observer `name` of any mode) from the
 // model's start at the first value, within the model's span; NaN when it is crossed fewer times.
-double first_return_time(const HybridSystem& sys, ModeId mode, double t0, const Vector& x0,
-                         double span, const std::string& name, const SimulationOptions& options) {
+double first_return_time(const HybridSystem& sys, const Runner& run, ModeId mode, double t0,
+                         const Vector& x0, double span, const std::string& name,
+                         const SimulationOptions& options) {
   std::vector<double> times;
   SimulationOptions o = options;
   o.output = OutputOptions{};
@@ -34,7 +63,7 @@ double first_return_time(const HybridSystem& sys, ModeId mode, double t0, const 
     times.push_back(e.t);
     return times.size() >= 2 ? CallbackResult::Stop : CallbackResult::Continue;
   };
-  simulate(sys, mode, t0, x0, t0 + span, o);
+  run(mode, t0, x0, t0 + span, o);
   return times.size() >= 2 ? times[1] - times[0] : kNaN;
 }
 
@@ -112,6 +141,8 @@ int bifurcation_command(const BifurcationArguments& args) {
   // at t_start + k T, and a Poincare section is for autonomous systems.
   d.time_period = 0.0;
   d.simulation = m.options;
+  std::vector<long> stretches;  // per value
+  d.run = value_runner(sys, lm, &stretches);
   // The default horizon: enough returns for --discard and --keep (and 10 more), twice over for
   // a section's return time, which changes with the parameter (measured at the first value).
   const double returns = static_cast<double>(args.discard + args.keep + 10);
@@ -127,8 +158,8 @@ int bifurcation_command(const BifurcationArguments& args) {
       x0[d.parameter] = d.values[0];
     }
     const std::string& name = sys.mode(lm.start.mode).guards[static_cast<size_t>(section)].name;
-    const double tau =
-        first_return_time(sys, lm.start.mode, m.t_start, x0, m.t_end - m.t_start, name, m.options);
+    const double tau = first_return_time(sys, value_runner(sys, lm, nullptr), lm.start.mode,
+                                         m.t_start, x0, m.t_end - m.t_start, name, m.options);
     if (std::isfinite(tau) && tau > 0.0) {
       d.horizon = 2.0 * returns * tau;
       std::cout << "horizon    " << d.horizon << " per value (2 x " << returns
@@ -146,13 +177,17 @@ int bifurcation_command(const BifurcationArguments& args) {
   csv.precision(17);
   csv << "parameter,point";
   for (const auto& s : m.states) csv << "," << s.name;
-  csv << ",mode,status\n";
-  long short_columns = 0;
-  for (const analysis::DiagramColumn& col : columns) {
+  csv << ",mode,status,bridge_stretches\n";
+  long short_columns = 0, bridged_columns = 0, stretch_count = 0;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    const analysis::DiagramColumn& col = columns[c];
+    const long bridged = c < stretches.size() ? stretches[c] : 0;
+    bridged_columns += bridged > 0;
+    stretch_count += bridged;
     for (Eigen::Index k = 0; k < col.points.rows(); ++k) {
       csv << col.parameter << "," << k;
       for (Eigen::Index i = 0; i < col.points.cols(); ++i) csv << "," << col.points(k, i);
-      csv << "," << sys.mode(col.modes[static_cast<size_t>(k)]).name << ",ok\n";
+      csv << "," << sys.mode(col.modes[static_cast<size_t>(k)]).name << ",ok," << bridged << "\n";
     }
     if (col.points.rows() < d.keep) {
       ++short_columns;
@@ -162,7 +197,7 @@ int bifurcation_command(const BifurcationArguments& args) {
       }
       csv << col.parameter << ",-1";
       for (size_t i = 0; i < m.states.size(); ++i) csv << ",nan";
-      csv << ",," << why << "\n";
+      csv << ",," << why << "," << bridged << "\n";
       std::cerr << varied << " = " << col.parameter << ": " << col.message << "\n";
     }
   }
@@ -173,8 +208,12 @@ int bifurcation_command(const BifurcationArguments& args) {
     return 3;
   }
   std::cout << "diagram    " << columns.size() << " values, " << columns.size() - short_columns
-            << " with " << d.keep << " section points\n"
-            << "wrote      " << (std::filesystem::path(args.out_dir) / "bifurcation.csv").string()
+            << " with " << d.keep << " section points\n";
+  if (bridged_columns > 0) {
+    std::cout << "bridged    " << bridged_columns << " values went on through " << stretch_count
+              << " Moreau-Jean stretches (bridge_stretches in the csv)\n";
+  }
+  std::cout << "wrote      " << (std::filesystem::path(args.out_dir) / "bifurcation.csv").string()
             << "\n";
   if (args.plot) {
     std::vector<std::string> options = {"--varied", varied};

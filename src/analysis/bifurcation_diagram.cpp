@@ -69,7 +69,8 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
       x[options.parameter] = value;
     }
     if (!options.follow && options.start_mode) from = options.start_mode();
-    const SimulationResult r = simulate(system, from, t, x, t + options.horizon, o);
+    const SimulationResult r = options.run ? options.run(from, t, x, t + options.horizon, o)
+                                           : simulate(system, from, t, x, t + options.horizon, o);
     column.termination = r.termination();
     column.points.resize(static_cast<Eigen::Index>(kept.size()), initial.size());
     for (size_t k = 0; k < kept.size(); ++k) {

@@ -60,6 +60,13 @@ BridgeOptions bridge_options(const Model& model) {
   return o;
 }
 
+bool runs_bridged(const ModelRun& run, const ModelStart& start) {
+  if (!run.lagrangian || !start.mode_at || !run.model) return false;
+  const BridgeOptions bridge = bridge_options(*run.model);
+  return !bridge.stop || std::any_of(bridge.contact_policy.begin(), bridge.contact_policy.end(),
+                                     [](int p) { return p == 0; });
+}
+
 void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<double>* progress_t) {
   const Model& model = *run.model;
   SimulationOptions options = model.options;
@@ -76,12 +83,8 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
   run.stretches.clear();
   // Every outcome of the run is a Termination with its message (the engine throws only for
   // sizes and times the loader has already checked).
-  const BridgeOptions bridge = bridge_options(model);
-  const bool all_stop =
-      bridge.stop && std::none_of(bridge.contact_policy.begin(), bridge.contact_policy.end(),
-                                  [](int p) { return p == 0; });
-  if (run.lagrangian && start.mode_at && !all_stop) {
-    run_bridged(run.system, run.lagrangian->model(), start.mode_at, options, bridge,
+  if (runs_bridged(run, start)) {
+    run_bridged(run.system, run.lagrangian->model(), start.mode_at, options, bridge_options(model),
                 start.mode_now(model.t_start), model.t_start, start.x0, model.t_end, run.result,
                 run.stretches);
     return;

@@ -25,6 +25,7 @@
 
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/sim/simulation_options.hpp"
+#include "saltus/sim/simulator.hpp"
 #include "saltus/sim/termination.hpp"
 
 namespace saltus::analysis {
@@ -44,6 +45,12 @@ struct DiagramOptions {
   double t0 = 0.0;            // the first value's start time (every value's without follow)
   double time_period = kNaN;  // how a followed value's time restarts (above)
   SimulationOptions simulation;
+  // Runs one value from (mode, t0, x0) to t_end; null: simulate(system, ...). A mechanical
+  // model's run goes on through Painleve situations (model/bridged_run.hpp) this way. The runner
+  // must pass options.on_event to the engine and end the run when it returns Stop.
+  std::function<SimulationResult(ModeId mode, double t0, const Vector& x0, double t_end,
+                                 const SimulationOptions& options)>
+      run;
 };
 
 struct DiagramColumn {

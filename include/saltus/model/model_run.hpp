@@ -63,6 +63,10 @@ void simulate_model_run(ModelRun& run, const ModelStart& start,
 // The bridge's options for a model: its [mechanics] and per-contact painleve policies.
 BridgeOptions bridge_options(const Model& model);
 
+// Whether the built model runs bridged (bridged_run.hpp): a Lagrangian model (rigid contacts, no
+// velocity constraints) whose painleve policy is not "stop" for the model and every contact.
+bool runs_bridged(const ModelRun& run, const ModelStart& start);
+
 // Builds the hybrid system and simulates from the model's initial mode, state and time to t_end.
 // `progress_t`, when given, receives the simulated time after every step (for a progress bar).
 ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t = nullptr);
