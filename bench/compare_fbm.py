@@ -120,10 +120,11 @@ def whole_table(d, v_bs, ref_runs):
     print()
 
 
-def time_table(d, v_bs, repeats):
+def time_table(d, v_bs, repeats,
+               saltus_timed="Simulator::run only (model loaded and system built before)"):
     print(f"### CPU time of the 2 s run (median of {repeats} interleaved repeats)\n")
-    print("saltus: Simulator::run only (model loaded and system built before); Siconos: the "
-          "computeOneStep/nextStep loop only (model built before).\n")
+    print(f"saltus: {saltus_timed}; Siconos: the computeOneStep/nextStep loop only (model built "
+          "before).\n")
     print("| v_b | tool | CPU s (median) | spread (min-max) |")
     print("|---|---|---|---|")
     samples = {}

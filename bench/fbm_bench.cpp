@@ -2,7 +2,7 @@
 // bench/peers/siconos_fbm.py, both run by bench/run_fbm_bench.sh).
 //
 //   fbm_bench [--v-b V,...] [--t-end T] [--rtols R,...] [--set K=V]... [--no-timing]
-//             [--state-at T0]
+//             [--state-at T0] [--bridged]
 //
 // models/frictional_bounce.toml with v_b and the solver's rtol (atol = 1e-2 rtol) set by
 // overrides (the strings `saltus run --set` takes; --set adds more, e.g. contacts.tip.law=...).
@@ -19,6 +19,10 @@
 // --state-at T0: instead, one line per v_b with the state at T0 of the run at the smallest rtol
 // ({"tool": "saltus", "v_b", "rtol", "t", "state"}; the start of bench/peers/siconos_fbm.py
 // --start, so that both resolve a landing from the same state).
+// --bridged: each run as `saltus run` runs it, through Moreau-Jean stretches where the
+// event-driven run stops (model/bridged_run.hpp; the Painleve points of mu > mu_P): the CPU time
+// is then that of simulate_model_run (a Simulator built per run), a stretch that ends in `free`
+// counts as a lift-off at its start, and the line lists the stretches (t_start, t_end, reason).
 #include <time.h>
 
 #include <algorithm>
@@ -65,6 +69,8 @@ std::string setting(const char* key, double v) {
 
 std::string guard_name(const HybridSystem& sys, const EventRecord& r) {
   if (r.guard == kZenoHandoverGuard) return "zeno";
+  if (r.guard == kBridgeStartGuard) return "bridge-start";
+  if (r.guard == kBridgeEndGuard) return "bridge-end";
   return sys.modes()[static_cast<size_t>(r.mode_before)].guards[static_cast<size_t>(r.guard)].name;
 }
 
@@ -106,25 +112,36 @@ nlohmann::json state_at(double v_b, double t0, double rtol, const std::vector<st
 }
 
 nlohmann::json run_once(double v_b, double t_end, double rtol,
-                        const std::vector<std::string>& extra, bool timing) {
+                        const std::vector<std::string>& extra, bool timing, bool bridged) {
   const double c0 = cpu_seconds();
   auto model = std::make_shared<const model::Model>(load(v_b, t_end, rtol, extra));
   model::ModelRun run;
   const model::ModelStart start = model::prepare_model_run(model, run);
   const double load_cpu = cpu_seconds() - c0;
-  Simulator sim(run.system, model->options);
-  sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, run.result);
   double cpu = -1.0;
-  if (timing) {  // the first run above warmed up the Simulator's buffers
-    SimulationResult again;
-    const double c1 = cpu_seconds();
-    sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, again);
-    cpu = cpu_seconds() - c1;
+  if (bridged) {
+    model::simulate_model_run(run, start);
+    if (timing) {  // the same run again (the first warmed up the caches)
+      model::ModelRun again = run;
+      const double c1 = cpu_seconds();
+      model::simulate_model_run(again, start);
+      cpu = cpu_seconds() - c1;
+    }
+  } else {
+    Simulator sim(run.system, model->options);
+    sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, run.result);
+    if (timing) {  // the first run above warmed up the Simulator's buffers
+      SimulationResult again;
+      const double c1 = cpu_seconds();
+      sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, again);
+      cpu = cpu_seconds() - c1;
+    }
   }
   const SimulationResult& r = run.result;
   const auto mode_name = [&](ModeId m) { return run.system.modes()[static_cast<size_t>(m)].name; };
   nlohmann::json landings = nlohmann::json::array(), lecornu = nlohmann::json::array();
   std::vector<double> liftoffs, apexes;
+  double stretch_start = kNaN;
   for (long i = 0; i < r.events.size(); ++i) {
     const EventRecord& ev = r.events[i];
     const std::string g = guard_name(run.system, ev);
@@ -132,7 +149,10 @@ nlohmann::json run_once(double v_b, double t_end, double rtol,
       if (mode_name(ev.mode_before) == "free") apexes.push_back(ev.t);
       continue;
     }
+    // A stretch that ends in free lifted the tip off where it started (the Painleve point).
+    if (g == "bridge-start") stretch_start = ev.t;
     if (g == "lift-off:tip") liftoffs.push_back(ev.t);
+    if (g == "bridge-end" && mode_name(ev.mode_after) == "free") liftoffs.push_back(stretch_start);
     if (g == "impact:tip" || g == "painleve:tip") {
       const auto out = r.events.outputs(i);  // impulse_t, impulse_n, energy_change
       nlohmann::json e = {{"t", ev.t},
@@ -161,6 +181,11 @@ nlohmann::json run_once(double v_b, double t_end, double rtol,
   line["state_end"] = std::vector<double>(r.x_final.data(), r.x_final.data() + r.x_final.size());
   line["steps"] = r.summary.stepper.accepted_steps;
   line["events"] = r.events.size();
+  nlohmann::json stretches = nlohmann::json::array();
+  for (const model::BridgeStretch& s : run.stretches) {
+    stretches.push_back({{"t_start", s.t_start}, {"t_end", s.t_end}, {"reason", s.reason}});
+  }
+  line["stretches"] = stretches;
   line["cpu_s"] = cpu;
   line["load_cpu_s"] = load_cpu;
   return line;
@@ -172,7 +197,7 @@ int main(int argc, char** argv) {
   std::vector<double> v_bs = {1.0, 1.5}, rtols = {1e-8, 1e-10, 1e-12};
   std::vector<std::string> extra;
   double t_end = 2.0, at = kNaN;
-  bool timing = true, ok = true;
+  bool timing = true, bridged = false, ok = true;
   for (int i = 1; i < argc && ok; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
@@ -190,6 +215,8 @@ int main(int argc, char** argv) {
       at = std::atof(argv[++i]);
     } else if (a == "--no-timing") {
       timing = false;
+    } else if (a == "--bridged") {
+      bridged = true;
     } else {
       ok = false;
     }
@@ -197,7 +224,7 @@ int main(int argc, char** argv) {
   if (!ok) {
     std::fprintf(stderr,
                  "usage: %s [--v-b V,...] [--t-end T] [--rtols R,...] [--set K=V]... "
-                 "[--no-timing] [--state-at T0]\n",
+                 "[--no-timing] [--state-at T0] [--bridged]\n",
                  argv[0]);
     return 2;
   }
@@ -210,7 +237,7 @@ int main(int argc, char** argv) {
   for (const double v_b : v_bs) {
     for (const double rtol : rtols) {
       try {
-        std::printf("%s\n", run_once(v_b, t_end, rtol, extra, timing).dump().c_str());
+        std::printf("%s\n", run_once(v_b, t_end, rtol, extra, timing, bridged).dump().c_str());
       } catch (const std::exception& e) {
         const nlohmann::json line = {
             {"tool", "saltus"}, {"v_b", v_b}, {"rtol", rtol}, {"error", e.what()}};

@@ -5,7 +5,7 @@ Bounce Model of models/frictional_bounce.toml (issue 32 item 4(b)), with the mod
 Stick: m = 1, L = 0.5, J = gamma m L^2 (gamma = 0.02), q = (x, y, theta) of its centre of mass in
 the belt's frame, held by spring-dampers k_x = k_y = 1000, k_r = 100, c_x = c_y = 1, c_r = 5e-4
 whose rest point moves at -v_b (k_x (x + v_b t), c_x (x' + v_b)), pressed by press = 3 mm, its
-tip on the belt: gap y - L sin(theta), tangent x - L cos(theta), Coulomb mu = 0.49, plastic
+tip on the belt: gap y - L sin(theta), tangent x - L cos(theta), Coulomb mu (--mu, 0.49 by default), plastic
 (e = 0, e_T = 0). Starts touching at rest, theta0 = 1.14. A LagrangianLinearTIDS (M = diag(m, m,
 J), K, C, time-dependent fExt from the C plugin bench/peers/fbm_plugin.c, compiled by this
 script with cc), one Interaction with a LagrangianScleronomousR (gap and tangent from the plugin)
@@ -33,8 +33,10 @@ One JSON object per (v_b, h) on stdout:
    "landings": [{"t", "P_N", "P_T", "v_after"}], "liftoffs": [t], "apexes": [t],
    "q_end", "v_end", "min_gap"}
 Run with Debian's /usr/bin/python3.
+--mu sets Coulomb's coefficient (default the model's 0.49; 0.55 is above the Painleve bound
+mu_P(theta0) = 0.511, bench/run_fbm_painleve_bench.sh).
 Usage: siconos_fbm.py [--v-b 1.0,1.5] [--h 1e-3,1e-4] [--t-end 2] [--start T0,q...,v...]
-                      [--observe] [--no-timing]
+                      [--mu MU] [--observe] [--no-timing]
 """
 
 import argparse
@@ -51,7 +53,7 @@ import siconos.numerics as sn
 
 M, L, GAMMA, G = 1.0, 0.5, 0.02, 9.81
 J = GAMMA * M * L * L
-MU, E = 0.49, 0.0
+E = 0.0
 K_X, K_Y, K_R = 1000.0, 1000.0, 100.0
 C_X, C_Y, C_R = 1.0, 1.0, 0.0005
 THETA0, PRESS = 1.14, 0.003
@@ -71,7 +73,7 @@ def plugin_path():
     return lib[: -len(".so")]  # Siconos appends the suffix
 
 
-def build(v_b, h, t_end, plugin, start):
+def build(v_b, h, t_end, plugin, start, mu):
     t0, q0, v0 = 0.0, [0.0, L * math.sin(THETA0), THETA0], [0.0, 0.0, 0.0]
     if start:
         t0, q0, v0 = start[0], start[1:4], start[4:7]
@@ -85,7 +87,7 @@ def build(v_b, h, t_end, plugin, start):
     nsds = sk.NonSmoothDynamicalSystem(t0, t0 + (n_steps + 2) * h)
     nsds.insertDynamicalSystem(stick)
     rel = sk.LagrangianScleronomousR(f"{plugin}:h_tip", f"{plugin}:jacobian_tip")
-    inter = sk.Interaction(sk.NewtonImpactFrictionNSL(E, 0.0, MU, 2), rel)
+    inter = sk.Interaction(sk.NewtonImpactFrictionNSL(E, 0.0, mu, 2), rel)
     nsds.link(inter, stick)
     osnsp = sk.FrictionContact(2, sn.SICONOS_FRICTION_2D_LEMKE)
     sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(t0, h), sk.MoreauJeanOSI(0.5), osnsp)
@@ -96,8 +98,8 @@ def gap(q):
     return q[1] - L * math.sin(q[2])
 
 
-def timed_run(v_b, h, t_end, plugin, start):
-    _, _, sim, n_steps = build(v_b, h, t_end, plugin, start)
+def timed_run(v_b, h, t_end, plugin, start, mu):
+    _, _, sim, n_steps = build(v_b, h, t_end, plugin, start, mu)
     c0, w0 = time.process_time(), time.perf_counter()
     for _ in range(n_steps):
         sim.computeOneStep()
@@ -105,8 +107,8 @@ def timed_run(v_b, h, t_end, plugin, start):
     return time.process_time() - c0, time.perf_counter() - w0, n_steps
 
 
-def observed_run(v_b, h, t_end, plugin, start):
-    stick, inter, sim, n_steps = build(v_b, h, t_end, plugin, start)
+def observed_run(v_b, h, t_end, plugin, start, mu):
+    stick, inter, sim, n_steps = build(v_b, h, t_end, plugin, start, mu)
     landings, liftoffs, apexes = [], [], []
     # the model starts touching (its first contact step is no landing); a --start state in flight
     prev_pn, prev_vy = (0.0 if start else 1.0), float(stick.velocity()[1])
@@ -137,6 +139,7 @@ def main():
     ap.add_argument("--h", default="1e-3,1e-4")
     ap.add_argument("--t-end", type=float, default=2.0)
     ap.add_argument("--start", default="")
+    ap.add_argument("--mu", type=float, default=0.49)
     ap.add_argument("--observe", action="store_true")
     ap.add_argument("--no-timing", action="store_true")
     args = ap.parse_args()
@@ -147,13 +150,13 @@ def main():
     for v_b in (float(s) for s in args.v_b.split(",")):
         for h in (float(s) for s in args.h.split(",")):
             t0 = start[0] if start else 0.0
-            line = dict(tool="siconos-mj", v_b=v_b, h=h, t0=t0, t_end=args.t_end,
+            line = dict(tool="siconos-mj", v_b=v_b, h=h, mu=args.mu, t0=t0, t_end=args.t_end,
                         steps=int(math.ceil((args.t_end - t0) / h - 1e-9)), cpu_s=None,
                         wall_s=None)
             if not args.no_timing:
-                line["cpu_s"], line["wall_s"], _ = timed_run(v_b, h, args.t_end, plugin, start)
+                line["cpu_s"], line["wall_s"], _ = timed_run(v_b, h, args.t_end, plugin, start, args.mu)
             if args.observe or args.no_timing:
-                line.update(observed_run(v_b, h, args.t_end, plugin, start))
+                line.update(observed_run(v_b, h, args.t_end, plugin, start, args.mu))
             print(json.dumps(line), flush=True)
 
 
