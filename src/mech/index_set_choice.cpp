@@ -64,15 +64,11 @@ std::string describe_sets(const LagrangianModel& m, unsigned closed, unsigned st
   return out;
 }
 
-bool choose_index_sets(const LagrangianModel& m, double t, ConstVectorRef q, ConstVectorRef qdot,
-                       unsigned closed, unsigned stick, unsigned slip_negative,
-                       unsigned compliant_mask, LagrangianMode& out, std::string& failure) {
+ContactForceProblem force_problem_of_sets(const LagrangianModel& m, double t, ConstVectorRef q,
+                                          ConstVectorRef qdot, unsigned closed, unsigned stick,
+                                          unsigned slip_negative, unsigned compliant_mask) {
   std::vector<int> ids;
   for_each_bit(closed, [&](int i) { ids.push_back(i); });
-  if (ids.empty()) {
-    out = mode_of_sets(m, 0, 0, 0, compliant_mask);
-    return true;
-  }
   const int n = m.dof(), k = static_cast<int>(ids.size());
   ContactForceProblem p;
   p.mass = m.mass_matrix(q);
@@ -119,7 +115,21 @@ bool choose_index_sets(const LagrangianModel& m, double t, ConstVectorRef q, Con
       c.w_hat_T[l] = c.w_hat_T[j];
     }
   }
-  const ContactOutcome outcome = solve_contact_forces(p);
+  return p;
+}
+
+bool choose_index_sets(const LagrangianModel& m, double t, ConstVectorRef q, ConstVectorRef qdot,
+                       unsigned closed, unsigned stick, unsigned slip_negative,
+                       unsigned compliant_mask, LagrangianMode& out, std::string& failure) {
+  if (closed == 0) {
+    out = mode_of_sets(m, 0, 0, 0, compliant_mask);
+    return true;
+  }
+  std::vector<int> ids;
+  for_each_bit(closed, [&](int i) { ids.push_back(i); });
+  const int k = static_cast<int>(ids.size());
+  const ContactOutcome outcome = solve_contact_forces(
+      force_problem_of_sets(m, t, q, qdot, closed, stick, slip_negative, compliant_mask));
   if (!outcome.can_continue()) {
     failure =
         saltus::detail::text("model '", m.name(), "': contact forces over the closed contacts ",

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "saltus/core/types.hpp"
+#include "saltus/mech/contact_force_problem.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
 
 namespace saltus::mech::detail {
@@ -29,6 +30,13 @@ LagrangianMode mode_of_sets(const LagrangianModel& m, unsigned closed, unsigned 
 void sets_from_velocities(const LagrangianModel& m, unsigned closed, ConstVectorRef q,
                           ConstVectorRef qdot, const double* state_scales, unsigned& stick,
                           unsigned& slip_negative, double rest);
+
+// The contact-force problem (2.9)-(2.11) over `closed` (assumed g_N = gdot_N = 0; LCP column j
+// is the j-th contact of `closed` in ascending order) with `stick` as I_H and the sliding
+// directions of `slip_negative` (gdot_T = -1 or +1: the direction, not the speed).
+ContactForceProblem force_problem_of_sets(const LagrangianModel& m, double t, ConstVectorRef q,
+                                          ConstVectorRef qdot, unsigned closed, unsigned stick,
+                                          unsigned slip_negative, unsigned compliant_mask);
 
 // Solves (2.9)-(2.11) over `closed` (assumed g_N = gdot_N = 0) with `stick` as I_H and the
 // sliding directions of `slip_negative`; true with the next mode in `out`, or false with

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "saltus/core/error.hpp"
+#include "saltus/mech/contact_alternatives.hpp"
 #include "saltus/mech/moreau_jean.hpp"
 
 namespace saltus::model {
@@ -111,12 +112,13 @@ class Joiner {
     out_.z_final = p.z_final;
   }
 
-  // A bridge record (kBridgeStartGuard / kBridgeEndGuard): one more jump, with its note.
-  void record(GuardId guard, double t, ModeId before, ModeId after, const Vector& x_before,
+  // A bridge record (kBridgeStartGuard / kBridgeEndGuard): one more jump, with its note; its
+  // index in the event log (-1 when not kept).
+  long record(GuardId guard, double t, ModeId before, ModeId after, const Vector& x_before,
               const Vector& x_after, std::string note, bool keep) {
     ++j_;
     out_.summary.jumps = j_;
-    if (!keep) return;
+    if (!keep) return -1;
     EventRecord r;
     r.t = t;
     r.j = j_;
@@ -125,6 +127,11 @@ class Joiner {
     r.guard = guard;
     out_.events.add(r, x_before, Vector(), x_after, Vector());
     out_.events.set_note(out_.events.size() - 1, std::move(note));
+    return out_.events.size() - 1;
+  }
+
+  void set_note(long record, std::string note) {
+    if (record >= 0) out_.events.set_note(record, std::move(note));
   }
 
   void sample(double t, const Vector& x) {
@@ -228,24 +235,46 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
   Vector x = x0;
   ModeId mode = mode0;
   SimulationResult piece;
+  // kNoMode: the mode choice refuses the initial state (a Painleve situation, the caller's
+  // check); the run starts with a stretch from t0, a piece that stopped there.
+  bool refused_start = mode0 == kNoMode;
   for (;;) {
-    sim.run(mode, t, x, Vector(), t_end, piece);
-    join.piece(piece);
-    const std::string reason = bridge_reason(piece);
+    std::string reason = "painleve";
+    if (refused_start) {
+      piece = SimulationResult{};
+      piece.t_final = t;
+      piece.x_final = x;
+      piece.final_mode = kMoreauJeanMode;
+    } else {
+      sim.run(mode, t, x, Vector(), t_end, piece);
+      join.piece(piece);
+      reason = bridge_reason(piece);
+    }
     if (reason.empty() || !rigid || static_cast<int>(stretches.size()) >= bridge.max_stretches ||
         piece.x_final.size() != 2 * n || !piece.x_final.allFinite()) {
+      if (refused_start) (void)mode_at(t, x);  // throws the refusal
       return;
     }
     const Vector q_stop = piece.x_final.head(n);
     q_scale = q_scale.cwiseMax(q_stop.cwiseAbs());
     const std::vector<int> touching = touching_contacts(model, q_stop, q_scale);
-    if (keeps_stop(bridge, touching)) return;
+    if (refused_start) {
+      try {
+        (void)mode_at(t, x);
+      } catch (const Error& e) {
+        // painleve = "stop" keeps the refusal.
+        if (keeps_stop(bridge, touching)) throw;
+        piece.summary.message = e.what();
+      }
+    } else if (keeps_stop(bridge, touching)) {
+      return;
+    }
 
     // The stretch.
     const auto started = std::chrono::steady_clock::now();
     BridgeStretch st;
     st.reason = reason;
-    st.stop_status = to_string(piece.termination());
+    st.stop_status = refused_start ? "initial-state" : to_string(piece.termination());
     st.stop_message = piece.summary.message;
     st.contacts = touching;
     st.t_start = piece.t_final;
@@ -255,11 +284,17 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
                                                           : base_hold;
     Vector xs = piece.x_final;
     double ts = piece.t_final;
-    join.record(kBridgeStartGuard, ts, piece.final_mode, piece.final_mode, xs, xs,
-                saltus::detail::text("moreau-jean stretch starts (", reason, ": ", st.stop_status,
-                                     " at t = ", text_of(ts), ", contacts ",
-                                     names_of(model, touching), ")"),
-                keep_events);
+    const std::string start_note = saltus::detail::text(
+        "moreau-jean stretch starts (", reason, ": ", st.stop_status, " at t = ", text_of(ts),
+        ", contacts ", names_of(model, touching), ")");
+    const long start_record = join.record(kBridgeStartGuard, ts, piece.final_mode, piece.final_mode,
+                                          xs, xs, start_note, keep_events);
+    // The motions the contact forces allowed there, logged with the one the stretch took.
+    const mech::ContactAlternatives alternatives =
+        reason == "painleve"
+            ? mech::contact_alternatives(model, ts, xs.head(n), xs.tail(n), touching, kTouchingBand)
+            : mech::ContactAlternatives{};
+    refused_start = false;
     double h = bridge.step;
     if (!(h > 0.0)) {
       std::vector<int> scaled = touching;
@@ -271,7 +306,7 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
     }
     st.step = h;
     const mech::MoreauJeanStepper stepper(model, bridge.stepper);
-    std::vector<mech::SteppedContact> held;
+    std::vector<mech::SteppedContact> held, first;  // first: after the stretch's first step
     int same = 0;
     size_t next_sample =
         std::lower_bound(sample_times.begin(), sample_times.end(), ts) - sample_times.begin();
@@ -303,6 +338,7 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
       if (options.on_progress && st.steps % 64 == 0) options.on_progress(ts);
       same = s.state == held ? same + 1 : 1;
       held = s.state;
+      if (st.steps == 1) first = s.state;
       if (ts >= t_end) break;
       if (same >= hold) {
         Vector settled = xs;
@@ -326,6 +362,12 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
     }
     st.t_end = ts;
     st.end_state = states_of(model, held);
+    if (alternatives.painleve()) {
+      st.motions = mech::motions_text(model, alternatives);
+      st.taken = "first step " + mech::taken_text(model, alternatives, first) + ", end " +
+                 mech::taken_text(model, alternatives, held);
+      join.set_note(start_record, start_note + "; " + st.motions + "; taken: " + st.taken);
+    }
     q_scale = q_scale.cwiseMax(xs.head(n).cwiseAbs());
     join.add_wall(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());

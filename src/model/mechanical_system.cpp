@@ -12,7 +12,9 @@
 #include "saltus/core/error.hpp"
 #include "saltus/lang/constrained_accelerations.hpp"
 #include "saltus/lang/tape.hpp"
+#include "saltus/mech/contact_alternatives.hpp"
 #include "saltus/mech/nonholonomic_model.hpp"
+#include "saltus/model/bridged_run.hpp"
 #include "saltus/model/model_system.hpp"
 #include "saltus/model/runtime_contact_laws.hpp"
 
@@ -259,7 +261,7 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
 }
 
 MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
-                                         bool project_invariants) {
+                                         bool project_invariants, bool painleve_start) {
   if (!model->mechanics->constraint_rows.empty()) {
     const mech::NonholonomicModel::Compiled compiled =
         nonholonomic_model(model).compile({project_invariants});
@@ -270,7 +272,15 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
   auto compiled =
       std::make_shared<mech::LagrangianModel::Compiled>(lagrangian_model(model).compile());
   follow_runtime_contact_laws(*model, compiled->contact_law_setter());
-  const ModeId initial = compiled->initial_mode(model->t_start, model->initial_state());
+  ModeId initial = kNoMode;
+  try {
+    initial = compiled->initial_mode(model->t_start, model->initial_state());
+  } catch (const Error&) {
+    if (!painleve_start || !mech::painleve_situation(compiled->model(), model->t_start,
+                                                     model->initial_state(), kTouchingBand)) {
+      throw;
+    }
+  }
   // initial_mode reads the shared context only (the system moves out below).
   std::shared_ptr<const mech::LagrangianModel::Compiled> modes = compiled;
   MechanicalSystem m{std::move(compiled->system), initial, modes,

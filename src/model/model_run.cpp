@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "saltus/core/error.hpp"
+#include "saltus/mech/contact_alternatives.hpp"
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
 
@@ -26,12 +28,24 @@ bool ModelRun::succeeded() const {
   }
 }
 
-ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run) {
+namespace {
+
+// painleve = "stop" on the model and on every contact: nothing is bridged.
+bool all_stop(const BridgeOptions& bridge) {
+  return bridge.stop && std::none_of(bridge.contact_policy.begin(), bridge.contact_policy.end(),
+                                     [](int p) { return p == 0; });
+}
+
+}  // namespace
+
+ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run,
+                             bool painleve_start) {
   run.model = model;
   ModelStart start;
   start.mode = model->initial_mode;
   if (model->mechanics) {
-    MechanicalSystem m = build_mechanical_system(model);
+    MechanicalSystem m =
+        build_mechanical_system(model, false, painleve_start && !all_stop(bridge_options(*model)));
     run.system = std::move(m.system);
     run.lagrangian = std::move(m.lagrangian);
     start.mode = m.initial_mode;
@@ -62,9 +76,7 @@ BridgeOptions bridge_options(const Model& model) {
 
 bool runs_bridged(const ModelRun& run, const ModelStart& start) {
   if (!run.lagrangian || !start.mode_at || !run.model) return false;
-  const BridgeOptions bridge = bridge_options(*run.model);
-  return !bridge.stop || std::any_of(bridge.contact_policy.begin(), bridge.contact_policy.end(),
-                                     [](int p) { return p == 0; });
+  return !all_stop(bridge_options(*run.model));
 }
 
 void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<double>* progress_t) {
@@ -84,9 +96,16 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
   // Every outcome of the run is a Termination with its message (the engine throws only for
   // sizes and times the loader has already checked).
   if (runs_bridged(run, start)) {
-    run_bridged(run.system, run.lagrangian->model(), start.mode_at, options, bridge_options(model),
-                start.mode_now(model.t_start), model.t_start, start.x0, model.t_end, run.result,
-                run.stretches);
+    const mech::LagrangianModel& lm = run.lagrangian->model();
+    ModeId mode0 = kNoMode;
+    try {
+      mode0 = start.mode_now(model.t_start);
+    } catch (const Error&) {
+      // A Painleve situation at t0 starts with a stretch (run_bridged); any other refusal stands.
+      if (!mech::painleve_situation(lm, model.t_start, start.x0, kTouchingBand)) throw;
+    }
+    run_bridged(run.system, lm, start.mode_at, options, bridge_options(model), mode0, model.t_start,
+                start.x0, model.t_end, run.result, run.stretches);
     return;
   }
   Simulator sim(run.system, options);
@@ -96,7 +115,7 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
 
 ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {
   ModelRun run;
-  const ModelStart start = prepare_model_run(std::move(model), run);
+  const ModelStart start = prepare_model_run(std::move(model), run, true);
   simulate_model_run(run, start, progress_t);
   return run;
 }

@@ -198,6 +198,11 @@ std::string summary_json(const model::ModelRun& run) {
                          {"settled", b.settled},
                          {"contact_states", b.end_state},
                          {"handed_back_to", b.handed_back_to}});
+    // A painleve stretch: the motions the contact forces allowed and the one it took.
+    if (!b.motions.empty()) {
+      stretches.back()["consistent_motions"] = b.motions;
+      stretches.back()["taken"] = b.taken;
+    }
   }
   j["bridge_stretches"] = stretches;
   if (const model::InitialProjection& p = m.initial_projection; p.tolerance > 0.0) {

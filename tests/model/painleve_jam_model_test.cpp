@@ -4,9 +4,9 @@
 //   b = l thdot^2 sin th - g (the tip's normal acceleration without contact force).
 //
 // 1. Seeded random sliding starts: the run starts in the mode the analytic classification gives
-//    (B > 0: slip with lambda_N = -b / B > 0, or free flight when b > 0), or refuses to start
-//    naming the Painleve situation and the right case (B < 0: "inconsistent" when b < 0,
-//    "indeterminate: lambda_N = 0 or -b/B" when b > 0).
+//    (B > 0: slip with lambda_N = -b / B > 0, or free flight when b > 0), or, with painleve =
+//    "stop", refuses to start naming the Painleve situation and the right case (B < 0:
+//    "inconsistent" when b < 0, "indeterminate: lambda_N = 0 or -b/B" when b > 0).
 // 2. Genot and Brogliato's dynamic jam: a slip with B > 0 that drives th towards th_P, the first
 //    root of B, with lambda_N = -b / B growing without bound. Near th_P, with u = th_P - th,
 //    B ~ beta u and the sliding equations give b ~ -C u^p, p = 2 kappa l sin th_P / beta (kappa =
@@ -69,7 +69,9 @@ TEST(PainleveJamModel, RandomSlidingStartsFollowTheAnalyticClassification) {
     const double v_t = s * (0.5 + 3.0 * unit(rng));
     const double B = painleve_B(th, mu, s), b = thdot * thdot * std::sin(th) - kG;
     if (std::abs(B) < 1e-6 || std::abs(b) < 1e-6) continue;
-    const std::vector<std::string> sets = rod_start(th, thdot, v_t, mu, 1e-4);
+    // painleve = "stop": the refusal (the bridged start: tests/model/painleve_start_test.cpp).
+    std::vector<std::string> sets = rod_start(th, thdot, v_t, mu, 1e-4);
+    sets.push_back("mechanics.painleve=stop");
     SCOPED_TRACE("case " + std::to_string(k) + ": th = " + num(th) + ", mu = " + num(mu) +
                  ", s = " + num(s) + ", thdot = " + num(thdot) + ", B = " + num(B) +
                  ", b = " + num(b));

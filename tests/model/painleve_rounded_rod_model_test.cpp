@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "saltus/core/error.hpp"
 #include "saltus/mech/contact_force_problem.hpp"
@@ -60,14 +61,17 @@ double mu_c(double alpha) {
   return golden_min([alpha](double th) { return mu_p(th, alpha); }, 0.05, 0.5 * kPi - 0.05).second;
 }
 
-std::shared_ptr<const Model> load(double alpha, double theta, double mu, double omega) {
+// stop: painleve = "stop" (a Painleve start is refused; by default it starts with a stretch).
+std::shared_ptr<const Model> load(double alpha, double theta, double mu, double omega,
+                                  bool stop = false) {
   // Tip on the floor (g_N = gdot_N = 0), sliding in -x at 1 m/s, angular rate omega:
   // y' = l cos(th) omega, x' = -1 - (l sin(th) + a) omega (l = 1).
   const double a = alpha, yd = std::cos(theta) * omega, xd = -1.0 - (std::sin(theta) + a) * omega;
+  std::vector<std::string> sets = {"a=" + num(a),   "theta0=" + num(theta), "mu=" + num(mu),
+                                   "x'=" + num(xd), "y'=" + num(yd),        "theta'=" + num(omega)};
+  if (stop) sets.push_back("mechanics.painleve=stop");
   return std::make_shared<const Model>(
-      load_model_file(models_dir() / "painleve_rounded_rod.toml",
-                      {"a=" + num(a), "theta0=" + num(theta), "mu=" + num(mu), "x'=" + num(xd),
-                       "y'=" + num(yd), "theta'=" + num(omega)}));
+      load_model_file(models_dir() / "painleve_rounded_rod.toml", sets));
 }
 
 // The contact-force LCP of the file's rod at its initial state, the tip closed and sliding.
@@ -195,8 +199,13 @@ TEST(PainleveRoundedRod, RunSlidesBelowAndIsRefusedAbove) {
     ASSERT_TRUE(below.succeeded()) << below.message();
     ASSERT_GT(below.result.trajectory.size(), 0);
     EXPECT_EQ(below.system.mode(below.result.trajectory.mode(0)).name, "slip-:tip");
+    // Above mu_P (b = -g < 0: no contact force): by default a Moreau-Jean stretch from t0
+    // (tests/model/painleve_start_test.cpp), with painleve = "stop" the refusal.
+    const ModelRun above = run_model(load(alpha, th, crit * (1 + 1e-3), 0.0));
+    ASSERT_FALSE(above.stretches.empty()) << above.message();
+    EXPECT_EQ(above.stretches[0].stop_status, "initial-state");
     try {
-      run_model(load(alpha, th, crit * (1 + 1e-3), 0.0));
+      run_model(load(alpha, th, crit * (1 + 1e-3), 0.0, true));
       ADD_FAILURE() << "no Painleve error above mu_P";
     } catch (const Error& err) {
       const std::string msg = err.what();

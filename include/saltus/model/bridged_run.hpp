@@ -37,8 +37,11 @@
 // The pieces are joined into one SimulationResult: events with j counted on across pieces, two
 // records per stretch (kBridgeStartGuard at the stop state, kBridgeEndGuard at the hand-back,
 // x_before the stepped state and x_after the projected one, each with a note: why, where, how
-// long), samples inside a stretch at the run's sample times (linear between steps, mode
-// kMoreauJeanMode), the summary's counters summed and its status and message the last piece's.
+// long; a painleve stretch's start note adds the motions the contact forces allowed there and the
+// stretch's stepped state shows after its first step and at its end: "; several motions: [...]
+// [...]; taken: first step [...] (none of them), end [...] (motion 1 of 2)"), samples inside a
+// stretch at the run's sample times (linear between steps, mode kMoreauJeanMode), the summary's
+// counters summed and its status and message the last piece's.
 #pragma once
 
 #include <functional>
@@ -78,6 +81,12 @@ struct BridgeStretch {
   bool settled = false;        // handed back (false: the run ended in it)
   std::string end_state;       // "'tip' stick, 'heel' open"
   std::string handed_back_to;  // the mode of the next piece
+  // Reason painleve: the motions the contact forces allowed at the start and the one the
+  // stretch's end state shows (mech/contact_alternatives.hpp); empty elsewhere.
+  std::string motions;  // "several motions: ['tip' slip- lambda_N = 3.27] ['tip' lift-off]"
+  // The stepped state after the first step and at the end: "first step ['tip' stick] (none of
+  // them), end ['tip' lift-off] (motion 1 of 2)" (a jump, then lift-off).
+  std::string taken;
 };
 
 // Why a stopped piece is bridged ("painleve", ...), or "" when its status is not one the bridge
@@ -86,6 +95,9 @@ std::string bridge_reason(const SimulationResult& piece);
 
 // Runs `system` (compiled from `model`) from (mode0, t0, x0) to t_end as above into `result`,
 // the stretches into `stretches`. mode_at: the mode a state starts in (the model's own choice).
+// mode0 = kNoMode: mode_at refuses x0, a Painleve situation (mech::painleve_situation, the
+// caller's check): the run starts with a stretch at t0 (reason painleve, stop status
+// initial-state, its message mode_at's), or rethrows mode_at's refusal where the stop is kept.
 // Throws only what Simulator's constructor and run throw for bad input.
 void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
                  const std::function<ModeId(double, const Vector&)>& mode_at,

@@ -43,7 +43,11 @@ struct MechanicalSystem {
 };
 // project_invariants: for a model with constraints, keep its kinetic energy and constraints by
 // projection (NonholonomicModel::CompileOptions; long billiard runs); ignored otherwise.
+// painleve_start: an initial state the mode choice refuses as a Painleve situation
+// (mech::painleve_situation) gets initial_mode = kNoMode instead of the refusal (a bridged run
+// starts there with a Moreau-Jean stretch, model_run.hpp).
 MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
-                                         bool project_invariants = false);
+                                         bool project_invariants = false,
+                                         bool painleve_start = false);
 
 }  // namespace saltus::model

@@ -50,13 +50,20 @@ struct ModelStart {
   ModeId mode_now(double t) const { return mode_at ? mode_at(t, x0) : mode; }
 };
 // Builds the model's hybrid system into `run` (run.model, run.system) without running it.
-ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run);
+// painleve_start: an initial state in a Painleve situation of a bridged model (painleve not
+// "stop" everywhere) is built with start.mode = kNoMode, for simulate_model_run to start with a
+// Moreau-Jean stretch (bridged_run.hpp); false: such a start throws the refusal, as it does for
+// the callers that run the engine themselves (sensitivities, orbits, bifurcations).
+ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run,
+                             bool painleve_start = false);
 
 // Simulates the system built in `run` (prepare_model_run) from `start` and the model's t_start to
 // its t_end into run.result (replaced): a built model runs again, e.g. after a run-time parameter
 // changed (runtime_parameters.hpp). `progress_t` as for run_model. A Lagrangian model (rigid
 // contacts, no velocity constraints) runs bridged (bridged_run.hpp) unless every contact's
-// painleve policy is "stop"; the stretches go to run.stretches.
+// painleve policy is "stop"; the stretches go to run.stretches. A bridged model whose initial
+// state the mode choice refuses as a Painleve situation (mech::painleve_situation) starts with a
+// stretch at t0.
 void simulate_model_run(ModelRun& run, const ModelStart& start,
                         std::atomic<double>* progress_t = nullptr);
 
