@@ -3,8 +3,8 @@
 
 DIR/bifurcation.png: every recorded section point's state SHOW (default: the first state that
 is not the varied one) against the parameter VARIED, black, or blue for values whose run went on
-through Moreau-Jean stretches (bridge_stretches > 0: Painleve situations, impacts without a rigid
-answer); values that gave fewer points are marked below the points, red triangles where the run
+through Painleve resolutions (painleve_lift_offs or bridge_stretches > 0: the free motion taken
+among several, Moreau-Jean stretches); values that gave fewer points are marked below the points, red triangles where the run
 met a Painleve situation, grey crosses otherwise, and counted in the title. Atomic write.
 Usage: plot_bifurcation.py DIR [--varied NAME] [--show STATE]
 """
@@ -30,7 +30,8 @@ def main():
     with open(os.path.join(out, "bifurcation.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
     header = list(rows[0].keys()) if rows else ["parameter", "point", "status"]
-    states = [h for h in header[2:] if h not in ("mode", "status", "bridge_stretches")]
+    states = [h for h in header[2:]
+              if h not in ("mode", "status", "bridge_stretches", "painleve_lift_offs")]
     ok = [r for r in rows if r["status"] == "ok"]
     # The varied state equals the parameter in every row; plot the first other one.
     state = args.show or next(
@@ -44,9 +45,9 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if state:
         def bridged(r):
-            return int(r.get("bridge_stretches") or 0) > 0
+            return int(r.get("bridge_stretches") or 0) + int(r.get("painleve_lift_offs") or 0) > 0
         for through, color, label in ((False, "k", "event-driven"),
-                                      (True, "tab:blue", "through Moreau-Jean stretches")):
+                                      (True, "tab:blue", "through Painleve resolutions")):
             rs = [r for r in ok if bridged(r) == through]
             if rs:
                 ax.plot([float(r["parameter"]) for r in rs], [float(r[state]) for r in rs], ".",
@@ -66,7 +67,7 @@ def main():
                 ax.plot(xs, [mark] * len(xs), "^" if painleve else "x",
                         color="tab:red" if painleve else "0.5", markersize=4,
                         label="Painleve stop" if painleve else "fewer points (other)")
-    if failed_rows or any(int(r.get("bridge_stretches") or 0) > 0 for r in ok):
+    if failed_rows or (state and any(bridged(r) for r in ok)):
         ax.legend(loc="best", fontsize=8, markerscale=4)
     ax.set_xlabel(varied)
     ax.set_title("bifurcation diagram" + (f" ({failed} values without points)" if failed else ""))

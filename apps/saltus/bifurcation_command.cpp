@@ -26,12 +26,14 @@ using Runner = std::function<SimulationResult(ModeId, double, const Vector&, dou
 // How each value runs: a Lagrangian model goes on through Painleve situations, impacts without a
 // rigid answer and unrecognised accumulations as `saltus run` does (Moreau-Jean stretches,
 // model/bridged_run.hpp) unless its painleve policy is "stop"; `stretches` (when given) gets each
-// run's number of stretches. Other models run the engine alone.
-Runner value_runner(const HybridSystem& sys, const LoadedModel& lm, std::vector<long>* stretches) {
+// run's number of stretches and of free motions taken at Painleve situations. Other models run
+// the engine alone.
+Runner value_runner(const HybridSystem& sys, const LoadedModel& lm,
+                    std::vector<std::pair<long, long>>* stretches) {
   if (!model::runs_bridged(lm.run, lm.start)) {
     return [&sys, stretches](ModeId mode, double t0, const Vector& x0, double t_end,
                              const SimulationOptions& o) {
-      if (stretches) stretches->push_back(0);
+      if (stretches) stretches->emplace_back(0, 0);
       return simulate(sys, mode, t0, x0, t_end, o);
     };
   }
@@ -40,8 +42,10 @@ Runner value_runner(const HybridSystem& sys, const LoadedModel& lm, std::vector<
     SimulationResult r;
     std::vector<model::BridgeStretch> done;
     model::run_bridged(sys, lm.run.lagrangian->model(), lm.start.mode_at, o,
-                       model::bridge_options(*lm.run.model), mode, t0, x0, t_end, r, done);
-    if (stretches) stretches->push_back(static_cast<long>(done.size()));
+                       model::bridge_options(lm.run), mode, t0, x0, t_end, r, done);
+    if (stretches) {
+      stretches->emplace_back(static_cast<long>(done.size()), r.summary.painleve_lift_offs);
+    }
     return r;
   };
 }
@@ -141,7 +145,7 @@ int bifurcation_command(const BifurcationArguments& args) {
   // at t_start + k T, and a Poincare section is for autonomous systems.
   d.time_period = 0.0;
   d.simulation = m.options;
-  std::vector<long> stretches;  // per value
+  std::vector<std::pair<long, long>> stretches;  // per value: stretches, lift-offs
   d.run = value_runner(sys, lm, &stretches);
   // The default horizon: enough returns for --discard and --keep (and 10 more), twice over for
   // a section's return time, which changes with the parameter (measured at the first value).
@@ -177,17 +181,19 @@ int bifurcation_command(const BifurcationArguments& args) {
   csv.precision(17);
   csv << "parameter,point";
   for (const auto& s : m.states) csv << "," << s.name;
-  csv << ",mode,status,bridge_stretches\n";
-  long short_columns = 0, bridged_columns = 0, stretch_count = 0;
+  csv << ",mode,status,bridge_stretches,painleve_lift_offs\n";
+  long short_columns = 0, bridged_columns = 0, stretch_count = 0, lift_off_count = 0;
   for (size_t c = 0; c < columns.size(); ++c) {
     const analysis::DiagramColumn& col = columns[c];
-    const long bridged = c < stretches.size() ? stretches[c] : 0;
-    bridged_columns += bridged > 0;
+    const auto [bridged, lift_offs] = c < stretches.size() ? stretches[c] : std::pair{0L, 0L};
+    bridged_columns += bridged + lift_offs > 0;
     stretch_count += bridged;
+    lift_off_count += lift_offs;
     for (Eigen::Index k = 0; k < col.points.rows(); ++k) {
       csv << col.parameter << "," << k;
       for (Eigen::Index i = 0; i < col.points.cols(); ++i) csv << "," << col.points(k, i);
-      csv << "," << sys.mode(col.modes[static_cast<size_t>(k)]).name << ",ok," << bridged << "\n";
+      csv << "," << sys.mode(col.modes[static_cast<size_t>(k)]).name << ",ok," << bridged << ","
+          << lift_offs << "\n";
     }
     if (col.points.rows() < d.keep) {
       ++short_columns;
@@ -197,7 +203,7 @@ int bifurcation_command(const BifurcationArguments& args) {
       }
       csv << col.parameter << ",-1";
       for (size_t i = 0; i < m.states.size(); ++i) csv << ",nan";
-      csv << ",," << why << "," << bridged << "\n";
+      csv << ",," << why << "," << bridged << "," << lift_offs << "\n";
       std::cerr << varied << " = " << col.parameter << ": " << col.message << "\n";
     }
   }
@@ -210,8 +216,9 @@ int bifurcation_command(const BifurcationArguments& args) {
   std::cout << "diagram    " << columns.size() << " values, " << columns.size() - short_columns
             << " with " << d.keep << " section points\n";
   if (bridged_columns > 0) {
-    std::cout << "bridged    " << bridged_columns << " values went on through " << stretch_count
-              << " Moreau-Jean stretches (bridge_stretches in the csv)\n";
+    std::cout << "painleve   " << bridged_columns << " values went on through " << lift_off_count
+              << " lift-offs (the free motion among several) and " << stretch_count
+              << " Moreau-Jean stretches (painleve_lift_offs, bridge_stretches in the csv)\n";
   }
   std::cout << "wrote      " << (std::filesystem::path(args.out_dir) / "bifurcation.csv").string()
             << "\n";

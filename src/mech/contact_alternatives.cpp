@@ -75,6 +75,16 @@ ContactAlternatives contact_alternatives(const LagrangianModel& model, double t,
   return out;
 }
 
+bool free_motion_consistent(const ContactAlternatives& a) {
+  if (a.outcome.verdict != Verdict::Several) return false;
+  for (const ContactSolution& s : a.outcome.solutions) {
+    bool open = true;
+    for (const ContactMode& mode : s.modes) open = open && mode.normal != NormalState::Closed;
+    if (open) return true;
+  }
+  return false;
+}
+
 bool painleve_situation(const LagrangianModel& model, double t, ConstVectorRef x, double rest) {
   const int n = model.dof();
   std::vector<int> all;

@@ -15,14 +15,11 @@ namespace saltus::mech {
 
 using detail::load;
 
-ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const {
-  const LagrangianModel& m = context->model;
-  const int n = context->n;
-  if (x.size() != 2 * n) {
-    saltus::detail::throw_error("model '", m.name(), "': initial state has ", x.size(),
-                                " entries, expected ", 2 * n, " (q, qdot)");
-  }
-  const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
+namespace {
+
+// The compliant contacts x penetrates and pushes (bit j: compliant contact j).
+unsigned active_compliant(const LagrangianModel& m, const DofVector<double>& q,
+                          const DofVector<double>& qd) {
   unsigned mask = 0;
   const std::vector<int>& compliant = m.compliant_contacts();
   for (size_t j = 0; j < compliant.size(); ++j) {
@@ -32,6 +29,34 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
         !c.compliant.releases_on_force() || detail::compliant_force(c, q, qd) > 0.0;
     if (penetrating && pushing) mask |= 1u << j;
   }
+  return mask;
+}
+
+void check_size(const LagrangianModel& m, ConstVectorRef x, int n) {
+  if (x.size() != 2 * n) {
+    saltus::detail::throw_error("model '", m.name(), "': initial state has ", x.size(),
+                                " entries, expected ", 2 * n, " (q, qdot)");
+  }
+}
+
+}  // namespace
+
+ModeId LagrangianModel::Compiled::open_mode(double t, ConstVectorRef x) const {
+  const LagrangianModel& m = context->model;
+  const int n = context->n;
+  check_size(m, x, n);
+  const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
+  const unsigned mask = active_compliant(m, q, qd);
+  return find(
+      detail::choose_compliant_frictions(m, {-1, ClosedKind::None, mask}, t, x.head(n), x.tail(n)));
+}
+
+ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const {
+  const LagrangianModel& m = context->model;
+  const int n = context->n;
+  check_size(m, x, n);
+  const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
+  const unsigned mask = active_compliant(m, q, qd);
   const LagrangianMode open =
       detail::choose_compliant_frictions(m, {-1, ClosedKind::None, mask}, t, x.head(n), x.tail(n));
   ModeId first = find(open);

@@ -238,6 +238,7 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
   // kNoMode: the mode choice refuses the initial state (a Painleve situation, the caller's
   // check); the run starts with a stretch from t0, a piece that stopped there.
   bool refused_start = mode0 == kNoMode;
+  double last_choice = kNaN;  // the time of the last lift-off choice
   for (;;) {
     std::string reason = "painleve";
     if (refused_start) {
@@ -269,6 +270,30 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
     } else if (keeps_stop(bridge, touching)) {
       return;
     }
+    // The motions the contact forces allowed there: logged with the one taken.
+    const mech::ContactAlternatives alternatives =
+        reason == "painleve"
+            ? mech::contact_alternatives(model, piece.t_final, q_stop, piece.x_final.tail(n),
+                                         touching, kTouchingBand)
+            : mech::ContactAlternatives{};
+    // The lift-off choice (header): the free motion among several, event-driven at once.
+    if (bridge.open_mode && piece.t_final != last_choice &&
+        mech::free_motion_consistent(alternatives)) {
+      t = last_choice = piece.t_final;
+      x = piece.x_final;
+      mode = bridge.open_mode(t, x);
+      join.record(
+          kPainleveChoiceGuard, t, refused_start ? mode : piece.final_mode, mode, x, x,
+          saltus::detail::text("lift-off (",
+                               refused_start ? "initial-state" : to_string(piece.termination()),
+                               ", contacts ", names_of(model, touching),
+                               "): ", mech::motions_text(model, alternatives),
+                               "; taken: the free motion, the compliant limit's"),
+          keep_events);
+      ++result.summary.painleve_lift_offs;  // the joined result (join writes into it)
+      refused_start = false;
+      continue;
+    }
 
     // The stretch.
     const auto started = std::chrono::steady_clock::now();
@@ -289,11 +314,6 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
         ", contacts ", names_of(model, touching), ")");
     const long start_record = join.record(kBridgeStartGuard, ts, piece.final_mode, piece.final_mode,
                                           xs, xs, start_note, keep_events);
-    // The motions the contact forces allowed there, logged with the one the stretch took.
-    const mech::ContactAlternatives alternatives =
-        reason == "painleve"
-            ? mech::contact_alternatives(model, ts, xs.head(n), xs.tail(n), touching, kTouchingBand)
-            : mech::ContactAlternatives{};
     refused_start = false;
     double h = bridge.step;
     if (!(h > 0.0)) {

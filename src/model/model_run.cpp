@@ -74,6 +74,16 @@ BridgeOptions bridge_options(const Model& model) {
   return o;
 }
 
+BridgeOptions bridge_options(const ModelRun& run) {
+  BridgeOptions o = bridge_options(*run.model);
+  if (run.lagrangian) {
+    o.open_mode = [modes = run.lagrangian](double t, const Vector& x) {
+      return modes->open_mode(t, x);
+    };
+  }
+  return o;
+}
+
 bool runs_bridged(const ModelRun& run, const ModelStart& start) {
   if (!run.lagrangian || !start.mode_at || !run.model) return false;
   return !all_stop(bridge_options(*run.model));
@@ -104,8 +114,9 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
       // A Painleve situation at t0 starts with a stretch (run_bridged); any other refusal stands.
       if (!mech::painleve_situation(lm, model.t_start, start.x0, kTouchingBand)) throw;
     }
-    run_bridged(run.system, lm, start.mode_at, options, bridge_options(model), mode0, model.t_start,
-                start.x0, model.t_end, run.result, run.stretches);
+    const BridgeOptions bridge = bridge_options(run);
+    run_bridged(run.system, lm, start.mode_at, options, bridge, mode0, model.t_start, start.x0,
+                model.t_end, run.result, run.stretches);
     return;
   }
   Simulator sim(run.system, options);

@@ -135,6 +135,13 @@ std::string run_report(const model::ModelRun& run) {
     out << "  " << guard << ": " << count << "\n";
   });
   if (s.zeno_handovers > 0) out << "  zeno-handover: " << s.zeno_handovers << "\n";
+  // A bridged run's lift-offs at Painleve situations (model/bridged_run.hpp).
+  const EventLog& events = run.result.events;
+  for (long i = 0; i < events.size(); ++i) {
+    if (events[i].guard != kPainleveChoiceGuard) continue;
+    out << "painleve   at t = " << events[i].t << " " << m.time_unit << ": " << events.note(i)
+        << "\n";
+  }
   // The Moreau-Jean stretches of a bridged run (model/bridged_run.hpp).
   for (const model::BridgeStretch& b : run.stretches) {
     out << "bridge     " << b.reason << " at t = " << b.t_start << " -> " << b.t_end << " "
@@ -205,6 +212,14 @@ std::string summary_json(const model::ModelRun& run) {
     }
   }
   j["bridge_stretches"] = stretches;
+  // Where a bridged run took the free motion among several (model/bridged_run.hpp).
+  nlohmann::ordered_json lift_offs = nlohmann::ordered_json::array();
+  const EventLog& events = run.result.events;
+  for (long i = 0; i < events.size(); ++i) {
+    if (events[i].guard != kPainleveChoiceGuard) continue;
+    lift_offs.push_back({{"t", events[i].t}, {"note", events.note(i)}});
+  }
+  j["painleve_lift_offs"] = lift_offs;
   if (const model::InitialProjection& p = m.initial_projection; p.tolerance > 0.0) {
     nlohmann::ordered_json violated = nlohmann::ordered_json::object();
     for (size_t k = 0; k < p.violated.size(); ++k) violated[p.violated[k]] = p.violation[k];

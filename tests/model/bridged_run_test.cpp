@@ -1,7 +1,9 @@
-// The Moreau-Jean bridge of a model's run (model/bridged_run.hpp; issue 32 item 3) on
+// The Moreau-Jean bridge of a model's run (model/bridged_run.hpp; issue 32 items 2 and 3) on
 // models/frictional_bounce.toml: where the event-driven run stops with no answer (the sliding
-// tip's Painleve situation at mu = 0.55 > mu_P(theta0) = 0.511), a stretch of Moreau-Jean
-// steps goes on and hands back; painleve = "stop" (the model's or the contact's) keeps the stop.
+// tip's Painleve situation at mu = 0.55 > mu_P(theta0) = 0.511, several motions), the run goes on
+// with the free motion (the lift-off choice), or, without that choice, through a stretch of
+// Moreau-Jean steps that hands back; painleve = "stop" (the model's or the contact's) keeps the
+// stop.
 //
 // Tolerances: the gap (y - L sin theta, closed form) after a hand-back is the projection's
 // round-off (1e-12 of its scale |y| + L |cos theta| |theta|); on the event-driven samples it keeps
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "saltus/model/bridged_run.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/run/run_outputs.hpp"
@@ -33,12 +36,69 @@ ModelRun fbm(const std::vector<std::string>& sets) {
       load_model_file(models_dir() / "frictional_bounce.toml", sets)));
 }
 
+// The same run without the lift-off choice (BridgeOptions::open_mode null): every Painleve stop is
+// stepped by Moreau-Jean.
+ModelRun stepped_fbm(const std::vector<std::string>& sets) {
+  ModelRun r;
+  const ModelStart start = prepare_model_run(
+      std::make_shared<const Model>(load_model_file(models_dir() / "frictional_bounce.toml", sets)),
+      r);
+  const Model& m = *r.model;
+  run_bridged(r.system, r.lagrangian->model(), start.mode_at, m.options, bridge_options(m),
+              start.mode_now(m.t_start), m.t_start, start.x0, m.t_end, r.result, r.stretches);
+  return r;
+}
+
+// The events of `guard` (a special record's name, e.g. painleve-lift-off).
+std::vector<long> records(const ModelRun& r, GuardId guard) {
+  std::vector<long> out;
+  for (long i = 0; i < r.result.events.size(); ++i) {
+    if (r.result.events[i].guard == guard) out.push_back(i);
+  }
+  return out;
+}
+
 double tip_gap(const ModelRun& r, ConstVectorRef x) {
   double L = kNaN;
   for (const Quantity& p : r.model->parameters) {
     if (p.name == "L") L = p.value;
   }
   return x[1] - L * std::sin(x[2]);
+}
+
+TEST(BridgedRun, FrictionalBouncePainleveStopGoesOnWithTheFreeMotion) {
+  // At the stick-to-slip point the contact forces allow two motions, the tip sticking at the
+  // cone's edge with lambda_N = 17.63 and the tip leaving the belt: the run takes the free motion
+  // at once (a painleve-lift-off record naming both) and reaches t_end without a stretch.
+  for (const std::vector<std::string>& sets : std::vector<std::vector<std::string>>{
+           {"mu=0.55"}, {"mu=0.55", "mechanics.painleve=stop", "contacts.tip.painleve=bridge"}}) {
+    const ModelRun r = fbm(sets);
+    ASSERT_EQ(r.result.termination(), Termination::EndTimeReached) << r.message();
+    EXPECT_TRUE(r.stretches.empty());
+    const std::vector<long> choices = records(r, kPainleveChoiceGuard);
+    ASSERT_GT(choices.size(), 10u);
+    const EventLog& ev = r.result.events;
+    const long first = choices.front();
+    EXPECT_NEAR(ev[first].t, 0.068002451730329261, 1e-9);
+    EXPECT_EQ(r.system.mode(ev[first].mode_after).name, "free");
+    EXPECT_NE(ev.note(first).find("several motions: ['tip' stick lambda_N = 17.6"),
+              std::string::npos)
+        << ev.note(first);
+    EXPECT_NE(ev.note(first).find("['tip' lift-off]; taken: the free motion"), std::string::npos)
+        << ev.note(first);
+    // The state is the stop's, and the next event-driven piece leaves the belt from it.
+    EXPECT_EQ(ev.x_before(first), ev.x_after(first));
+    for (long i : choices) {
+      ASSERT_LT(i + 1, ev.size());
+      EXPECT_GT(ev[i + 1].t, ev[i].t);
+    }
+    EXPECT_NE(run::model_events_csv(r).find(",painleve-lift-off,"), std::string::npos);
+    const std::string summary = run::summary_json(r);
+    const size_t list = summary.find("\"painleve_lift_offs\": [");
+    ASSERT_NE(list, std::string::npos);
+    EXPECT_NE(summary.find("\"t\": 0.068002451730", list), std::string::npos) << summary;
+    EXPECT_NE(run::run_report(r).find("painleve   at t = 0.068"), std::string::npos);
+  }
 }
 
 TEST(BridgedRun, FrictionalBouncePainleveStopGoesOnThroughMoreauJean) {
@@ -50,10 +110,11 @@ TEST(BridgedRun, FrictionalBouncePainleveStopGoesOnThroughMoreauJean) {
     EXPECT_NEAR(stopped.result.t_final, 0.068002451730329261, 1e-9);
     EXPECT_TRUE(stopped.stretches.empty());
   }
-  // The default, and a contact's "bridge" over the model's "stop": the run reaches t_end.
+  // Without the lift-off choice, the default and a contact's "bridge" over the model's "stop"
+  // step through each stop and reach t_end.
   for (const std::vector<std::string>& sets : std::vector<std::vector<std::string>>{
            {"mu=0.55"}, {"mu=0.55", "mechanics.painleve=stop", "contacts.tip.painleve=bridge"}}) {
-    const ModelRun r = fbm(sets);
+    const ModelRun r = stepped_fbm(sets);
     ASSERT_EQ(r.result.termination(), Termination::EndTimeReached) << r.message();
     ASSERT_FALSE(r.stretches.empty());
     const BridgeStretch& first = r.stretches.front();
@@ -102,14 +163,15 @@ TEST(BridgedRun, FrictionalBouncePainleveStopGoesOnThroughMoreauJean) {
   }
 }
 
-// The motion the bridge chooses at the FBM's stick-to-slip Painleve point (mu = 0.55, t = 0.068:
-// among the several motions the tip lifts off, the least kinetic energy) is the one the
-// compliant limit selects: the same tip on a Kelvin-Voigt contact of stiffness k (c = 1e-3 k, so
-// the restitution goes to 0 with 1/k, and the contact released where its force returns to 0)
-// slips for a time that shrinks about tenfold per decade of k, then leaves the belt, and its
-// next apex approaches the bridged run's (issue 32 item 2's policy, measured on this case:
-// apexes 0.076067, 0.075704, 0.075640 s at k = 1e7, 1e8, 1e9 against 0.075632 s bridged).
-TEST(BridgedRun, TheBridgesChoiceAtThePainlevePointIsTheCompliantLimits) {
+// The motion taken at the FBM's stick-to-slip Painleve point (mu = 0.55, t = 0.068: among the
+// several motions, the free one, the tip leaving the belt) is the one the compliant limit
+// selects: the same tip on a Kelvin-Voigt contact of stiffness k (c = 1e-3 k, so the restitution
+// goes to 0 with 1/k, and the contact released where its force returns to 0) slips for a time
+// that shrinks about tenfold per decade of k, then leaves the belt, and its next apex approaches
+// the rigid run's (issue 32 item 2's policy, measured on this case: apexes 0.076067, 0.075704,
+// 0.075640 s at k = 1e7, 1e8, 1e9 against 0.0756298 s with the lift-off choice; a Moreau-Jean
+// stretch, which also leaves the belt there, gives 0.0756323 s).
+TEST(BridgedRun, TheLiftOffChoiceAtThePainlevePointIsTheCompliantLimits) {
   const auto first_after = [](const ModelRun& r, const std::string& guard, double t) {
     const EventLog& ev = r.result.events;
     for (long i = 0; i < ev.size(); ++i) {
@@ -122,8 +184,9 @@ TEST(BridgedRun, TheBridgesChoiceAtThePainlevePointIsTheCompliantLimits) {
   };
   const ModelRun bridged = fbm({"mu=0.55", "t_end=0.09"});
   ASSERT_EQ(bridged.result.termination(), Termination::EndTimeReached) << bridged.message();
-  ASSERT_FALSE(bridged.stretches.empty());
-  const double stop = bridged.stretches.front().t_start;
+  const std::vector<long> choices = records(bridged, kPainleveChoiceGuard);
+  ASSERT_FALSE(choices.empty());
+  const double stop = bridged.result.events[choices.front()].t;
   const double apex = first_after(bridged, "apex", stop);
   ASSERT_TRUE(std::isfinite(apex));
   double previous_apex_error = kInfinity, previous_slip = kInfinity;
@@ -185,7 +248,7 @@ TEST(BridgedRun, PainleveValuesOtherThanBridgeOrStopAreErrorsAtTheirLine) {
 TEST(BridgedRun, RandomFrictionalBounceRunsEndWithAStatusAndNoPenetration) {
   std::mt19937 rng(20261202u);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  int reached = 0, bridged = 0, stretches = 0, unsettled = 0;
+  int reached = 0, bridged = 0, stretches = 0, lift_offs = 0, unsettled = 0;
   const char* count = std::getenv("SALTUS_RANDOM_FBM");
   const int runs = count ? std::atoi(count) : 200;
   for (int k = 0; k < runs; ++k) {
@@ -206,7 +269,8 @@ TEST(BridgedRun, RandomFrictionalBounceRunsEndWithAStatusAndNoPenetration) {
     EXPECT_FALSE(r.message().empty());
     reached += t == Termination::EndTimeReached;
     unsettled += t == Termination::BridgeUnsettled;
-    bridged += !r.stretches.empty();
+    bridged += !r.stretches.empty() || !records(r, kPainleveChoiceGuard).empty();
+    lift_offs += static_cast<int>(records(r, kPainleveChoiceGuard).size());
     stretches += static_cast<int>(r.stretches.size());
     if (t != Termination::EndTimeReached) {
       std::printf("random frictional bounce (%s): %s: %s\n", where.c_str(), r.status().c_str(),
@@ -226,9 +290,9 @@ TEST(BridgedRun, RandomFrictionalBounceRunsEndWithAStatusAndNoPenetration) {
     }
   }
   std::printf(
-      "random frictional bounce, bridged: %d of %d reached t_end, %d ran %d stretches, %d "
-      "ended unsettled\n",
-      reached, runs, bridged, stretches, unsettled);
+      "random frictional bounce, bridged: %d of %d reached t_end, %d went on through %d "
+      "lift-off choices and %d stretches, %d ended unsettled\n",
+      reached, runs, bridged, lift_offs, stretches, unsettled);
   EXPECT_GT(bridged, 0) << "the sample should reach the Painleve region";
 }
 

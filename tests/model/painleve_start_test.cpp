@@ -5,8 +5,10 @@
 //   B = 1 + 3 cos^2 th - 3 mu sin th cos th,  b = thdot^2 sin th - g.
 // With mu above mu_P(th) (B < 0) the contact-force problem has two solutions when b > 0 (lift-off
 // and the slip with lambda_N = -b/B) and none when b < 0. The mode choice refuses such a start;
-// by default the run starts with a Moreau-Jean stretch from t0 whose bridge-start note names the
-// consistent motions and the one the stretch took, and `painleve = "stop"` keeps the refusal.
+// by default the run takes the free motion at t0 where it is one of several (a painleve-lift-off
+// record naming both), and starts with a Moreau-Jean stretch from t0 where there is none (its
+// bridge-start note names the consistent motions and the one the stretch took);
+// `painleve = "stop"` keeps the refusal.
 // Tolerances: lambda_N in the note is printed to 6 digits (1e-5 relative); the closed forms are
 // single evaluations.
 #include <gtest/gtest.h>
@@ -65,44 +67,39 @@ const std::string& first_note(const ModelRun& r) {
 // At tan th = 2, mu = 1.5 > 4/3: B = (8 - 9) / 5 = -0.2.
 const double kThetaTan2 = std::atan(2.0);
 
-TEST(PainleveStart, SeveralMotionsAtT0StartAStretchThatNamesThemAndItsChoice) {
+TEST(PainleveStart, SeveralMotionsAtT0TakeTheFreeMotionAndNameBoth) {
   const RodStart r{kThetaTan2, 4.0, -1.0, 1.5};  // b = 16 sin th - g = 4.50
   ASSERT_LT(r.B(), 0.0);
   ASSERT_GT(r.b(), 0.0);
   const ModelRun run = run_rod(rod_sets(r, 0.01));
   ASSERT_TRUE(run.succeeded()) << run.message();
-  ASSERT_GE(run.stretches.size(), 1u);
-  const BridgeStretch& st = run.stretches[0];
-  EXPECT_EQ(st.reason, "painleve");
-  EXPECT_EQ(st.stop_status, "initial-state");
-  EXPECT_EQ(st.t_start, 0.0);
-  EXPECT_NE(st.stop_message.find("Painleve situation at t = 0"), std::string::npos)
-      << st.stop_message;
-  ASSERT_GE(run.result.events.size(), 2);
-  EXPECT_EQ(event_guard_name(run.system, run.result.events[0]), "bridge-start");
+  EXPECT_TRUE(run.stretches.empty());
+  ASSERT_GE(run.result.events.size(), 1);
+  EXPECT_EQ(event_guard_name(run.system, run.result.events[0]), "painleve-lift-off");
   EXPECT_EQ(run.result.events[0].t, 0.0);
+  EXPECT_EQ(run.system.mode(run.result.events[0].mode_after).name, "free");
   const std::string& note = first_note(run);
   SCOPED_TRACE(note);
-  EXPECT_NE(note.find("(painleve: initial-state at t = 0, contacts 'tip')"), std::string::npos);
-  // The LCP's two motions: lift-off and the slip with lambda_N = -b/B (FORMULAS.md 11.1).
-  EXPECT_NE(note.find("; several motions: ['tip' lift-off] ['tip' slip- lambda_N = "),
-            std::string::npos);
+  // The LCP's two motions: lift-off and the slip with lambda_N = -b/B (FORMULAS.md 11.1); the
+  // free one taken.
+  EXPECT_EQ(note.rfind("lift-off (initial-state, contacts 'tip'): several motions: ['tip' "
+                       "lift-off] ['tip' slip- lambda_N = ",
+                       0),
+            0u);
   const std::string key = "['tip' slip- lambda_N = ";
   const size_t at = note.find(key);
   ASSERT_NE(at, std::string::npos);
   EXPECT_NEAR(std::stod(note.substr(at + key.size())), -r.b() / r.B(), 1e-5 * (-r.b() / r.B()));
-  // The stretch's first step takes Lecornu's jump (stick, neither motion: the step's free normal
-  // rate -g h misses the centripetal l thdot^2 sin th, so the impact LCP sees no lift-off), and
-  // the tip then lifts off (tests/model/painleve_compliant_branch_test.cpp).
-  EXPECT_NE(note.find("; taken: first step ['tip' stick] (none of them), end ['tip' lift-off] "
-                      "(motion 1 of 2)"),
-            std::string::npos);
-  EXPECT_EQ(st.motions.substr(0, 16), "several motions:");
-  EXPECT_NE(note.find("taken: " + st.taken), std::string::npos);
-  // summary.json carries the same.
+  EXPECT_NE(note.find("; taken: the free motion"), std::string::npos);
+  // summary.json and the report carry it.
   const std::string json = run::summary_json(run);
-  EXPECT_NE(json.find("\"consistent_motions\""), std::string::npos);
-  EXPECT_NE(json.find("\"stopped_with\": \"initial-state\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"painleve_lift_offs\": ["), std::string::npos) << json;
+  EXPECT_NE(run::run_report(run).find("painleve   at t = 0 s: lift-off (initial-state"),
+            std::string::npos);
+  // The free flight from there: the tip's gap y - sin th stays positive to t_end (it clears the
+  // floor by b t^2 / 2 at first).
+  const Vector& x = run.result.x_final;
+  EXPECT_GT(x[1] - std::sin(x[2]), 0.0);
 }
 
 // b < 0: the stretch takes Lecornu's jump and the tip sticks (velocities within the step's

@@ -34,6 +34,11 @@ ContactAlternatives contact_alternatives(const LagrangianModel& model, double t,
                                          ConstVectorRef qdot, const std::vector<int>& candidates,
                                          double rest);
 
+// Several motions are consistent and one of them is the free motion: every posed contact lifts
+// off (lambda_N = 0, gddot_N >= 0). The compliant limit selects it there (model/bridged_run.hpp;
+// tests/model/painleve_compliant_branch_test.cpp, bridged_run_test.cpp).
+bool free_motion_consistent(const ContactAlternatives& alternatives);
+
 // Whether (t, x = (q, qdot)) is a Painleve situation of every rigid contact of `model` touching
 // at rest within `rest` (contact_alternatives over all of them).
 bool painleve_situation(const LagrangianModel& model, double t, ConstVectorRef x, double rest);

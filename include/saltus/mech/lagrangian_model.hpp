@@ -526,6 +526,10 @@ struct LagrangianModel::Compiled {
   // 1e-12 (1 + |x|) closed by close_contact(); else no closed contact. Throws saltus::Error
   // when two or more rigid contacts would close (no mode holds them yet).
   ModeId initial_mode(double t, ConstVectorRef x) const;
+  // The mode of x at t with every rigid contact open (compliant contacts as initial_mode takes
+  // them): where several motions are consistent at a Painleve situation and the free motion is
+  // one of them, the motion the compliant limit selects (model/bridged_run.hpp).
+  ModeId open_mode(double t, ConstVectorRef x) const;
   // The model compiled (shared with the compiled callables).
   const LagrangianModel& model() const;
 };

@@ -21,6 +21,16 @@
 // [mechanics] and per contact, docs/MODEL_FORMAT.md) when a contact touching at the stop (gap
 // within kTouchingBand of its scale) says "stop", or, when none touches, the model does.
 //
+// The lift-off choice (issue 32 item 2: where several motions are consistent, the one the
+// compliant limit selects): a painleve stop whose contact-force problem over the touching
+// contacts has several motions, the free motion among them (mech::free_motion_consistent), goes
+// on event-driven at once in BridgeOptions::open_mode's mode, every rigid contact open, without a
+// stretch: one kPainleveChoiceGuard record whose note names the motions and the one taken. Kelvin-
+// Voigt contacts of growing stiffness take that motion both from a contact without force (the
+// classical rod started in its several regime) and from one carrying the sliding solution's force
+// (the Frictional Bounce Model's stick-to-slip point), where Moreau-Jean's step takes Lecornu's
+// jump or a slip of O(h). A second painleve stop at the same instant is stepped.
+//
 // A stretch steps from the stop state with the step h of moreau_jean_step_size (sqrt(rtol) times
 // the touching contacts' time scale; BridgeOptions::step overrides it) and hands back as soon as
 // every contact's stepped state (open, closed, stick, slip+, slip-) has been the same for
@@ -67,6 +77,9 @@ struct BridgeOptions {
   int max_stretches = 10000;        // then the run ends with the piece's own status
   bool stop = false;                // painleve = "stop" for the model
   std::vector<int> contact_policy;  // per contact: -1 as the model, 0 bridge, 1 stop
+  // The mode of a state with every rigid contact open (LagrangianModel::Compiled::open_mode);
+  // null: a Painleve stop with several motions is stepped like the others (no lift-off choice).
+  std::function<ModeId(double, const Vector&)> open_mode;
 };
 
 struct BridgeStretch {

@@ -69,6 +69,8 @@ void simulate_model_run(ModelRun& run, const ModelStart& start,
 
 // The bridge's options for a model: its [mechanics] and per-contact painleve policies.
 BridgeOptions bridge_options(const Model& model);
+// ... and the lift-off choice's mode (BridgeOptions::open_mode) of a built Lagrangian model.
+BridgeOptions bridge_options(const ModelRun& run);
 
 // Whether the built model runs bridged (bridged_run.hpp): a Lagrangian model (rigid contacts, no
 // velocity constraints) whose painleve policy is not "stop" for the model and every contact.

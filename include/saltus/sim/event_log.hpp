@@ -4,7 +4,8 @@
 // guard is the firing guard's id in mode_before, or kZenoHandoverGuard for the jump to the
 // post-Zeno mode at the predicted accumulation time, or kBridgeStartGuard / kBridgeEndGuard for
 // where a Moreau-Jean stretch of a bridged run starts and ends (model/bridged_run.hpp; such a
-// record has a note saying why and for how long); special_guard_name() names the three.
+// record has a note saying why and for how long), or kPainleveChoiceGuard for a bridged run's
+// lift-off at a Painleve situation; special_guard_name() names the four.
 #pragma once
 
 #include <algorithm>
@@ -20,11 +21,14 @@ inline constexpr GuardId kZenoHandoverGuard = -1;
 // the event-driven run stopped) or ends (the state handed back, projected onto the contacts).
 inline constexpr GuardId kBridgeStartGuard = -2;
 inline constexpr GuardId kBridgeEndGuard = -3;
+// A bridged run's choice at a Painleve situation with several consistent motions: the free motion
+// (model/bridged_run.hpp); its note names the motions.
+inline constexpr GuardId kPainleveChoiceGuard = -4;
 // Trajectory samples taken inside a Moreau-Jean stretch carry this mode (no mode of the system).
 inline constexpr ModeId kMoreauJeanMode = -2;
 
-// "zeno-handover", "bridge-start", "bridge-end" for the records that are no guard's; nullptr for
-// a guard's record (its name is the system's).
+// "zeno-handover", "bridge-start", "bridge-end", "painleve-lift-off" for the records that are no
+// guard's; nullptr for a guard's record (its name is the system's).
 inline const char* special_guard_name(GuardId guard) {
   switch (guard) {
     case kZenoHandoverGuard:
@@ -33,6 +37,8 @@ inline const char* special_guard_name(GuardId guard) {
       return "bridge-start";
     case kBridgeEndGuard:
       return "bridge-end";
+    case kPainleveChoiceGuard:
+      return "painleve-lift-off";
     default:
       return nullptr;
   }

@@ -31,6 +31,9 @@ struct SimulationSummary {
   long root_evaluations = 0;                        // guard evaluations spent locating event times
   std::vector<std::vector<long>> events_per_guard;  // [mode][guard]
   long zeno_handovers = 0;
+  // A bridged run's free motions taken at Painleve situations (model/bridged_run.hpp; records
+  // kPainleveChoiceGuard, kept or not).
+  long painleve_lift_offs = 0;
   double wall_seconds = 0.0;
 
   bool ok() const {
