@@ -8,9 +8,10 @@
 //   none    (b < 0): no contact force; Lecornu's impact without collision (the jump) is needed.
 // The rigid run takes the free motion where it is one of several (model/bridged_run.hpp, the
 // lift-off choice) and starts with a Moreau-Jean stretch where there is none (least kinetic
-// energy per step); the same rod on a Kelvin-Voigt contact (c = tau k, tau = 1e-3 s: damping ratio growing like sqrt(k), release
-// when the force returns to 0; tests/model/compliant_limit_model_test.cpp) at k = 1e6 ... 1e9
-// from the same state. Compared: the tip's normal and tangential velocities T = 2 ms later.
+// energy per step); the same rod on a Kelvin-Voigt contact (c = tau k, tau = 1e-3 s: damping ratio
+// growing like sqrt(k), release when the force returns to 0;
+// tests/model/compliant_limit_model_test.cpp) at k = 1e6 ... 1e9 from the same state. Compared: the
+// tip's normal and tangential velocities T = 2 ms later.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -109,10 +110,10 @@ RigidRun rigid_run(const RodStart& r, bool lift_off_choice = true) {
   if (lift_off_choice) {
     run = run_rod(sets);
   } else {
-    const ModelStart start = prepare_model_run(
-        std::make_shared<const Model>(
-            load_model_file(models_dir() / "painleve_rounded_rod.toml", sets)),
-        run, true);
+    const ModelStart start =
+        prepare_model_run(std::make_shared<const Model>(
+                              load_model_file(models_dir() / "painleve_rounded_rod.toml", sets)),
+                          run, true);
     const Model& m = *run.model;
     run_bridged(run.system, run.lagrangian->model(), start.mode_at, m.options, bridge_options(m),
                 start.mode, m.t_start, start.x0, m.t_end, run.result, run.stretches);
