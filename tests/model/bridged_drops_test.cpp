@@ -44,7 +44,7 @@ void bridged_drops(bool box, unsigned seed) {
   const int runs = drops_per_body();
   std::map<std::string, int> before, after;
   int bridged = 0, stretches = 0, energy_checked = 0;
-  long steps = 0;
+  long steps = 0, lift_offs = 0;
   for (int run = 0; run < runs; ++run) {
     // Exactly random_drops_test.cpp's draws, in its order.
     const double m = 1.0, a = in(0.1, 0.5), b = box ? in(0.1, 0.5) : 0.0;
@@ -74,8 +74,11 @@ void bridged_drops(bool box, unsigned seed) {
     SimulationResult r;
     std::vector<BridgeStretch> st;
     const auto mode_at = [&c](double t, const Vector& x) { return c.initial_mode(t, x); };
-    run_bridged(c.system, model, mode_at, o, BridgeOptions{}, c.initial_mode(0.0, x0), 0.0, x0,
-                kEnd, r, st);
+    BridgeOptions with_lift_off;  // as `saltus run` runs a model (model_run.cpp)
+    with_lift_off.open_mode = [&c](double t, const Vector& x) { return c.open_mode(t, x); };
+    run_bridged(c.system, model, mode_at, o, with_lift_off, c.initial_mode(0.0, x0), 0.0, x0, kEnd,
+                r, st);
+    lift_offs += r.summary.painleve_lift_offs;
     ++after[to_string(r.termination())];
     stretches += static_cast<int>(st.size());
     SCOPED_TRACE(std::string(box ? "box" : "rod") + " run " + std::to_string(run));
@@ -126,9 +129,9 @@ void bridged_drops(bool box, unsigned seed) {
     for (const auto& [status, count] : counts) std::printf(" %s %d,", status.c_str(), count);
   };
   std::printf(
-      "random %s drops (%d), %d bridged (%d stretches, %ld Moreau-Jean steps, %d without "
-      "restitution checked for energy);",
-      box ? "box" : "rod", runs, bridged, stretches, steps, energy_checked);
+      "random %s drops (%d), %d bridged (%ld lift-offs, %d stretches, %ld Moreau-Jean steps, %d "
+      "without restitution checked for energy);",
+      box ? "box" : "rod", runs, bridged, lift_offs, stretches, steps, energy_checked);
   print("before", before);
   print("after", after);
   std::printf("\n");

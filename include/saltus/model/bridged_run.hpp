@@ -22,8 +22,9 @@
 // within kTouchingBand of its scale) says "stop", or, when none touches, the model does.
 //
 // The lift-off choice (issue 32 item 2: where several motions are consistent, the one the
-// compliant limit selects): a painleve stop whose contact-force problem over the touching
-// contacts has several motions, the free motion among them (mech::free_motion_consistent), goes
+// compliant limit selects): a stop (of any of the reasons above: a stick turning into a slip at
+// B = 0+ cycles through the jam's impulse back into stick until the step size underflows) whose
+// contact-force problem over the touching contacts at rest has several motions, the free motion among them (mech::free_motion_consistent), goes
 // on event-driven at once in BridgeOptions::open_mode's mode, every rigid contact open, without a
 // stretch: one kPainleveChoiceGuard record whose note names the motions and the one taken. Kelvin-
 // Voigt contacts of growing stiffness take that motion both from a contact without force (the
