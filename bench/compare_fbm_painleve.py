@@ -15,9 +15,10 @@ WINDOW = 1e-3  # events further apart than this are not the same event
 
 
 def saltus_events(run, horizon):
-    """saltus's event times by kind: Painleve points (the stretches' starts), apexes, landings."""
+    """saltus's event times by kind: Painleve points (its lift-offs there, or the stretches'
+    starts), apexes, landings."""
     return {
-        "painleve": [s["t_start"] for s in run["stretches"] if s["t_start"] <= horizon],
+        "painleve": [t for t in run["painleve_points"] if t <= horizon],
         "apex": [t for t in run["apexes"] if t <= horizon],
         "landing": [e["t"] for e in run["landings"] if e["t"] <= horizon],
     }
@@ -46,7 +47,7 @@ def matched(times, ref):
 
 def events_table(d, v_bs, horizon):
     print(f"### Event times from the start to {horizon} s at mu = 0.55\n")
-    print("Reference: saltus rtol 1e-14 (bridged). Painleve points: saltus's stretch starts; "
+    print("Reference: saltus rtol 1e-14 (bridged). Painleve points: saltus's lift-offs there; "
           "Siconos has no such event, so its lift-offs (the end of the first step with P_N = 0 "
           "after contact; they include the ordinary ones) nearest to them; apexes: tops of the "
           "hops in flight; landings: impacts after a flight (Siconos's include the O(h) "

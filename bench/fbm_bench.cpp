@@ -22,7 +22,9 @@
 // --bridged: each run as `saltus run` runs it, through Moreau-Jean stretches where the
 // event-driven run stops (model/bridged_run.hpp; the Painleve points of mu > mu_P): the CPU time
 // is then that of simulate_model_run (a Simulator built per run), a stretch that ends in `free`
-// counts as a lift-off at its start, and the line lists the stretches (t_start, t_end, reason).
+// counts as a lift-off at its start, as does a painleve-lift-off record, and the line lists the
+// stretches (t_start, t_end, reason) and the Painleve points (the lift-off records' times and
+// the painleve stretches' starts).
 #include <time.h>
 
 #include <algorithm>
@@ -68,9 +70,7 @@ std::string setting(const char* key, double v) {
 }
 
 std::string guard_name(const HybridSystem& sys, const EventRecord& r) {
-  if (r.guard == kZenoHandoverGuard) return "zeno";
-  if (r.guard == kBridgeStartGuard) return "bridge-start";
-  if (r.guard == kBridgeEndGuard) return "bridge-end";
+  if (const char* special = special_guard_name(r.guard)) return special;
   return sys.modes()[static_cast<size_t>(r.mode_before)].guards[static_cast<size_t>(r.guard)].name;
 }
 
@@ -140,7 +140,7 @@ nlohmann::json run_once(double v_b, double t_end, double rtol,
   const SimulationResult& r = run.result;
   const auto mode_name = [&](ModeId m) { return run.system.modes()[static_cast<size_t>(m)].name; };
   nlohmann::json landings = nlohmann::json::array(), lecornu = nlohmann::json::array();
-  std::vector<double> liftoffs, apexes;
+  std::vector<double> liftoffs, apexes, painleve_points;
   double stretch_start = kNaN;
   for (long i = 0; i < r.events.size(); ++i) {
     const EventRecord& ev = r.events[i];
@@ -149,10 +149,15 @@ nlohmann::json run_once(double v_b, double t_end, double rtol,
       if (mode_name(ev.mode_before) == "free") apexes.push_back(ev.t);
       continue;
     }
-    // A stretch that ends in free lifted the tip off where it started (the Painleve point).
+    // A stretch that ends in free lifted the tip off where it started (the Painleve point); so
+    // does the lift-off choice, at once.
     if (g == "bridge-start") stretch_start = ev.t;
     if (g == "lift-off:tip") liftoffs.push_back(ev.t);
     if (g == "bridge-end" && mode_name(ev.mode_after) == "free") liftoffs.push_back(stretch_start);
+    if (g == "painleve-lift-off") {
+      liftoffs.push_back(ev.t);
+      painleve_points.push_back(ev.t);
+    }
     if (g == "impact:tip" || g == "painleve:tip") {
       const auto out = r.events.outputs(i);  // impulse_t, impulse_n, energy_change
       nlohmann::json e = {{"t", ev.t},
@@ -184,8 +189,11 @@ nlohmann::json run_once(double v_b, double t_end, double rtol,
   nlohmann::json stretches = nlohmann::json::array();
   for (const model::BridgeStretch& s : run.stretches) {
     stretches.push_back({{"t_start", s.t_start}, {"t_end", s.t_end}, {"reason", s.reason}});
+    if (s.reason == "painleve") painleve_points.push_back(s.t_start);
   }
+  std::sort(painleve_points.begin(), painleve_points.end());
   line["stretches"] = stretches;
+  line["painleve_points"] = painleve_points;
   line["cpu_s"] = cpu;
   line["load_cpu_s"] = load_cpu;
   return line;

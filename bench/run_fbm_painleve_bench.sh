@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Issue 32 item 4: the Moreau-Jean bridge against Siconos where the Painleve paradox acts. The
 # Frictional Bounce Model (models/frictional_bounce.toml) at mu = 0.55 > mu_P(theta0) = 0.511:
-# every transition from stick into slip is a Painleve point, where saltus's event-driven run
-# hands over to a Moreau-Jean stretch (the tip leaves the belt) and back (model/bridged_run.hpp).
+# every transition from stick into slip is a Painleve point with two consistent motions, where
+# saltus takes the free one (the tip leaves the belt; model/bridged_run.hpp, the lift-off choice).
 # saltus (bench/fbm_bench --bridged, as `saltus run` runs it) and Siconos Moreau-Jean time
 # stepping (bench/peers/siconos_fbm.py --mu 0.55) side by side at v_b = 0.3 and 1.0, then the
 # tables of bench/compare_fbm_painleve.py:
-#   1. the event times from the model's start to 0.6 s: each Painleve point (saltus: the
-#      stretch's start; Siconos: the lift-off nearest it, the first step with P_N = 0 after
+#   1. the event times from the model's start to 0.6 s: each Painleve point (saltus: its
+#      lift-off there; Siconos: the lift-off nearest it, the first step with P_N = 0 after
 #      contact), apexes and landings, each of saltus's at rtol 1e-14 matched to the tool's nearest
 #      within 1 ms; Siconos h = 1e-4 to 1e-6 (1e-5 with --quick);
 #   2. CPU time of the 2 s run: medians over REPEATS interleaved repeats (saltus rtol 1e-8, 1e-10,
