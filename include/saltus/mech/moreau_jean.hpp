@@ -39,11 +39,13 @@
 // max(0, Lambda_T u_T-) / 2 per contact (tests/mech/moreau_jean_test.cpp counts them).
 //
 // After a step each rigid contact is Open, Closed (frictionless), Stick, SlipPositive or
-// SlipNegative: closed when it is in the index set and u_N+ is within the step's resolution
+// SlipNegative: closed when u_N+ is within the step's resolution
 // v_c = |w_N^T (v_free - v)| + |w_T^T (v_free - v)| + h (|what_N| + |what_T|) (the velocity one
 // step of the free forces gives the contact point, normal and tangential together; a contact
-// with e > 0 resting on its surface bounces below it), stick when also |u_T+| <= v_c, else slip
-// with the sign of u_T+. The bridge hands back when that state holds.
+// with e > 0 resting on its surface bounces below it) and it is in the index set or its gap after
+// the step is within h v_c (a contact resting under theta = 1/2 leaves the index set every other
+// step, lifted by O(h^2)), stick when also |u_T+| <= v_c, else slip with the sign of u_T+. The
+// bridge hands back when that state holds.
 //
 // Compliant contacts are not stepped (the constructor throws naming one): their forces and
 // friction belong to the event-driven modes.
