@@ -39,27 +39,29 @@ void check_size(const LagrangianModel& m, ConstVectorRef x, int n) {
   }
 }
 
+// The mode of x at t with every rigid contact open, and the active compliant contacts' mask.
+LagrangianMode open_mode_of(const LagrangianModel& m, int n, double t, ConstVectorRef x,
+                            unsigned& mask) {
+  check_size(m, x, n);
+  mask = active_compliant(m, load<double>(x, 0, n), load<double>(x, n, n));
+  return detail::choose_compliant_frictions(m, {-1, ClosedKind::None, mask}, t, x.head(n),
+                                            x.tail(n));
+}
+
 }  // namespace
 
 ModeId LagrangianModel::Compiled::open_mode(double t, ConstVectorRef x) const {
-  const LagrangianModel& m = context->model;
-  const int n = context->n;
-  check_size(m, x, n);
-  const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
-  const unsigned mask = active_compliant(m, q, qd);
-  return find(
-      detail::choose_compliant_frictions(m, {-1, ClosedKind::None, mask}, t, x.head(n), x.tail(n)));
+  unsigned mask = 0;
+  return find(open_mode_of(context->model, context->n, t, x, mask));
 }
 
 ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const {
   const LagrangianModel& m = context->model;
   const int n = context->n;
-  check_size(m, x, n);
-  const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
-  const unsigned mask = active_compliant(m, q, qd);
-  const LagrangianMode open =
-      detail::choose_compliant_frictions(m, {-1, ClosedKind::None, mask}, t, x.head(n), x.tail(n));
+  unsigned mask = 0;
+  const LagrangianMode open = open_mode_of(m, n, t, x, mask);
   ModeId first = find(open);
+  const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
   std::vector<int> closing;  // rigid contacts that would each stay closed
   for (int i = 0; i < m.contact_count(); ++i) {
     const LagrangianContact& c = m.contact(i);

@@ -27,6 +27,7 @@
 #include "saltus/model/model_run.hpp"
 #include "saltus/sim/csv_writer.hpp"
 #include "support/model_files.hpp"
+#include "support/painleve_rod_start.hpp"
 
 namespace saltus::model {
 namespace {
@@ -34,26 +35,14 @@ namespace {
 using saltus::testing::models_dir;
 using saltus::testing::num;
 
-constexpr double kG = 9.81, kT = 2e-3, kTau = 1e-3;
+using RodStart = saltus::testing::PainleveRodStart;
+constexpr double kG = saltus::testing::kRodG, kT = 2e-3, kTau = 1e-3;
 const std::vector<double> kStiffness = {1e6, 1e7, 1e8, 1e9};
 
-struct RodStart {
-  double th, thdot, v_t, mu;
-  double B() const {
-    const double c = std::cos(th), s = std::sin(th);
-    return 1.0 + 3.0 * c * c - 3.0 * mu * s * c;
-  }
-  double b() const { return thdot * thdot * std::sin(th) - kG; }
-};
-
 std::vector<std::string> rod_sets(const RodStart& r) {
-  return {"a=0",
-          "mu=" + num(r.mu),
-          "theta0=" + num(r.th),
-          "theta'=" + num(r.thdot),
-          "y'=" + num(std::cos(r.th) * r.thdot),
-          "x'=" + num(r.v_t - std::sin(r.th) * r.thdot),
-          "t_end=" + num(kT)};
+  std::vector<std::string> sets = r.sets();
+  sets.push_back("t_end=" + num(kT));
+  return sets;
 }
 
 ModelRun run_rod(std::vector<std::string> sets) {

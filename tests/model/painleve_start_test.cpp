@@ -26,6 +26,7 @@
 #include "saltus/run/run_outputs.hpp"
 #include "saltus/sim/csv_writer.hpp"
 #include "support/model_files.hpp"
+#include "support/painleve_rod_start.hpp"
 
 namespace saltus::model {
 namespace {
@@ -33,25 +34,13 @@ namespace {
 using saltus::testing::models_dir;
 using saltus::testing::num;
 
-constexpr double kG = 9.81;
-
-struct RodStart {
-  double th, thdot, v_t, mu;
-  double B() const {
-    const double c = std::cos(th), s = std::sin(th);
-    return 1.0 + 3.0 * c * c - 3.0 * mu * s * c;
-  }
-  double b() const { return thdot * thdot * std::sin(th) - kG; }
-};
+using RodStart = saltus::testing::PainleveRodStart;
+constexpr double kG = saltus::testing::kRodG;
 
 std::vector<std::string> rod_sets(const RodStart& r, double t_end) {
-  return {"a=0",
-          "mu=" + num(r.mu),
-          "theta0=" + num(r.th),
-          "theta'=" + num(r.thdot),
-          "y'=" + num(std::cos(r.th) * r.thdot),          // the tip at rest normally
-          "x'=" + num(r.v_t - std::sin(r.th) * r.thdot),  // the tip sliding at v_t
-          "t_end=" + num(t_end)};
+  std::vector<std::string> sets = r.sets();
+  sets.push_back("t_end=" + num(t_end));
+  return sets;
 }
 
 ModelRun run_rod(const std::vector<std::string>& sets) {
