@@ -171,7 +171,13 @@ Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& 
                                                    LagrangianModel::ImpactKind::WithoutCollision);
         // No impulse: the slip is at rest at the jam (a stick-slip transition in the Painleve
         // regime), where the impulse level keeps the stick that the forces cannot: unresolved.
-        const bool none = imp.planar.impulse.isZero(0.0);
+        // At rest to the round-off of its own terms, as at an event (kEventRestRate): the
+        // stick's leftover speed of a few ulps, which would give an impulse of a few ulps back
+        // into stick in one unit system and none in another (issue 34).
+        const Vector w_T = m.tangent_gradient(ci, x.head(n));
+        const bool at_rest = std::abs(w_T.dot(x.tail(n))) <=
+                             kEventRestRate * w_T.cwiseAbs().dot(x.tail(n).cwiseAbs());
+        const bool none = at_rest || imp.planar.impulse.isZero(0.0);
         if (!imp.planar.resolved() || none) {
           jump.failure = saltus::detail::text(
               detail::painleve_message(m, ci, t, x.head(n), x.tail(n), s,

@@ -12,6 +12,7 @@
 #include "saltus/lang/operations.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/sim/csv_writer.hpp"
 
 namespace saltus::testing {
 
@@ -127,11 +128,9 @@ inline std::vector<NamedEvent> named_events(const ModelRun& r) {
   const EventLog& log = r.result.events;
   for (long i = 0; i < log.size(); ++i) {
     const EventRecord& e = log[i];
-    const Mode& before = r.system.mode(e.mode_before);
-    const std::string guard = e.guard == kZenoHandoverGuard
-                                  ? "zeno-handover"
-                                  : before.guards[static_cast<size_t>(e.guard)].name;
-    out.push_back({e.t, guard, sorted_parts(r.system.mode(e.mode_after).name)});
+    // The engine's and the bridge's records by name (zeno-handover, bridge-start, ...).
+    out.push_back(
+        {e.t, event_guard_name(r.system, e), sorted_parts(mode_name(r.system, e.mode_after))});
   }
   return out;
 }

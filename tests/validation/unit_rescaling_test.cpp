@@ -187,5 +187,51 @@ TEST(UnitRescaling, RandomUnitsWithTheAutomaticStartingStepGiveTheSameEvents) {
   expect_same_events_in_random_units(35, true);
 }
 
+// The Frictional Bounce Model at mu = 0.55 (issue 32): every stick-to-slip transition is a
+// Painleve point where the run takes the free motion among several (painleve-lift-off rows,
+// model/bridged_run.hpp). The choice reads the contact-force problem's verdict and the touching
+// band, both relative to the model's own scales: in power-of-two units the same run bit for bit,
+// in random units the same events, lift-offs included, to the model's tolerance.
+TEST(UnitRescaling, PainleveLiftOffsAreTakenInAnyUnits) {
+  std::vector<Diagnostic> unreadable;
+  std::string fbm = read_model_file_text(models_dir() / "frictional_bounce.toml", unreadable);
+  const std::string from = "mu = { value = 0.49,";
+  ASSERT_NE(fbm.find(from), std::string::npos);
+  fbm.replace(fbm.find(from), from.size(), "mu = { value = 0.55,");
+  const Model model = load_model_text(fbm, "frictional_bounce.toml");
+  std::mt19937 rng(3207);
+  std::uniform_real_distribution<double> decades(-3.0, 3.0);
+  std::vector<UnitFactors> units = {{std::ldexp(1.0, 10), std::ldexp(1.0, -6), std::ldexp(1.0, 4)}};
+  for (int k = 0; k < 3; ++k) {
+    units.push_back({std::pow(10.0, decades(rng)), std::pow(10.0, decades(rng)),
+                     std::pow(10.0, decades(rng) / 3.0)});
+  }
+  const ModelRun a = run_text(fbm, fixed_start(model, 1.0));
+  ASSERT_EQ(a.result.termination(), Termination::EndTimeReached) << a.message();
+  long lift_offs = 0;
+  for (long i = 0; i < a.result.events.size(); ++i) {
+    lift_offs += a.result.events[i].guard == kPainleveChoiceGuard;
+  }
+  ASSERT_GT(lift_offs, 20);
+  for (size_t k = 0; k < units.size(); ++k) {
+    const UnitFactors& f = units[k];
+    SCOPED_TRACE("units of 1/" + text(f.length) + " m, 1/" + text(f.mass) + " kg, 1/" +
+                 text(f.time) + " s");
+    const RescaledModel rescaled = rescale_model_units(fbm, f);
+    ASSERT_TRUE(rescaled.problems.empty()) << rescaled.problems.front();
+    const ModelRun b = run_text(rescaled.text, fixed_start(model, f.time));
+    const saltus::testing::RunComparison c = compare(a, b, rescaled, f, k == 0);
+    EXPECT_EQ(c.first_difference, "");
+    EXPECT_LE(c.worst_time, time_tolerance(a));
+    EXPECT_LE(c.worst_state, kStateTolerance);
+    if (k == 0) {
+      EXPECT_TRUE(c.bit_identical);
+    }
+    std::printf("unit rescaling, FBM at mu = 0.55 (%ld lift-offs): %s (times %.2g, states %.2g)\n",
+                lift_offs, c.bit_identical ? "bit for bit" : "same events", c.worst_time,
+                c.worst_state);
+  }
+}
+
 }  // namespace
 }  // namespace saltus::model
