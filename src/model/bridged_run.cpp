@@ -270,9 +270,8 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
     } else if (keeps_stop(bridge, touching)) {
       return;
     }
-    // The motions the contact forces allowed there, logged with the one taken. Whatever the
-    // reason: a stick turning into a slip at B = 0+ cycles through the jam's impulse back into
-    // stick at one instant until the step size underflows, a Painleve situation all the same.
+    // The motions the contact forces allowed there, logged with the one taken, whatever the
+    // reason (an accumulation or an underflow may stop at a Painleve situation too).
     const mech::ContactAlternatives alternatives = mech::contact_alternatives(
         model, piece.t_final, q_stop, piece.x_final.tail(n), touching, kTouchingBand);
     // The lift-off choice (header): the free motion among several, event-driven at once.

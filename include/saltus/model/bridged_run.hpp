@@ -22,16 +22,15 @@
 // within kTouchingBand of its scale) says "stop", or, when none touches, the model does.
 //
 // The lift-off choice (issue 32 item 2: where several motions are consistent, the one the
-// compliant limit selects): a stop (of any of the reasons above: a stick turning into a slip at
-// B = 0+ cycles through the jam's impulse back into stick until the step size underflows) whose
-// contact-force problem over the touching contacts at rest has several motions, the free one
-// among them (mech::free_motion_consistent), goes on event-driven at once in
-// BridgeOptions::open_mode's mode, every rigid contact open, without a stretch: one
-// kPainleveChoiceGuard record whose note names the motions and the one taken. Kelvin-Voigt
-// contacts of growing stiffness take that motion both from a contact without force (the classical
-// rod started in its several regime, where Moreau-Jean's step takes Lecornu's jump) and from one
-// carrying the sliding solution's force (the Frictional Bounce Model's stick-to-slip point). A
-// second stop at the same instant is stepped.
+// compliant limit selects): a stop (of any of the reasons above: an accumulation or an
+// underflow may stop at such a state as well as a Painleve reset) whose contact-force problem over
+// the touching contacts at rest has several motions, the free one among them
+// (mech::free_motion_consistent), goes on event-driven at once in BridgeOptions::open_mode's mode,
+// every rigid contact open, without a stretch: one kPainleveChoiceGuard record whose note names the
+// motions and the one taken. Kelvin-Voigt contacts of growing stiffness take that motion both from
+// a contact without force (the classical rod started in its several regime, where Moreau-Jean's
+// step takes Lecornu's jump) and from one carrying the sliding solution's force (the Frictional
+// Bounce Model's stick-to-slip point). A second stop at the same instant is stepped.
 //
 // A stretch steps from the stop state with the step h of moreau_jean_step_size (sqrt(rtol) times
 // the touching contacts' time scale; BridgeOptions::step overrides it) and hands back as soon as
