@@ -2,6 +2,7 @@
 // random_drops_test.cpp and drop_regression_test.cpp.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -38,6 +39,15 @@ inline std::vector<std::array<double, 2>> drop_corners(bool box, double a, doubl
 }
 inline double drop_inertia(bool box, double a, double b) {
   return box ? (a * a + b * b) / 3.0 : a * a / 3.0;
+}
+// The lowest corner's height over the centre at inclination th (<= 0): a drop starts at
+// y = -drop_lowest + clearance.
+inline double drop_lowest(const std::vector<std::array<double, 2>>& corners, double th) {
+  double lowest = 0.0;
+  for (const auto& [r_t, r_n] : corners) {
+    lowest = std::min(lowest, r_t * std::sin(th) + r_n * std::cos(th));
+  }
+  return lowest;
 }
 
 inline SimulationOptions drop_options() {

@@ -69,10 +69,7 @@ void random_drops(bool box, unsigned seed, double max_early_fraction) {
     // Every tenth drop flat without spin (simultaneous landing); the rest random.
     const bool flat = run % 10 == 0;
     const double th = flat ? 0.0 : in(-M_PI, M_PI), w = flat ? 0.0 : in(-5.0, 5.0);
-    double lowest = 0.0;
-    for (const auto& [r_t, r_n] : corners) {
-      lowest = std::min(lowest, r_t * std::sin(th) + r_n * std::cos(th));
-    }
+    const double lowest = testing::drop_lowest(corners, th);
     Vector x0(6);
     x0 << 0.0, -lowest + in(0.02, 1.0), th, in(-2.0, 2.0), 0.0, w;
     SimulationOptions o = testing::drop_options();

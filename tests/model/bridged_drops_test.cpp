@@ -57,10 +57,7 @@ void bridged_drops(bool box, unsigned seed) {
     const auto c = model.compile();
     const bool flat = run % 10 == 0;
     const double th = flat ? 0.0 : in(-M_PI, M_PI), w = flat ? 0.0 : in(-5.0, 5.0);
-    double lowest = 0.0;
-    for (const auto& [r_t, r_n] : corners) {
-      lowest = std::min(lowest, r_t * std::sin(th) + r_n * std::cos(th));
-    }
+    const double lowest = mech::testing::drop_lowest(corners, th);
     Vector x0(6);
     x0 << 0.0, -lowest + in(0.02, 1.0), th, in(-2.0, 2.0), 0.0, w;
     const SimulationOptions o = mech::testing::drop_options();
@@ -147,30 +144,46 @@ void bridged_drops(bool box, unsigned seed) {
 // ends with a status; every stretch (from its start state to the projected hand-back state)
 // keeps T + V within 1e-9 of the drop's energy scale of where it started or below, and every
 // hand-back touches or clears the floor to round-off.
-TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
-  std::mt19937 rng(20261203u);
+// A drop of mass 1 without restitution (e = 0, mu in [0.05, 1]) whose pieces an event cap of 3
+// per piece cuts into forced stretches; drawn in the order a, b, mu, th, clearance, xdot, spin.
+struct ForcedDrop {
+  double a = 0.0, b = 0.0;
+  mech::LagrangianModel model;
+  Vector x0;
+};
+ForcedDrop forced_drop(std::mt19937& rng, bool box) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const auto in = [&](double lo, double hi) { return lo + (hi - lo) * unit(rng); };
+  const double a = in(0.1, 0.5), b = box ? in(0.1, 0.5) : 0.0, mu = in(0.05, 1.0);
+  const auto corners = mech::testing::drop_corners(box, a, b);
+  ForcedDrop d{a, b,
+               mech::testing::drop_body(1.0, mech::testing::drop_inertia(box, a, b), corners,
+                                        {mech::ImpactLawKind::RouthStronge, 0.0, 0.0, mu}),
+               Vector(6)};
+  const double th = in(-M_PI, M_PI);
+  const double lowest = mech::testing::drop_lowest(corners, th);
+  d.x0 << 0.0, -lowest + in(0.02, 0.5), th, in(-2.0, 2.0), 0.0, in(-5.0, 5.0);
+  return d;
+}
+SimulationOptions forced_stretch_options() {
+  SimulationOptions o = mech::testing::drop_options();
+  o.events.max_events = 3;
+  return o;
+}
+
+TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
+  std::mt19937 rng(20261203u);
   int reached = 0, stretches = 0, checked = 0;
   double worst = -kInfinity;  // largest energy change over a stretch, in units of the scale
   const int runs = 16;
   for (int run = 0; run < runs; ++run) {
     const bool box = run % 2 == 0;
-    const double m = 1.0, a = in(0.1, 0.5), b = box ? in(0.1, 0.5) : 0.0, mu = in(0.05, 1.0);
-    const auto corners = mech::testing::drop_corners(box, a, b);
-    const double J = m * mech::testing::drop_inertia(box, a, b);
-    const auto model =
-        mech::testing::drop_body(m, J, corners, {mech::ImpactLawKind::RouthStronge, 0.0, 0.0, mu});
+    const ForcedDrop drop = forced_drop(rng, box);
+    const double m = 1.0, a = drop.a, b = drop.b;
+    const mech::LagrangianModel& model = drop.model;
     const auto c = model.compile();
-    const double th = in(-M_PI, M_PI);
-    double lowest = 0.0;
-    for (const auto& [r_t, r_n] : corners) {
-      lowest = std::min(lowest, r_t * std::sin(th) + r_n * std::cos(th));
-    }
-    Vector x0(6);
-    x0 << 0.0, -lowest + in(0.02, 0.5), th, in(-2.0, 2.0), 0.0, in(-5.0, 5.0);
-    SimulationOptions o = mech::testing::drop_options();
-    o.events.max_events = 3;
+    const Vector& x0 = drop.x0;
+    const SimulationOptions o = forced_stretch_options();
     SimulationResult r;
     std::vector<BridgeStretch> st;
     const auto mode_at = [&c](double t, const Vector& x) { return c.initial_mode(t, x); };
@@ -224,26 +237,14 @@ TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
 // are cut.)
 TEST(BridgedDrops, TheSameStretchesFromALaterStart) {
   std::mt19937 rng(20261204u);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const auto in = [&](double lo, double hi) { return lo + (hi - lo) * unit(rng); };
   int compared = 0, bridge_rows = 0;
   for (int run = 0; run < 6; ++run) {
     const bool box = run % 2 == 0;
-    const double a = in(0.1, 0.5), b = box ? in(0.1, 0.5) : 0.0, mu = in(0.05, 1.0);
-    const auto corners = mech::testing::drop_corners(box, a, b);
-    const auto model =
-        mech::testing::drop_body(1.0, mech::testing::drop_inertia(box, a, b), corners,
-                                 {mech::ImpactLawKind::RouthStronge, 0.0, 0.0, mu});
+    const ForcedDrop drop = forced_drop(rng, box);
+    const mech::LagrangianModel& model = drop.model;
     const auto c = model.compile();
-    const double th = in(-M_PI, M_PI);
-    double lowest = 0.0;
-    for (const auto& [r_t, r_n] : corners) {
-      lowest = std::min(lowest, r_t * std::sin(th) + r_n * std::cos(th));
-    }
-    Vector x0(6);
-    x0 << 0.0, -lowest + in(0.02, 0.5), th, in(-2.0, 2.0), 0.0, in(-5.0, 5.0);
-    SimulationOptions o = mech::testing::drop_options();
-    o.events.max_events = 3;
+    const Vector& x0 = drop.x0;
+    const SimulationOptions o = forced_stretch_options();
     const auto mode_at = [&c](double t, const Vector& x) { return c.initial_mode(t, x); };
     const auto bridged = [&](double t0, const Vector& x) {
       SimulationResult r;
