@@ -19,13 +19,12 @@
 // --state-at T0: instead, one line per v_b with the state at T0 of the run at the smallest rtol
 // ({"tool": "saltus", "v_b", "rtol", "t", "state"}; the start of bench/peers/siconos_fbm.py
 // --start, so that both resolve a landing from the same state).
-// --bridged: each run as `saltus run` runs it, through Moreau-Jean stretches where the
-// event-driven run stops (model/bridged_run.hpp; the Painleve points of mu > mu_P): the CPU time
-// is then that of simulate_model_run (a Simulator built per run), a stretch that ends in `free`
-// counts as a lift-off at its start, as does a painleve-lift-off record, and the line lists the
-// stretches (t_start, t_end, reason) and the Painleve points (the lift-off records' times and
+// --bridged: each run as `saltus run` runs it, through lift-offs and Moreau-Jean stretches where
+// the event-driven run stops (model/bridged_run.hpp; the Painleve points of mu > mu_P): the CPU
+// time is then that of simulate_model_run (a Simulator built per run), a stretch that ends in
+// `free` counts as a lift-off at its start, as does a painleve-lift-off record, and the line lists
+// the stretches (t_start, t_end, reason) and the Painleve points (the lift-off records' times and
 // the painleve stretches' starts).
-#include <time.h>
 
 #include <algorithm>
 #include <cmath>
@@ -36,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "model_run_timing.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/sim/simulator.hpp"
@@ -43,12 +43,6 @@
 namespace {
 
 using namespace saltus;
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 std::vector<double> parse_list(const char* list) {
   std::vector<double> out;
@@ -113,30 +107,12 @@ nlohmann::json state_at(double v_b, double t0, double rtol, const std::vector<st
 
 nlohmann::json run_once(double v_b, double t_end, double rtol,
                         const std::vector<std::string>& extra, bool timing, bool bridged) {
-  const double c0 = cpu_seconds();
+  const double c0 = bench::cpu_seconds();
   auto model = std::make_shared<const model::Model>(load(v_b, t_end, rtol, extra));
   model::ModelRun run;
   const model::ModelStart start = model::prepare_model_run(model, run);
-  const double load_cpu = cpu_seconds() - c0;
-  double cpu = -1.0;
-  if (bridged) {
-    model::simulate_model_run(run, start);
-    if (timing) {  // the same run again (the first warmed up the caches)
-      model::ModelRun again = run;
-      const double c1 = cpu_seconds();
-      model::simulate_model_run(again, start);
-      cpu = cpu_seconds() - c1;
-    }
-  } else {
-    Simulator sim(run.system, model->options);
-    sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, run.result);
-    if (timing) {  // the first run above warmed up the Simulator's buffers
-      SimulationResult again;
-      const double c1 = cpu_seconds();
-      sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, again);
-      cpu = cpu_seconds() - c1;
-    }
-  }
+  const double load_cpu = bench::cpu_seconds() - c0;
+  const double cpu = bench::run_model_timed(run, start, timing, bridged);
   const SimulationResult& r = run.result;
   const auto mode_name = [&](ModeId m) { return run.system.modes()[static_cast<size_t>(m)].name; };
   nlohmann::json landings = nlohmann::json::array(), lecornu = nlohmann::json::array();

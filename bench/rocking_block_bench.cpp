@@ -13,7 +13,6 @@
 // end, the lowest corner at any event, and the CPU time of one run: CLOCK_PROCESS_CPUTIME_ID around
 // Simulator::run only (the model loaded and its hybrid system built before; one Simulator reused,
 // after one untimed run), and separately the CPU time of loading the file and building the system.
-#include <time.h>
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "model_run_timing.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/sim/simulator.hpp"
@@ -35,12 +35,6 @@ using namespace saltus;
 
 constexpr double kA = 0.25, kH = 0.5, kM = 1.0, kG = 9.81, kTheta0 = 0.2, kDrop = 0.1;
 constexpr double kIc = kM * (kA * kA + kH * kH) / 3.0;
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 // State (x, y, theta, x', y', theta').
 double energy(ConstVectorRef s) {
@@ -99,21 +93,13 @@ std::string guard_name(const HybridSystem& sys, const EventRecord& r) {
 nlohmann::json run_once(const std::string& law, double t_end, double rtol, double handover,
                         bool timing) {
   const std::string file = std::string(SALTUS_MODELS_DIR) + "/rocking_block.toml";
-  const double c0 = cpu_seconds();
+  const double c0 = bench::cpu_seconds();
   auto model = std::make_shared<const model::Model>(
       model::load_model_file(file, overrides(law, t_end, rtol, handover)));
   model::ModelRun run;
   const model::ModelStart start = model::prepare_model_run(model, run);
-  const double load_cpu = cpu_seconds() - c0;
-  Simulator sim(run.system, model->options);
-  sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, run.result);
-  double cpu = -1.0;
-  if (timing) {  // the first run above warmed up the Simulator's buffers
-    SimulationResult again;
-    const double c1 = cpu_seconds();
-    sim.run(start.mode, model->t_start, start.x0, start.z0, model->t_end, again);
-    cpu = cpu_seconds() - c1;
-  }
+  const double load_cpu = bench::cpu_seconds() - c0;
+  const double cpu = bench::run_model_timed(run, start, timing, false);
   const SimulationResult& r = run.result;
   const auto mode_name = [&](ModeId m) { return run.system.modes()[static_cast<size_t>(m)].name; };
   nlohmann::json impacts = nlohmann::json::array(), events = nlohmann::json::array();
