@@ -25,6 +25,7 @@
 #include "saltus/model/model_run.hpp"
 #include "saltus/run/run_outputs.hpp"
 #include "saltus/sim/csv_writer.hpp"
+#include "support/metamorphic.hpp"
 #include "support/model_files.hpp"
 #include "support/painleve_rod_start.hpp"
 
@@ -146,6 +147,49 @@ TEST(PainleveStart, NoConsistentMotionAtT0JumpsToStickAndHandsBack) {
   const double resolution = st.step * (kG + r.thdot * r.thdot);
   EXPECT_LT(std::abs(u_N), 10.0 * resolution);
   EXPECT_LT(std::abs(u_T), 10.0 * resolution);
+}
+
+// The rod is autonomous and nothing reads its x (the floor is flat): started at t0 = 1e9, or 1e6
+// further along the floor, a Painleve start takes the same lift-off (b > 0) or the same stretch
+// and hand-back (b < 0). At t0 = 1e9 the states are the same bits and each time is the run's from
+// 0 shifted, to the rounding of t0 + tau (and a stretch's steps, rounded once from its start: one
+// ulp(t) each); moved along x, the same events, times and states to 1e4 of the tolerances as in
+// the metamorphic suite (the error test now weighs x at 1e6).
+TEST(PainleveStart, TheSameStartLaterAndElsewhereTakesTheSameMotion) {
+  for (const double thdot : {4.0, 1.0}) {
+    const RodStart r{kThetaTan2, thdot, -1.0, 1.5};
+    SCOPED_TRACE("b = " + num(r.b()));
+    const ModelRun ref = run_rod(rod_sets(r, 0.01));
+    ASSERT_TRUE(ref.succeeded()) << ref.message();
+    ASSERT_GE(ref.result.events.size(), 1);
+    const GuardId first = ref.result.events[0].guard;
+    EXPECT_EQ(first, r.b() > 0.0 ? kPainleveChoiceGuard : kBridgeStartGuard);
+    // Later.
+    std::vector<std::string> sets = rod_sets(r, 1e9 + 0.01);
+    sets.push_back("initial.t=1e9");
+    const ModelRun late = run_rod(sets);
+    EXPECT_EQ(late.result.termination(), ref.result.termination()) << late.message();
+    const EventLog &ea = ref.result.events, &eb = late.result.events;
+    ASSERT_EQ(eb.size(), ea.size());
+    const double ulp = std::nextafter(1e9, 2e9) - 1e9;
+    for (long i = 0; i < ea.size(); ++i) {
+      EXPECT_EQ(eb[i].guard, ea[i].guard) << i;
+      EXPECT_EQ(eb[i].mode_after, ea[i].mode_after) << i;
+      EXPECT_LE(std::abs((eb[i].t - 1e9) - ea[i].t), ulp) << i;
+      EXPECT_EQ(eb.x_after(i), ea.x_after(i)) << i;
+    }
+    // Elsewhere.
+    sets = rod_sets(r, 0.01);
+    sets.push_back("x=1e6");
+    const ModelRun moved = run_rod(sets);
+    ASSERT_GT(moved.result.x_final[0], 0.99e6);  // it did start there
+    const saltus::testing::RunComparison c = saltus::testing::compare_runs(
+        ref, moved, [](double t) { return t; },
+        [](Eigen::Index k, double x) { return k == 0 ? x - 1e6 : x; }, true, 0);
+    EXPECT_EQ(c.first_difference, "");
+    EXPECT_LE(c.worst_time, 1e4 * ref.model->options.stepper.rtol);
+    EXPECT_LE(c.worst_state, 1e4);
+  }
 }
 
 TEST(PainleveStart, TheRoundedRodAboveItsCriticalMuStartsToo) {
