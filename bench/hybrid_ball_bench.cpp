@@ -3,6 +3,8 @@
 // saltus and each peer side by side and report ratios.
 //
 //   hybrid_ball_bench DRAG_REFERENCE.json [--quick] [--only ball|drag|ensemble|ball-zeno]
+//                     [--sampled]   (the impact guard without its enclosure: the certified
+//                                    search's cost is the difference)
 //
 // Problems (g = 9.81, x' = v, v' = -g - c v, impact at x = 0 moving down, v+ = -e v-):
 //   ball      x0 = 1, e = 0.8, until 0.9 t_inf (10 impacts), closed-form impact times
@@ -190,6 +192,8 @@ void drag(const nlohmann::json& ref_file, int reps) {
   }
 }
 
+bool g_sampled = false;  // --sampled
+
 void ensemble(int stride, int reps) {
   const double phi = 0.6180339887498949, s2 = 0.41421356237309515;
   const int n_balls = 10000;
@@ -208,6 +212,7 @@ void ensemble(int stride, int reps) {
       systems::BouncingBall b;
       b.e = 0.5 + 0.45 * fe;
       b.with_rest_mode = false;
+      b.certified = !g_sampled;
       systems_.push_back(b.build());
       balls.push_back(b);
       x0s.push_back(0.5 + 1.5 * fx);
@@ -255,6 +260,7 @@ int main(int argc, char** argv) {
   std::string only;  // --only PROBLEM: one problem (for a profile of it)
   for (int i = 2; i < argc; ++i) {
     if (std::string(argv[i]) == "--quick") quick = true;
+    if (std::string(argv[i]) == "--sampled") g_sampled = true;
     if (std::string(argv[i]) == "--only" && i + 1 < argc) only = argv[++i];
   }
   std::ifstream in(argv[1]);

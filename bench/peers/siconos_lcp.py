@@ -24,24 +24,9 @@ import time
 
 import numpy as np
 import siconos.numerics as sn
+from splitmix64 import SplitMix64  # bench/peers/splitmix64.py
 
-MASK = (1 << 64) - 1
 N_PROBLEMS = 64
-
-
-class SplitMix64:
-    def __init__(self, seed):
-        self.state = seed & MASK
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
-    def uniform(self, a, b):
-        return a + (b - a) * float(self.next() >> 11) * 2.0**-53
 
 
 def make_problems(n):

@@ -154,6 +154,27 @@ const char* to_string(OpCode op) {
 
 namespace ops {
 
+IntervalJet compare(OpCode op, const IntervalJet& a, const IntervalJet& b) {
+  const Interval x = a.v, y = b.v;
+  if (x.is_nan() || y.is_nan()) return {Interval::nan(), Interval::nan()};
+  switch (op) {
+    case OpCode::Less:
+      return intervals::truth_where(x.hi < y.lo, x.lo >= y.hi);
+    case OpCode::LessEqual:
+      return intervals::truth_where(x.hi <= y.lo, x.lo > y.hi);
+    case OpCode::Greater:
+      return intervals::truth_where(x.lo > y.hi, x.hi <= y.lo);
+    case OpCode::GreaterEqual:
+      return intervals::truth_where(x.lo >= y.hi, x.hi < y.lo);
+    case OpCode::Equal:
+      return intervals::truth_where(x.lo == x.hi && y.lo == y.hi && x.lo == y.lo,
+                                    x.hi < y.lo || y.hi < x.lo);
+    default:
+      return intervals::truth_where(x.hi < y.lo || y.hi < x.lo,
+                                    x.lo == x.hi && y.lo == y.hi && x.lo == y.lo);
+  }
+}
+
 double fold(OpCode op, double a, double b, double c) {
   switch (op) {
     case OpCode::Neg:

@@ -97,6 +97,14 @@ class Joiner {
     s.stepper.restarts += q.stepper.restarts;
     s.guard_evaluations += q.guard_evaluations;
     s.root_evaluations += q.root_evaluations;
+    s.enclosure_evaluations += q.enclosure_evaluations;
+    s.undecided_searches += q.undecided_searches;
+    for (const std::string& g : q.sampled_guards) {
+      if (std::find(s.sampled_guards.begin(), s.sampled_guards.end(), g) ==
+          s.sampled_guards.end()) {
+        s.sampled_guards.push_back(g);
+      }
+    }
     for (size_t m = 0; m < q.events_per_guard.size() && m < s.events_per_guard.size(); ++m) {
       for (size_t g = 0; g < q.events_per_guard[m].size() && g < s.events_per_guard[m].size();
            ++g) {

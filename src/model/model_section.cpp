@@ -4,6 +4,7 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/lang/expression_compiler.hpp"
+#include "saltus/lang/tape_enclosure.hpp"
 
 namespace saltus::model {
 
@@ -16,9 +17,11 @@ Guard section_guard(const Model& model, std::string_view spec) {
     }
     auto tape =
         std::make_shared<const lang::Tape>(lang::compile_tape(*model.graph, {{s.value, 0}}));
-    return make_observer(
+    Guard observer = make_observer(
         "section " + s.name, s.direction,
         [tape](const auto& t, const auto& x, const auto& z) { return evaluate(*tape, t, x, z); });
+    observer.enclosure = lang::tape_enclosure(tape);
+    return observer;
   }
   std::string_view text = spec;
   Direction direction = Direction::Rising;
@@ -64,9 +67,11 @@ Guard section_guard(const Model& model, std::string_view spec) {
                 (c.is_constant ? "constant)" : "a comparison)"));
   }
   auto tape = std::make_shared<const lang::Tape>(std::move(c.program));
-  return make_observer(
+  Guard observer = make_observer(
       "section " + std::string(text), direction,
       [tape](const auto& t, const auto& x, const auto& z) { return evaluate(*tape, t, x, z); });
+  observer.enclosure = lang::tape_enclosure(tape);
+  return observer;
 }
 
 int parameter_state_index(const Model& model, const std::string& name) {

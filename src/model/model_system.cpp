@@ -7,6 +7,7 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/lang/tape.hpp"
+#include "saltus/lang/tape_enclosure.hpp"
 #include "saltus/model/mechanical_system.hpp"
 
 namespace saltus::model {
@@ -314,6 +315,8 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
     });
     return dpdt;
   };
+  // Its enclosure over a step (the certified event search); the tape lives as long as m.
+  guard.enclosure = lang::tape_enclosure(std::shared_ptr<const lang::Tape>(m, &c->value));
   // The states its tape loads (event location then interpolates only those), unless it reads
   // algebraic states, which are solved from the whole of x.
   if (c->value.loads_z.empty()) {
@@ -329,10 +332,15 @@ void add_sections(HybridSystem& system, const Model& model) {
   for (const ModelSection& s : model.sections) {
     auto tape = std::make_shared<const lang::Tape>(value_tape(*model.graph, {s.value}));
     for (ModeId m = 0; m < system.mode_count(); ++m) {
-      system.add_guard(m, make_observer(s.name, s.direction,
-                                        [tape](const auto& t, const auto& x, const auto& z) {
-                                          return evaluate(*tape, t, x, z);
-                                        }));
+      Guard observer = make_observer(
+          s.name, s.direction,
+          [tape](const auto& t, const auto& x, const auto& z) { return evaluate(*tape, t, x, z); });
+      observer.enclosure = lang::tape_enclosure(tape);
+      if (s.period > 0.0) {  // stroboscopic: a time event, its instants scheduled
+        observer.period = s.period;
+        observer.period_origin = model.t_start;
+      }
+      system.add_guard(m, std::move(observer));
     }
   }
 }

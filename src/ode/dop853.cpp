@@ -232,4 +232,20 @@ void Dop853::interpolate_derivative(double t, VectorRef xdot) const {
   for (int i = 0; i < n_; ++i) xdot[i] = dense_component(dw, i) / h;
 }
 
+// The continuous extension sum_j w_j r_j in interval arithmetic (dense_weights' products).
+IntervalJet Dop853::enclose_component(const IntervalJet& t, int i) const {
+  const double h = t_ - t0_;
+  const double* d = dense_.data() + i;
+  const Eigen::Index dl = dense_.rows();
+  if (!(h > 0.0)) return IntervalJet(d[0]);
+  const IntervalJet th = (t - IntervalJet(t0_)) / IntervalJet(h), th1 = IntervalJet(1.0) - th;
+  IntervalJet w(1.0);
+  IntervalJet sum(d[0]);
+  for (int j = 1; j < kDense; ++j) {
+    w = w * ((j % 2) == 1 ? th : th1);
+    sum = sum + w * IntervalJet(d[j * dl]);
+  }
+  return sum;
+}
+
 }  // namespace saltus::ode

@@ -443,4 +443,21 @@ void Radau5::interpolate_derivative(double t, VectorRef xdot) const {
   xdot = (cont_.col(1).head(n_) + dw2 * cont_.col(2).head(n_) + dw3 * cont_.col(3).head(n_)) / h;
 }
 
+// The collocation polynomial in interval arithmetic, in the form interpolate() uses on the
+// half of the step the times lie in.
+IntervalJet Radau5::enclose_component(const IntervalJet& t, int i) const {
+  const double h = t_ - t0_;
+  if (!(h > 0.0)) return IntervalJet(cont_(i, 0));
+  const IntervalJet s = (t - IntervalJet(t_)) / IntervalJet(h);
+  const IntervalJet c1(cont_(i, 1)), c2(cont_(i, 2)), c3(cont_(i, 3));
+  if (s.v.mid() < -0.5) {
+    const IntervalJet r2 = s - IntervalJet(1.0 + kC2m1);
+    const IntervalJet r3 = square(s) - IntervalJet(1.0 + kC2m1 + kC1m1) * s +
+                           IntervalJet((1.0 + kC2m1) * (1.0 + kC1m1));
+    return IntervalJet(cont_(i, 4)) + (s + IntervalJet(1.0)) * (c1 + r2 * c2 + r3 * c3);
+  }
+  const IntervalJet w2 = s * (s - IntervalJet(kC2m1)), w3 = w2 * (s - IntervalJet(kC1m1));
+  return IntervalJet(cont_(i, 0)) + s * c1 + w2 * c2 + w3 * c3;
+}
+
 }  // namespace saltus::ode

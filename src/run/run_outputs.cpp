@@ -236,6 +236,11 @@ std::string summary_json(const model::ModelRun& run) {
       run, [&per_guard](const std::string& guard, long count) { per_guard[guard] = count; });
   j["events_per_guard"] = per_guard;
   j["steps"] = s.stepper.accepted_steps;
+  // Event location (docs/ARCHITECTURE.md "Events"): guards searched by samples only, and the
+  // cost of the certified search.
+  j["sampled_guards"] = s.sampled_guards;
+  j["enclosure_evaluations"] = s.enclosure_evaluations;
+  j["undecided_searches"] = s.undecided_searches;
   j["rejected_steps"] = s.stepper.rejected_steps;
   j["rhs_evaluations"] = s.stepper.rhs_evaluations;
   j["wall_seconds"] = s.wall_seconds;

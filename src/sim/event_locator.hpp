@@ -1,22 +1,26 @@
 // Finds the first guard crossing in one accepted integrator step (DESIGN.md layer 3; steps 1
 // and 2 of the semantics in simulator.hpp), private to src/sim. (Over 450 lines: one class whose
-// sampling, dip search, grazing check and bracketing all read the same samples of one step.)
+// sampling, dip search, grazing check, certified search and bracketing all read the same
+// samples of one step.)
 //
 // The step's dense output is sampled at guard_samples interior points plus both ends; every
 // guard is evaluated there and walked through its arming state (guard_arming.hpp): an armed
 // guard with a sign change in its trigger direction is located by the chosen root finder; a
 // sampled local maximum near zero between negative samples is examined for a grazing crossing
 // from the guard's rate; a guard that left the surface and came back within one sample interval
-// is found through its dip. The earliest crossing and every guard within simultaneous_rtol of
-// it form the fired set. Buffers are sized in the constructor; scan() does not allocate.
-// Length (~510 lines): sampling, the arming walk and the three ways of finding a crossing
-// (sign change, grazing, return after departure) share the step's samples and state.
+// is found through its dip. Then every guard with an enclosure (Guard::enclosure) is searched
+// with a certificate (crossing_search.hpp) from where it is armed to the earliest crossing the
+// samples found: a crossing the samples stepped over is found there. The earliest crossing and
+// every guard within simultaneous_rtol of it form the fired set. Buffers are sized in the
+// constructor; scan() does not allocate.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <vector>
 
+#include "crossing_search.hpp"
 #include "declared_reads.hpp"
 #include "guard_arming.hpp"
 #include "guard_values.hpp"
@@ -27,6 +31,7 @@
 #include "saltus/events/false_position.hpp"
 #include "saltus/events/newton_root.hpp"
 #include "saltus/ode/dense_stepper.hpp"
+#include "time_events.hpp"
 
 namespace saltus::detail {
 
@@ -38,30 +43,36 @@ class EventLocator {
     Event,           // event_time(), fired(), retrigger()
     NewtonFailure,   // algebraic states unsolvable at a sample: failure()
     NonFiniteGuard,  // a guard returned NaN/Inf: failure()
+    NoEnclosure,     // a guard has no finite enclosure on part of the step: failure()
   };
   struct Failure {
     int guard = -1;  // -1: the algebraic equations
     double t = 0.0;
-    double value = 0.0;  // the guard value, or the Newton residual
+    double value = 0.0;  // the guard value, or the Newton residual; NoEnclosure: the end of
+                         // the interval [t, value] without a finite enclosure
   };
 
   EventLocator(const events::EventOptions& options, int max_nx, int max_nz, int max_guards)
       : options_(options),
-        samples_(options.guard_samples + 2),
+        max_samples_(options.guard_samples + 2),
+        samples_(max_samples_),
         x_work_(max_nx),
         z_work_(max_nz),
         xdot_(max_nx),
         dpdx_(max_nx),
         dpdz_(max_nz),
         zdot_(max_nz),
-        sample_t_(samples_),
-        sample_x_(max_nx, samples_),
-        sample_z_(max_nz, samples_),
-        sample_s_(std::max(1, max_guards), samples_),
+        sample_t_(max_samples_),
+        sample_x_(max_nx, max_samples_),
+        sample_z_(max_nz, max_samples_),
+        sample_s_(std::max(1, max_guards), max_samples_),
         next_arming_(max_guards),
         retrigger_(max_guards),
         unresolved_(max_guards),
         candidate_t_(max_guards),
+        certified_(max_guards),
+        armed_at_(max_guards),
+        x_enclosure_(max_nx),
         declared_(max_nx),
         values_(max_guards) {
     fired_.reserve(max_guards);
@@ -78,10 +89,13 @@ class EventLocator {
     nz_ = static_cast<int>(z0.size());
     declared_.note(mode, nx_, reads_partially());
     values_.note(mode);
+    note_certified(mode);
     values_.use_offsets(guards.offset.data());
     const Scan sampled = sample_step(stepper.interval(), x0, z0);
     if (sampled != Scan::NoEvent) return sampled;
-    return locate_first_event();
+    const Scan found = locate_first_event();
+    first_scan_ = false;
+    return found;
   }
 
   // The run's clock: the locator works in tau, the guards read t = t0 + tau (hybrid_loop.hpp).
@@ -95,6 +109,15 @@ class EventLocator {
     declared_.forget();
     values_.forget();
     x_work_nan_for_ = nullptr;
+    certified_for_ = nullptr;
+    first_scan_ = true;
+  }
+
+  // Whether guard g of `mode` is searched with a certificate: the stepper encloses its dense
+  // output, the mode has no algebraic states, the guard has Guard::enclosure. A time event is
+  // neither searched nor sampled.
+  static bool certified(const Mode& mode, const Guard& g) {
+    return kEncloses && mode.flow.nz == 0 && static_cast<bool>(g.enclosure) && g.period == 0.0;
   }
 
   // After Scan::NoEvent: the guards' states at the end of the step.
@@ -117,10 +140,13 @@ class EventLocator {
   const Failure& failure() const { return failure_; }
   long guard_evaluations() const { return guard_evaluations_; }
   long root_evaluations() const { return root_evaluations_; }
+  long enclosure_evaluations() const { return enclosure_evaluations_; }
+  // Certified searches that ran out of pieces (the step's samples decided those guards).
+  long undecided_searches() const { return undecided_searches_; }
 
  private:
   // Evaluates the dense output and every guard at the sample points of the step.
-  Scan sample_step(const ode::Interval& iv, const ConstVectorRef& x0, const ConstVectorRef& z0) {
+  Scan sample_step(const ode::StepSpan& iv, const ConstVectorRef& x0, const ConstVectorRef& z0) {
     const Mode& m = *mode_;
     const int last = samples_ - 1;
     for (int i = 0; i < samples_; ++i) {
@@ -255,13 +281,32 @@ class EventLocator {
       retrigger_[k] = 0;
       unresolved_[k] = 0;
       Arming arm = guards_->arming[k];
-      double last_in_band = sample_t_[0];
-      double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
-      if (arm == Arming::Armed && g.direction != Direction::Either && far_below(k, sign)) {
-        next_arming_[k] = arm;  // the loop below would find no crossing and no grazing
+      if (g.period > 0.0) {  // a time event: fires at its instant, where the loop ends the step
+        const double instant = next_instant(g, sample_t_[0], first_scan_, origin_);
+        candidate_t_[k] = instant <= sample_t_[last] ? instant : kInfinity;
+        next_arming_[k] = arm;
+        t_first = std::min(t_first, candidate_t_[k]);
         continue;
       }
-      for (int i = 1; i <= last && candidate_t_[k] == kInfinity; ++i) {
+      // A guard searched with a certificate is searched first (a guard at rest on its surface
+      // after the walk has seen it leave): a crossing it finds is the guard's, and the walk
+      // below only follows the arming where it finds none (and finds what is no crossing of
+      // the dense output: a return below its resolution, a re-trigger).
+      armed_at_[k] = -1;
+      if (certified_[k] && arm != Arming::AtZero) {
+        if (!certify(k, g, arm)) return Scan::NoEnclosure;
+        if (candidate_t_[k] < kInfinity) {
+          next_arming_[k] = arm;
+          t_first = std::min(t_first, candidate_t_[k]);
+          continue;
+        }
+      }
+      double last_in_band = sample_t_[0];
+      double sign = g.direction == Direction::Falling ? -1.0 : 1.0;
+      // Far below: the walk below would find no crossing and no grazing among the samples.
+      const bool walk =
+          !(arm == Arming::Armed && g.direction != Direction::Either && far_below(k, sign));
+      for (int i = 1; walk && i <= last && candidate_t_[k] == kInfinity; ++i) {
         const double p_prev = sample_s_(k, i - 1), p = sample_s_(k, i);
         if (arm == Arming::AtZero) {
           const double s = oriented(g.direction, p);
@@ -269,6 +314,7 @@ class EventLocator {
             last_in_band = sample_t_[i];
           } else if (g.direction == Direction::Either || s < -tol) {
             arm = Arming::Armed;  // left the surface away from the trigger side
+            armed_at_[k] = i;
           } else {
             // Left towards the trigger side (fires again, a re-trigger), or away and back
             // between the samples: a crossing later in the step.
@@ -292,10 +338,11 @@ class EventLocator {
             continue;
           }
           // Not below zero: still on its way out (it started inside the band on the trigger
-          // side) while its rate is negative, else back.
+          // side) while its rate is negative and it is within the band, else back (beyond the
+          // band on the trigger side it has left and returned since the previous sample).
           double rate = 0.0;
           guard_and_rate_at(g, leave, sample_t_[i], rate);
-          if (rate < 0.0) continue;
+          if (rate < 0.0 && s_leave <= tol) continue;
           candidate_t_[k] = return_crossing(k, g, leave, i, tol);
           if (candidate_t_[k] == sample_t_[i - 1]) retrigger_[k] = 1;
           continue;
@@ -327,6 +374,9 @@ class EventLocator {
         }
       }
       next_arming_[k] = arm;
+      if (certified_[k] && guards_->arming[k] == Arming::AtZero && !certify(k, g, Arming::AtZero)) {
+        return Scan::NoEnclosure;
+      }
       t_first = std::min(t_first, candidate_t_[k]);
     }
     if (t_first == kInfinity) return Scan::NoEvent;
@@ -438,6 +488,104 @@ class EventLocator {
     return s_max < -(s_max - s_min);
   }
 
+  // Which guards of `mode` are searched with a certificate (certified()). Where all are (or are
+  // time events), the interior samples find nothing the search does not: only the step's ends
+  // are sampled (for the arming walk and the next step's start values).
+  void note_certified(const Mode& mode) {
+    if (&mode == certified_for_) return;
+    certified_for_ = &mode;
+    bool all = true;
+    for (size_t k = 0; k < mode.guards.size(); ++k) {
+      const Guard& g = mode.guards[k];
+      certified_[k] = certified(mode, g);
+      all = all && (certified_[k] || g.period > 0.0);
+    }
+    samples_ = all ? 2 : max_samples_;
+  }
+
+  // The certified search of guard k from the step's start to its sampled candidate (or the
+  // step's end): an earlier crossing or grazing replaces the candidate. How a crossing counts
+  // follows the guard's arming at the start (`arm`): an armed guard's first crossing in its
+  // direction (Either: away from its side); a guard leaving its surface, its return after any
+  // negative value; a guard waiting on its surface or on its trigger side, a crossing after it
+  // has moved beyond the band (Either: the crossing back, in the orientation it moves away in).
+  // False: the guard has no finite enclosure on part of the step (failure_).
+  bool certify(int k, const Guard& g, Arming arm) {
+    // A guard at rest on its surface (AtZero) is searched from the sample where the walk saw it
+    // leave the band: before that its sign is the round-off of a state at rest (a band of 0 where
+    // every state has been 0 so far).
+    if (arm == Arming::AtZero && armed_at_[k] < 0) return true;
+    const int first = arm == Arming::AtZero ? armed_at_[k] : 0;
+    const double from = sample_t_[first];
+    const double to = std::min(candidate_t_[k], sample_t_[samples_ - 1]);
+    if (!(to > from)) return true;
+    const double p_from = first == 0 ? guards_->p_start[k] : sample_s_(k, first);
+    double sign = orientation(g.direction);
+    if (arm == Arming::AtZero) arm = Arming::Armed;
+    bool departed = arm == Arming::Armed, needs_departure = false;
+    if (arm == Arming::Leaving) {
+      if (g.direction == Direction::Either) sign = guards_->leave_sign[k];
+    } else if (arm != Arming::Armed) {
+      needs_departure = true;
+      if (g.direction == Direction::Either) {
+        if (!g.gradient) return true;  // no rate to tell its side: the walk decides
+        double rate = 0.0;             // moving away towards p > 0: the crossing back is p falling
+        guard_and_rate_at(g, 1.0, from, rate);
+        if (rate == 0.0) return true;  // at rest on the surface: the walk decides
+        sign = rate > 0.0 ? -1.0 : 1.0;
+      }
+    } else if (g.direction == Direction::Either) {
+      if (p_from == 0.0) return true;  // on the surface: the walk decides
+      sign = p_from < 0.0 ? 1.0 : -1.0;
+    }
+    const double offset = guards_->offset[k];
+    const std::vector<int>& reads = g.reads_states.empty() ? all_states() : g.reads_states;
+    auto enclose = [&](double a, double b) {
+      const IntervalJet tau = IntervalJet::time(a, b);
+      for (int i : reads) x_enclosure_[i] = stepper_->enclose_component(tau, i);
+      IntervalJet p =
+          g.enclosure(origin_ == 0.0 ? tau : IntervalJet(origin_) + tau, x_enclosure_.data(), nx_);
+      if (offset != 0.0) p = p - IntervalJet(offset);
+      return sign < 0.0 ? -p : p;  // negation is exact
+    };
+    auto point = [&](double t) { return guard_at(g, sign, t); };
+    const CrossingSearchResult r =
+        search_crossing(enclose, point, from, sign * p_from, to, guards_->band[k], departed,
+                        needs_departure, guards_->graze_band[k]);
+    enclosure_evaluations_ += r.enclosures;
+    using Kind = CrossingSearchResult::Kind;
+    double found = kInfinity;
+    switch (r.kind) {
+      case Kind::None:
+        return true;
+      case Kind::Exhausted:
+        ++undecided_searches_;
+        return true;
+      case Kind::Unbounded:
+        failure_ = Failure{k, r.a, r.b};
+        return false;
+      case Kind::Grazing:
+        found = r.a;
+        break;
+      case Kind::Bracket:
+        found = r.a == r.b ? r.a : find_root(g, sign, r.a, r.sa, r.b, r.sb).before;
+        break;
+    }
+    if (found < candidate_t_[k]) {
+      candidate_t_[k] = found;
+      retrigger_[k] = 0;
+      unresolved_[k] = 0;
+    }
+    return true;
+  }
+  const std::vector<int>& all_states() {
+    if (static_cast<int>(all_states_.size()) != nx_) {
+      all_states_.resize(static_cast<size_t>(nx_));
+      for (int i = 0; i < nx_; ++i) all_states_[static_cast<size_t>(i)] = i;
+    }
+    return all_states_;
+  }
+
   // Between two negative samples the guard may rise above zero and fall back (grazing). Only
   // subintervals next to a sampled local maximum that is close to zero (within the guard's
   // variation over the step) are examined: there the rates at both ends are computed and, if
@@ -476,6 +624,10 @@ class EventLocator {
   static constexpr bool kComponentDense = requires(const S& s, const int* w, double* x) {
     s.interpolate_components(0.0, w, 0, x);
   };
+  // Whether the stepper encloses its dense output over an interval (the certified search).
+  static constexpr bool kEncloses = requires(const S& s, const IntervalJet& t) {
+    { s.enclose_component(t, 0) } -> std::same_as<IntervalJet>;
+  };
   bool reads_partially() const { return kComponentDense && nz_ == 0; }
   // x[which[k]] from the dense output at t (only called when reads_partially()).
   void interpolate_reads(double t, const std::vector<int>& which, double* x) const {
@@ -484,7 +636,10 @@ class EventLocator {
     }
   }
   const events::EventOptions& options_;
-  const int samples_;  // sample points per step, ends included
+  const int max_samples_;  // guard_samples + 2
+  // Sample points of the current mode's steps, ends included: max_samples_, or only the ends
+  // where every guard is searched with a certificate (note_certified).
+  int samples_;
   S* stepper_ = nullptr;
   const Mode* mode_ = nullptr;
   const GuardStates* guards_ = nullptr;
@@ -495,6 +650,12 @@ class EventLocator {
   std::vector<Arming> next_arming_;
   std::vector<char> retrigger_, unresolved_;
   std::vector<double> candidate_t_;
+  std::vector<char> certified_;  // guard k of the current mode is searched (certified())
+  std::vector<int> armed_at_;    // the sample where the walk armed guard k at rest (-1: none)
+  std::vector<IntervalJet> x_enclosure_;
+  std::vector<int> all_states_;
+  const Mode* certified_for_ = nullptr;  // the mode certified_ was noted for
+  bool first_scan_ = true;  // the run's first step: a time event's instant at t0 fires too
   std::vector<int> fired_;
   DeclaredReads declared_;                 // Guard::reads_states of the current mode
   double origin_ = 0.0;                    // t0 of the run (set_time_origin)
@@ -504,6 +665,7 @@ class EventLocator {
   Failure failure_;
   bool algebraic_failed_ = false;  // a root-finding evaluation's Newton solve failed (failure_)
   long guard_evaluations_ = 0, root_evaluations_ = 0;
+  long enclosure_evaluations_ = 0, undecided_searches_ = 0;
 };
 
 }  // namespace saltus::detail

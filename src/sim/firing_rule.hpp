@@ -142,7 +142,7 @@ class FiringRule {
     std::fill(trigger_side_.begin(), trigger_side_.end(), 0);
     for (size_t kk = 0; kk < m.guards.size(); ++kk) {
       const Guard& g = m.guards[kk];
-      if (g.direction == Direction::Either) continue;
+      if (g.direction == Direction::Either || g.period > 0.0) continue;
       if (std::find(fired_.begin(), fired_.end(), static_cast<int>(kk)) != fired_.end()) continue;
       const double p = g.value(at.t, at.x, at.z) - guards.offset[kk];
       if (!std::isfinite(p)) return non_finite(static_cast<int>(kk), p);
@@ -186,7 +186,9 @@ class FiringRule {
       };
       const bool passed = passed_[k] != 0;
       passed_[k] = 0;
-      if (passed) {
+      if (g.period > 0.0) {
+        guards.arming[k] = Arming::Armed;  // a time event: its instants decide, not its value
+      } else if (passed) {
         wait_to_move_away();  // its crossing here passed outside its jump set
       } else if (applied_[k] && g.observe_only) {
         wait_to_move_away();  // an observer re-arms once back on its other side

@@ -44,11 +44,13 @@ struct GuardStates {
         p_start(max_guards),
         leave_sign(max_guards),
         band(max_guards),
+        graze_band(max_guards),
         offset(max_guards, 0.0) {}
   std::vector<Arming> arming;
   std::vector<double> p_start;     // guard value at the start of the next step
   std::vector<double> leave_sign;  // Leaving: the orientation in which s departs below zero
   std::vector<double> band;        // "on the surface": |p| <= band, set where guards are examined
+  std::vector<double> graze_band;  // a grazing without crossing: max p in [-graze_band, 0)
   // Guard::scale_offset x the guard's scale, set with band: what the engine subtracts from p.
   std::vector<double> offset;
 };

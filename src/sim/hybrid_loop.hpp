@@ -40,6 +40,7 @@
 #include "saltus/ode/error_norm.hpp"
 #include "saltus/sim/simulator.hpp"
 #include "state_scales.hpp"
+#include "time_events.hpp"
 
 namespace saltus::detail {
 
@@ -111,7 +112,16 @@ class HybridLoop final : private GuardRates {
     stats_base_ = stepper_.stats();
     guard_evaluations_base_ = locator_.guard_evaluations();
     root_evaluations_base_ = locator_.root_evaluations();
+    enclosure_evaluations_base_ = locator_.enclosure_evaluations();
+    undecided_searches_base_ = locator_.undecided_searches();
     locator_.begin_run();
+    name_sampled_guards();
+    has_time_events_.assign(static_cast<size_t>(system_.mode_count()), 0);
+    for (ModeId i = 0; i < system_.mode_count(); ++i) {
+      for (const Guard& g : system_.mode(i).guards) {
+        if (g.period > 0.0) has_time_events_[static_cast<size_t>(i)] = 1;
+      }
+    }
     accumulation_.reset();
     rule_.begin_run();
     last_set_t_ = kNaN;
@@ -230,12 +240,32 @@ class HybridLoop final : private GuardRates {
     s.stepper.restarts = stats.restarts - stats_base_.restarts;
     s.guard_evaluations = locator_.guard_evaluations() - guard_evaluations_base_;
     s.root_evaluations = locator_.root_evaluations() - root_evaluations_base_;
+    s.enclosure_evaluations = locator_.enclosure_evaluations() - enclosure_evaluations_base_;
+    s.undecided_searches = locator_.undecided_searches() - undecided_searches_base_;
+    s.sampled_guards = sampled_guards_;  // same names as the last run: no allocation
     s.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     out.t_final = now();
     out.final_mode = mode_;
     out.x_final = x_.head(nx_);
     out.z_final = z_.head(nz_);
+  }
+
+  // The system's guards that event location samples instead of searching with a certificate
+  // (EventLocator::certified), as "mode 'm' guard 'g'", named again only when the system's
+  // guards changed since the last run.
+  void name_sampled_guards() {
+    long guards = 0;
+    for (const Mode& m : system_.modes()) guards += static_cast<long>(m.guards.size());
+    if (guards == named_guards_) return;
+    named_guards_ = guards;
+    sampled_guards_.clear();
+    for (const Mode& m : system_.modes()) {
+      for (const Guard& g : m.guards) {
+        if (g.period > 0.0 || EventLocator<S>::certified(m, g)) continue;
+        sampled_guards_.push_back("mode '" + m.name + "' guard '" + g.name + "'");
+      }
+    }
   }
 
   // ------------------------------------------------------------------ the loop
@@ -254,7 +284,11 @@ class HybridLoop final : private GuardRates {
       }
       xdot_at_current_ = false;  // x_ may have moved since (a step, an event set)
       if (options_.events.predictive_step) apply_predictive_step();
-      const ode::StepStatus st = stepper_.step(t_end_);
+      // Steps end at the instants of time events (time_events.hpp) as they end at t_end.
+      const double limit = has_time_events_[static_cast<size_t>(mode_)]
+                               ? std::min(t_end_, next_instant(current_mode(), t_, origin_))
+                               : t_end_;
+      const ode::StepStatus st = stepper_.step(limit);
       if (st != ode::StepStatus::Accepted) {
         stop_on_step(st);
         return;
@@ -293,9 +327,13 @@ class HybridLoop final : private GuardRates {
     const Mode& m = current_mode();
     double h = kInfinity;
     const double h_err = stepper_.step_size();
+    // Without a given minimum, at least 1/64 of the error-controlled step: the prediction
+    // h = -gamma p / pdot shrinks geometrically towards a crossing it never reaches (and stalls
+    // at near-tangential approaches, issue 43), while the certified search needs no help to
+    // find the crossing inside a longer step.
     const double h_min = options_.events.predictive_h_min > 0.0
                              ? options_.events.predictive_h_min
-                             : ode::minimum_step(t_, options_.stepper);
+                             : std::max(ode::minimum_step(t_, options_.stepper), h_err / 64.0);
     for (size_t k = 0; k < m.guards.size(); ++k) {
       const Guard& g = m.guards[k];
       if (guards_.arming[k] != Arming::Armed || g.direction == Direction::Either || !g.gradient)
@@ -411,7 +449,7 @@ class HybridLoop final : private GuardRates {
 
   // The band of "on the surface" of every guard of mode m (hybrid_loop_bands.hpp).
   void note_bands(const Mode& m);
-  double guard_scale(const Guard& g, double t);
+  double guard_scale(const Guard& g, double t, double* clock_part = nullptr);
   void refresh_offsets(const Mode& m);
   static constexpr double kClockUlps = 4.0;  // the clock's resolution (ulps of tau)
   // kClockUlps ulps of tau times the guard's rate along the flow at x (firing_rule.hpp).
@@ -436,6 +474,13 @@ class HybridLoop final : private GuardRates {
       stop(Termination::NewtonFailure,
            message("mode '", m.name, "': algebraic equations unsolvable at t = ", at(f.t),
                    " (residual ", f.value, ")", last_events_text()));
+    } else if (scan == EventLocator<S>::Scan::NoEnclosure) {
+      stop(Termination::NonFiniteState,
+           message("guard '", m.guards[f.guard].name, "' of mode '", m.name,
+                   "' has no finite enclosure on [", at(f.t), ", ", at(f.value),
+                   "]: it is not finite there, or not bounded by interval arithmetic (a "
+                   "division by an interval holding 0); its crossings there cannot be proven",
+                   last_events_text()));
     } else {
       stop(Termination::NonFiniteState,
            message("guard '", m.guards[f.guard].name, "' of mode '", m.name, "' returned ", f.value,
@@ -537,6 +582,7 @@ class HybridLoop final : private GuardRates {
   long j_ = 0, events_total_ = 0;
   ode::StepperStats stats_base_;
   long guard_evaluations_base_ = 0, root_evaluations_base_ = 0;
+  long enclosure_evaluations_base_ = 0, undecided_searches_base_ = 0;
 
   Vector x_, z_, x_plus_, z_plus_, xdot_, dpdx_, dpdz_, zdot_;
   Vector outputs_;               // the current reset's outputs (Reset::output_names)
@@ -545,7 +591,10 @@ class HybridLoop final : private GuardRates {
   StateScales scales_;           // the run's scale of each state component (state_scales.hpp)
   std::string reset_failure_;    // a reset's reason for having no post-event state
   std::vector<int> nx_of_mode_;  // Jump::nx_of_mode
-  std::vector<int> round_;       // the guards whose resets one round applies (rule_.fired())
+  std::vector<char> has_time_events_;  // per mode: a guard of it is a time event (Guard::period)
+  std::vector<std::string> sampled_guards_;  // name_sampled_guards()
+  long named_guards_ = -1;                   // the system's guard count when they were named
+  std::vector<int> round_;  // the guards whose resets one round applies (rule_.fired())
   int n_outputs_ = 0;
   EventLocator<S> locator_;
   GuardStates guards_;  // arming and start values of the current mode's guards

@@ -34,8 +34,10 @@ class RunRecorder {
     SimulationSummary& s = out.summary;
     std::vector<std::vector<long>> per_guard = std::move(s.events_per_guard);
     std::string text = std::move(s.message);
+    std::vector<std::string> sampled = std::move(s.sampled_guards);  // the loop assigns it
     s = SimulationSummary{};
     s.events_per_guard = std::move(per_guard);
+    s.sampled_guards = std::move(sampled);
     s.message = std::move(text);
     s.message.clear();
     s.message.reserve(128);  // once: the end-of-run message then fits without allocating

@@ -34,7 +34,15 @@ std::string SimulationSummary::full_report(const HybridSystem* system) const {
       << " rejected, " << stepper.restarts << " restarts\n"
       << "evaluations      " << stepper.rhs_evaluations << " f, " << stepper.jacobian_evaluations
       << " Jacobians, " << guard_evaluations << " guards, " << root_evaluations
-      << " in root finding\n";
+      << " in root finding, " << enclosure_evaluations << " enclosures\n";
+  if (!sampled_guards.empty()) {
+    out << "sampled guards   " << sampled_guards.size()
+        << " (no enclosure: a crossing between samples can be missed)\n";
+    for (const std::string& g : sampled_guards) out << "  " << g << "\n";
+  }
+  if (undecided_searches > 0) {
+    out << "undecided        " << undecided_searches << " certified searches (samples decided)\n";
+  }
   out << "events per guard\n";
   for (size_t m = 0; m < events_per_guard.size(); ++m) {
     for (size_t g = 0; g < events_per_guard[m].size(); ++g) {

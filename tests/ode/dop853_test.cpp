@@ -159,7 +159,7 @@ TEST(Dop853, DenseOutputMatchesSolutionInsideSteps) {
   double worst = 0.0, worst_derivative = 0.0;
   while (s.time() < 8.0) {
     ASSERT_EQ(s.step(8.0), StepStatus::Accepted);
-    const Interval iv = s.interval();
+    const StepSpan iv = s.interval();
     for (int i = 0; i <= 10; ++i) {
       const double t = iv.t0 + i * iv.length() / 10;
       s.interpolate(t, x);

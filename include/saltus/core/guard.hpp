@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "saltus/core/autodiff.hpp"
+#include "saltus/core/interval_jet.hpp"
 #include "saltus/core/plain_function.hpp"
 #include "saltus/core/reset.hpp"
 #include "saltus/core/types.hpp"
@@ -42,6 +43,15 @@ struct Guard {
   // than it declares stops the run (NonFiniteState) instead of reading stale values. Empty:
   // value() may read all of x and z.
   std::vector<int> reads_states;
+  // Optional: p and dp/dt enclosed over an interval of time, from enclosures of t and of x over
+  // it (x: nx entries; those the guard does not read may hold anything; no z). With it, event
+  // location proves in every step where p has no crossing (the certified search,
+  // docs/ARCHITECTURE.md "Events"): no crossing of the computed solution is missed, however
+  // narrow. Without it (or in a mode with algebraic states) the guard is sampled at
+  // events.guard_samples points per step, and the run's summary names it (sampled_guards).
+  // Model files give every guard and section one (lang/tape_enclosure.hpp).
+  using Enclosure = std::function<IntervalJet(const IntervalJet& t, const IntervalJet* x, int nx)>;
+  Enclosure enclosure;
   Reset reset;
   // Optional jump set (HyEQ's D; a Modelica `when` with a condition): the guard fires only where
   // when(t, x, z) != 0 at its crossing (or after a jump that would fire it); elsewhere the
@@ -55,6 +65,12 @@ struct Guard {
   // but no reset is applied (no jump: state, mode and j unchanged) and it re-arms only after
   // moving back to its non-trigger side. For apex times, threshold crossings, Poincare sections.
   bool observe_only = false;
+  // Optional: a time event. period > 0: the guard fires at exactly t = period_origin + k period
+  // (k = 0, 1, ...; computed from k, so no drift over 1e6 periods) and nowhere else: the steps end
+  // at those instants instead of searching for them (Guard::value is kept for the analyses that
+  // read it). A stroboscopic section.
+  double period = 0.0;
+  double period_origin = 0.0;
   // A level in the guard's own units, as a fraction of its scale: the engine reads
   // p - scale_offset x scale(p), scale(p) = sum_i |dp/dx_i| S_i from the run's state scales
   // (docs/ARCHITECTURE.md "Tolerances"; needs `gradient`). For levels that a guard cannot
@@ -181,6 +197,27 @@ Guard make_guard(std::string name, Direction direction, P p, Reset reset, bool t
   };
   g.reset = std::move(reset);
   g.terminal = terminal;
+  return g;
+}
+
+// x or z of a guard evaluated as an enclosure (make_enclosed_guard): entries read by index.
+struct IntervalJetSpan {
+  const IntervalJet* data = nullptr;
+  Eigen::Index n = 0;
+  const IntervalJet& operator[](Eigen::Index i) const { return data[i]; }
+  Eigen::Index size() const { return n; }
+};
+
+// make_guard with Guard::enclosure (the certified event search): p is also called as
+// p(IntervalJet t, IntervalJetSpan x, IntervalJetSpan z) with z empty, so it may read x[i] and
+// use arithmetic and the elementary functions (no Eigen expressions of x, no z).
+template <class P>
+Guard make_enclosed_guard(std::string name, Direction direction, P p, Reset reset,
+                          bool terminal = false) {
+  Guard g = make_guard(std::move(name), direction, p, std::move(reset), terminal);
+  g.enclosure = [p](const IntervalJet& t, const IntervalJet* x, int nx) {
+    return IntervalJet(p(t, IntervalJetSpan{x, nx}, IntervalJetSpan{}));
+  };
   return g;
 }
 

@@ -13,8 +13,9 @@ struct EventOptions {
   RootOptions root;
 
   // Interior points of each step's dense output at which every guard is evaluated, in addition
-  // to the step ends: two crossings closer together than a step but farther apart than
-  // step / (guard_samples + 1) are both found.
+  // to the step ends. Guards with an enclosure (Guard::enclosure) are also searched with a
+  // certificate between them (no crossing missed, however close); for the others two crossings
+  // closer together than step / (guard_samples + 1) can be missed.
   int guard_samples = 4;
   // Between samples, also look for a grazing crossing (guard rises above zero and falls back
   // between two negative samples) from the guard's time derivative; needs guard gradients.
@@ -37,10 +38,11 @@ struct EventOptions {
   double simultaneous_rtol = 1e-13;
 
   // Seed 004's predictive event step h = max(h_min, min(-gamma p / pdot, h_err)), applied
-  // while a guard approaches. Off by default: the dense-output search does not need it.
+  // while a guard approaches. Off by default: the certified search does not need it (it only
+  // shortens steps; it can cause no miss, nor make one impossible).
   bool predictive_step = false;
   double predictive_gamma = 0.5;  // gamma in (0, 1]
-  double predictive_h_min = 0.0;  // 0: the integrator's own minimum
+  double predictive_h_min = 0.0;  // 0: h_err / 64 (progress: never the geometric stall)
 
   // Caps: total events in a run, and resets at a single instant (beating).
   long max_events = 1000000;

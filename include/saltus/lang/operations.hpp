@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "saltus/core/interval_jet.hpp"
+
 namespace saltus::lang {
 
 enum class OpCode : std::uint8_t {
@@ -113,6 +115,42 @@ template <class S>
 S choose(const S& c, const S& a, const S& b) {
   return scalar_value(c) != 0.0 ? a : b;
 }
+
+// A comparison (Less .. NotEqual) as a value 1 or 0.
+template <class S>
+S compare(OpCode op, const S& a, const S& b) {
+  const double x = scalar_value(a), y = scalar_value(b);
+  switch (op) {
+    case OpCode::Less:
+      return truth<S>(x < y);
+    case OpCode::LessEqual:
+      return truth<S>(x <= y);
+    case OpCode::Greater:
+      return truth<S>(x > y);
+    case OpCode::GreaterEqual:
+      return truth<S>(x >= y);
+    case OpCode::Equal:
+      return truth<S>(x == y);
+    default:
+      return truth<S>(x != y);
+  }
+}
+
+// The same meanings over an interval of time (core/interval_jet.hpp): where the outcome can
+// differ inside the interval, the enclosure of both outcomes and no derivative.
+inline IntervalJet sign(const IntervalJet& a) {
+  return intervals::sign(a);
+}
+inline IntervalJet min(const IntervalJet& a, const IntervalJet& b) {
+  return intervals::min(a, b);
+}
+inline IntervalJet max(const IntervalJet& a, const IntervalJet& b) {
+  return intervals::max(a, b);
+}
+inline IntervalJet choose(const IntervalJet& c, const IntervalJet& a, const IntervalJet& b) {
+  return intervals::choose(c, a, b);
+}
+IntervalJet compare(OpCode op, const IntervalJet& a, const IntervalJet& b);
 
 // Value of a non-leaf operation on constant operands (c: PowConst's exponent or if's third
 // operand).

@@ -12,7 +12,8 @@
 // once). Evaluation allocates nothing in steady state.
 //
 // run() evaluates in any scalar S with the operators and functions of operations.hpp: double,
-// saltus::Dual (ceres::Jet), or a higher-order jet found by argument-dependent lookup.
+// saltus::Dual (ceres::Jet), a higher-order jet found by argument-dependent lookup, or
+// saltus::IntervalJet (enclosures over an interval of time, core/interval_jet.hpp).
 #pragma once
 
 #include <ceres/jet.h>
@@ -128,10 +129,6 @@ void interpret(const Tape& tape, const S& t, const X& x, const XRate& xrate, con
       ceres::tanh;
   using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cos, std::cosh, std::exp,
       std::log, std::pow, std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
-  const auto value = [](const S& s) {
-    using ops::scalar_value;
-    return scalar_value(s);
-  };
   RegisterFile<S> r(tape.registers);
   if (tape.time_register >= 0) r.set(tape.time_register, t);
   for (const TapeLoad& l : tape.loads_x) r.set(l.reg, S(x[l.index]));
@@ -225,22 +222,12 @@ void interpret(const Tape& tape, const S& t, const X& x, const XRate& xrate, con
         r.set(in.out, ops::max(a, r[in.b]));
         break;
       case OpCode::Less:
-        r.set(in.out, ops::truth<S>(value(a) < value(r[in.b])));
-        break;
       case OpCode::LessEqual:
-        r.set(in.out, ops::truth<S>(value(a) <= value(r[in.b])));
-        break;
       case OpCode::Greater:
-        r.set(in.out, ops::truth<S>(value(a) > value(r[in.b])));
-        break;
       case OpCode::GreaterEqual:
-        r.set(in.out, ops::truth<S>(value(a) >= value(r[in.b])));
-        break;
       case OpCode::Equal:
-        r.set(in.out, ops::truth<S>(value(a) == value(r[in.b])));
-        break;
       case OpCode::NotEqual:
-        r.set(in.out, ops::truth<S>(value(a) != value(r[in.b])));
+        r.set(in.out, ops::compare(in.op, a, r[in.b]));
         break;
       case OpCode::If:
         r.set(in.out, ops::choose(a, r[in.b], r[in.c]));

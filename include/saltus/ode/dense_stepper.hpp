@@ -19,7 +19,7 @@ concept DenseStepper = requires(S s, const S c, const Flow& flow, double t, Cons
   { s.restart(t, x, x, true) } -> std::same_as<StepStatus>;  // recomputes f; drops caches
   { s.step(t) } -> std::same_as<StepStatus>;                 // one accepted step, never past t
   s.limit_next_step(t);                                      // predictive event step cap
-  { c.interval() } -> std::same_as<Interval>;                // where interpolate() is valid
+  { c.interval() } -> std::same_as<StepSpan>;                // where interpolate() is valid
   c.interpolate(t, out);                                     // no allocation, no f evaluation
   c.interpolate_derivative(t, out);
   { c.time() } -> std::convertible_to<double>;

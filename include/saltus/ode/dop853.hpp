@@ -41,6 +41,7 @@
 #include <utility>
 
 #include "saltus/core/flow.hpp"
+#include "saltus/core/interval_jet.hpp"
 #include "saltus/ode/flow_evaluator.hpp"
 #include "saltus/ode/step_size_controller.hpp"
 #include "saltus/ode/step_status.hpp"
@@ -78,10 +79,13 @@ class Dop853 {
   void limit_next_step(double h_cap) { h_cap_ = h_cap; }
 
   // The interval of the last accepted step ([t, t] right after restart()).
-  Interval interval() const { return {t0_, t_}; }
+  StepSpan interval() const { return {t0_, t_}; }
   // Dense output on interval(): 7th-order polynomial, no f evaluations.
   void interpolate(double t, VectorRef x) const;
   void interpolate_derivative(double t, VectorRef xdot) const;
+  // Component i of the dense output and its time derivative, enclosed over the times t
+  // (core/interval_jet.hpp): what the certified event search proves a guard's sign with.
+  IntervalJet enclose_component(const IntervalJet& t, int i) const;
   // x[which[k]] = component which[k] of interpolate(t), k < count (guards that read a few states).
   void interpolate_components(double t, const int* which, int count, double* x) const;
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "saltus/core/flow.hpp"
+#include "saltus/core/interval_jet.hpp"
 #include "saltus/ode/flow_evaluator.hpp"
 #include "saltus/ode/step_size_controller.hpp"
 #include "saltus/ode/step_status.hpp"
@@ -47,10 +48,13 @@ class Dopri5 {
   void limit_next_step(double h_cap) { h_cap_ = h_cap; }
 
   // The interval of the last accepted step ([t, t] right after restart()).
-  Interval interval() const { return {t0_, t_}; }
+  StepSpan interval() const { return {t0_, t_}; }
   // Dense output on interval(): 4th-order polynomial, no f evaluations.
   void interpolate(double t, VectorRef x) const;
   void interpolate_derivative(double t, VectorRef xdot) const;
+  // Component i of the dense output and its time derivative, enclosed over the times t
+  // (core/interval_jet.hpp): what the certified event search proves a guard's sign with.
+  IntervalJet enclose_component(const IntervalJet& t, int i) const;
   // Only the components which[0 .. count) of the dense output at t, into x[which[k]] (the same
   // values interpolate() writes, bit for bit): guards that read few states (Guard::reads_states).
   void interpolate_components(double t, const int* which, int count, double* x) const {

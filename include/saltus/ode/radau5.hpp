@@ -57,6 +57,7 @@
 #include <complex>
 
 #include "saltus/core/flow.hpp"
+#include "saltus/core/interval_jet.hpp"
 #include "saltus/ode/flow_evaluator.hpp"
 #include "saltus/ode/step_status.hpp"
 #include "saltus/ode/stepper_options.hpp"
@@ -85,10 +86,13 @@ class Radau5 {
   void limit_next_step(double h_cap) { h_cap_ = h_cap; }
 
   // The interval of the last accepted step ([t, t] right after restart()).
-  Interval interval() const { return {t0_, t_}; }
+  StepSpan interval() const { return {t0_, t_}; }
   // Dense output on interval(): the collocation polynomial (degree 3), no f evaluations.
   void interpolate(double t, VectorRef x) const;
   void interpolate_derivative(double t, VectorRef xdot) const;
+  // Component i of the dense output and its time derivative, enclosed over the times t
+  // (core/interval_jet.hpp): what the certified event search proves a guard's sign with.
+  IntervalJet enclose_component(const IntervalJet& t, int i) const;
 
   double time() const { return t_; }
   auto state() const { return x_.head(n_); }

@@ -14,7 +14,7 @@ enum class StepStatus {
 
 const char* to_string(StepStatus status);
 
-struct Interval {
+struct StepSpan {  // the interval of a step: [t0, t1]
   double t0 = 0.0;
   double t1 = 0.0;
   double length() const { return t1 - t0; }

@@ -28,7 +28,15 @@ struct SimulationSummary {
   events::ZenoKindEvidence zeno_kind;
   ode::StepperStats stepper;  // steps, rejections, f evaluations
   long guard_evaluations = 0;
-  long root_evaluations = 0;                        // guard evaluations spent locating event times
+  long root_evaluations = 0;       // guard evaluations spent locating event times
+  long enclosure_evaluations = 0;  // enclosures of guards the certified event search evaluated
+  // Certified searches that ran out of pieces in a step, whose samples then decided
+  // (docs/ARCHITECTURE.md "Events"); 0 in every run we know of.
+  long undecided_searches = 0;
+  // Guards that are sampled (events.guard_samples per step) instead of searched with a
+  // certificate, as "mode 'm' guard 'g'": no Guard::enclosure, or a mode with algebraic states.
+  // A crossing and return between two of their samples can be missed.
+  std::vector<std::string> sampled_guards;
   std::vector<std::vector<long>> events_per_guard;  // [mode][guard]
   long zeno_handovers = 0;
   // A bridged run's free motions taken at Painleve situations (model/bridged_run.hpp; records

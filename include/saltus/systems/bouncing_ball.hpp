@@ -23,6 +23,9 @@ struct BouncingBall {
   double mass = 1.0;       // kg
   double lift_rate = 0.0;  // growth of the upward external force, N/s
   bool with_rest_mode = true;
+  // The impact guard with its enclosure (the certified event search); false: sampled only, to
+  // measure the search's cost (bench/hybrid_ball_bench.cpp --sampled).
+  bool certified = true;
 
   ModeId flight = kNoMode, rest = kNoMode;
 
@@ -48,10 +51,11 @@ struct BouncingBall {
                             xdot[1] = -g_ - c_ * x[1] + k_ * t / m_;
                           }));
     const ModeId fl = flight;
-    Guard impact = make_guard(
+    Guard impact = make_enclosed_guard(
         "impact", Direction::Rising, [](const auto&, const auto& x, const auto&) { return -x[0]; },
         impact_reset(fl, e_, m_));
     impact.reads_states = {0};  // the height alone: event location interpolates only x
+    if (!certified) impact.enclosure = {};
     sys.add_guard(flight, std::move(impact));
     if (with_rest_mode) {
       rest = sys.add_mode("rest", semi_explicit_flow(
