@@ -2,8 +2,8 @@
 // an oriented guard s(t) over [t_from, t_to] of one step's dense output, proven not missed.
 //
 // The interval is cut into pieces, earliest first. Each piece gets an enclosure of s and of s'
-// over it (Guard::enclosure through the dense output, core/interval_jet.hpp), sharpened by the
-// mean value form s(mid) + s'([a, b]) ([a, b] - mid). A piece is done when
+// over it (Guard::enclosure through the dense output, core/interval_jet.hpp), sharpened where
+// it can help by the mean value form s(mid) + s'([a, b]) ([a, b] - mid). A piece is done when
 //   - s < 0 throughout it (no crossing in it),
 //   - s' < 0 throughout it (s falls: no rising crossing inside, whatever its values),
 //   - s' > 0 throughout it: s rises, so its values at the ends decide (a bracket for the root
@@ -114,11 +114,18 @@ CrossingSearchResult search_crossing(Enclose&& enclose, Point&& point, double t_
     ++out.enclosures;
     const bool at_resolution = !(b - a > min_width) || top >= kMaxDepth;
     Interval v = e.v;
-    if (!v.is_nan() && e.d.is_finite() && !(v.hi < -band)) {
+    // The mean value form costs a second enclosure: only for a piece that is not monotone (a
+    // monotone one is decided by its end values) and where the value at the middle says it can
+    // prove the piece below the band.
+    const bool monotone = e.d.lo > 0.0 || e.d.hi < 0.0;
+    if (!monotone && !v.is_nan() && e.d.is_finite() && !(v.hi < -band)) {
       const double m = 0.5 * (a + b);
-      const IntervalJet em = enclose(m, m);
-      ++out.enclosures;
-      if (!em.v.is_nan()) v = intersect(v, em.v + e.d * (Interval(a, b) - Interval(m)));
+      const double sm = point(m);
+      if (!(sm + 0.5 * e.d.mag() * (b - a) >= -band)) {
+        const IntervalJet em = enclose(m, m);
+        ++out.enclosures;
+        if (!em.v.is_nan()) v = intersect(v, em.v + e.d * (Interval(a, b) - Interval(m)));
+      }
     }
     const bool negative_seen = !std::isnan(t_neg);
     if (v.is_nan() || e.d.is_nan()) {
