@@ -135,6 +135,21 @@ std::string run_report(const model::ModelRun& run) {
     out << "  " << guard << ": " << count << "\n";
   });
   if (s.zeno_handovers > 0) out << "  zeno-handover: " << s.zeno_handovers << "\n";
+  // Guards event location samples instead of searching with a certificate
+  // (docs/ARCHITECTURE.md "Event semantics", step 1): named, or counted when there are many.
+  if (!s.sampled_guards.empty()) {
+    out << "sampled    " << s.sampled_guards.size()
+        << " guard(s) located by samples only (no enclosure: a crossing and return between two "
+           "samples can be missed)";
+    if (s.sampled_guards.size() <= 4) {
+      for (size_t k = 0; k < s.sampled_guards.size(); ++k) {
+        out << (k ? ", " : ": ") << s.sampled_guards[k];
+      }
+    } else {
+      out << "; summary.json sampled_guards names them";
+    }
+    out << "\n";
+  }
   // A bridged run's lift-offs at Painleve situations (model/bridged_run.hpp).
   const EventLog& events = run.result.events;
   for (long i = 0; i < events.size(); ++i) {
