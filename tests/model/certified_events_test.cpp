@@ -76,6 +76,7 @@ TEST(CertifiedEvents, AParabolaPeakingOneNanometreAboveALevelCrossesItTwice) {
     // The run took steps much longer than the excursion above the level.
     EXPECT_LT(run.result.summary.stepper.accepted_steps, 40) << integrator;
     EXPECT_TRUE(run.result.summary.sampled_guards.empty()) << integrator;
+    EXPECT_EQ(run.result.summary.undecided_searches, 0) << integrator;
   }
 }
 

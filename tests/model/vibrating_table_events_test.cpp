@@ -75,6 +75,7 @@ void expect_every_impact(const VibratingTableCase& c, const TableRun& r, const s
               res.summary.termination == Termination::Zeno)
       << what << ": " << r.run.message();
   EXPECT_TRUE(res.summary.sampled_guards.empty()) << what;
+  EXPECT_EQ(res.summary.undecided_searches, 0) << what;  // every step proven, none left to samples
   const double t_final = res.summary.t_final;
   // From the start, then from each impact's post-event state.
   const EventLog& log = res.events;
