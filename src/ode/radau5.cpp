@@ -1,3 +1,5 @@
+// Radau IIA (order 5) for stiff ODEs and index-1 DAEs; see radau5.hpp. Length (~460 lines): one
+// integrator whose stages, simplified Newton, error estimate and dense output share its state.
 #include "saltus/ode/radau5.hpp"
 
 #include <algorithm>

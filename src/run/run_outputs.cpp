@@ -150,6 +150,10 @@ std::string run_report(const model::ModelRun& run) {
     }
     out << "\n";
   }
+  if (s.undecided_searches > 0) {
+    out << "undecided  " << s.undecided_searches
+        << " certified event search(es) ran out of pieces; the step's samples decided there\n";
+  }
   // A bridged run's lift-offs at Painleve situations (model/bridged_run.hpp).
   const EventLog& events = run.result.events;
   for (long i = 0; i < events.size(); ++i) {

@@ -13,7 +13,7 @@
 // Why still a template on the stepper: compiled once behind a virtual dense-output interface,
 // the loop would pay an indirect call per step, per guard sample and per root-finder iteration
 // (the sample and Brent calls are ~35 % of an impact's instructions on the ball ensemble); that
-// has not been measured to cost nothing, so the template stays (issue 10). Length (~540 lines):
+// has not been measured to cost nothing, so the template stays (issue 10). Length (~610 lines):
 // the run's state and its sequencing are one concept; the parts above are already out.
 #pragma once
 
@@ -115,13 +115,7 @@ class HybridLoop final : private GuardRates {
     enclosure_evaluations_base_ = locator_.enclosure_evaluations();
     undecided_searches_base_ = locator_.undecided_searches();
     locator_.begin_run();
-    name_sampled_guards();
-    has_time_events_.assign(static_cast<size_t>(system_.mode_count()), 0);
-    for (ModeId i = 0; i < system_.mode_count(); ++i) {
-      for (const Guard& g : system_.mode(i).guards) {
-        if (g.period > 0.0) has_time_events_[static_cast<size_t>(i)] = 1;
-      }
-    }
+    note_system_guards();
     accumulation_.reset();
     rule_.begin_run();
     last_set_t_ = kNaN;
@@ -251,19 +245,25 @@ class HybridLoop final : private GuardRates {
     out.z_final = z_.head(nz_);
   }
 
-  // The system's guards that event location samples instead of searching with a certificate
-  // (EventLocator::certified), as "mode 'm' guard 'g'", named again only when the system's
-  // guards changed since the last run.
-  void name_sampled_guards() {
+  // What the loop keeps of the system's guards, noted again only when their number changed
+  // since the last run: which modes have time events (Guard::period), and the guards event
+  // location samples instead of searching with a certificate (EventLocator::certified), as
+  // "mode 'm' guard 'g'".
+  void note_system_guards() {
     long guards = 0;
     for (const Mode& m : system_.modes()) guards += static_cast<long>(m.guards.size());
-    if (guards == named_guards_) return;
-    named_guards_ = guards;
+    if (guards == noted_guards_) return;
+    noted_guards_ = guards;
     sampled_guards_.clear();
-    for (const Mode& m : system_.modes()) {
+    has_time_events_.assign(system_.modes().size(), 0);
+    for (size_t i = 0; i < system_.modes().size(); ++i) {
+      const Mode& m = system_.modes()[i];
       for (const Guard& g : m.guards) {
-        if (g.period > 0.0 || EventLocator<S>::certified(m, g)) continue;
-        sampled_guards_.push_back("mode '" + m.name + "' guard '" + g.name + "'");
+        if (g.period > 0.0) {
+          has_time_events_[i] = 1;
+        } else if (!EventLocator<S>::certified(m, g)) {
+          sampled_guards_.push_back("mode '" + m.name + "' guard '" + g.name + "'");
+        }
       }
     }
   }
@@ -592,8 +592,8 @@ class HybridLoop final : private GuardRates {
   std::string reset_failure_;    // a reset's reason for having no post-event state
   std::vector<int> nx_of_mode_;  // Jump::nx_of_mode
   std::vector<char> has_time_events_;  // per mode: a guard of it is a time event (Guard::period)
-  std::vector<std::string> sampled_guards_;  // name_sampled_guards()
-  long named_guards_ = -1;                   // the system's guard count when they were named
+  std::vector<std::string> sampled_guards_;  // note_system_guards()
+  long noted_guards_ = -1;                   // the system's guard count when they were noted
   std::vector<int> round_;  // the guards whose resets one round applies (rule_.fired())
   int n_outputs_ = 0;
   EventLocator<S> locator_;

@@ -5,8 +5,8 @@
 // start), the reference's next impact is the run's next impact, within 1e-9 s; none missed,
 // none spurious; no sample of the trajectory lies below the table beyond the guard band; every
 // run ends with a status (end time, or the Zeno point where the impacts accumulate). The same
-// tables started at t0 = 1e6 (the table's phase shifted with them) and in millimetres and
-// milliseconds give the same impacts.
+// tables started at t0 = 1e6 (the table's phase shifted with them), raised 1e6 m with the ball,
+// and in millimetres and milliseconds give the same impacts.
 //
 // Flight by flight, because the motion is chaotic: a last-digit difference grows ~1e9-fold over
 // 20 s, so no two correct computations share their whole list of impacts.
@@ -39,7 +39,8 @@ struct TableRun {
 
 // The model file with the table's values; `t0` shifts the start and the table's phase; `mm_ms`
 // writes it in millimetres and milliseconds.
-TableRun run_table(const VibratingTableCase& c, double t0 = 0.0, bool mm_ms = false) {
+TableRun run_table(const VibratingTableCase& c, double t0 = 0.0, bool mm_ms = false,
+                   double Y0 = 0.0) {
   std::vector<std::string> set = {"A=" + num(c.A), "e=" + num(c.e), "y0=" + num(c.y0),
                                   "v0=" + num(c.v0)};
   if (t0 != 0.0 || mm_ms) {
@@ -56,6 +57,7 @@ TableRun run_table(const VibratingTableCase& c, double t0 = 0.0, bool mm_ms = fa
            "solver.t_end=" + num(t0 + c.t_end * T),
            "output.sample_interval=" + num(1e-3 * T)};
   }
+  if (Y0 != 0.0) set.push_back("Y0=" + num(Y0));
   TableRun r;
   r.run = run_model(std::make_shared<const Model>(
       load_model_file(saltus::testing::models_dir() / "vibrating_table.toml", set)));
@@ -146,18 +148,23 @@ TEST(VibratingTableEvents, TablesAroundTheIssuesAmplitudeMissNoImpact) {
   EXPECT_GT(impacts, 20);
 }
 
-// The same tables from t0 = 1e6 (phase shifted) and in mm and ms: the first impacts agree (to
-// the clock's resolution at 1e6, amplified by the flights since).
+// The same tables from t0 = 1e6 (phase shifted), with table and ball 1e6 m up, and in mm and
+// ms: the first impacts agree (to the clock's or the height's resolution at 1e6, amplified by
+// the flights since).
 TEST(VibratingTableEvents, OtherStartTimesAndUnitsGiveTheSameImpacts) {
   for (int k = 0; k < 20; ++k) {
     const VibratingTableCase c = saltus::testing::vibrating_table_case(kSeed, k);
     const TableRun base = run_table(c);
     const TableRun later = run_table(c, 1e6);
     const TableRun scaled = run_table(c, 0.0, true);
+    const TableRun raised = run_table(c, 0.0, false, 1e6);  // the table 1e6 m up, the ball too
     const size_t n = std::min<size_t>(5, base.impacts.size());
     ASSERT_GE(later.impacts.size(), n) << "table " << k;
     ASSERT_GE(scaled.impacts.size(), n) << "table " << k;
+    ASSERT_GE(raised.impacts.size(), n) << "table " << k;
     for (size_t i = 0; i < n; ++i) {
+      // Heights at 1e6 have ulps of 1.2e-10 m: a crossing's time moves by that over the speed.
+      EXPECT_NEAR(raised.impacts[i], base.impacts[i], 1e-6) << "table " << k << " impact " << i;
       EXPECT_NEAR(later.impacts[i] - 1e6, base.impacts[i], 1e-6)
           << "table " << k << " impact " << i;
       EXPECT_NEAR(scaled.impacts[i] * 1e-3, base.impacts[i], 1e-9)
