@@ -549,9 +549,15 @@ class EventLocator {
       return sign < 0.0 ? -p : p;  // negation is exact
     };
     auto point = [&](double t) { return guard_at(g, sign, t); };
-    const CrossingSearchResult r =
-        search_crossing(enclose, point, from, sign * p_from, to, guards_->band[k], departed,
-                        needs_departure, guards_->graze_band[k]);
+    // The end of the step on the trigger side: a crossing (or a return) to cut around.
+    double cuts[2];
+    const int n_cuts =
+        to == sample_t_[samples_ - 1]
+            ? parabola_cuts(point, from, sign * p_from, to, sign * sample_s_(k, samples_ - 1), cuts)
+            : 0;
+    const CrossingSearchResult r = search_crossing(
+        enclose, point, from, sign * p_from, to, guards_->band[k], departed, needs_departure,
+        guards_->graze_band[k], std::span<const double>(cuts, static_cast<size_t>(n_cuts)));
     enclosure_evaluations_ += r.enclosures;
     using Kind = CrossingSearchResult::Kind;
     double found = kInfinity;

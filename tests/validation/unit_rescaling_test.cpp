@@ -47,6 +47,22 @@ std::string text(double v) {
 // ten-line ball: "9.81*y"), which no change of units can reach.
 const std::set<std::string> kLiteralConstants = {"ball.toml"};
 
+// Models whose motion separates nearby trajectories fast, compared over a shorter horizon
+// (in the file's time unit) in the random units: the vibrating table at its file's values
+// amplifies a difference 10x every ~2 s (rtol 1e-12 against 1e-13: event times 4e-16 apart at
+// the first impact, 1e-8 at the 17th, t = 19.5), so at its t_end of 20 any two roundings of
+// the same run differ by more than the comparison's 1e4 x tolerance, whatever the units.
+const std::map<std::string, double> kChaoticHorizon = {{"vibrating_table.toml", 8.0}};
+
+// Overrides that shorten a chaotic model's run to its horizon, in units whose time is `t_factor`
+// times the file's (with `others` kept).
+std::vector<std::string> horizon(const std::string& name, double t_factor,
+                                 std::vector<std::string> others) {
+  const auto it = kChaoticHorizon.find(name);
+  if (it != kChaoticHorizon.end()) others.push_back("solver.t_end=" + text(it->second * t_factor));
+  return others;
+}
+
 struct ModelText {
   std::string name, text;
 };
@@ -161,9 +177,11 @@ void expect_same_events_in_random_units(unsigned seed, bool automatic_start) {
       if (!rescaled.problems.empty()) break;
       const Model model = load_model_text(m.text, m.name);
       const std::vector<std::string> none;
-      const ModelRun a = run_text(m.text, automatic_start ? none : fixed_start(model, 1.0));
+      const ModelRun a =
+          run_text(m.text, horizon(m.name, 1.0, automatic_start ? none : fixed_start(model, 1.0)));
       const ModelRun b =
-          run_text(rescaled.text, automatic_start ? none : fixed_start(model, f.time));
+          run_text(rescaled.text,
+                   horizon(m.name, f.time, automatic_start ? none : fixed_start(model, f.time)));
       ++compared;
       const saltus::testing::RunComparison c = compare(a, b, rescaled, f, false);
       EXPECT_EQ(c.first_difference, "");
