@@ -30,6 +30,20 @@ Guard lifted_guard(const Guard& g, ModeId mode, GuardId index, int n,
     return value(t, y.head(n), z);
   };
   lg.when_text = g.when_text;
+  lg.period = g.period;
+  lg.period_origin = g.period_origin;
+  lg.scale_offset = g.scale_offset;
+  // The guard reads x, the first n of the lifted states: the certified search encloses those
+  // alone, not the n^2 of the state-transition matrix.
+  lg.reads_states = g.reads_states;
+  if (lg.reads_states.empty()) {
+    for (int i = 0; i < n; ++i) lg.reads_states.push_back(i);
+  }
+  if (g.enclosure) {
+    lg.enclosure = [enclosure = g.enclosure, n](const IntervalJet& t, const IntervalJet* y, int) {
+      return enclosure(t, y, n);
+    };
+  }
   if (g.when) {
     lg.when = [when = g.when, n](double t, ConstVectorRef y, ConstVectorRef z) {
       return when(t, y.head(n), z);

@@ -35,6 +35,25 @@ const HybridSystem& system_at(const ParameterFamily& f, ConstVectorRef p) {
       "p0 +- h_k e_k): a derivative in p other than the central differences of its own steps");
 }
 
+// The system whose parameters lie in the enclosures p of the parameter states over a step
+// (they are constant, so their dense output is p0 or p0 +- h_k e_k within round-off, far less
+// than h_k); null if none does.
+const HybridSystem* system_enclosed(const ParameterFamily& f, const IntervalJet* p) {
+  const int np = parameter_count(f);
+  const auto holds = [&](int moved, double step) {
+    for (int k = 0; k < np; ++k) {
+      if (!p[k].v.contains(f.values[k] + (k == moved ? step : 0.0))) return false;
+    }
+    return true;
+  };
+  if (holds(-1, 0.0)) return &f.nominal;
+  for (int k = 0; k < np; ++k) {
+    if (holds(k, f.steps[k])) return &f.plus[static_cast<size_t>(k)];
+    if (holds(k, -f.steps[k])) return &f.minus[static_cast<size_t>(k)];
+  }
+  return nullptr;
+}
+
 // Central difference in parameter k of out = fn(system) (fn writes into its argument).
 template <class Fn>
 void parameter_column(const ParameterFamily& f, int k, Eigen::Index rows, const Fn& fn,
@@ -95,6 +114,20 @@ Guard augmented_guard(const Family& f, ModeId m, GuardId g, const std::vector<in
   if (inner.when) {  // the jump set follows the parameters as the value does
     out.when = [at, nx](double t, ConstVectorRef x, ConstVectorRef z) {
       return at(x).when(t, x.head(nx), z);
+    };
+  }
+  out.period = inner.period;
+  out.period_origin = inner.period_origin;
+  out.scale_offset = inner.scale_offset;
+  if (!inner.reads_states.empty()) {  // and the parameters, which choose the system
+    out.reads_states = inner.reads_states;
+    for (int k = 0; k < np; ++k) out.reads_states.push_back(nx + k);
+  }
+  if (inner.enclosure) {
+    out.enclosure = [f, m, g, nx](const IntervalJet& t, const IntervalJet* x, int) {
+      const HybridSystem* s = system_enclosed(*f, x + nx);
+      if (s == nullptr) return IntervalJet(Interval::nan(), Interval::nan());
+      return s->mode(m).guards[static_cast<size_t>(g)].enclosure(t, x, nx);
     };
   }
   // Without a gradient the analysis differences `value`, which follows p: still right.

@@ -6,10 +6,12 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "saltus/analysis/hybrid_sensitivity.hpp"
 #include "saltus/analysis/parameter_augmented_system.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/sim/simulator.hpp"
 
 namespace saltus::analysis {
 namespace {
@@ -104,6 +106,51 @@ TEST(ParameterAugmentedSystem, Refusals) {
   augmented.mode(0).flow.rhs(0.0, x, Vector(), xdot);
   EXPECT_DOUBLE_EQ(xdot[0], -0.7);
   EXPECT_EQ(xdot[1], 0.0);
+}
+
+// y' = v, v' = -1 from (0, v0), v0^2 = 2 (a + d): y peaks d above the level a at t = v0 and
+// crosses it twice, 2 sqrt(2 d) apart, first at t* = v0 - sqrt(2 d). The flight is a parabola,
+// which the integrator follows exactly, so its steps are ~1 long. The guard has an enclosure
+// (make_enclosed_guard); the augmented system's guard keeps it.
+HybridSystem hop(double a) {
+  HybridSystem sys;
+  const auto flow = [](const auto&, const auto& x, auto& xd) {
+    xd[0] = x[1];
+    xd[1] = -1.0 + 0.0 * x[0];
+  };
+  const ModeId flight = sys.add_mode("flight", ode_flow(2, flow));
+  const ModeId above = sys.add_mode("above", ode_flow(2, flow));
+  sys.add_guard(flight, make_enclosed_guard(
+                            "level", Direction::Rising,
+                            [a](const auto&, const auto& x, const auto&) {
+                              using Scalar = std::decay_t<decltype(x[0])>;
+                              return x[0] - Scalar(a);
+                            },
+                            Reset::to(above)));
+  return sys;
+}
+
+// The parameter-augmented system (orbits' and sweeps' derivatives in a parameter) searches its
+// guards with the certificate (no guard left to samples): of the two crossings 1.3e-4 apart
+// inside one step of ~1, the first is the event, with every integrator.
+TEST(ParameterAugmentedSystem, GuardsKeepTheirEnclosures) {
+  const double a = 0.3, d = 2e-9, v0 = std::sqrt(2.0 * (a + d));
+  const HybridSystem augmented = parameter_augmented_system(family_of(a, hop));
+  ASSERT_TRUE(static_cast<bool>(augmented.mode(0).guards[0].enclosure));
+  SimulationOptions o;
+  o.stepper.rtol = 1e-10;
+  o.stepper.atol = 1e-12;
+  o.output.record_events = true;
+  for (const Integrator integrator : {Integrator::Dopri5, Integrator::Dop853, Integrator::Radau5}) {
+    o.integrator = integrator;
+    const SimulationResult r =
+        simulate(augmented, 0, 0.0, (Vector(3) << 0.0, v0, a).finished(), 3.0, o);
+    ASSERT_EQ(r.termination(), Termination::EndTimeReached) << r.summary.message;
+    EXPECT_TRUE(r.summary.sampled_guards.empty());
+    ASSERT_EQ(r.events.size(), 1) << "integrator " << static_cast<int>(integrator);
+    EXPECT_NEAR(r.events[0].t, v0 - std::sqrt(2.0 * d), 1e-9);
+    EXPECT_EQ(r.events.x_after(0)[2], a);  // the parameter state is kept
+  }
 }
 
 }  // namespace

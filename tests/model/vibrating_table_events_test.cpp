@@ -6,7 +6,8 @@
 // none spurious; no sample of the trajectory lies below the table beyond the guard band; every
 // run ends with a status (end time, or the Zeno point where the impacts accumulate). The same
 // tables started at t0 = 1e6 (the table's phase shifted with them), raised 1e6 m with the ball,
-// and in millimetres and milliseconds give the same impacts.
+// and in millimetres and milliseconds give the same impacts. A sensitivity run (the
+// state-transition matrix integrated with the state, A and e loaded as states) misses none either.
 //
 // Flight by flight, because the motion is chaotic: a last-digit difference grows ~1e9-fold over
 // 20 s, so no two correct computations share their whole list of impacts.
@@ -19,6 +20,7 @@
 
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/model_sensitivity.hpp"
 #include "support/model_files.hpp"
 #include "support/vibrating_table_reference.hpp"
 
@@ -37,12 +39,25 @@ struct TableRun {
   std::vector<double> impacts;  // the run's impact times
 };
 
+// The overrides that give the model file table c's values.
+std::vector<std::string> table_values(const VibratingTableCase& c) {
+  return {"A=" + num(c.A), "e=" + num(c.e), "y0=" + num(c.y0), "v0=" + num(c.v0)};
+}
+
+// The run's impact times (the guard's records; not the Zeno point's).
+std::vector<double> impact_times(const EventLog& log) {
+  std::vector<double> out;
+  for (long i = 0; i < log.size(); ++i) {
+    if (log[i].guard >= 0) out.push_back(log[i].t);
+  }
+  return out;
+}
+
 // The model file with the table's values; `t0` shifts the start and the table's phase; `mm_ms`
 // writes it in millimetres and milliseconds.
 TableRun run_table(const VibratingTableCase& c, double t0 = 0.0, bool mm_ms = false,
                    double Y0 = 0.0) {
-  std::vector<std::string> set = {"A=" + num(c.A), "e=" + num(c.e), "y0=" + num(c.y0),
-                                  "v0=" + num(c.v0)};
+  std::vector<std::string> set = table_values(c);
   if (t0 != 0.0 || mm_ms) {
     // The table's phase follows the start time; lengths in mm, times in ms when asked.
     const double L = mm_ms ? 1e3 : 1.0, T = mm_ms ? 1e3 : 1.0;
@@ -61,10 +76,7 @@ TableRun run_table(const VibratingTableCase& c, double t0 = 0.0, bool mm_ms = fa
   TableRun r;
   r.run = run_model(std::make_shared<const Model>(
       load_model_file(saltus::testing::models_dir() / "vibrating_table.toml", set)));
-  const EventLog& log = r.run.result.events;
-  for (long i = 0; i < log.size(); ++i) {
-    if (log[i].guard >= 0) r.impacts.push_back(log[i].t);
-  }
+  r.impacts = impact_times(r.run.result.events);
   return r;
 }
 
@@ -171,6 +183,37 @@ TEST(VibratingTableEvents, OtherStartTimesAndUnitsGiveTheSameImpacts) {
           << "table " << k << " impact " << i;
     }
   }
+}
+
+// The sensitivity run of `saltus sensitivity --parameters A,e` lifts the model's guard to the
+// state with its state-transition matrix (and A and e as states): the lifted guard keeps its
+// enclosure, so the run is searched with the certificate as `saltus run` is and takes the same
+// impacts, flight by flight against the reference.
+TEST(VibratingTableEvents, SensitivityRunsMissNoImpact) {
+  long impacts = 0, samples = 0;
+  for (int k = 0; k < 20; ++k) {
+    const VibratingTableCase c = saltus::testing::vibrating_table_case(kSeed, k);
+    LoadOptions as_states;
+    as_states.parameters_as_states = {"A", "e"};
+    auto model = std::make_shared<const Model>(load_model_file(
+        saltus::testing::models_dir() / "vibrating_table.toml", table_values(c), as_states));
+    ASSERT_EQ(model->states[0].name, "y");
+    ASSERT_EQ(model->states[1].name, "v");
+    run::ModelSensitivity s = run::model_sensitivity(model);
+    TableRun r;
+    r.run = std::move(s.run);
+    r.impacts = impact_times(r.run.result.events);
+    expect_every_impact(c, r, "sensitivity run of table " + std::to_string(k), impacts, samples);
+    // The run without sensitivities takes the same impacts: the lifted state's steps differ,
+    // so to the solver's tolerance (amplified by the flights).
+    const TableRun plain = run_table(c);
+    const size_t n = std::min<size_t>(5, plain.impacts.size());
+    ASSERT_GE(r.impacts.size(), n) << "table " << k;
+    for (size_t i = 0; i < n; ++i) {
+      EXPECT_NEAR(r.impacts[i], plain.impacts[i], 1e-9) << "table " << k << " impact " << i;
+    }
+  }
+  EXPECT_GT(impacts, 100);
 }
 
 }  // namespace
