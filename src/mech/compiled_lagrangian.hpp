@@ -100,6 +100,18 @@ struct CompiledLagrangian {
 
 using Context = std::shared_ptr<const CompiledLagrangian>;
 
+// Gives guard g, whose value is sign * g_N(q) of contact d, the gap's enclosure (the certified
+// event search) when the contact's gap has one, and declares that it reads q alone.
+inline void enclose_gap_guard(Guard& g, const Context& ctx, int d, double sign) {
+  if (!ctx->model.contact(d).gap.encloses()) return;
+  g.enclosure = [ctx, d, sign](const IntervalJet&, const IntervalJet* x, int) {
+    const IntervalJet gap = ctx->model.contact(d).gap.enclose(x, ctx->n);
+    return sign < 0.0 ? -gap : gap;
+  };
+  g.reads_states.clear();
+  for (int i = 0; i < ctx->n; ++i) g.reads_states.push_back(i);
+}
+
 // The friction state compliant contact number j (in compliant order) takes in `mode` at
 // (t, q, qdot) (compliant_contact_guards.cpp): unchanged when it is inactive or frictionless;
 // sliding with s = sign(gdot_T) when |gdot_T| > 1e-12 sum_k |w_T,k qdot_k| and not

@@ -232,33 +232,37 @@ void add_compliant_guards(HybridSystem& sys, ModeId id, const Context& ctx,
       next.compliant_mask &= ~bit;  // release ends the contact's friction too
       next.compliant_stick &= ~bit;
       next.compliant_slip_negative &= ~bit;
-      sys.add_guard(id, make_guard(
-                            "release:" + c.name, Direction::Rising,
-                            [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
-                              using S = std::decay_t<decltype(x[0])>;
-                              const auto [q, qd] = split(x, ctx->n);
-                              const LagrangianContact& cc = ctx->model.contact(ci);
-                              if (on_force) return S(-compliant_force(cc, q, qd));
-                              return S(cc.gap(q));  // the gap returns to zero
-                            },
-                            Reset::to(ctx->find(next))));
+      Guard release = make_guard(
+          "release:" + c.name, Direction::Rising,
+          [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
+            using S = std::decay_t<decltype(x[0])>;
+            const auto [q, qd] = split(x, ctx->n);
+            const LagrangianContact& cc = ctx->model.contact(ci);
+            if (on_force) return S(-compliant_force(cc, q, qd));
+            return S(cc.gap(q));  // the gap returns to zero
+          },
+          Reset::to(ctx->find(next)));
+      if (!on_force) enclose_gap_guard(release, ctx, ci, 1.0);
+      sys.add_guard(id, std::move(release));
     } else {
       next.compliant_mask |= bit;
       // A frictional contact starts sliding or sticking by its tangential velocity and forces.
       Reset touched = c.compliant_frictional() ? friction_reset(ctx, next, j, false)
                                                : Reset::to(ctx->find(next));
-      sys.add_guard(id, make_guard(
-                            "touch:" + c.name, Direction::Rising,
-                            [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
-                              using S = std::decay_t<decltype(x[0])>;
-                              const auto [q, qd] = split(x, ctx->n);
-                              const LagrangianContact& cc = ctx->model.contact(ci);
-                              const S p = S(-cc.gap(q));
-                              if (!on_force) return p;
-                              const S f = compliant_force(cc, q, qd);
-                              return val(f) < val(p) ? f : p;  // min(-g_N, f)
-                            },
-                            std::move(touched)));
+      Guard touch = make_guard(
+          "touch:" + c.name, Direction::Rising,
+          [ctx, ci, on_force](const auto&, const auto& x, const auto&) {
+            using S = std::decay_t<decltype(x[0])>;
+            const auto [q, qd] = split(x, ctx->n);
+            const LagrangianContact& cc = ctx->model.contact(ci);
+            const S p = S(-cc.gap(q));
+            if (!on_force) return p;
+            const S f = compliant_force(cc, q, qd);
+            return val(f) < val(p) ? f : p;  // min(-g_N, f)
+          },
+          std::move(touched));
+      if (!on_force) enclose_gap_guard(touch, ctx, ci, -1.0);
+      sys.add_guard(id, std::move(touch));
     }
   }
   add_friction_guards(sys, id, ctx, mode);

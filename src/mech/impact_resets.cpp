@@ -146,13 +146,15 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
 
 Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from) {
   const LagrangianModel& m = ctx->model;
-  return make_guard(
+  Guard g = make_guard(
       "impact:" + m.contact(d).name, Direction::Rising,
       [ctx, d](const auto&, const auto& x, const auto&) {
         using S = std::decay_t<decltype(x[0])>;
         return S(-ctx->model.contact(d).gap(load<S>(x, 0, ctx->n)));
       },
       impact_reset(ctx, d, from));
+  enclose_gap_guard(g, ctx, d, -1.0);
+  return g;
 }
 
 // The dynamic jam (Genot and Brogliato): a contact sliding with s reaches B = 0, where the normal

@@ -317,6 +317,7 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self) {
         return false;
       }));
   g.scale_offset = kPenetrationLimit;  // the engine's level in the gap's own scale
+  enclose_gap_guard(g, ctx, d, -1.0);
   return g;
 }
 

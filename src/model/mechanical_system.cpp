@@ -12,6 +12,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/lang/constrained_accelerations.hpp"
 #include "saltus/lang/tape.hpp"
+#include "saltus/lang/tape_enclosure.hpp"
 #include "saltus/mech/contact_alternatives.hpp"
 #include "saltus/mech/nonholonomic_model.hpp"
 #include "saltus/model/bridged_run.hpp"
@@ -44,13 +45,21 @@ mech::ConfigurationFunction configuration_function(std::shared_ptr<const Mechani
                                                    const lang::Tape* tape) {
   mech::ConfigurationFunction::InPlaceFn in_place{&tape_in_place,
                                                   std::shared_ptr<const lang::Tape>(tapes, tape)};
-  return mech::ConfigurationFunction(
+  // The tape in interval arithmetic, at t = 0 as above (a gap reads q alone).
+  const Guard::Enclosure enclosure =
+      lang::tape_enclosure(std::shared_ptr<const lang::Tape>(tapes, tape));
+  mech::ConfigurationFunction f(
       [tapes = std::move(tapes), tape](const auto& q) {
         using S = Scalar<decltype(q)>;
         const StateView<S> x{q, nullptr, tapes->n};
         return evaluate(*tape, S(0.0), x, x, x);
       },
       std::move(in_place));
+  if (enclosure) {
+    f.set_enclosure(
+        [enclosure](const IntervalJet* q, int n) { return enclosure(IntervalJet(0.0), q, n); });
+  }
+  return f;
 }
 
 // The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.

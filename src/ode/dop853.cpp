@@ -232,20 +232,24 @@ void Dop853::interpolate_derivative(double t, VectorRef xdot) const {
   for (int i = 0; i < n_; ++i) xdot[i] = dense_component(dw, i) / h;
 }
 
-// The continuous extension sum_j w_j r_j in interval arithmetic (dense_weights' products).
-IntervalJet Dop853::enclose_component(const IntervalJet& t, int i) const {
-  const double h = t_ - t0_;
+// sum_j w_j(u) r_j with w_j = u^ceil(j/2) (1 - u)^floor(j/2) multiplied out: the weights'
+// coefficients are small integers, exact in doubles.
+int Dop853::dense_polynomial(int i, Interval* c) const {
   const double* d = dense_.data() + i;
   const Eigen::Index dl = dense_.rows();
-  if (!(h > 0.0)) return IntervalJet(d[0]);
-  const IntervalJet th = (t - IntervalJet(t0_)) / IntervalJet(h), th1 = IntervalJet(1.0) - th;
-  IntervalJet w(1.0);
-  IntervalJet sum(d[0]);
+  c[0] = Interval(d[0]);
+  if (!(t_ - t0_ > 0.0)) return 1;
+  for (int k = 1; k < kDense; ++k) c[k] = Interval(0.0);
+  double w[kDense] = {1.0};  // coefficients of w_j in u (degree <= j)
   for (int j = 1; j < kDense; ++j) {
-    w = w * ((j % 2) == 1 ? th : th1);
-    sum = sum + w * IntervalJet(d[j * dl]);
+    for (int k = j; k >= 1; --k) w[k] = (j % 2) == 1 ? w[k - 1] : w[k] - w[k - 1];
+    if ((j % 2) == 1) w[0] = 0.0;
+    const Interval r(d[j * dl]);
+    for (int k = 1; k <= j; ++k) {
+      if (w[k] != 0.0) c[k] += Interval(w[k]) * r;
+    }
   }
-  return sum;
+  return kDense;
 }
 
 }  // namespace saltus::ode

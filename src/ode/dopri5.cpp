@@ -221,19 +221,18 @@ void Dopri5::interpolate_derivative(double t, VectorRef xdot) const {
 //   d0 + (d1 + d2) th + (d3 + d4 - d2) th^2 - (d3 + 2 d4) th^3 + d4 th^4,
 // and its derivative by Horner's rule over th in [0, 1]: tighter than the nested form (th and
 // 1 - th are not independent) and half its operations (the event search's cost per step).
-IntervalJet Dopri5::enclose_component(const IntervalJet& t, int i) const {
-  const double h = t_ - t0_;
+int Dopri5::dense_polynomial(int i, Interval* c) const {
   const Eigen::Index dl = dense_.rows();
   const double* d = dense_.data() + i;
-  if (!(h > 0.0)) return IntervalJet(d[0]);
+  c[0] = Interval(d[0]);
+  if (!(t_ - t0_ > 0.0)) return 1;
+  // d0 + u (d1 + (1 - u) (d2 + u (d3 + (1 - u) d4))) multiplied out.
   const Interval d2(d[2 * dl]), d3(d[3 * dl]), d4(d[4 * dl]);
-  const Interval m1 = Interval(d[dl]) + d2, m2 = d3 + d4 - d2, m3 = -(d3 + Interval(2.0) * d4);
-  const Interval th = (t.v - Interval(t0_)) / Interval(h);
-  const Interval value = Interval(d[0]) + th * (m1 + th * (m2 + th * (m3 + th * d4)));
-  const Interval slope =
-      m1 + th * (Interval(2.0) * m2 + th * (Interval(3.0) * m3 + th * (Interval(4.0) * d4)));
-  const Interval rate = slope / Interval(h);
-  return {value, t.d.lo == 1.0 && t.d.hi == 1.0 ? rate : rate * t.d};
+  c[1] = Interval(d[dl]) + d2;
+  c[2] = d3 + d4 - d2;
+  c[3] = -(d3 + Interval(2.0) * d4);
+  c[4] = d4;
+  return 5;
 }
 
 }  // namespace saltus::ode

@@ -445,21 +445,42 @@ void Radau5::interpolate_derivative(double t, VectorRef xdot) const {
   xdot = (cont_.col(1).head(n_) + dw2 * cont_.col(2).head(n_) + dw3 * cont_.col(3).head(n_)) / h;
 }
 
-// The collocation polynomial in interval arithmetic, in the form interpolate() uses on the
-// half of the step the times lie in.
-IntervalJet Radau5::enclose_component(const IntervalJet& t, int i) const {
-  const double h = t_ - t0_;
-  if (!(h > 0.0)) return IntervalJet(cont_(i, 0));
-  const IntervalJet s = (t - IntervalJet(t_)) / IntervalJet(h);
-  const IntervalJet c1(cont_(i, 1)), c2(cont_(i, 2)), c3(cont_(i, 3));
-  if (s.v.mid() < -0.5) {
-    const IntervalJet r2 = s - IntervalJet(1.0 + kC2m1);
-    const IntervalJet r3 = square(s) - IntervalJet(1.0 + kC2m1 + kC1m1) * s +
-                           IntervalJet((1.0 + kC2m1) * (1.0 + kC1m1));
-    return IntervalJet(cont_(i, 4)) + (s + IntervalJet(1.0)) * (c1 + r2 * c2 + r3 * c3);
-  }
-  const IntervalJet w2 = s * (s - IntervalJet(kC2m1)), w3 = w2 * (s - IntervalJet(kC1m1));
-  return IntervalJet(cont_(i, 0)) + s * c1 + w2 * c2 + w3 * c3;
+namespace {
+
+// p := p (u + k), p of degree < n (coefficients of u^0 .. u^(n-1), p[n] is written).
+void times_linear(Interval* p, int n, const Interval& k) {
+  p[n] = p[n - 1];
+  for (int j = n - 1; j >= 1; --j) p[j] = p[j - 1] + k * p[j];
+  p[0] = k * p[0];
+}
+
+}  // namespace
+
+// The collocation polynomial in u = s + 1 in both forms interpolate() evaluates (anchored at
+// the step's start on its first half, at its end on the second): each coefficient encloses
+// both forms' (they differ by the round-off of the collocation).
+int Radau5::dense_polynomial(int i, Interval* c) const {
+  const Interval c0(cont_(i, 0)), c1(cont_(i, 1)), c2(cont_(i, 2)), c3(cont_(i, 3));
+  c[0] = Interval(cont_(i, 0));
+  if (!(t_ - t0_ > 0.0)) return 1;
+  const Interval one(1.0);
+  // At the end: c0 + s c1 + s (s - C2m1) c2 + s (s - C2m1) (s - C1m1) c3, s = u - 1.
+  Interval w1[2] = {-one, one};
+  Interval w2[3] = {-one, one};
+  times_linear(w2, 2, -(one + Interval(kC2m1)));
+  Interval w3[4] = {w2[0], w2[1], w2[2]};
+  times_linear(w3, 3, -(one + Interval(kC1m1)));
+  Interval end[4] = {c0 + w1[0] * c1 + w2[0] * c2 + w3[0] * c3,
+                     w1[1] * c1 + w2[1] * c2 + w3[1] * c3, w2[2] * c2 + w3[2] * c3, w3[3] * c3};
+  // At the start: x0 + u (c1 + (s - 1 - C2m1) c2 + (s^2 - A s + B) c3), A = 1 + C2m1 + C1m1 and
+  // B = (1 + C2m1)(1 + C1m1) the doubles interpolate() computes; in u: s - 1 - C2m1 =
+  // u - (2 + C2m1), s^2 - A s + B = u^2 - (2 + A) u + (1 + A + B).
+  const double A = 1.0 + kC2m1 + kC1m1, B = (1.0 + kC2m1) * (1.0 + kC1m1);
+  const Interval r2_0 = -(Interval(2.0) + Interval(kC2m1));
+  const Interval r3_1 = -(Interval(2.0) + Interval(A)), r3_0 = one + Interval(A) + Interval(B);
+  Interval start[4] = {Interval(cont_(i, 4)), c1 + r2_0 * c2 + r3_0 * c3, c2 + r3_1 * c3, c3};
+  for (int k = 0; k < 4; ++k) c[k] = hull(end[k], start[k]);
+  return 4;
 }
 
 }  // namespace saltus::ode

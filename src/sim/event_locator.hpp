@@ -22,6 +22,7 @@
 
 #include "crossing_search.hpp"
 #include "declared_reads.hpp"
+#include "dense_enclosure.hpp"
 #include "guard_arming.hpp"
 #include "guard_values.hpp"
 #include "saltus/core/hybrid_system.hpp"
@@ -73,6 +74,7 @@ class EventLocator {
         certified_(max_guards),
         armed_at_(max_guards),
         x_enclosure_(max_nx),
+        dense_(max_nx),
         declared_(max_nx),
         values_(max_guards) {
     fired_.reserve(max_guards);
@@ -91,6 +93,7 @@ class EventLocator {
     values_.note(mode);
     note_certified(mode);
     values_.use_offsets(guards.offset.data());
+    if constexpr (kEncloses) dense_.new_step(stepper);
     const Scan sampled = sample_step(stepper.interval(), x0, z0);
     if (sampled != Scan::NoEvent) return sampled;
     const Scan found = locate_first_event();
@@ -542,7 +545,7 @@ class EventLocator {
     const std::vector<int>& reads = g.reads_states.empty() ? all_states() : g.reads_states;
     auto enclose = [&](double a, double b) {
       const IntervalJet tau = IntervalJet::time(a, b);
-      for (int i : reads) x_enclosure_[i] = stepper_->enclose_component(tau, i);
+      for (int i : reads) x_enclosure_[i] = dense_.component(i, a, b);
       IntervalJet p =
           g.enclosure(origin_ == 0.0 ? tau : IntervalJet(origin_) + tau, x_enclosure_.data(), nx_);
       if (offset != 0.0) p = p - IntervalJet(offset);
@@ -631,8 +634,8 @@ class EventLocator {
     s.interpolate_components(0.0, w, 0, x);
   };
   // Whether the stepper encloses its dense output over an interval (the certified search).
-  static constexpr bool kEncloses = requires(const S& s, const IntervalJet& t) {
-    { s.enclose_component(t, 0) } -> std::same_as<IntervalJet>;
+  static constexpr bool kEncloses = requires(const S& s, Interval* c) {
+    { s.dense_polynomial(0, c) } -> std::same_as<int>;
   };
   bool reads_partially() const { return kComponentDense && nz_ == 0; }
   // x[which[k]] from the dense output at t (only called when reads_partially()).
@@ -659,6 +662,7 @@ class EventLocator {
   std::vector<char> certified_;  // guard k of the current mode is searched (certified())
   std::vector<int> armed_at_;    // the sample where the walk armed guard k at rest (-1: none)
   std::vector<IntervalJet> x_enclosure_;
+  DenseEnclosure<S> dense_;  // the step's dense output over pieces (certified search)
   std::vector<int> all_states_;
   const Mode* certified_for_ = nullptr;  // the mode certified_ was noted for
   bool first_scan_ = true;  // the run's first step: a time event's instant at t0 fires too

@@ -217,6 +217,15 @@ class ConfigurationFunction {
   double operator()(const double* q, int n) const { return std::get<InPlaceFn>(fns_).call(q, n); }
   explicit operator bool() const { return static_cast<bool>(std::get<0>(fns_)); }
 
+  // Optional: f and its time derivative enclosed over a step from enclosures of q (n entries)
+  // along it. Model files give every gap one (the tape in interval arithmetic); the guards that
+  // read a gap alone (impact, penetration, a compliant contact's touch and release) then get
+  // Guard::enclosure, so the certified event search proves where they do not cross.
+  using Enclosure = std::function<IntervalJet(const IntervalJet* q, int n)>;
+  void set_enclosure(Enclosure e) { enclosure_ = std::move(e); }
+  bool encloses() const { return static_cast<bool>(enclosure_); }
+  IntervalJet enclose(const IntervalJet* q, int n) const { return enclosure_(q, n); }
+
  private:
   template <class S, class F>
   static Fn<S> wrap(F f) {
@@ -234,6 +243,7 @@ class ConfigurationFunction {
   std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>,
              Fn<ChunkSecondOrderJet>, InPlaceFn>
       fns_;
+  Enclosure enclosure_;
 };
 
 enum class ContactModel { Rigid, Compliant };

@@ -52,9 +52,11 @@ class Dopri5 {
   // Dense output on interval(): 4th-order polynomial, no f evaluations.
   void interpolate(double t, VectorRef x) const;
   void interpolate_derivative(double t, VectorRef xdot) const;
-  // Component i of the dense output and its time derivative, enclosed over the times t
-  // (core/interval_jet.hpp): what the certified event search proves a guard's sign with.
-  IntervalJet enclose_component(const IntervalJet& t, int i) const;
+  // Component i of the dense output as a polynomial in u = (t - t0) / h on interval() = [t0,
+  // t0 + h]: c[k] encloses (core/interval.hpp) the exact coefficient of u^k of the polynomial
+  // interpolate() evaluates in doubles. Returns the count (<= kMaxDenseCoefficients; 1, the
+  // state, after restart()). The certified event search encloses guards through it.
+  int dense_polynomial(int i, Interval* c) const;
   // Only the components which[0 .. count) of the dense output at t, into x[which[k]] (the same
   // values interpolate() writes, bit for bit): guards that read few states (Guard::reads_states).
   void interpolate_components(double t, const int* which, int count, double* x) const {

@@ -90,9 +90,11 @@ class Radau5 {
   // Dense output on interval(): the collocation polynomial (degree 3), no f evaluations.
   void interpolate(double t, VectorRef x) const;
   void interpolate_derivative(double t, VectorRef xdot) const;
-  // Component i of the dense output and its time derivative, enclosed over the times t
-  // (core/interval_jet.hpp): what the certified event search proves a guard's sign with.
-  IntervalJet enclose_component(const IntervalJet& t, int i) const;
+  // Component i of the dense output as a polynomial in u = (t - t0) / h on interval() = [t0,
+  // t0 + h]: c[k] encloses (core/interval.hpp) the exact coefficient of u^k of the polynomial
+  // interpolate() evaluates in doubles. Returns the count (<= kMaxDenseCoefficients; 1, the
+  // state, after restart()). The certified event search encloses guards through it.
+  int dense_polynomial(int i, Interval* c) const;
 
   double time() const { return t_; }
   auto state() const { return x_.head(n_); }

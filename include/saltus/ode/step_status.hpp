@@ -21,6 +21,10 @@ struct StepSpan {  // the interval of a step: [t0, t1]
   bool contains(double t) const { return t >= t0 && t <= t1; }
 };
 
+// The most coefficients a stepper's dense output has per component (Dop853: degree 7), for
+// dense_polynomial() of Dopri5, Dop853 and Radau5.
+inline constexpr int kMaxDenseCoefficients = 8;
+
 // Work counters of one integrator, cumulative over a run.
 struct StepperStats {
   long accepted_steps = 0;
