@@ -101,15 +101,15 @@ struct CompiledLagrangian {
 using Context = std::shared_ptr<const CompiledLagrangian>;
 
 // Gives guard g, whose value is sign * g_N(q) of contact d, the gap's enclosure (the certified
-// event search) when the contact's gap has one, and declares that it reads q alone.
+// event search) when the contact's gap has one, and declares the coordinates it reads.
 inline void enclose_gap_guard(Guard& g, const Context& ctx, int d, double sign) {
-  if (!ctx->model.contact(d).gap.encloses()) return;
+  const ConfigurationFunction& gap = ctx->model.contact(d).gap;
+  if (!gap.encloses()) return;
   g.enclosure = [ctx, d, sign](const IntervalJet&, const IntervalJet* x, int) {
-    const IntervalJet gap = ctx->model.contact(d).gap.enclose(x, ctx->n);
-    return sign < 0.0 ? -gap : gap;
+    const IntervalJet value = ctx->model.contact(d).gap.enclose(x, ctx->n);
+    return sign < 0.0 ? -value : value;
   };
-  g.reads_states.clear();
-  for (int i = 0; i < ctx->n; ++i) g.reads_states.push_back(i);
+  g.reads_states = gap.reads();
 }
 
 // The friction state compliant contact number j (in compliant order) takes in `mode` at

@@ -56,8 +56,11 @@ mech::ConfigurationFunction configuration_function(std::shared_ptr<const Mechani
       },
       std::move(in_place));
   if (enclosure) {
+    std::vector<int> reads;
+    for (const lang::TapeLoad& l : tape->loads_x) reads.push_back(l.index);
     f.set_enclosure(
-        [enclosure](const IntervalJet* q, int n) { return enclosure(IntervalJet(0.0), q, n); });
+        [enclosure](const IntervalJet* q, int n) { return enclosure(IntervalJet(0.0), q, n); },
+        std::move(reads));
   }
   return f;
 }

@@ -1,6 +1,7 @@
 #include "saltus/ode/dop853.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "dop853_tableau.hpp"
@@ -232,22 +233,49 @@ void Dop853::interpolate_derivative(double t, VectorRef xdot) const {
   for (int i = 0; i < n_; ++i) xdot[i] = dense_component(dw, i) / h;
 }
 
-// sum_j w_j(u) r_j with w_j = u^ceil(j/2) (1 - u)^floor(j/2) multiplied out: the weights'
-// coefficients are small integers, exact in doubles.
+namespace {
+
+// kWeights[j][k]: the coefficient of u^k in the dense weight w_j(u) = u^ceil(j/2)
+// (1 - u)^floor(j/2) (small integers, exact in doubles).
+constexpr int kWeightCount = 8;
+using WeightTable = std::array<std::array<double, kWeightCount>, kWeightCount>;
+constexpr WeightTable weight_coefficients() {
+  WeightTable table{};
+  std::array<double, kWeightCount> w{};
+  w[0] = 1.0;
+  table[0] = w;
+  for (int j = 1; j < kWeightCount; ++j) {
+    for (int k = j; k >= 1; --k) w[k] = (j % 2) == 1 ? w[k - 1] : w[k] - w[k - 1];
+    if ((j % 2) == 1) w[0] = 0.0;
+    table[j] = w;
+  }
+  return table;
+}
+constexpr WeightTable kWeights = weight_coefficients();
+
+}  // namespace
+
+// sum_j w_j(u) r_j multiplied out: c_k = sum_j W_jk r_j, each an inner product of at most 8
+// terms in doubles, enclosed by its rounding bound gamma_m sum_j |W_jk r_j| (Higham, Accuracy
+// and Stability of Numerical Algorithms, 3.1), taken twice, with an absolute term for underflow.
 int Dop853::dense_polynomial(int i, Interval* c) const {
+  static_assert(kDense == kWeightCount);
   const double* d = dense_.data() + i;
   const Eigen::Index dl = dense_.rows();
   c[0] = Interval(d[0]);
   if (!(t_ - t0_ > 0.0)) return 1;
-  for (int k = 1; k < kDense; ++k) c[k] = Interval(0.0);
-  double w[kDense] = {1.0};  // coefficients of w_j in u (degree <= j)
-  for (int j = 1; j < kDense; ++j) {
-    for (int k = j; k >= 1; --k) w[k] = (j % 2) == 1 ? w[k - 1] : w[k] - w[k - 1];
-    if ((j % 2) == 1) w[0] = 0.0;
-    const Interval r(d[j * dl]);
-    for (int k = 1; k <= j; ++k) {
-      if (w[k] != 0.0) c[k] += Interval(w[k]) * r;
+  for (int k = 1; k < kDense; ++k) {
+    double sum = 0.0, size = 0.0;
+    int terms = 0;
+    for (int j = 1; j < kDense; ++j) {
+      if (kWeights[j][k] == 0.0) continue;
+      const double p = kWeights[j][k] * d[j * dl];
+      sum += p;
+      size += std::abs(p);
+      ++terms;
     }
+    const double error = 4.0 * terms * 0x1p-53 * size + terms * 0x1p-1000;
+    c[k] = Interval(sum - error, sum + error);
   }
   return kDense;
 }

@@ -221,10 +221,15 @@ class ConfigurationFunction {
   // along it. Model files give every gap one (the tape in interval arithmetic); the guards that
   // read a gap alone (impact, penetration, a compliant contact's touch and release) then get
   // Guard::enclosure, so the certified event search proves where they do not cross.
+  // `reads`: the coordinates f reads (the search encloses those alone).
   using Enclosure = std::function<IntervalJet(const IntervalJet* q, int n)>;
-  void set_enclosure(Enclosure e) { enclosure_ = std::move(e); }
+  void set_enclosure(Enclosure e, std::vector<int> reads) {
+    enclosure_ = std::move(e);
+    reads_ = std::move(reads);
+  }
   bool encloses() const { return static_cast<bool>(enclosure_); }
   IntervalJet enclose(const IntervalJet* q, int n) const { return enclosure_(q, n); }
+  const std::vector<int>& reads() const { return reads_; }
 
  private:
   template <class S, class F>
@@ -244,6 +249,7 @@ class ConfigurationFunction {
              Fn<ChunkSecondOrderJet>, InPlaceFn>
       fns_;
   Enclosure enclosure_;
+  std::vector<int> reads_;
 };
 
 enum class ContactModel { Rigid, Compliant };
