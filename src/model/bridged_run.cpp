@@ -267,6 +267,10 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
     const Vector q_stop = piece.x_final.head(n);
     q_scale = q_scale.cwiseMax(q_stop.cwiseAbs());
     const std::vector<int> touching = touching_contacts(model, q_stop, q_scale);
+    // An underflow or a cap where no contact touches is no contact's stop (a flow without a
+    // solution past a finite time, events of a section): there is nothing for a stretch to
+    // resolve, and stepping on would jump over it. The stop stands.
+    if (touching.empty() && (reason == "step-size-underflow" || reason == "event-cap")) return;
     if (refused_start) {
       try {
         (void)mode_at(t, x);
