@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <sstream>
 
 #include "saltus/core/error.hpp"
@@ -282,170 +283,195 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
     } else if (keeps_stop(bridge, touching)) {
       return;
     }
-    // The motions the contact forces allowed there, logged with the one taken, whatever the
-    // reason (an accumulation or an underflow may stop at a Painleve situation too).
-    const mech::ContactAlternatives alternatives = mech::contact_alternatives(
-        model, piece.t_final, q_stop, piece.x_final.tail(n), touching, kTouchingBand);
-    // The lift-off choice (header): the free motion among several, event-driven at once.
-    if (bridge.open_mode && piece.t_final != last_choice &&
-        mech::free_motion_consistent(alternatives)) {
-      t = last_choice = piece.t_final;
-      x = piece.x_final;
-      mode = bridge.open_mode(t, x);
-      join.record(
-          kPainleveChoiceGuard, t, refused_start ? mode : piece.final_mode, mode, x, x,
-          saltus::detail::text("lift-off (",
-                               refused_start ? "initial-state" : to_string(piece.termination()),
-                               ", contacts ", names_of(model, touching),
-                               "): ", mech::motions_text(model, alternatives),
-                               "; taken: the free motion, the compliant limit's"),
-          keep_events);
-      ++result.summary.painleve_lift_offs;  // the joined result (join writes into it)
-      refused_start = false;
-      continue;
-    }
+    // From here on a failure of the model's functions (a mass matrix that is no longer SPD, a
+    // non-finite force) throws; it ends the run with ModelError at the last state reached, the
+    // events and samples joined so far kept.
+    double t_reached = piece.t_final;
+    Vector x_reached = piece.x_final;
+    try {
+      // The motions the contact forces allowed there, logged with the one taken, whatever the
+      // reason (an accumulation or an underflow may stop at a Painleve situation too).
+      const mech::ContactAlternatives alternatives = mech::contact_alternatives(
+          model, piece.t_final, q_stop, piece.x_final.tail(n), touching, kTouchingBand);
+      // The lift-off choice (header): the free motion among several, event-driven at once.
+      if (bridge.open_mode && piece.t_final != last_choice &&
+          mech::free_motion_consistent(alternatives)) {
+        t = last_choice = piece.t_final;
+        x = piece.x_final;
+        mode = bridge.open_mode(t, x);
+        join.record(
+            kPainleveChoiceGuard, t, refused_start ? mode : piece.final_mode, mode, x, x,
+            saltus::detail::text("lift-off (",
+                                 refused_start ? "initial-state" : to_string(piece.termination()),
+                                 ", contacts ", names_of(model, touching),
+                                 "): ", mech::motions_text(model, alternatives),
+                                 "; taken: the free motion, the compliant limit's"),
+            keep_events);
+        ++result.summary.painleve_lift_offs;  // the joined result (join writes into it)
+        refused_start = false;
+        continue;
+      }
 
-    // The stretch.
-    const auto started = std::chrono::steady_clock::now();
-    BridgeStretch st;
-    st.reason = reason;
-    st.stop_status = refused_start ? "initial-state" : to_string(piece.termination());
-    st.stop_message = piece.summary.message;
-    st.contacts = touching;
-    st.t_start = piece.t_final;
-    // The event-driven piece since the last hand-back made no headway (it stopped again within
-    // hold steps' time): hold twice as long this time, up to 64 times; else as stated.
-    hold = st.t_start < last_hand_back + hold * last_step ? std::min(2 * hold, 64 * base_hold)
-                                                          : base_hold;
-    Vector xs = piece.x_final;
-    double ts = piece.t_final;
-    const std::string start_note = saltus::detail::text(
-        "moreau-jean stretch starts (", reason, ": ", st.stop_status, " at t = ", text_of(ts),
-        ", contacts ", names_of(model, touching), ")");
-    const long start_record = join.record(kBridgeStartGuard, ts, piece.final_mode, piece.final_mode,
-                                          xs, xs, start_note, keep_events);
-    refused_start = false;
-    double h = bridge.step;
-    if (!(h > 0.0)) {
-      std::vector<int> scaled = touching;
-      if (scaled.empty()) {
-        for (int i = 0; i < model.contact_count(); ++i) scaled.push_back(i);
-      }
-      h = mech::moreau_jean_step_size(model, ts, xs.head(n), xs.tail(n), q_scale, scaled, rtol);
-      if (!(h > 0.0)) h = 1e-6 * (t_end - t0);
-    }
-    st.step = h;
-    const mech::MoreauJeanStepper stepper(model, bridge.stepper);
-    std::vector<mech::SteppedContact> held, first;  // first: after the stretch's first step
-    int same = 0;
-    size_t next_sample =
-        std::lower_bound(sample_times.begin(), sample_times.end(), ts) - sample_times.begin();
-    if (next_sample < sample_times.size() && sample_times[next_sample] == ts) ++next_sample;
-    std::string unsettled;
-    ModeId next_mode = kNoMode;
-    Vector handed;
-    for (;;) {
-      const double step = std::min(h, t_end - ts);
-      const mech::MoreauJeanStep s = stepper.step(ts, xs.head(n), xs.tail(n), step);
-      if (!s.ok()) {
-        unsettled = s.failure;
-        break;
-      }
-      Vector xn(2 * n);
-      xn << s.q, s.qdot;
-      // From the stretch's start, rounded once: a sum of steps would lose a step's ulp(t) each
-      // (6 % of a 2e-6 s step at t = 1e9).
-      const double tn = step == h ? st.t_start + static_cast<double>(st.steps + 1) * h : t_end;
-      while (next_sample < sample_times.size() && sample_times[next_sample] <= tn) {
-        const double ws = (sample_times[next_sample] - ts) / (tn - ts);
-        join.sample(sample_times[next_sample++], (1.0 - ws) * xs + ws * xn);
-      }
-      if (options.output.record_steps) join.sample(tn, xn);
-      xs = xn;
-      ts = tn;
-      ++st.steps;
-      st.chosen_steps += s.chosen;
-      if (options.on_progress && st.steps % 64 == 0) options.on_progress(ts);
-      same = s.state == held ? same + 1 : 1;
-      held = s.state;
-      if (st.steps == 1) first = s.state;
-      if (ts >= t_end) break;
-      if (same >= hold) {
-        Vector settled = xs;
-        const std::string failure = mech::settle_stepped_state(model, held, settled, q_scale);
-        if (failure.empty()) {
-          try {
-            next_mode = mode_at(ts, settled);
-            handed = settled;
-            break;
-          } catch (const Error&) {
-            // The mode choice refuses this state (e.g. a Painleve slip there): step on.
-          }
+      // The stretch.
+      const auto started = std::chrono::steady_clock::now();
+      BridgeStretch st;
+      st.reason = reason;
+      st.stop_status = refused_start ? "initial-state" : to_string(piece.termination());
+      st.stop_message = piece.summary.message;
+      st.contacts = touching;
+      st.t_start = piece.t_final;
+      // The event-driven piece since the last hand-back made no headway (it stopped again within
+      // hold steps' time): hold twice as long this time, up to 64 times; else as stated.
+      hold = st.t_start < last_hand_back + hold * last_step ? std::min(2 * hold, 64 * base_hold)
+                                                            : base_hold;
+      Vector xs = piece.x_final;
+      double ts = piece.t_final;
+      const std::string start_note = saltus::detail::text(
+          "moreau-jean stretch starts (", reason, ": ", st.stop_status, " at t = ", text_of(ts),
+          ", contacts ", names_of(model, touching), ")");
+      const long start_record = join.record(kBridgeStartGuard, ts, piece.final_mode,
+                                            piece.final_mode, xs, xs, start_note, keep_events);
+      refused_start = false;
+      double h = bridge.step;
+      if (!(h > 0.0)) {
+        std::vector<int> scaled = touching;
+        if (scaled.empty()) {
+          for (int i = 0; i < model.contact_count(); ++i) scaled.push_back(i);
         }
-        same = 0;
+        h = mech::moreau_jean_step_size(model, ts, xs.head(n), xs.tail(n), q_scale, scaled, rtol);
+        if (!(h > 0.0)) h = 1e-6 * (t_end - t0);
       }
-      if (ts - st.t_start >= max_stretch) {
-        unsettled = saltus::detail::text("it did not settle within ", text_of(max_stretch),
-                                         " (the stretch's limit)");
-        break;
+      st.step = h;
+      const mech::MoreauJeanStepper stepper(model, bridge.stepper);
+      std::vector<mech::SteppedContact> held, first;  // first: after the stretch's first step
+      int same = 0;
+      size_t next_sample =
+          std::lower_bound(sample_times.begin(), sample_times.end(), ts) - sample_times.begin();
+      if (next_sample < sample_times.size() && sample_times[next_sample] == ts) ++next_sample;
+      std::string unsettled;
+      bool non_finite = false;  // unsettled: the stepped state is not finite
+      ModeId next_mode = kNoMode;
+      Vector handed;
+      for (;;) {
+        const double step = std::min(h, t_end - ts);
+        const mech::MoreauJeanStep s = stepper.step(ts, xs.head(n), xs.tail(n), step);
+        if (!s.ok()) {
+          unsettled = s.failure;
+          break;
+        }
+        Vector xn(2 * n);
+        xn << s.q, s.qdot;
+        if (!xn.allFinite()) {
+          unsettled = saltus::detail::text("the step to t = ", text_of(ts + step),
+                                           " gave a non-finite state");
+          non_finite = true;
+          break;
+        }
+        // From the stretch's start, rounded once: a sum of steps would lose a step's ulp(t) each
+        // (6 % of a 2e-6 s step at t = 1e9).
+        const double tn = step == h ? st.t_start + static_cast<double>(st.steps + 1) * h : t_end;
+        while (next_sample < sample_times.size() && sample_times[next_sample] <= tn) {
+          const double ws = (sample_times[next_sample] - ts) / (tn - ts);
+          join.sample(sample_times[next_sample++], (1.0 - ws) * xs + ws * xn);
+        }
+        if (options.output.record_steps) join.sample(tn, xn);
+        xs = xn;
+        ts = tn;
+        t_reached = ts;
+        x_reached = xs;
+        ++st.steps;
+        st.chosen_steps += s.chosen;
+        if (options.on_progress && st.steps % 64 == 0) options.on_progress(ts);
+        same = s.state == held ? same + 1 : 1;
+        held = s.state;
+        if (st.steps == 1) first = s.state;
+        if (ts >= t_end) break;
+        if (same >= hold) {
+          Vector settled = xs;
+          const std::string failure = mech::settle_stepped_state(model, held, settled, q_scale);
+          if (failure.empty()) {
+            try {
+              next_mode = mode_at(ts, settled);
+              handed = settled;
+              break;
+            } catch (const Error&) {
+              // The mode choice refuses this state (e.g. a Painleve slip there): step on.
+            }
+          }
+          same = 0;
+        }
+        if (ts - st.t_start >= max_stretch) {
+          unsettled = saltus::detail::text("it did not settle within ", text_of(max_stretch),
+                                           " (the stretch's limit)");
+          break;
+        }
       }
-    }
-    st.t_end = ts;
-    st.end_state = states_of(model, held);
-    if (alternatives.painleve()) {
-      st.motions = mech::motions_text(model, alternatives);
-      st.taken = "first step " + mech::taken_text(model, alternatives, first) + ", end " +
-                 mech::taken_text(model, alternatives, held);
-      join.set_note(start_record, start_note + "; " + st.motions + "; taken: " + st.taken);
-    }
-    q_scale = q_scale.cwiseMax(xs.head(n).cwiseAbs());
-    join.add_wall(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    const std::string length = saltus::detail::text(text_of(st.t_end - st.t_start), " (", st.steps,
-                                                    " steps of ", text_of(h), ")");
-    if (!unsettled.empty()) {
-      const std::string message = saltus::detail::text(
-          "model '", model.name(), "': the Moreau-Jean stretch from t = ", text_of(st.t_start),
-          " (", reason, ") ended at t = ", text_of(ts), " after ", length, ": ", unsettled,
-          "; contacts ", st.end_state, ". The event-driven run had stopped with ", st.stop_status,
-          ": ", st.stop_message);
-      join.record(kBridgeEndGuard, ts, piece.final_mode, piece.final_mode, xs, xs,
-                  saltus::detail::text("moreau-jean stretch unsettled after ", length,
-                                       "; contacts ", st.end_state),
+      st.t_end = ts;
+      st.end_state = states_of(model, held);
+      if (alternatives.painleve()) {
+        st.motions = mech::motions_text(model, alternatives);
+        st.taken = "first step " + mech::taken_text(model, alternatives, first) + ", end " +
+                   mech::taken_text(model, alternatives, held);
+        join.set_note(start_record, start_note + "; " + st.motions + "; taken: " + st.taken);
+      }
+      q_scale = q_scale.cwiseMax(xs.head(n).cwiseAbs());
+      join.add_wall(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      const std::string length = saltus::detail::text(text_of(st.t_end - st.t_start), " (",
+                                                      st.steps, " steps of ", text_of(h), ")");
+      if (!unsettled.empty()) {
+        const std::string message = saltus::detail::text(
+            "model '", model.name(), "': the Moreau-Jean stretch from t = ", text_of(st.t_start),
+            " (", reason, ") ended at t = ", text_of(ts), " after ", length, ": ", unsettled,
+            "; contacts ", st.end_state, ". The event-driven run had stopped with ", st.stop_status,
+            ": ", st.stop_message);
+        join.record(kBridgeEndGuard, ts, piece.final_mode, piece.final_mode, xs, xs,
+                    saltus::detail::text("moreau-jean stretch unsettled after ", length,
+                                         "; contacts ", st.end_state),
+                    keep_events);
+        join.end(non_finite ? Termination::NonFiniteState : Termination::BridgeUnsettled, message,
+                 ts, piece.final_mode, xs);
+        stretches.push_back(std::move(st));
+        return;
+      }
+      if (ts >= t_end) {
+        // The end state projected onto the contacts as a hand-back's would be (kept as stepped
+        // when that fails).
+        Vector end = xs;
+        if (!mech::settle_stepped_state(model, held, end, q_scale).empty()) end = xs;
+        join.record(kBridgeEndGuard, ts, piece.final_mode, piece.final_mode, xs, end,
+                    saltus::detail::text("moreau-jean stretch reaches t_end after ", length,
+                                         "; contacts ", st.end_state),
+                    keep_events);
+        join.end(
+            Termination::EndTimeReached,
+            saltus::detail::text("reached t_end = ", text_of(t_end), " in a Moreau-Jean stretch"),
+            ts, piece.final_mode, end);
+        stretches.push_back(std::move(st));
+        return;
+      }
+      st.settled = true;
+      st.handed_back_to = system.mode(next_mode).name;
+      join.record(kBridgeEndGuard, ts, piece.final_mode, next_mode, xs, handed,
+                  saltus::detail::text("moreau-jean stretch ends after ", length, "; contacts ",
+                                       st.end_state, " held ", hold,
+                                       " steps; handed back in mode '", st.handed_back_to, "'"),
                   keep_events);
-      join.end(Termination::BridgeUnsettled, message, ts, piece.final_mode, xs);
       stretches.push_back(std::move(st));
-      return;
-    }
-    if (ts >= t_end) {
-      // The end state projected onto the contacts as a hand-back's would be (kept as stepped
-      // when that fails).
-      Vector end = xs;
-      if (!mech::settle_stepped_state(model, held, end, q_scale).empty()) end = xs;
-      join.record(kBridgeEndGuard, ts, piece.final_mode, piece.final_mode, xs, end,
-                  saltus::detail::text("moreau-jean stretch reaches t_end after ", length,
-                                       "; contacts ", st.end_state),
-                  keep_events);
+      last_hand_back = ts;
+      last_step = h;
+      t = ts;
+      x = handed;
+      mode = next_mode;
+    } catch (const std::exception& e) {
       join.end(
-          Termination::EndTimeReached,
-          saltus::detail::text("reached t_end = ", text_of(t_end), " in a Moreau-Jean stretch"), ts,
-          piece.final_mode, end);
-      stretches.push_back(std::move(st));
+          Termination::ModelError,
+          saltus::detail::text("model '", model.name(),
+                               "': the Moreau-Jean bridge failed after t = ", text_of(t_reached),
+                               " (", reason, " at t = ", text_of(piece.t_final), "): ", e.what()),
+          t_reached, piece.final_mode, x_reached);
       return;
     }
-    st.settled = true;
-    st.handed_back_to = system.mode(next_mode).name;
-    join.record(kBridgeEndGuard, ts, piece.final_mode, next_mode, xs, handed,
-                saltus::detail::text("moreau-jean stretch ends after ", length, "; contacts ",
-                                     st.end_state, " held ", hold, " steps; handed back in mode '",
-                                     st.handed_back_to, "'"),
-                keep_events);
-    stretches.push_back(std::move(st));
-    last_hand_back = ts;
-    last_step = h;
-    t = ts;
-    x = handed;
-    mode = next_mode;
   }
 }
 

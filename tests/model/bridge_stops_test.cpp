@@ -1,5 +1,6 @@
-// Stops the Moreau-Jean bridge must not step over (issue 44): a stop that is no contact's stands
-// with its status, whatever the painleve policy.
+// Stops the Moreau-Jean bridge must not step over or lose (issue 44): a stop that is no
+// contact's stands with its status, whatever the painleve policy; a failure inside a stretch
+// ends the run with a status, the work before it kept.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -41,6 +42,42 @@ TEST(BridgeStops, AFlowWithoutASolutionPastTOneIsNotSteppedOver) {
     EXPECT_NEAR(r.result.summary.t_final, 1.0, 1e-6);
     EXPECT_EQ(r.result.events.size(), 0);
   }
+}
+
+// The README ball capped at 5 events: the 6th impact (t6, closed form) starts a Moreau-Jean
+// stretch, and its applied force turns NaN 1e-5 s later, inside the stretch. The stretch's
+// step threw (the impact LCP of a NaN velocity), which escaped the bridge: `saltus run` said
+// "nothing was run" and the five impacts were lost. Now the run ends with a failure status
+// naming the bridge and the time, its events and samples kept.
+TEST(BridgeStops, ANanForceInsideAStretchEndsTheRunWithItsEventsKept) {
+  const double g = 9.81, e = 0.8, t1 = std::sqrt(2.0 / g);
+  double t6 = t1;
+  for (int k = 1; k <= 5; ++k) t6 += 2.0 * std::pow(e, k) * t1;
+  const double t_nan = t6 + 1e-5;
+  const std::string text =
+      "[coordinates]\ny = { initial = 1.0 }\n[mechanics]\nkinetic_energy = \"0.5*y'^2\"\n"
+      "potential_energy = \"9.81*y\"\nforces = { y = \"1e-300*sqrt(" +
+      num(t_nan) +
+      " - t)\" }\n[[contacts]]\ngap = \"y\"\ne = 0.8\n[solver]\nt_end = 5.0\nmax_events = 5\n";
+  const ModelRun r =
+      run_model(std::make_shared<const Model>(load_model_text(text, "capped_ball.toml")));
+  EXPECT_FALSE(r.succeeded());
+  EXPECT_TRUE(r.result.termination() == Termination::ModelError ||
+              r.result.termination() == Termination::NonFiniteState)
+      << r.status();
+  EXPECT_NE(r.message().find("Moreau-Jean"), std::string::npos) << r.message();
+  // The five impacts (at their closed form) and the stretch's start are kept.
+  const EventLog& log = r.result.events;
+  ASSERT_GE(log.size(), 6);
+  double t_k = t1;
+  for (long i = 0; i < 5; ++i) {
+    EXPECT_NEAR(log[i].t, t_k, 1e-9);
+    t_k += 2.0 * std::pow(e, static_cast<double>(i + 1)) * t1;
+  }
+  EXPECT_NEAR(log[5].t, t6, 1e-9);
+  EXPECT_GE(r.result.summary.t_final, t6 - 1e-9);
+  EXPECT_LE(r.result.summary.t_final, t_nan);
+  EXPECT_GT(r.result.trajectory.size(), 10);
 }
 
 }  // namespace
