@@ -68,7 +68,10 @@ Guard lifted_guard(const Guard& g, ModeId mode, GuardId index, int n,
             outputs(static_cast<Eigen::Index>(original.output_names.size()));
         Jump inner{original.target, buffer, outputs, jump.failure, shared->nx_of_mode.data()};
         if (original.apply) {
-          if (!original.apply(t, y.head(n), z, inner)) return false;
+          if (!original.apply(t, y.head(n), z, inner)) {
+            jump.cause = inner.cause;
+            return false;
+          }
         } else {
           buffer.head(n) = y.head(n);
         }

@@ -162,7 +162,10 @@ Guard augmented_guard(const Family& f, ModeId m, GuardId g, const std::vector<in
   out.reset.apply = [reset_at, inner_nx, nx, np](double t, ConstVectorRef x, ConstVectorRef z,
                                                  Jump& jump) {
     Jump inner_jump{jump.target, jump.x_plus, jump.outputs, jump.failure, inner_nx.data()};
-    if (!reset_at(x).apply(t, x.head(nx), z, inner_jump)) return false;
+    if (!reset_at(x).apply(t, x.head(nx), z, inner_jump)) {
+      jump.cause = inner_jump.cause;
+      return false;
+    }
     jump.target = inner_jump.target;
     jump.x_plus.segment(inner_nx[static_cast<size_t>(jump.target)], np) = x.tail(np);
     return true;

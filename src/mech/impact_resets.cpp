@@ -13,6 +13,7 @@
 #include "multi_contact_impact.hpp"
 #include "painleve_report.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/mech/contact_stop.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
 
 namespace saltus::mech::detail {
@@ -39,6 +40,7 @@ bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& se
     LagrangianMode next;
     if (!detail::choose_index_sets(ctx.model, t, x.head(n), qdot_plus, closed, stick, negative,
                                    mask, next, jump.failure)) {
+      jump.cause = code(ContactStop::Painleve);
       return false;
     }
     jump.target = ctx.find(next);
@@ -49,6 +51,7 @@ bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& se
         ctx.find(ctx.model.close_contact(std::countr_zero(closed), t, x.head(n), qdot_plus, mask));
   } catch (const Error& e) {
     jump.failure = e.what();  // Painleve as the contact closes
+    jump.cause = code(contact_stop_of(e));
     return false;
   }
   return true;
@@ -110,6 +113,7 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
             jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), x.tail(n), mask));
           } catch (const Error& e) {
             jump.failure = e.what();  // Painleve as the contact closes
+            jump.cause = code(contact_stop_of(e));
             return false;
           }
           return true;
@@ -118,9 +122,20 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
         if (!imp.planar.resolved()) {
           jump.failure = saltus::detail::text(ctx->model.describe_contact(d), ": impact at t = ", t,
                                               ": ", imp.planar.message);
+          // The naive law's jam is its frozen slip direction's own (FORMULAS.md 6.3): its
+          // message stands, no stretch takes it over.
+          if (ctx->model.contact(d).law.kind != ImpactLawKind::Naive) {
+            jump.cause = code(ContactStop::ImpactWithoutAnswer);
+          }
           return false;
         }
         write_impact(imp, x.head(n), jump);
+        if (!imp.qdot_plus.allFinite()) {  // the law has no answer here (a jammed Routh process)
+          jump.failure = saltus::detail::text(ctx->model.describe_contact(d), ": impact at t = ", t,
+                                              ": the impact law gave a non-finite velocity");
+          jump.cause = code(ContactStop::ImpactWithoutAnswer);
+          return false;
+        }
         jump.target = detail::open_after_jump(*ctx, from, t, x.head(n), imp.qdot_plus);
         if (!may_close) return true;
         const double after = w_N.dot(imp.qdot_plus);
@@ -133,6 +148,7 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
             jump.target = ctx->find(ctx->model.close_contact(d, t, x.head(n), imp.qdot_plus, mask));
           } catch (const Error& e) {
             jump.failure = e.what();  // Painleve as the contact closes
+            jump.cause = code(contact_stop_of(e));
             return false;
           }
         }
@@ -188,6 +204,7 @@ Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& 
               none ? "; no impact without collision resolves it (the slip is at rest)"
                    : "; the impact without collision has no answer: ",
               imp.planar.message);
+          jump.cause = code(ContactStop::Painleve);
           return false;
         }
         write_impact(imp, x.head(n), jump);
@@ -195,6 +212,7 @@ Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& 
           jump.target = ctx->find(m.close_contact(ci, t, x.head(n), imp.qdot_plus, mask));
         } catch (const Error& e) {
           jump.failure = saltus::detail::text("after the impact without collision: ", e.what());
+          jump.cause = code(contact_stop_of(e));
           return false;
         }
         return true;

@@ -20,6 +20,7 @@
 #include "contact_tolerances.hpp"
 #include "index_set_choice.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/mech/contact_stop.hpp"
 
 namespace saltus::mech::detail {
 
@@ -36,6 +37,7 @@ Reset choose_reset(const Context& ctx, ModeId self, unsigned closed, unsigned st
                          LagrangianMode next;
                          if (!choose_index_sets(ctx->model, t, x.head(n), x.tail(n), closed, stick,
                                                 slip_negative, mask, next, jump.failure)) {
+                           jump.cause = code(ContactStop::Painleve);
                            return false;
                          }
                          jump.target = ctx->find(next);
@@ -79,6 +81,7 @@ Reset stick_reset(const Context& ctx, ModeId self, int i, unsigned closed, unsig
         LagrangianMode next;
         if (!choose_index_sets(m, t, x.head(n), x.tail(n), closed, next_stick, neg & ~next_stick,
                                mask, next, jump.failure)) {
+          jump.cause = code(ContactStop::Painleve);
           return false;
         }
         jump.target = ctx->find(next);
@@ -176,6 +179,7 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                           sets, " at t = ", t,
                           " have no unique contact forces while sliding (normalised ",
                           "det of the contact system B = ", d.B, ")");
+                      jump.cause = code(ContactStop::Painleve);
                       return false;
                     })));
   }
@@ -225,6 +229,7 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
             LagrangianMode next;
             if (!choose_index_sets(ctx->model, t, x.head(n), x.tail(n), closed, stick & ~group,
                                    negative, mask, next, jump.failure)) {
+              jump.cause = code(ContactStop::Painleve);
               return false;
             }
             jump.target = ctx->find(next);
@@ -270,6 +275,7 @@ void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsi
                             " penetrates by ", -g, " (beyond ", band,
                             ", 1e-8 of the gap's scale): the extrapolated accumulation is not a "
                             "settling one; the run stops rather than project it");
+                        jump.cause = code(ContactStop::ZenoLimit);
                         return false;
                       }
                       const double rate = w.dot(x.tail(n));
@@ -293,6 +299,7 @@ void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsi
                     const Vector qd = jump.x_plus.segment(n, n);
                     if (!choose_index_sets(m, t, x.head(n), qd, closed, stick, negative, mask, next,
                                            jump.failure)) {
+                      jump.cause = code(ContactStop::Painleve);
                       return false;
                     }
                     jump.target = ctx->find(next);
@@ -314,6 +321,7 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self) {
             " of the gap's scale): its impact was missed, the run stops rather than pass through "
             "the surface (near a Zeno point: a larger zeno.handover_tolerance hands over before "
             "the noise)");
+        jump.cause = code(ContactStop::Penetration);
         return false;
       }));
   g.scale_offset = kPenetrationLimit;  // the engine's level in the gap's own scale

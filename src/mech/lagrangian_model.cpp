@@ -8,6 +8,7 @@
 #include "index_set_choice.hpp"
 #include "painleve_report.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/mech/contact_stop.hpp"
 #include "saltus/mech/mass_matrix_check.hpp"
 #include "saltus/mech/newton_impact_map.hpp"
 #include "saltus/mech/routh_impact_process.hpp"
@@ -223,7 +224,7 @@ LagrangianMode LagrangianModel::close_contact(int i, double t, ConstVectorRef q,
     LagrangianMode next;
     std::string failure;
     if (!detail::choose_index_sets(*this, t, q, qdot, bit, bit, 0, compliant_mask, next, failure)) {
-      throw Error(failure);
+      throw ContactStopError(ContactStop::Painleve, failure);
     }
     return next;
   }

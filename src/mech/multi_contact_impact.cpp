@@ -10,6 +10,7 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/lcp/lcp_enumeration.hpp"
+#include "saltus/mech/contact_stop.hpp"
 #include "saltus/mech/impact_problem.hpp"
 #include "saltus/mech/newton_coulomb_law.hpp"
 
@@ -251,6 +252,7 @@ bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& 
       resolve_simultaneous_impact(m, set, t, x.head(n), x.tail(n), jump.state_scales);
   if (!imp.resolved()) {
     jump.failure = imp.message;
+    jump.cause = code(ContactStop::ImpactWithoutAnswer);
     return false;
   }
   jump.x_plus.head(n) = x.head(n);

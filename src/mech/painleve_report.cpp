@@ -5,6 +5,7 @@
 
 #include "contact_dynamics.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/mech/contact_stop.hpp"
 
 namespace saltus::mech::detail {
 
@@ -35,7 +36,8 @@ std::string painleve_message(const LagrangianModel& model, int contact, double t
 
 void throw_painleve(const LagrangianModel& model, int contact, double t, ConstVectorRef q,
                     ConstVectorRef qdot, double s, double B, const char* what) {
-  throw Error(painleve_message(model, contact, t, q, qdot, s, B, what));
+  throw ContactStopError(ContactStop::Painleve,
+                         painleve_message(model, contact, t, q, qdot, s, B, what));
 }
 
 }  // namespace saltus::mech::detail

@@ -9,26 +9,34 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/mech/contact_alternatives.hpp"
+#include "saltus/mech/contact_stop.hpp"
 #include "saltus/mech/moreau_jean.hpp"
 
 namespace saltus::model {
 
+// On the typed causes the engine and the contact layer report (SimulationSummary::reset_cause,
+// handover_failed, projection_failed), never on the message: it carries the model's, bodies' and
+// contacts' own names, and a contact named "Painleve_right" once turned a failure into a bridged
+// run (issue 44).
 std::string bridge_reason(const SimulationResult& piece) {
-  const std::string& m = piece.summary.message;
-  const auto has = [&m](const char* what) { return m.find(what) != std::string::npos; };
+  const SimulationSummary& s = piece.summary;
   switch (piece.termination()) {
     case Termination::ResetFailed:
-      if (has("Painleve")) return "painleve";
-      if (has("compression cannot end") || has("impact LCP") || has("simultaneous impact") ||
-          has("Routh")) {
-        return "impact";
+      if (s.handover_failed) return "zeno-limit";
+      switch (mech::contact_stop(s.reset_cause)) {
+        case mech::ContactStop::Painleve:
+          return "painleve";
+        case mech::ContactStop::ImpactWithoutAnswer:
+          return "impact";
+        case mech::ContactStop::ZenoLimit:
+          return "zeno-limit";
+        case mech::ContactStop::Penetration:
+        case mech::ContactStop::None:
+          return "";
       }
-      if (has("Zeno limit state")) return "zeno-limit";
       return "";
-    case Termination::NonFiniteState:
-      return has("Routh") ? "impact" : "";
     case Termination::ModelError:
-      return has("invariant projection found no state") ? "projection" : "";
+      return s.projection_failed ? "projection" : "";
     case Termination::EventCap:
       return "event-cap";
     case Termination::StepSizeUnderflow:
@@ -81,6 +89,9 @@ class Joiner {
     const SimulationSummary& q = p.summary;
     s.termination = q.termination;
     s.message = q.message;
+    s.reset_cause = q.reset_cause;
+    s.handover_failed = q.handover_failed;
+    s.projection_failed = q.projection_failed;
     s.integrator = q.integrator;
     s.t_final = q.t_final;
     s.final_mode = q.final_mode;

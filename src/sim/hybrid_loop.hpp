@@ -512,6 +512,7 @@ class HybridLoop final : private GuardRates {
                      " iterations); dg/dz may be singular here", last_events_text()));
         return;
       case ode::StepStatus::ProjectionFailure:
+        out_->summary.projection_failed = true;
         stop(Termination::ModelError,
              message("mode '", m.name, "': the invariant projection found no state with c(x) = ",
                      vector_text(invariant_target_.head(m.projection ? m.projection->count : 0)),

@@ -139,10 +139,14 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
     bool ok = false;
     try {
       ok = g.reset.apply(now(), x_.head(nx_), z_.head(nz_), jump);
+    } catch (const CausedError& e) {
+      reset_failure_ = e.what();
+      jump.cause = e.cause();
     } catch (const std::exception& e) {
       reset_failure_ = e.what();
     }
     if (!ok) {
+      out_->summary.reset_cause = jump.cause;
       stop(Termination::ResetFailed,
            message("the reset of guard '", g.name, "' in mode '", m.name, "' at t = ", now(),
                    " has no post-event state: ", reset_failure_, last_events_text()));

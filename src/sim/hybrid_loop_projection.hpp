@@ -23,6 +23,7 @@ bool HybridLoop<S>::project_onto_invariants(const Mode& m) {
       x_.head(nx_).allFinite()) {
     return true;
   }
+  out_->summary.projection_failed = true;
   stop(Termination::ModelError,
        message("mode '", m.name, "': the invariant projection found no state with c(x) = ",
                vector_text(invariant_target_.head(m.projection->count)),

@@ -99,6 +99,7 @@ void HybridLoop<S>::handle_zeno(const events::ZenoPrediction& z, ModeId mode, in
     reset_failure_.clear();
     if (!h.apply(now(), x_.head(nx_), z_.head(nz_), scales_.data(), x_plus_.head(tm.flow.nx),
                  reset_failure_)) {
+      out_->summary.handover_failed = true;
       stop(Termination::ResetFailed, what() + "; the hand-over into mode '" + tm.name +
                                          "' has no post-Zeno state: " + reset_failure_);
       return;

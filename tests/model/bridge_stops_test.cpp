@@ -80,5 +80,44 @@ TEST(BridgeStops, ANanForceInsideAStretchEndsTheRunWithItsEventsKept) {
   EXPECT_GT(r.result.trajectory.size(), 10);
 }
 
+// The README ball with its floor, body and model named after the bridge's causes. The bridge
+// read its cause from the message, which carries these names: a floor named "Routh" turned a
+// NaN force's non-finite-state into a bridged run ending end-time-reached with NaN states, a
+// contact "Painleve_right" a reset-failed into a stretch. Now it decides on typed causes: every
+// name gives the same run.
+ModelRun named_ball(const std::string& name, const std::string& extra_solver,
+                    const std::string& force) {
+  const std::string text = "[model]\nname = \"" + name +
+                           "\"\n[coordinates]\ny = { initial = 1.0 }\n[mechanics]\n"
+                           "kinetic_energy = \"0.5*y'^2\"\npotential_energy = \"9.81*y\"\n" +
+                           force + "[[contacts]]\nname = \"" + name + "\"\nbody = \"" + name +
+                           "\"\ngap = \"y\"\ne = 0.8\n[solver]\nt_end = 5.0\n" + extra_solver;
+  return run_model(std::make_shared<const Model>(load_model_text(text, name + ".toml")));
+}
+
+TEST(BridgeStops, NamesDoNotDecide) {
+  // A force that turns NaN in free flight after the 5th impact (t5 = 2.5842), and the ball capped
+  // at 5 events (a stretch at the 6th impact, where the ball touches).
+  const std::string nan_force = "forces = { y = \"1e-300*sqrt(2.6 - t)\" }\n";
+  const ModelRun nan_base = named_ball("floor", "", nan_force);
+  const ModelRun cap_base = named_ball("floor", "max_events = 5\n", "");
+  EXPECT_EQ(nan_base.result.termination(), Termination::NonFiniteState) << nan_base.message();
+  EXPECT_TRUE(nan_base.stretches.empty());
+  EXPECT_TRUE(cap_base.succeeded()) << cap_base.message();
+  EXPECT_FALSE(cap_base.stretches.empty());
+  for (const std::string name : {"Routh", "Painleve", "Painleve_right", "Zeno_limit_state",
+                                 "compression_cannot_end", "impact_LCP"}) {
+    SCOPED_TRACE(name);
+    const ModelRun nan_named = named_ball(name, "", nan_force);
+    EXPECT_EQ(nan_named.result.termination(), nan_base.result.termination()) << nan_named.message();
+    EXPECT_EQ(nan_named.stretches.size(), nan_base.stretches.size());
+    EXPECT_EQ(nan_named.result.events.size(), nan_base.result.events.size());
+    const ModelRun cap_named = named_ball(name, "max_events = 5\n", "");
+    EXPECT_EQ(cap_named.result.termination(), cap_base.result.termination()) << cap_named.message();
+    EXPECT_EQ(cap_named.stretches.size(), cap_base.stretches.size());
+    EXPECT_EQ(cap_named.result.events.size(), cap_base.result.events.size());
+  }
+}
+
 }  // namespace
 }  // namespace saltus::model

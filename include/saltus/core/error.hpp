@@ -14,6 +14,18 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// An Error with a cause code of the layer that throws it (mech::ContactStop for mechanical
+// models): a reset (or what it calls) that has no post-event state may throw one, and the
+// simulator reports its code as Jump::cause would be (SimulationSummary::reset_cause).
+class CausedError : public Error {
+ public:
+  CausedError(int cause, const std::string& message) : Error(message), cause_(cause) {}
+  int cause() const { return cause_; }
+
+ private:
+  int cause_;
+};
+
 namespace detail {
 // Concatenates streamable parts into a message; doubles keep all 17 significant digits.
 template <class... Parts>

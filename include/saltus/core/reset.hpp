@@ -30,6 +30,11 @@ struct Jump {
   // nullptr outside a simulation: tolerances of the jump are fractions of these, weighed by
   // the sensitivity of the quantity compared (docs/ARCHITECTURE.md "Tolerances").
   const double* state_scales = nullptr;
+  // Why there is no post-event state, as a code of the layer that built the reset
+  // (mech::ContactStop for mechanical models), 0 when it gives none. The simulator reports it
+  // (SimulationSummary::reset_cause); the layers above decide on it, never on `failure`'s text,
+  // which carries user-chosen names.
+  int cause = 0;
   auto state_after() { return x_plus.head(nx_of_mode[target]); }  // x+ in the target mode
 };
 

@@ -17,6 +17,12 @@ struct SimulationSummary {
   Termination termination = Termination::NotRun;
   std::string message;     // what ended the run, with mode, guard, time and values
   std::string integrator;  // name of the integrator used
+  // What failed, for the layers above that decide on it (never on `message`, which carries
+  // user-chosen names): a failed reset's Jump::cause (0: none given), and whether the Zeno
+  // hand-over found no post-Zeno state or an invariant projection found no state.
+  int reset_cause = 0;
+  bool handover_failed = false;
+  bool projection_failed = false;
   double t_start = kNaN;
   double t_final = kNaN;  // time reached
   long jumps = 0;         // final j
