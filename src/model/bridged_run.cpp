@@ -1,4 +1,6 @@
 // The Moreau-Jean time-stepping bridge of a mechanical run; see model/bridged_run.hpp.
+// (Over 450 lines: run_bridged's piece / lift-off / stretch loop shares its joined result and
+// scales; issue 44 item 3 moves the bridge into a layer of its own, the stretch a function.)
 #include "saltus/model/bridged_run.hpp"
 
 #include <algorithm>
