@@ -7,6 +7,7 @@
 #include "contact_tolerances.hpp"
 #include "index_set_choice.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/mech/contact_state.hpp"
 
 namespace saltus::mech {
 namespace {
@@ -58,9 +59,7 @@ ContactAlternatives contact_alternatives(const LagrangianModel& model, double t,
   for (int i : candidates) {
     if (!model.contact(i).rigid() || i >= 32) continue;
     const Vector w = model.gap_gradient(i, q);
-    if (!negligible(model.gap(i, q), w, q, rest) || !negligible(w.dot(qdot), w, qdot, rest)) {
-      continue;
-    }
+    if (!negligible(w.dot(qdot), w, qdot, rest)) continue;
     closed |= 1u << i;
   }
   for (int i = 0; i < model.contact_count() && i < 32; ++i) {
@@ -87,9 +86,11 @@ bool free_motion_consistent(const ContactAlternatives& a) {
 
 bool painleve_situation(const LagrangianModel& model, double t, ConstVectorRef x, double rest) {
   const int n = model.dof();
-  std::vector<int> all;
-  for (int i = 0; i < model.contact_count(); ++i) all.push_back(i);
-  return contact_alternatives(model, t, x.head(n), x.tail(n), all, rest).painleve();
+  std::vector<int> touching;
+  for (int i = 0; i < model.contact_count(); ++i) {
+    if (model.contact(i).rigid() && touches(model, i, x.head(n))) touching.push_back(i);
+  }
+  return contact_alternatives(model, t, x.head(n), x.tail(n), touching, rest).painleve();
 }
 
 std::string motions_text(const LagrangianModel& model, const ContactAlternatives& a) {

@@ -9,6 +9,7 @@
 #include "contact_tolerances.hpp"
 #include "index_set_choice.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/mech/contact_state.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
 
 namespace saltus::mech {
@@ -67,12 +68,12 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
     const LagrangianContact& c = m.contact(i);
     if (!c.rigid()) continue;
     const SecondOrderJet g = detail::along(c.gap, q, qd);
-    // Touching and at rest to round-off of the gap and its rate against their own terms
-    // (sum_k |w_k q_k|, sum_k |w_k qdot_k|: each in its units; issue 34).
+    // Touching (mech::touches: the round-off of the gap's terms) and at rest to kEventRestRate
+    // of its rate's terms sum_k |w_k qdot_k| (issue 34, 44).
     DofVector<double> w;
     detail::gradient(c.gap, q, w);
-    if (std::abs(g.v) > 1e-12 * w.cwiseAbs().dot(q.cwiseAbs()) ||
-        std::abs(g.d1) > 1e-12 * w.cwiseAbs().dot(qd.cwiseAbs())) {
+    if (std::abs(g.v) > touching_band(w, q, g.v) ||
+        std::abs(g.d1) > detail::kEventRestRate * w.cwiseAbs().dot(qd.cwiseAbs())) {
       continue;
     }
     const LagrangianMode mode = m.close_contact(i, t, q, qd, mask);

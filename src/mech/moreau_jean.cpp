@@ -10,6 +10,7 @@
 #include "contact_dynamics.hpp"
 #include "contact_tolerances.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/mech/contact_state.hpp"
 #include "saltus/mech/impact_problem.hpp"
 #include "saltus/mech/newton_coulomb_law.hpp"
 
@@ -125,7 +126,11 @@ MoreauJeanStep MoreauJeanStepper::step(double t, ConstVectorRef q, ConstVectorRe
       what_T[i] = s.d2;
       out.rate_T_minus[i] = s.d1;
     }
-    if (g.v + (1.0 - theta) * h * g.d1 <= 0.0) out.active.push_back(i);
+    // The predicted gap closes within the step, or is within the round-off of its terms (a gap
+    // of a floor at 1e6 m moves in quanta of 1.2e-10 m).
+    if (g.v + (1.0 - theta) * h * g.d1 <= touching_band(w_N[static_cast<size_t>(i)], qv, g.v)) {
+      out.active.push_back(i);
+    }
   }
   const int k = static_cast<int>(out.active.size());
   Vector v_plus = v_free;
@@ -194,10 +199,15 @@ MoreauJeanStep MoreauJeanStepper::step(double t, ConstVectorRef q, ConstVectorRe
     const double resolution =
         terms(w_N[ui], what_N[i]) + (frictional ? terms(w_T[ui], what_T[i]) : 0.0);
     if (out.rate_N[i] > resolution) continue;
-    // Out of the index set but on the surface to the step's resolution (gap within h v_c, at
-    // rest normally): a contact resting under theta = 1/2, whose steps lift it by O(h^2) and let
-    // it fall back, is closed, not open every other step.
-    if (!active && std::abs(m.gap(i, out.q)) > h * resolution) continue;
+    // Out of the index set but on the surface to the step's resolution (gap within h v_c, or
+    // within the round-off of its terms: a floor at y = 1e6 m has a gap round-off of 1e-10 m,
+    // far above h v_c; contact_state.hpp), at rest normally: a contact resting under
+    // theta = 1/2, whose steps lift it by O(h^2) and let it fall back, is closed, not open every
+    // other step.
+    if (!active) {
+      const double g = m.gap(i, out.q);
+      if (std::abs(g) > h * resolution + touching_band(w_N[ui], out.q, g)) continue;
+    }
     if (!frictional) {
       out.state[ui] = SteppedContact::Closed;
       continue;
@@ -207,27 +217,6 @@ MoreauJeanStep MoreauJeanStepper::step(double t, ConstVectorRef q, ConstVectorRe
                                                   : SteppedContact::Stick;
   }
   return out;
-}
-
-double moreau_jean_step_size(const LagrangianModel& m, double t, ConstVectorRef q,
-                             ConstVectorRef qdot, ConstVectorRef q_scale,
-                             const std::vector<int>& contacts, double rtol) {
-  const int n = m.dof();
-  const Vector a = m.mass_matrix(q).llt().solve(m.forces(t, q, qdot));
-  const DofVector<double> qv = detail::load<double>(q, 0, n), vv = detail::load<double>(qdot, 0, n);
-  double tau = kInfinity;
-  for (int i : contacts) {
-    if (!m.contact(i).rigid()) continue;
-    DofVector<double> w;
-    detail::gradient(m.contact(i).gap, qv, w);
-    const SecondOrderJet g = detail::along(m.contact(i).gap, qv, vv);
-    double scale = 0.0;
-    for (int k = 0; k < n; ++k) scale += std::abs(w[k]) * std::abs(q_scale[k]);
-    const double accel = std::abs(w.dot(a)) + std::abs(g.d2);
-    if (scale > 0.0 && accel > 0.0) tau = std::min(tau, std::sqrt(scale / accel));
-    if (scale > 0.0 && g.d1 != 0.0) tau = std::min(tau, scale / std::abs(g.d1));
-  }
-  return std::isfinite(tau) ? std::sqrt(rtol) * tau : kNaN;
 }
 
 std::string settle_stepped_state(const LagrangianModel& m, const std::vector<SteppedContact>& state,

@@ -10,6 +10,7 @@
 
 #include "saltus/core/error.hpp"
 #include "saltus/lcp/lcp_enumeration.hpp"
+#include "saltus/mech/contact_state.hpp"
 #include "saltus/mech/contact_stop.hpp"
 #include "saltus/mech/impact_problem.hpp"
 #include "saltus/mech/newton_coulomb_law.hpp"
@@ -24,31 +25,41 @@ std::string contact_names(const LagrangianModel& m, const std::vector<int>& cont
   return out;
 }
 
-// Whether rigid contact i joins I_S of an impact at q; no allocation, so the single-contact path
-// stays allocation-free.
+// Whether rigid contact i joins I_S of an impact at (q, qdot): touching (contact_state.hpp), or
+// approaching and reaching its surface within `lead`, the time the located state may precede the
+// fired contact's impact. No allocation, so the single-contact path stays allocation-free.
 static bool joins_impact(const LagrangianModel& m, int i, int fired, unsigned closed,
-                         const DofVector<double>& q, const ContactScales& s) {
+                         const DofVector<double>& q, const DofVector<double>& qdot, double lead,
+                         const double* q_scale) {
   if (i == fired || !m.contact(i).rigid()) return false;
   if ((closed >> i) & 1u) return true;
   const double g = m.contact(i).gap(q);
   if (g <= 0.0) return true;  // touching, approaching or not (see the header)
   DofVector<double> w;
   gradient(m.contact(i).gap, q, w);
-  return g <= kImpactGapBand * scale_along(w, s.q);
+  return g <= touching_band(w, q, g, q_scale) + std::max(-w.dot(qdot), 0.0) * lead;
 }
 
 std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
                                          ConstVectorRef q, ConstVectorRef qdot,
                                          const double* state_scales) {
   const int n = m.dof();
-  const DofVector<double> qv = load<double>(q, 0, n);
-  const ContactScales s = contact_scales(state_scales, q, qdot);
+  const DofVector<double> qv = load<double>(q, 0, n), vv = load<double>(qdot, 0, n);
+  // The located state is on either side of the fired contact's impact by its residual gap: a
+  // contact that lands at the same instant is as far from its own (time = gap / approach rate).
+  double lead = 0.0;
+  {
+    const SecondOrderJet g = along(m.contact(fired).gap, qv, vv);
+    if (g.v > 0.0 && g.d1 < 0.0) lead = g.v / -g.d1;
+  }
   int others = 0;
-  for (int i = 0; i < m.contact_count(); ++i) others += joins_impact(m, i, fired, closed, qv, s);
+  for (int i = 0; i < m.contact_count(); ++i) {
+    others += joins_impact(m, i, fired, closed, qv, vv, lead, state_scales);
+  }
   if (others == 0) return {};  // d alone: no allocation
   std::vector<int> set{fired};
   for (int i = 0; i < m.contact_count(); ++i) {
-    if (joins_impact(m, i, fired, closed, qv, s)) set.push_back(i);
+    if (joins_impact(m, i, fired, closed, qv, vv, lead, state_scales)) set.push_back(i);
   }
   return set;
 }

@@ -21,8 +21,10 @@
 // contact impacts alone.
 //
 // The impact set I_S ([LB] (2.12): every contact with g_N = 0): the contact whose guard fired,
-// every other rigid contact whose gap is within kImpactGapBand of its scale
-// (contact_tolerances.hpp) of zero, and the contacts held closed by the mode. Without restitution
+// every other rigid contact whose gap is at most the round-off of its terms (contact_state.hpp)
+// or that approaches and would reach its surface within the time the located state may precede
+// the fired contact's impact (its residual gap over its approach rate), and the contacts held
+// closed by the mode. Without restitution
 // ([LB]'s completely inelastic law) a touching contact that separates (gdot_N(t-) > 0) enters the
 // LCP with gdot_N(t-) itself (gdot_N(t+) >= 0 perp Lambda_N >= 0): it receives impulse only when
 // the others' impulses would drive it into the surface (oracle lcp.impact.box_two_corners_e0, qdot-
@@ -57,8 +59,8 @@ struct SimultaneousImpact {
 };
 
 // I_S of an impact of contact `fired` at (q, qdot) in a mode holding the contacts of `closed`
-// (bit i: contact i): the fired contact first; EMPTY (no allocation) when no other contact joins.
-// state_scales: Jump::state_scales, or nullptr (contact_tolerances.hpp).
+// (bit i: contact i) at (q, qdot): the fired contact first; EMPTY (no allocation) when no other
+// contact joins. state_scales: Jump::state_scales (the run's largest |x_k|), or nullptr.
 std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
                                          ConstVectorRef q, ConstVectorRef qdot,
                                          const double* state_scales = nullptr);

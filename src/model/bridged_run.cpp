@@ -12,6 +12,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/mech/contact_alternatives.hpp"
 #include "saltus/mech/contact_stop.hpp"
+#include "saltus/mech/contact_time_scale.hpp"
 #include "saltus/mech/moreau_jean.hpp"
 
 namespace saltus::model {
@@ -180,23 +181,6 @@ class Joiner {
   long j_ = 0;
 };
 
-// sum_k |w_k| S_k of rigid contact i's gap at q.
-double gap_scale(const mech::LagrangianModel& m, int i, const Vector& q, const Vector& q_scale) {
-  const Vector w = m.gap_gradient(i, q);
-  return w.cwiseAbs().dot(q_scale.cwiseAbs());
-}
-
-std::vector<int> touching_contacts(const mech::LagrangianModel& m, const Vector& q,
-                                   const Vector& q_scale) {
-  std::vector<int> out;
-  for (int i = 0; i < m.contact_count(); ++i) {
-    if (m.contact(i).rigid() && m.gap(i, q) <= kTouchingBand * gap_scale(m, i, q, q_scale)) {
-      out.push_back(i);
-    }
-  }
-  return out;
-}
-
 std::string names_of(const mech::LagrangianModel& m, const std::vector<int>& contacts) {
   std::string out;
   for (size_t k = 0; k < contacts.size(); ++k) {
@@ -244,13 +228,14 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
   Joiner join(system, result, t0);
   const bool keep_events = options.output.record_events;
   const std::vector<double>& sample_times = options.output.sample_times;
-  const double max_stretch =
-      std::isfinite(bridge.max_stretch) ? bridge.max_stretch : 0.1 * (t_end - t0);
   double rtol = options.stepper.rtol;
   for (Eigen::Index k = 0; k < options.stepper.rtol_per_component.size() && k < n; ++k) {
     rtol = std::min(rtol, options.stepper.rtol_per_component[k]);
   }
-  Vector q_scale = x0.head(n).cwiseAbs();
+  Vector q_scale = x0.head(n).cwiseAbs();  // the settled states' margins (settle_stepped_state)
+  // The run's kinetic-energy scale (its largest value at the start, the stops and the stretches'
+  // ends): the contacts' time scales (contact_time_scale.hpp) read it.
+  double energy_scale = x0.allFinite() ? model.kinetic_energy(x0.head(n), x0.tail(n)) : 0.0;
   const int base_hold = std::max(bridge.hold_steps, 1);
   int hold = base_hold;
   double t = t0, last_hand_back = -kInfinity, last_step = kNaN;
@@ -278,9 +263,30 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
       if (refused_start) (void)mode_at(t, x);  // throws the refusal
       return;
     }
-    const Vector q_stop = piece.x_final.head(n);
+    const Vector q_stop = piece.x_final.head(n), qdot_stop = piece.x_final.tail(n);
     q_scale = q_scale.cwiseMax(q_stop.cwiseAbs());
-    const std::vector<int> touching = touching_contacts(model, q_stop, q_scale);
+    // The contacts the stop is on: those a first stretch step reaches (contact_time_scale.hpp).
+    mech::ContactTimeScales scales;
+    std::vector<int> touching;
+    double h_all = kNaN;
+    try {
+      energy_scale = std::max(energy_scale, model.kinetic_energy(q_stop, qdot_stop));
+      scales = mech::contact_time_scales(model, piece.t_final, q_stop, qdot_stop, energy_scale);
+      std::vector<int> rigid_contacts;
+      for (int i = 0; i < model.contact_count(); ++i) {
+        if (model.contact(i).rigid()) rigid_contacts.push_back(i);
+      }
+      h_all = mech::moreau_jean_step_size(scales, rigid_contacts, rtol);
+      touching = mech::contacts_within_step(model, q_stop, qdot_stop, scales,
+                                            std::isfinite(h_all) ? h_all : 0.0);
+    } catch (const std::exception& e) {
+      join.end(
+          Termination::ModelError,
+          saltus::detail::text("model '", model.name(), "': the Moreau-Jean bridge failed at t = ",
+                               text_of(piece.t_final), " (", reason, "): ", e.what()),
+          piece.t_final, piece.final_mode, piece.x_final);
+      return;
+    }
     // An underflow or a cap where no contact touches is no contact's stop (a flow without a
     // solution past a finite time, events of a section): there is nothing for a stretch to
     // resolve, and stepping on would jump over it. The stop stands.
@@ -305,7 +311,7 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
       // The motions the contact forces allowed there, logged with the one taken, whatever the
       // reason (an accumulation or an underflow may stop at a Painleve situation too).
       const mech::ContactAlternatives alternatives = mech::contact_alternatives(
-          model, piece.t_final, q_stop, piece.x_final.tail(n), touching, kTouchingBand);
+          model, piece.t_final, q_stop, qdot_stop, touching, kStopRestRate);
       // The lift-off choice (header): the free motion among several, event-driven at once.
       if (bridge.open_mode && piece.t_final != last_choice &&
           mech::free_motion_consistent(alternatives)) {
@@ -347,14 +353,15 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
       refused_start = false;
       double h = bridge.step;
       if (!(h > 0.0)) {
-        std::vector<int> scaled = touching;
-        if (scaled.empty()) {
-          for (int i = 0; i < model.contact_count(); ++i) scaled.push_back(i);
-        }
-        h = mech::moreau_jean_step_size(model, ts, xs.head(n), xs.tail(n), q_scale, scaled, rtol);
+        h = touching.empty() ? h_all : mech::moreau_jean_step_size(scales, touching, rtol);
+        // No contact has a time scale (nothing has moved along them, or nothing accelerates
+        // them): a millionth of the run is the last resort.
         if (!(h > 0.0)) h = 1e-6 * (t_end - t0);
       }
       st.step = h;
+      const double max_stretch = std::isfinite(bridge.max_stretch)
+                                     ? bridge.max_stretch
+                                     : static_cast<double>(bridge.max_stretch_steps) * h;
       const mech::MoreauJeanStepper stepper(model, bridge.stepper);
       std::vector<mech::SteppedContact> held, first;  // first: after the stretch's first step
       int same = 0;
@@ -428,6 +435,7 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
         join.set_note(start_record, start_note + "; " + st.motions + "; taken: " + st.taken);
       }
       q_scale = q_scale.cwiseMax(xs.head(n).cwiseAbs());
+      energy_scale = std::max(energy_scale, model.kinetic_energy(xs.head(n), xs.tail(n)));
       join.add_wall(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
       const std::string length = saltus::detail::text(text_of(st.t_end - st.t_start), " (",

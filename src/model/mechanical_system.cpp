@@ -289,7 +289,7 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
     initial = compiled->initial_mode(model->t_start, model->initial_state());
   } catch (const Error&) {
     if (!painleve_start || !mech::painleve_situation(compiled->model(), model->t_start,
-                                                     model->initial_state(), kTouchingBand)) {
+                                                     model->initial_state(), kStopRestRate)) {
       throw;
     }
   }

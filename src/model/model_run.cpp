@@ -112,7 +112,7 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
       mode0 = start.mode_now(model.t_start);
     } catch (const Error&) {
       // A Painleve situation at t0 starts with a stretch (run_bridged); any other refusal stands.
-      if (!mech::painleve_situation(lm, model.t_start, start.x0, kTouchingBand)) throw;
+      if (!mech::painleve_situation(lm, model.t_start, start.x0, kStopRestRate)) throw;
     }
     const BridgeOptions bridge = bridge_options(run);
     run_bridged(run.system, lm, start.mode_at, options, bridge, mode0, model.t_start, start.x0,

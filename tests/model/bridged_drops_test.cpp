@@ -175,7 +175,7 @@ TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
   std::mt19937 rng(20261203u);
   int reached = 0, stretches = 0, checked = 0;
   double worst = -kInfinity;  // largest energy change over a stretch, in units of the scale
-  const int runs = 16;
+  const int runs = 32;
   for (int run = 0; run < runs; ++run) {
     const bool box = run % 2 == 0;
     const ForcedDrop drop = forced_drop(rng, box);
@@ -225,7 +225,11 @@ TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
       "forced stretches without restitution: %d of %d drops reached t_end, %d stretches, %d "
       "checked; largest energy change over a stretch %.3g of the drop's energy scale\n",
       reached, runs, stretches, checked, worst);
-  EXPECT_GT(checked, 100);
+  // 22 stretches in these 32 drops. (A drop whose resting phase takes an event every few ms
+  // cycles cap, stretch, hand-back all the way: run 15 of these took 576 stretches with the
+  // touching band of 1e-10 of the coordinates before issue 44, 2 with the round-off band; among
+  // 128 drops one still takes 733. The count is not what this test is about.)
+  EXPECT_GE(checked, 16);
 }
 
 // The bridge keeps its answer when the run starts at t0 = 1e9 (the drops are autonomous):

@@ -27,8 +27,8 @@ struct ContactAlternatives {
   }
 };
 
-// The contact-force LCP at (t, q, qdot) over those of `candidates` (rigid contacts) whose gap and
-// normal rate are within `rest` of their scales (sum_k |w_N,k q_k| and sum_k |w_N,k qdot_k|).
+// The contact-force LCP at (t, q, qdot) over those of `candidates` (rigid contacts the caller
+// found on their surfaces) whose normal rate is within `rest` of its scale sum_k |w_N,k qdot_k|.
 // Throws only what the LCP throws for a mass matrix that is not SPD.
 ContactAlternatives contact_alternatives(const LagrangianModel& model, double t, ConstVectorRef q,
                                          ConstVectorRef qdot, const std::vector<int>& candidates,
@@ -39,8 +39,8 @@ ContactAlternatives contact_alternatives(const LagrangianModel& model, double t,
 // tests/model/painleve_compliant_branch_test.cpp, bridged_run_test.cpp).
 bool free_motion_consistent(const ContactAlternatives& alternatives);
 
-// Whether (t, x = (q, qdot)) is a Painleve situation of every rigid contact of `model` touching
-// at rest within `rest` (contact_alternatives over all of them).
+// Whether (t, x = (q, qdot)) is a Painleve situation of the rigid contacts of `model` that touch
+// (mech::touches, contact_state.hpp) with their normal rates within `rest` of their scales.
 bool painleve_situation(const LagrangianModel& model, double t, ConstVectorRef x, double rest);
 
 // "several motions: ['tip' slip- lambda_N = 3.27] ['tip' lift-off]", "no consistent motion",

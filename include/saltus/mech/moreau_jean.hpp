@@ -98,17 +98,6 @@ class MoreauJeanStepper {
   MoreauJeanOptions options_;
 };
 
-// The step a stretch takes, tied to the run's tolerances: h = sqrt(rtol) tau, where tau is the
-// shortest time scale of the given rigid contacts at (t, q, qdot), tau_c = min(sqrt(S_c / a_c),
-// S_c / |u_N,c|) with S_c = sum_k |w_N,k| q_scale_k the gap's scale (metres of a gap, whatever
-// the units of q), a_c = |w_N^T M^-1 h| + |what_N| its free acceleration and u_N,c its rate.
-// Moreau-Jean is of order one at the nonsmooth instants, so its error there is h / tau =
-// sqrt(rtol): half the digits the event-driven run keeps, the usual compromise (the stretch is
-// short: it ends as soon as the contact state holds). NaN when no contact gives a scale.
-double moreau_jean_step_size(const LagrangianModel& model, double t, ConstVectorRef q,
-                             ConstVectorRef qdot, ConstVectorRef q_scale,
-                             const std::vector<int>& contacts, double rtol);
-
 // The state handed back to event-driven integration after a stretch: x = (q, qdot) moved, in the
 // kinetic metric, onto the surfaces of the contacts `state` calls closed and of the open ones
 // that penetrate (g_N < 0), and the normal rates of the closed ones (and the tangential rates of

@@ -18,8 +18,12 @@
 //   projection   model-error where the projection onto closed contacts found no state (a body at
 //                rest on a contact at q = 0, where the contacts' scales vanish).
 // Any other status ends the run as before. A stop is kept (painleve = "stop", per model in
-// [mechanics] and per contact, docs/MODEL_FORMAT.md) when a contact touching at the stop (gap
-// within kTouchingBand of its scale) says "stop", or, when none touches, the model does.
+// [mechanics] and per contact, docs/MODEL_FORMAT.md) when a contact the stop is on says "stop",
+// or, when it is on none, the model does. The contacts a stop is on are those the stretch's first
+// step would reach (mech::contacts_within_step with the step of every rigid contact's time scale,
+// mech/contact_time_scale.hpp): touching to round-off, chattering below what the integrator
+// resolves, or penetrated by an extrapolated limit. An event cap or a step-size underflow on no
+// contact stands (a flow without a solution past a finite time, a section's events).
 //
 // The lift-off choice (issue 32 item 2: where several motions are consistent, the one the
 // compliant limit selects): a stop (of any of the reasons above: an accumulation or an
@@ -33,7 +37,10 @@
 // Bounce Model's stick-to-slip point). A second stop at the same instant is stepped.
 //
 // A stretch steps from the stop state with the step h of moreau_jean_step_size (sqrt(rtol) times
-// the touching contacts' time scale; BridgeOptions::step overrides it) and hands back as soon as
+// the shortest time scale of the contacts the stop is on, mech/contact_time_scale.hpp: from the
+// run's kinetic energy and the contacts' free accelerations, so the same at any origin, in any
+// units and for any t_end; a millionth of the run only where no contact has a time scale;
+// BridgeOptions::step overrides it) and hands back as soon as
 // every contact's stepped state (open, closed, stick, slip+, slip-) has been the same for
 // hold_steps steps in a row: the state is projected onto the closed contacts
 // (settle_stepped_state), its mode chosen by the model's own choice of an initial mode (mode_at),
@@ -41,9 +48,9 @@
 // slip at the handed-back state) resets the count and the stretch goes on. A stretch that starts
 // within hold_steps steps of the previous hand-back doubles hold_steps for the rest of the run
 // (the event-driven piece between them made no headway). A stretch that does not settle within
-// max_stretch (10 % of the run's length unless given), or whose step has no answer, ends the run
-// with Termination::BridgeUnsettled naming the contacts and their stepped states. A stretch that
-// reaches t_end ends the run there (end-time-reached).
+// max_stretch (max_stretch_steps of its step unless given), or whose step has no answer, ends the
+// run with Termination::BridgeUnsettled naming the contacts and their stepped states. A stretch
+// that reaches t_end ends the run there (end-time-reached).
 //
 // The pieces are joined into one SimulationResult: events with j counted on across pieces, two
 // records per stretch (kBridgeStartGuard at the stop state, kBridgeEndGuard at the hand-back,
@@ -66,15 +73,17 @@
 
 namespace saltus::model {
 
-// A contact touches at a stop when its gap is within this fraction of its scale sum_k |w_k| S_k
-// (S the largest |q_k| of the run's start and stop states): the band of a Zeno limit state.
-inline constexpr double kTouchingBand = 1e-8;
+// A contact the stop is on counts as at rest along its normal when its rate is within this
+// fraction of the rate's terms sum_k |w_N,k qdot_k| (mech::contact_alternatives): the level a
+// Zeno limit state's extrapolated rates carry. Also the start's Painleve check (model_run.cpp).
+inline constexpr double kStopRestRate = 1e-8;
 
 struct BridgeOptions {
   mech::MoreauJeanOptions stepper;  // theta = 1/2
   double step = kNaN;               // NaN: moreau_jean_step_size from the run's rtol
   int hold_steps = 20;              // steps the contact state holds before the hand-back
-  double max_stretch = kNaN;        // NaN: 10 % of (t_end - t0)
+  double max_stretch = kNaN;        // NaN: max_stretch_steps of the stretch's step
+  long max_stretch_steps = 100000;  // the default limit, in steps (independent of t_end)
   int max_stretches = 10000;        // then the run ends with the piece's own status
   bool stop = false;                // painleve = "stop" for the model
   std::vector<int> contact_policy;  // per contact: -1 as the model, 0 bridge, 1 stop
