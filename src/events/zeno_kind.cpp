@@ -26,16 +26,28 @@ ZenoKindEvidence classify_zeno_kind(const double* sizes, const double* increment
   if (window < std::max(3, options.min_window)) return out;
   const int first = n - window;
   bool increasing = true;
-  double log_growth = 0.0, log_increments = 0.0;
+  double log_growth = 0.0;
   for (int k = first + 1; k < n; ++k) {
     increasing = increasing && sizes[k] > sizes[k - 1];
     log_growth += std::log(sizes[k] / sizes[k - 1]);
-    if (k > first + 1) log_increments += std::log(increments[k] / increments[k - 1]);
+  }
+  // The increments' ratio over the resets that moved the state: an identity reset (a contact
+  // of a simultaneous impact whose own guard fires after the impact resolved it) has increment
+  // 0, and 0 / 0 gave "a factor -nan per reset". The mean of log(d_last / d_first) over the
+  // resets between the first and last moving ones.
+  int first_moving = -1, last_moving = -1;
+  for (int k = first + 1; k < n; ++k) {
+    if (!(increments[k] > 0.0) || !std::isfinite(increments[k])) continue;
+    if (first_moving < 0) first_moving = k;
+    last_moving = k;
+  }
+  if (last_moving > first_moving) {
+    out.increment_ratio = std::exp(std::log(increments[last_moving] / increments[first_moving]) /
+                                   static_cast<double>(last_moving - first_moving));
   }
   out.first_size = sizes[first];
   out.last_size = sizes[n - 1];
   out.growth = std::exp(log_growth / static_cast<double>(window - 1));
-  out.increment_ratio = std::exp(log_increments / static_cast<double>(window - 2));
   const bool blows_up = increasing && out.growth >= options.growth_per_event;
   out.kind = blows_up ? ZenoKind::Spasmodic : ZenoKind::Steady;
   return out;
@@ -53,9 +65,13 @@ std::string describe(const ZenoKindEvidence& e, const ZenoKindOptions& options) 
   os << to_string(e.kind) << ": over the last " << e.resets
      << " resets the post-impact state size went from " << e.first_size << " to " << e.last_size
      << " (x" << e.growth << " per reset"
-     << (blows_up ? ", increasing at every reset: escapes every compact set" : ": bounded")
-     << "); successive states move by a factor " << e.increment_ratio << " per reset"
-     << (e.increment_ratio < 1.0 ? " (converging)" : "");
+     << (blows_up ? ", increasing at every reset: escapes every compact set" : ": bounded") << ")";
+  if (std::isnan(e.increment_ratio)) {
+    os << "; successive states did not move at two resets of the window";
+  } else {
+    os << "; successive states move by a factor " << e.increment_ratio << " per reset"
+       << (e.increment_ratio < 1.0 ? " (converging)" : "");
+  }
   return os.str();
 }
 

@@ -100,6 +100,11 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
           jump.target = ctx->find(from);
           jump.x_plus.head(2 * n) = x;
           jump.outputs.setZero();
+          if (jump.note) {
+            *jump.note =
+                saltus::detail::text("already separating (gdot_N = ", before,
+                                     "): resolved by an impact at this instant, nothing applied");
+          }
           return true;
         }
         const std::vector<int> set = detail::simultaneous_impact_set(

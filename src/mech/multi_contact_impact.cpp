@@ -7,6 +7,7 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "saltus/core/error.hpp"
 #include "saltus/lcp/lcp_enumeration.hpp"
@@ -272,7 +273,35 @@ bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& 
   jump.outputs[1] = imp.impulse_N[0];
   jump.outputs[2] = imp.energy_change;
   for (int i : imp.closed_after) closed |= 1u << i;
+  if (jump.note) *jump.note = simultaneous_impact_note(m, imp, x.head(n), x.tail(n));
   return true;
+}
+
+std::string simultaneous_impact_note(const LagrangianModel& m, const SimultaneousImpact& imp,
+                                     ConstVectorRef q, ConstVectorRef qdot_minus) {
+  bool frictional = false;
+  for (int i : imp.contacts) frictional = frictional || m.contact(i).frictional();
+  std::ostringstream out;
+  out.precision(10);
+  out << "simultaneous impact of " << contact_names(m, imp.contacts) << " ("
+      << (frictional ? "Newton-Coulomb law" : "Newton's law")
+      << " per contact over one impact LCP); per contact: ";
+  const Vector dq = imp.qdot_plus - qdot_minus;
+  for (size_t k = 0; k < imp.contacts.size(); ++k) {
+    const int i = imp.contacts[k];
+    const auto j = static_cast<Eigen::Index>(k);
+    // Its share of T+ - T-: the work of its impulses at the mean of its rates before and after
+    // (the shares sum to T+ - T-, qdot+ - qdot- = M^-1 (W_N Lambda_N + W_T Lambda_T)).
+    const Vector w_N = m.gap_gradient(i, q);
+    double share = imp.impulse_N[j] * w_N.dot(qdot_minus + 0.5 * dq);
+    if (m.contact(i).frictional()) {
+      const Vector w_T = m.tangent_gradient(i, q);
+      share += imp.impulse_T[j] * w_T.dot(qdot_minus + 0.5 * dq);
+    }
+    out << (k ? "; '" : "'") << m.contact(i).name << "' impulse_n " << imp.impulse_N[j]
+        << ", impulse_t " << imp.impulse_T[j] << ", energy_change " << share;
+  }
+  return out.str();
 }
 
 }  // namespace saltus::mech::detail

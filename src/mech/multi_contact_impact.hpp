@@ -71,9 +71,15 @@ SimultaneousImpact resolve_simultaneous_impact(const LagrangianModel& m,
                                                ConstVectorRef q, ConstVectorRef qdot_minus,
                                                const double* state_scales = nullptr);
 
+// The event row's note of a resolved simultaneous impact (Jump::note): the law, and per contact
+// its impulses and its share of T+ - T- (the work of its impulses at the mean of its rates).
+std::string simultaneous_impact_note(const LagrangianModel& m, const SimultaneousImpact& imp,
+                                     ConstVectorRef q, ConstVectorRef qdot_minus);
+
 // The impact as a jump: x+ = (q, qdot+), outputs (impulse_t, impulse_n of the fired contact
-// set[0], energy change); `closed` = the contacts left with gdot_N(t+) = 0 (bits). False with
-// jump.failure when the LCP has no unique answer.
+// set[0], energy change of the whole set), the note above where the log keeps one; `closed` =
+// the contacts left with gdot_N(t+) = 0 (bits). False with jump.failure when the LCP has no
+// unique answer.
 bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& set, double t,
                               ConstVectorRef x, Jump& jump, unsigned& closed);
 

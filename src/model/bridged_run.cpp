@@ -81,6 +81,7 @@ class Joiner {
       r.j += offset;
       out_.events.add(r, p.events.x_before(i), p.events.z_before(i), p.events.x_after(i),
                       p.events.z_after(i), p.events.outputs(i));
+      if (!p.events.note(i).empty()) out_.events.set_note(out_.events.size() - 1, p.events.note(i));
     }
     const Trajectory& tr = p.trajectory;
     for (long i = 0; i < tr.size(); ++i) {

@@ -591,6 +591,7 @@ class HybridLoop final : private GuardRates {
   Vector invariant_target_;      // c(x) the mode's projection keeps (invariant_projection.hpp)
   StateScales scales_;           // the run's scale of each state component (state_scales.hpp)
   std::string reset_failure_;    // a reset's reason for having no post-event state
+  std::string reset_note_;       // a reset's text for its event row (Jump::note)
   std::vector<int> nx_of_mode_;  // Jump::nx_of_mode
   std::vector<char> has_time_events_;  // per mode: a guard of it is a time event (Guard::period)
   std::vector<std::string> sampled_guards_;  // note_system_guards()

@@ -136,6 +136,8 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   if (g.reset.apply) {
     Jump jump{g.reset.target,     x_plus_,       outputs_.head(n_outputs_), reset_failure_,
               nx_of_mode_.data(), scales_.data()};
+    reset_note_.clear();
+    if (recorder_.record_events()) jump.note = &reset_note_;
     bool ok = false;
     try {
       ok = g.reset.apply(now(), x_.head(nx_), z_.head(nz_), jump);
@@ -213,6 +215,10 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
     r.chained = chained;
     recorder_.event(r, x_.head(nx_), z_.head(nz_), x_plus_.head(nx_t), z_plus_.head(nz_t),
                     outputs_.head(n_outputs_));
+    if (g.reset.apply && !reset_note_.empty()) {
+      out_->events.set_note(out_->events.size() - 1, std::move(reset_note_));
+      reset_note_.clear();
+    }
   }
   // The observer's view only when there is an observer (building it costs five Eigen::Refs).
   const bool go_on =

@@ -189,5 +189,29 @@ TEST(ZenoClassification, TooFewResetsIsUndetermined) {
   EXPECT_EQ(classify_zeno(log).kind, ZenoKind::Undetermined);
 }
 
+// A simultaneous impact's other contacts fire their own guards after it with identity resets
+// (increment 0): the increments' ratio is taken over the resets that moved the state, and no
+// report says "-nan" (issue 44 item 5; models/rod_landing_flat.toml to t = 3 printed "a factor
+// -nan per reset").
+TEST(ZenoClassification, IdentityResetsInTheWindowLeaveNoNaN) {
+  const double sizes[] = {1.0, 0.8, 0.8, 0.64, 0.64, 0.512};
+  const double increments[] = {kNaN, 0.2, 0.0, 0.16, 0.0, 0.128};
+  const events::ZenoKindEvidence e = events::classify_zeno_kind(sizes, increments, 6);
+  EXPECT_EQ(e.kind, ZenoKind::Steady);
+  EXPECT_NEAR(e.increment_ratio, std::pow(0.128 / 0.2, 0.25), 1e-15);
+  const double still[] = {kNaN, 0.0, 0.0, 0.0, 0.0, 0.1};
+  const events::ZenoKindEvidence f = events::classify_zeno_kind(sizes, still, 6);
+  EXPECT_TRUE(std::isnan(f.increment_ratio));
+  EXPECT_EQ(events::describe(f).find("nan"), std::string::npos) << events::describe(f);
+
+  const model::ModelRun r =
+      model::run_model(std::make_shared<const model::Model>(model::load_model_file(
+          saltus::testing::models_dir() / "rod_landing_flat.toml", {"t_end=3"})));
+  ASSERT_FALSE(std::isnan(r.result.summary.zeno_time)) << r.message();
+  const std::string report = run::run_report(r);
+  EXPECT_EQ(report.find("nan"), std::string::npos) << report;
+  EXPECT_FALSE(std::isnan(r.result.summary.zeno_kind.increment_ratio));
+}
+
 }  // namespace
 }  // namespace saltus::analysis

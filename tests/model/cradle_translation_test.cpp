@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <regex>
 #include <string>
 
 #include "saltus/model/model_loader.hpp"
@@ -73,6 +74,33 @@ TEST(CradleTranslation, GapsBelowTheRoundOffOfTheirTermsAreOneImpactAtEveryOffse
       expect_velocities(final_velocities(X0, d, 1.0), -1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0);
     }
   }
+}
+
+// The simultaneous answer's event row names the law and each contact's impulse and share of the
+// energy change (issue 44 item 5; before, the first contact's row had the whole impulse and the
+// second contact appeared nowhere): Newton's law over the LCP with e = 1 gives Lambda = (4/3,
+// 2/3) m v, and neither contact does work (both rates reverse).
+TEST(CradleTranslation, TheSimultaneousImpactsRowGivesEachContactsImpulse) {
+  const ModelRun r = run_model(
+      std::make_shared<const Model>(load_model_text(cradle(0.0, 0.0, 1.0), "cradle.toml")));
+  ASSERT_TRUE(r.succeeded()) << r.message();
+  ASSERT_GE(r.result.events.size(), 1);
+  const std::string& note = r.result.events.note(0);
+  const auto value = [&note](const std::string& contact, const std::string& what) {
+    const std::smatch m = [&] {
+      std::smatch out;
+      std::regex_search(note, out, std::regex("'" + contact + "' [^;]*" + what + " ([-+0-9.e]+)"));
+      return out;
+    }();
+    EXPECT_EQ(m.size(), 2u) << note;
+    return m.size() == 2 ? std::stod(m[1].str()) : kNaN;
+  };
+  EXPECT_NE(note.find("simultaneous impact of 'first', 'second' (Newton's law"), std::string::npos)
+      << note;
+  EXPECT_NEAR(value("first", "impulse_n"), 4.0 / 3.0, 1e-9);
+  EXPECT_NEAR(value("second", "impulse_n"), 2.0 / 3.0, 1e-9);
+  EXPECT_NEAR(value("first", "energy_change"), 0.0, 1e-9);
+  EXPECT_NEAR(value("second", "energy_change"), 0.0, 1e-9);
 }
 
 }  // namespace

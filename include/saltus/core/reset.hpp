@@ -35,6 +35,10 @@ struct Jump {
   // (SimulationSummary::reset_cause); the layers above decide on it, never on `failure`'s text,
   // which carries user-chosen names.
   int cause = 0;
+  // A text for the event's row in the log (events.csv `note`): what the reset did that its
+  // outputs do not say (a simultaneous impact's impulse per contact). nullptr where no log
+  // keeps it; the reset writes it only when set.
+  std::string* note = nullptr;
   auto state_after() { return x_plus.head(nx_of_mode[target]); }  // x+ in the target mode
 };
 

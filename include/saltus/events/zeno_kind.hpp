@@ -35,11 +35,13 @@ struct ZenoKindOptions {
 
 struct ZenoKindEvidence {
   ZenoKind kind = ZenoKind::Undetermined;
-  int resets = 0;                 // resets looked at (the window, or fewer when undetermined)
-  double growth = kNaN;           // geometric mean of n_{k+1} / n_k over the window
-  double first_size = kNaN;       // n_k at the start of the window
-  double last_size = kNaN;        // n_k at its end
-  double increment_ratio = kNaN;  // geometric mean ratio of |x+_{k+1} - x+_k| (< 1: converging)
+  int resets = 0;            // resets looked at (the window, or fewer when undetermined)
+  double growth = kNaN;      // geometric mean of n_{k+1} / n_k over the window
+  double first_size = kNaN;  // n_k at the start of the window
+  double last_size = kNaN;   // n_k at its end
+  // Geometric mean ratio of |x+_{k+1} - x+_k| between the first and last resets of the window
+  // that moved the state (< 1: converging); NaN when fewer than two moved it.
+  double increment_ratio = kNaN;
 };
 
 // sizes[k] = n_k and increments[k] = |x+_k - x+_{k-1}|_max (increments[0] unused; NaN when the
