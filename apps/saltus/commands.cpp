@@ -84,7 +84,15 @@ int run_command(const RunArguments& args) {
   if (args.plot) {
     if (const int plotted = plot_command(args.out_dir, args.phase); plotted != 0) return plotted;
   }
-  if (args.animate) return animate_command({args.out_dir});
+  if (args.animate) {
+    if (const int animated = animate_command({args.out_dir}); animated != 0) return animated;
+  }
+  if (args.strict && run.degraded()) {
+    std::cerr << args.model << ": --strict: the run was stepped at first order for "
+              << run.stepped_time() << " " << m->time_unit << " (" << run.stretches.size()
+              << " Moreau-Jean stretches; summary.json degraded_intervals)\n";
+    return 4;
+  }
   return 0;
 }
 

@@ -23,7 +23,8 @@ struct RunArguments {
   bool has_t_end = false;
   bool plot = false;
   bool animate = false;
-  std::string phase;  // "x,y": the phase portrait's variables ("" = the default)
+  bool strict = false;  // a degraded run (Moreau-Jean stretches) exits 4
+  std::string phase;    // "x,y": the phase portrait's variables ("" = the default)
 };
 
 struct AnimateArguments {

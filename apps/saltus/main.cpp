@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--animate", run.animate,
                     "Also write animation.gif from the model's [drawing] (see `animate`)");
   run_cmd->add_option("--phase", run.phase, "Phase-portrait variables of --plot: X,Y");
+  run_cmd->add_flag("--strict", run.strict,
+                    "Exit 4 when part of the run was stepped at first order (Moreau-Jean "
+                    "stretches of the Painleve bridge) instead of integrated event-driven");
   run_cmd->footer(
       "Examples:\n"
       "  saltus run models/bouncing_ball.toml\n"
@@ -44,7 +47,8 @@ int main(int argc, char** argv) {
       "  saltus run models/dae_mode_switch.toml --set solver.integrator=radau5\n"
       "The output folder is replaced as a whole (it must hold only files saltus writes).\n"
       "Exit status: 0 ok, 1 model problems (nothing run), 2 failed run (files written up to the\n"
-      "failure, status and message in summary.json), 3 output error (folder left as it was).");
+      "failure, status and message in summary.json), 3 output error (folder left as it was),\n"
+      "4 with --strict: the run was degraded (stepped at first order somewhere; files written).");
 
   std::vector<std::string> check_models, check_set;
   CLI::App* check_cmd =

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <sstream>
 
 #include "saltus/core/error.hpp"
@@ -182,6 +183,23 @@ class Joiner {
   long j_ = 0;
 };
 
+// The engine events of a piece (resets and observations: what events.max_events counts).
+long events_of(const SimulationSummary& s) {
+  long out = 0;
+  for (const std::vector<long>& mode : s.events_per_guard) {
+    for (long k : mode) out += k;
+  }
+  return out;
+}
+
+std::string cap_message(long max_events, double t, const std::vector<BridgeStretch>& stretches,
+                        const SimulationResult& joined) {
+  return saltus::detail::text("event cap: events.max_events = ", max_events,
+                              " reached over the run at t = ", text_of(t), " (", stretches.size(),
+                              " Moreau-Jean stretches and ", joined.summary.painleve_lift_offs,
+                              " lift-offs before it)");
+}
+
 std::string names_of(const mech::LagrangianModel& m, const std::vector<int>& contacts) {
   std::string out;
   for (size_t k = 0; k < contacts.size(); ++k) {
@@ -222,7 +240,13 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
                  double t0, const Vector& x0, double t_end, SimulationResult& result,
                  std::vector<BridgeStretch>& stretches) {
   stretches.clear();
-  Simulator sim(system, options);
+  // The run-wide event cap: each piece gets what the pieces before it left of events.max_events
+  // (its Simulator rebuilt with that budget); a piece that spends it ends the run, named.
+  const long max_events = options.events.max_events;
+  long events_spent = 0, sim_budget = max_events;
+  SimulationOptions piece_options = options;
+  std::optional<Simulator> sim;
+  sim.emplace(system, options);
   const int n = model.dof();
   bool rigid = true;
   for (int i = 0; i < model.contact_count(); ++i) rigid = rigid && model.contact(i).rigid();
@@ -255,11 +279,44 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
       piece.x_final = x;
       piece.final_mode = kMoreauJeanMode;
     } else {
-      sim.run(mode, t, x, Vector(), t_end, piece);
+      const long remaining = max_events - events_spent;
+      if (remaining < 1) {
+        join.end(Termination::EventCap, cap_message(max_events, t, stretches, result), t, mode, x);
+        return;
+      }
+      const long budget = bridge.stretch_every_events > 0
+                              ? std::min(remaining, bridge.stretch_every_events)
+                              : remaining;
+      if (budget != sim_budget) {
+        piece_options.events.max_events = budget;
+        sim.emplace(system, piece_options);
+        sim_budget = budget;
+      }
+      sim->run(mode, t, x, Vector(), t_end, piece);
       join.piece(piece);
+      const long spent = events_of(piece.summary);
+      events_spent += spent;
+      if (piece.termination() == Termination::EventCap && spent >= remaining) {
+        join.end(Termination::EventCap,
+                 cap_message(max_events, piece.t_final, stretches, result) + "; " +
+                     piece.summary.message,
+                 piece.t_final, piece.final_mode, piece.x_final);
+        return;
+      }
       reason = bridge_reason(piece);
     }
-    if (reason.empty() || !rigid || static_cast<int>(stretches.size()) >= bridge.max_stretches ||
+    const long interventions =
+        static_cast<long>(stretches.size()) + result.summary.painleve_lift_offs;
+    if (!reason.empty() && rigid && interventions >= bridge.max_stretches && !refused_start) {
+      join.end(piece.termination(),
+               saltus::detail::text(
+                   piece.summary.message, "; the bridge's cap of ", bridge.max_stretches,
+                   " stretches and lift-offs per run was reached (", stretches.size(),
+                   " stretches, ", result.summary.painleve_lift_offs, " lift-offs)"),
+               piece.t_final, piece.final_mode, piece.x_final);
+      return;
+    }
+    if (reason.empty() || !rigid || interventions >= bridge.max_stretches ||
         piece.x_final.size() != 2 * n || !piece.x_final.allFinite()) {
       if (refused_start) (void)mode_at(t, x);  // throws the refusal
       return;

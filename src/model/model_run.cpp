@@ -17,6 +17,12 @@ std::string ModelRun::message() const {
   return result.summary.message;
 }
 
+double ModelRun::stepped_time() const {
+  double out = 0.0;
+  for (const BridgeStretch& s : stretches) out += s.t_end - s.t_start;
+  return out;
+}
+
 bool ModelRun::succeeded() const {
   switch (result.termination()) {
     case Termination::EndTimeReached:

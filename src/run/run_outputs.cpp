@@ -110,7 +110,13 @@ std::string run_report(const model::ModelRun& run) {
   std::ostringstream out;
   out.precision(12);
   out << "model      " << (m.name.empty() ? m.file : m.name) << "\n"
-      << "status     " << run.status() << (run.succeeded() ? "" : " (failed)") << "\n";
+      << "status     " << run.status() << (run.succeeded() ? "" : " (failed)");
+  if (run.degraded()) {
+    out << " (degraded: " << run.stretches.size() << " Moreau-Jean stretch"
+        << (run.stretches.size() == 1 ? "" : "es") << ", " << run.stepped_time() << " "
+        << m.time_unit << " stepped at first order)";
+  }
+  out << "\n";
   if (!run.message().empty()) out << "message    " << run.message() << "\n";
   out << "time       " << s.t_start << " -> " << s.t_final << " " << m.time_unit << ", " << s.jumps
       << " jumps, " << s.stepper.accepted_steps << " steps\n";
@@ -231,6 +237,11 @@ std::string summary_json(const model::ModelRun& run) {
     }
   }
   j["bridge_stretches"] = stretches;
+  // Where the run was stepped at first order instead of integrated at its tolerances.
+  nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
+  for (const model::BridgeStretch& b : run.stretches) intervals.push_back({b.t_start, b.t_end});
+  j["degraded"] = run.degraded();
+  j["degraded_intervals"] = intervals;
   // Where a bridged run took the free motion among several (model/bridged_run.hpp).
   nlohmann::ordered_json lift_offs = nlohmann::ordered_json::array();
   const EventLog& events = run.result.events;

@@ -102,6 +102,34 @@ def run_bouncing_ball(cli):
 
 
 @case
+def strict_refuses_a_degraded_run(cli):
+    # The rounded Painleve rod above its critical mu starts with a Moreau-Jean stretch: the run
+    # succeeds, degraded (issue 44 item 3); --strict makes that exit 4, the files written.
+    out = os.path.join(cli.work, "rod")
+    args = ["run", cli.model("painleve_rounded_rod.toml"), "--set", "mu=1.2", "--out", out]
+    code, stdout, stderr = cli.run(*args)
+    expect_exit(code, 0, stdout, stderr, "run of a degraded run without --strict")
+    expect(re.search(r"status +end-time-reached \(degraded: [0-9]+ Moreau-Jean stretch", stdout),
+           "the status line does not say degraded", stdout)
+    summary = read_summary(out)
+    expect(summary["degraded"] is True, "summary.json: degraded is not true", summary)
+    intervals = summary["degraded_intervals"]
+    expect(len(intervals) == len(summary["bridge_stretches"]) >= 1,
+           "degraded_intervals and bridge_stretches disagree", intervals)
+    expect(all(a <= b for a, b in intervals), "an interval ends before it starts", intervals)
+    code, stdout, stderr = cli.run(*args, "--strict")
+    expect_exit(code, 4, stdout, stderr, "run --strict of a degraded run")
+    expect("--strict" in stderr, "--strict's refusal does not name itself", stderr)
+    expect(read_summary(out)["degraded"] is True, "--strict did not write summary.json")
+    ball = os.path.join(cli.work, "ball")
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_ball.toml"), "--out", ball,
+                                   "--strict")
+    expect_exit(code, 0, stdout, stderr, "run --strict of an event-driven run")
+    expect(read_summary(ball)["degraded"] is False, "the ball's run is degraded")
+    expect(read_summary(ball)["degraded_intervals"] == [], "the ball has degraded intervals")
+
+
+@case
 def zero_atol_of_a_state_is_a_note(cli):
     """[solver] atol as a table of the states' own values: a state's atol of 0 leaves it no scale
     where it is 0; it takes the default, and the report and summary.json say so (issue 34)."""

@@ -43,7 +43,7 @@ void bridged_drops(bool box, unsigned seed) {
   const auto in = [&](double lo, double hi) { return lo + (hi - lo) * unit(rng); };
   const int runs = drops_per_body();
   std::map<std::string, int> before, after;
-  int bridged = 0, stretches = 0, energy_checked = 0;
+  int bridged = 0, stretches = 0, energy_checked = 0, run_wide_caps = 0;
   long steps = 0, lift_offs = 0;
   for (int run = 0; run < runs; ++run) {
     // Exactly random_drops_test.cpp's draws, in its order.
@@ -80,6 +80,8 @@ void bridged_drops(bool box, unsigned seed) {
     stretches += static_cast<int>(st.size());
     SCOPED_TRACE(std::string(box ? "box" : "rod") + " run " + std::to_string(run));
     ASSERT_NE(r.termination(), Termination::NotRun);
+    run_wide_caps += r.termination() == Termination::EventCap &&
+                     r.summary.message.find("reached over the run") != std::string::npos;
     if (r.termination() != Termination::EndTimeReached) {
       EXPECT_FALSE(r.summary.message.empty());
       std::printf("%s run %d bridged: %s: %s\n", box ? "box" : "rod", run,
@@ -132,20 +134,24 @@ void bridged_drops(bool box, unsigned seed) {
   print("before", before);
   print("after", after);
   std::printf("\n");
-  // The bridge takes every event cap: none is left.
-  EXPECT_EQ(after[to_string(Termination::EventCap)], 0);
+  // The bridge takes every event cap but the run's own: events.max_events (3000 here) counts the
+  // whole run since issue 44, and a run that spends it ends there, named (2 of 500 boxes: corner
+  // impacts chattering beside a sticking corner, which stretches used to step through). Every
+  // cap left is that one, and at most 1 % of the runs.
+  EXPECT_EQ(after[to_string(Termination::EventCap)], run_wide_caps);
+  EXPECT_LE(run_wide_caps, runs / 100);
   EXPECT_GE(after[to_string(Termination::EndTimeReached)],
             before[to_string(Termination::EndTimeReached)]);
 }
 
-// Stretches forced by a small event cap (events.max_events = 3 per event-driven piece) on drops
-// without restitution (e = 0, mu in [0.05, 1]): each landing and rocking phase is cut into
-// pieces, and the stretches in between step through impacts, sliding and sticking. Every run
-// ends with a status; every stretch (from its start state to the projected hand-back state)
-// keeps T + V within 1e-9 of the drop's energy scale of where it started or below, and every
-// hand-back touches or clears the floor to round-off.
-// A drop of mass 1 without restitution (e = 0, mu in [0.05, 1]) whose pieces an event cap of 3
-// per piece cuts into forced stretches; drawn in the order a, b, mu, th, clearance, xdot, spin.
+// Stretches forced by a cap of 3 events per event-driven piece
+// (BridgeOptions::stretch_every_events) on drops without restitution (e = 0, mu in [0.05, 1]): each
+// landing and rocking phase is cut into pieces, and the stretches in between step through impacts,
+// sliding and sticking. Every run ends with a status; every stretch (from its start state to the
+// projected hand-back state) keeps T + V within 1e-9 of the drop's energy scale of where it started
+// or below, and every hand-back touches or clears the floor to round-off. A drop of mass 1 without
+// restitution (e = 0, mu in [0.05, 1]) whose pieces an event cap of 3 per piece cuts into forced
+// stretches; drawn in the order a, b, mu, th, clearance, xdot, spin.
 struct ForcedDrop {
   double a = 0.0, b = 0.0;
   mech::LagrangianModel model;
@@ -166,9 +172,14 @@ ForcedDrop forced_drop(std::mt19937& rng, bool box) {
   return d;
 }
 SimulationOptions forced_stretch_options() {
-  SimulationOptions o = mech::testing::drop_options();
-  o.events.max_events = 3;
-  return o;
+  return mech::testing::drop_options();
+}
+// Each event-driven piece capped at 3 events and bridged there (events.max_events did this per
+// piece until it became run-wide, issue 44).
+BridgeOptions forced_stretches() {
+  BridgeOptions b;
+  b.stretch_every_events = 3;
+  return b;
 }
 
 TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
@@ -187,8 +198,8 @@ TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
     SimulationResult r;
     std::vector<BridgeStretch> st;
     const auto mode_at = [&c](double t, const Vector& x) { return c.initial_mode(t, x); };
-    run_bridged(c.system, model, mode_at, o, BridgeOptions{}, c.initial_mode(0.0, x0), 0.0, x0, 1.0,
-                r, st);
+    run_bridged(c.system, model, mode_at, o, forced_stretches(), c.initial_mode(0.0, x0), 0.0, x0,
+                1.0, r, st);
     SCOPED_TRACE(std::string(box ? "box" : "rod") + " run " + std::to_string(run));
     ASSERT_NE(r.termination(), Termination::NotRun);
     reached += r.termination() == Termination::EndTimeReached;
@@ -253,7 +264,7 @@ TEST(BridgedDrops, TheSameStretchesFromALaterStart) {
     const auto bridged = [&](double t0, const Vector& x) {
       SimulationResult r;
       std::vector<BridgeStretch> st;
-      run_bridged(c.system, model, mode_at, o, BridgeOptions{}, c.initial_mode(t0, x), t0, x,
+      run_bridged(c.system, model, mode_at, o, forced_stretches(), c.initial_mode(t0, x), t0, x,
                   t0 + 1.0, r, st);
       return r;
     };

@@ -13,7 +13,9 @@
 //   zeno-limit   reset-failed where the extrapolated limit of accumulating impacts penetrates
 //                (the accumulation is not a settling one);
 //   event-cap    events accumulating without a pattern the Zeno monitor recognises, an instant
-//                cycle, or events.max_events (which counts the events of each piece);
+//                cycle, a beating guard set (events.max_events is run-wide: each piece gets what
+//                the pieces before it left, and the piece that spends it ends the run with
+//                event-cap "... reached over the run", never a stretch);
 //   step-size-underflow  the integrator could not step on (frictional bounces chattering);
 //   projection   model-error where the projection onto closed contacts found no state (a body at
 //                rest on a contact at q = 0, where the contacts' scales vanish).
@@ -84,7 +86,13 @@ struct BridgeOptions {
   int hold_steps = 20;              // steps the contact state holds before the hand-back
   double max_stretch = kNaN;        // NaN: max_stretch_steps of the stretch's step
   long max_stretch_steps = 100000;  // the default limit, in steps (independent of t_end)
-  int max_stretches = 10000;        // then the run ends with the piece's own status
+  // Stretches and lift-off choices per run; then the run ends with the piece's own status, its
+  // message naming this cap.
+  int max_stretches = 10000;
+  // A diagnostic: > 0 caps each event-driven piece at this many events and bridges that stop like
+  // an event cap (a stretch where a contact is touched), which forces stretches through every
+  // kind of contact state (tests/model/bridged_drops_test.cpp). 0: off.
+  long stretch_every_events = 0;
   bool stop = false;                // painleve = "stop" for the model
   std::vector<int> contact_policy;  // per contact: -1 as the model, 0 bridge, 1 stop
   // The mode of a state with every rigid contact open (LagrangianModel::Compiled::open_mode);

@@ -38,6 +38,12 @@ struct ModelRun {
   // other termination (non-finite value, Newton failure, step-size underflow, event cap, bad
   // input, a reset without post-event state, a model error) is a failed run.
   bool succeeded() const;
+
+  // Some of the run was stepped at first order (Moreau-Jean stretches of the bridge) instead of
+  // integrated event-driven at the run's tolerances: the report's status line, summary.json
+  // `degraded` and `saltus run --strict` say so. stepped_time(): their total duration.
+  bool degraded() const { return !stretches.empty(); }
+  double stepped_time() const;
 };
 
 // Where a model's run starts: its initial mode, state and algebraic guess.
