@@ -294,6 +294,10 @@ TEST(BridgedRun, RandomFrictionalBounceRunsEndWithAStatusAndNoPenetration) {
       "lift-off choices and %d stretches, %d ended unsettled\n",
       reached, runs, bridged, lift_offs, stretches, unsettled);
   EXPECT_GT(bridged, 0) << "the sample should reach the Painleve region";
+  // Every run reaches t_end (200 of 200, 13 stretches, 383 lift-off choices, measured after issue
+  // 44); the test passed before when every run ended bridge-unsettled or non-finite. At most 1 %
+  // may end otherwise, each printed above with its status and message.
+  EXPECT_GE(reached, runs - runs / 100);
 }
 
 }  // namespace
