@@ -514,18 +514,25 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
         return;
       }
       if (ts >= t_end) {
-        // The end state projected onto the contacts as a hand-back's would be (kept as stepped
-        // when that fails).
+        // The end state projected onto the contacts as a hand-back's would be; where that
+        // fails it is kept as stepped, and the message and the row's note say so (the run is
+        // degraded either way: ModelRun::degraded).
         Vector end = xs;
-        if (!mech::settle_stepped_state(model, held, end, q_scale).empty()) end = xs;
+        const std::string unprojected = mech::settle_stepped_state(model, held, end, q_scale);
+        if (!unprojected.empty()) end = xs;
+        const std::string kept =
+            unprojected.empty()
+                ? ""
+                : "; the end state is the stepped one, not projected onto its contacts: " +
+                      unprojected;
         join.record(kBridgeEndGuard, ts, piece.final_mode, piece.final_mode, xs, end,
                     saltus::detail::text("moreau-jean stretch reaches t_end after ", length,
-                                         "; contacts ", st.end_state),
+                                         "; contacts ", st.end_state, kept),
                     keep_events);
-        join.end(
-            Termination::EndTimeReached,
-            saltus::detail::text("reached t_end = ", text_of(t_end), " in a Moreau-Jean stretch"),
-            ts, piece.final_mode, end);
+        join.end(Termination::EndTimeReached,
+                 saltus::detail::text("reached t_end = ", text_of(t_end),
+                                      " in a Moreau-Jean stretch", kept),
+                 ts, piece.final_mode, end);
         stretches.push_back(std::move(st));
         return;
       }
