@@ -183,6 +183,28 @@ class Joiner {
   long j_ = 0;
 };
 
+// Refuses a bridge option out of its range, naming it.
+void check_bridge_options(const BridgeOptions& b) {
+  const auto refuse = [](const char* name, double value, const char* expected) {
+    saltus::detail::throw_error("bridge option ", name, " = ", value, "; expected ", expected);
+  };
+  if (!std::isnan(b.step) && !(b.step > 0.0 && std::isfinite(b.step))) {
+    refuse("step", b.step, "a finite step > 0, or NaN for the contacts' time scale");
+  }
+  if (b.hold_steps < 1) refuse("hold_steps", b.hold_steps, "at least 1");
+  if (!std::isnan(b.max_stretch) && !(b.max_stretch > 0.0)) {
+    refuse("max_stretch", b.max_stretch, "a duration > 0, or NaN for max_stretch_steps steps");
+  }
+  if (b.max_stretch_steps < 1) refuse("max_stretch_steps", b.max_stretch_steps, "at least 1");
+  if (b.max_stretches < 0) refuse("max_stretches", b.max_stretches, "at least 0");
+  if (b.stretch_every_events < 0) {
+    refuse("stretch_every_events", b.stretch_every_events, "0 (off) or more");
+  }
+  if (!(b.stepper.theta >= 0.5 && b.stepper.theta <= 1.0)) {
+    refuse("stepper.theta", b.stepper.theta, "a value in [1/2, 1]");
+  }
+}
+
 // The engine events of a piece (resets and observations: what events.max_events counts).
 long events_of(const SimulationSummary& s) {
   long out = 0;
@@ -240,6 +262,7 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
                  double t0, const Vector& x0, double t_end, SimulationResult& result,
                  std::vector<BridgeStretch>& stretches) {
   stretches.clear();
+  check_bridge_options(bridge);
   // The run-wide event cap: each piece gets what the pieces before it left of events.max_events
   // (its Simulator rebuilt with that budget); a piece that spends it ends the run, named.
   const long max_events = options.events.max_events;

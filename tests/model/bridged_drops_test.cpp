@@ -17,12 +17,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mech/drop_models.hpp"
+#include "saltus/core/error.hpp"
 #include "saltus/model/bridged_run.hpp"
 
 namespace saltus::model {
@@ -293,6 +296,39 @@ TEST(BridgedDrops, Box) {
 
 TEST(BridgedDrops, Rod) {
   bridged_drops(false, 20261125u);
+}
+
+// A bridge option out of its range is refused before anything runs, naming the option.
+TEST(BridgedDrops, BridgeOptionsOutOfRangeAreRefusedByName) {
+  std::mt19937 rng(20261205u);
+  const ForcedDrop drop = forced_drop(rng, true);
+  const auto c = drop.model.compile();
+  const auto mode_at = [&c](double t, const Vector& x) { return c.initial_mode(t, x); };
+  const std::vector<std::pair<std::string, std::function<void(BridgeOptions&)>>> bad = {
+      {"step", [](BridgeOptions& b) { b.step = -1e-6; }},
+      {"step", [](BridgeOptions& b) { b.step = kInfinity; }},
+      {"hold_steps", [](BridgeOptions& b) { b.hold_steps = 0; }},
+      {"max_stretch", [](BridgeOptions& b) { b.max_stretch = 0.0; }},
+      {"max_stretch_steps", [](BridgeOptions& b) { b.max_stretch_steps = 0; }},
+      {"max_stretches", [](BridgeOptions& b) { b.max_stretches = -1; }},
+      {"stretch_every_events", [](BridgeOptions& b) { b.stretch_every_events = -3; }},
+      {"stepper.theta", [](BridgeOptions& b) { b.stepper.theta = 0.4; }}};
+  for (const auto& [name, set] : bad) {
+    SCOPED_TRACE(name);
+    BridgeOptions b;
+    set(b);
+    SimulationResult r;
+    std::vector<BridgeStretch> st;
+    try {
+      run_bridged(c.system, drop.model, mode_at, forced_stretch_options(), b,
+                  c.initial_mode(0.0, drop.x0), 0.0, drop.x0, 1.0, r, st);
+      ADD_FAILURE() << "not refused";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("bridge option " + name + " = "), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(r.termination(), Termination::NotRun);
+  }
 }
 
 }  // namespace

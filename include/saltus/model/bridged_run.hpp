@@ -129,7 +129,9 @@ std::string bridge_reason(const SimulationResult& piece);
 // mode0 = kNoMode: mode_at refuses x0, a Painleve situation (mech::painleve_situation, the
 // caller's check): the run starts with a stretch at t0 (reason painleve, stop status
 // initial-state, its message mode_at's), or rethrows mode_at's refusal where the stop is kept.
-// Throws only what Simulator's constructor and run throw for bad input.
+// Throws saltus::Error naming a bridge option out of its range (step <= 0, hold_steps < 1,
+// max_stretch <= 0, max_stretch_steps < 1, max_stretches < 0, stretch_every_events < 0, theta
+// outside [1/2, 1]), and what Simulator's constructor and run throw for bad input.
 void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
                  const std::function<ModeId(double, const Vector&)>& mode_at,
                  const SimulationOptions& options, const BridgeOptions& bridge, ModeId mode0,
