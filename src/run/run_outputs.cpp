@@ -4,8 +4,10 @@
 #endif
 #include "saltus/run/run_outputs.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
@@ -40,6 +42,21 @@ CsvColumns model_csv_columns(const model::Model& m) {
 }
 
 namespace {
+
+// The observer guards (sections, observations) of the run's system: the Moreau-Jean stretches
+// step the state without evaluating them, so their crossings inside a stretch are not recorded
+// (issue 44 item 4 asks for them; until then the outputs say which were not evaluated).
+std::vector<std::string> observers_of(const HybridSystem& system) {
+  std::vector<std::string> out;
+  for (ModeId m = 0; m < system.mode_count(); ++m) {
+    for (const Guard& g : system.mode(m).guards) {
+      if (g.observe_only && std::find(out.begin(), out.end(), g.name) == out.end()) {
+        out.push_back(g.name);
+      }
+    }
+  }
+  return out;
+}
 
 // Keeps the columns t, j, mode and those named in `keep` (all when empty).
 std::string select_columns(const std::string& csv, const std::vector<std::string>& keep) {
@@ -117,6 +134,12 @@ std::string run_report(const model::ModelRun& run) {
         << m.time_unit << " stepped at first order)";
   }
   out << "\n";
+  if (const std::vector<std::string> unseen = observers_of(run.system);
+      run.degraded() && !unseen.empty()) {
+    out << "note       not evaluated inside the Moreau-Jean stretches:";
+    for (size_t k = 0; k < unseen.size(); ++k) out << (k ? ", '" : " '") << unseen[k] << "'";
+    out << " (their crossings there are not recorded)\n";
+  }
   if (!run.message().empty()) out << "message    " << run.message() << "\n";
   out << "time       " << s.t_start << " -> " << s.t_final << " " << m.time_unit << ", " << s.jumps
       << " jumps, " << s.stepper.accepted_steps << " steps\n";
@@ -242,6 +265,9 @@ std::string summary_json(const model::ModelRun& run) {
   for (const model::BridgeStretch& b : run.stretches) intervals.push_back({b.t_start, b.t_end});
   j["degraded"] = run.degraded();
   j["degraded_intervals"] = intervals;
+  // Observers (sections) whose crossings inside those intervals were not looked for.
+  j["not_evaluated_in_stretches"] =
+      run.degraded() ? observers_of(run.system) : std::vector<std::string>{};
   // Where a bridged run took the free motion among several (model/bridged_run.hpp).
   nlohmann::ordered_json lift_offs = nlohmann::ordered_json::array();
   const EventLog& events = run.result.events;

@@ -117,6 +117,21 @@ def strict_refuses_a_degraded_run(cli):
     expect(len(intervals) == len(summary["bridge_stretches"]) >= 1,
            "degraded_intervals and bridge_stretches disagree", intervals)
     expect(all(a <= b for a, b in intervals), "an interval ends before it starts", intervals)
+    expect(summary["not_evaluated_in_stretches"] == [], "the rod has no observers", summary)
+    # A stroboscopic section is not evaluated inside the stretch: the report and summary.json
+    # name it.
+    with open(cli.model("painleve_rounded_rod.toml")) as f:
+        text = f.read()
+    clocked = os.path.join(cli.work, "clocked_rod.toml")
+    with open(clocked, "w") as f:
+        f.write(text + '\n[[sections]]\nname = "clock"\nperiod = 0.001\n')
+    clocked_out = os.path.join(cli.work, "clocked")
+    code, stdout, stderr = cli.run("run", clocked, "--set", "mu=1.2", "--out", clocked_out)
+    expect_exit(code, 0, stdout, stderr, "run of the clocked rod")
+    expect("not evaluated inside the Moreau-Jean stretches: 'clock'" in stdout,
+           "the report does not name the section left out of the stretches", stdout)
+    expect(read_summary(clocked_out)["not_evaluated_in_stretches"] == ["clock"],
+           "summary.json does not name the section", read_summary(clocked_out))
     code, stdout, stderr = cli.run(*args, "--strict")
     expect_exit(code, 4, stdout, stderr, "run --strict of a degraded run")
     expect("--strict" in stderr, "--strict's refusal does not name itself", stderr)
