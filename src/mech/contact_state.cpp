@@ -5,12 +5,9 @@
 
 namespace saltus::mech {
 
-double touching_band(const LagrangianModel& model, int i, ConstVectorRef q) {
-  return touching_band(model.gap_gradient(i, q), q, model.gap(i, q));
-}
-
 bool touches(const LagrangianModel& model, int i, ConstVectorRef q) {
-  return model.gap(i, q) <= touching_band(model, i, q);
+  const double g = model.gap(i, q);
+  return g <= touching_band(model.gap_gradient(i, q), q, g);
 }
 
 }  // namespace saltus::mech

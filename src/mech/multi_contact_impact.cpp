@@ -44,6 +44,7 @@ static bool joins_impact(const LagrangianModel& m, int i, int fired, unsigned cl
 std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
                                          ConstVectorRef q, ConstVectorRef qdot,
                                          const double* state_scales) {
+  if (m.contact_count() < 2) return {};  // the fired contact alone: nothing to compute
   const int n = m.dof();
   const DofVector<double> qv = load<double>(q, 0, n), vv = load<double>(qdot, 0, n);
   // The located state is on either side of the fired contact's impact by its residual gap: a

@@ -52,8 +52,7 @@ double touching_band(const W& w, const Q& q, double g, const double* scale = nul
   return kTouchingUlps * std::numeric_limits<double>::epsilon() * terms;
 }
 
-// Rigid contact i of `model` at q: its band, and whether its gap is within it (or below zero).
-double touching_band(const LagrangianModel& model, int i, ConstVectorRef q);
+// Whether rigid contact i of `model` touches at q: its gap within its band (or below zero).
 bool touches(const LagrangianModel& model, int i, ConstVectorRef q);
 
 }  // namespace saltus::mech
