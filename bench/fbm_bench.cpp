@@ -20,7 +20,7 @@
 // ({"tool": "saltus", "v_b", "rtol", "t", "state"}; the start of bench/peers/siconos_fbm.py
 // --start, so that both resolve a landing from the same state).
 // --bridged: each run as `saltus run` runs it, through lift-offs and Moreau-Jean stretches where
-// the event-driven run stops (model/bridged_run.hpp; the Painleve points of mu > mu_P): the CPU
+// the event-driven run stops (bridge/bridged_run.hpp; the Painleve points of mu > mu_P): the CPU
 // time is then that of simulate_model_run (a Simulator built per run), a stretch that ends in
 // `free` counts as a lift-off at its start, as does a painleve-lift-off record, and the line lists
 // the stretches (t_start, t_end, reason) and the Painleve points (the lift-off records' times and
@@ -64,7 +64,7 @@ std::string setting(const char* key, double v) {
 }
 
 std::string guard_name(const HybridSystem& sys, const EventRecord& r) {
-  if (const char* special = special_guard_name(r.guard)) return special;
+  if (const char* kind = record_kind_name(r)) return kind;
   return sys.modes()[static_cast<size_t>(r.mode_before)].guards[static_cast<size_t>(r.guard)].name;
 }
 
@@ -163,7 +163,7 @@ nlohmann::json run_once(double v_b, double t_end, double rtol,
   line["steps"] = r.summary.stepper.accepted_steps;
   line["events"] = r.events.size();
   nlohmann::json stretches = nlohmann::json::array();
-  for (const model::BridgeStretch& s : run.stretches) {
+  for (const bridge::BridgeStretch& s : run.bridge_log.stretches) {
     stretches.push_back({{"t_start", s.t_start}, {"t_end", s.t_end}, {"reason", s.reason}});
     if (s.reason == "painleve") painleve_points.push_back(s.t_start);
   }

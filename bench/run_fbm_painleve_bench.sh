@@ -2,7 +2,7 @@
 # Issue 32 item 4: the Moreau-Jean bridge against Siconos where the Painleve paradox acts. The
 # Frictional Bounce Model (models/frictional_bounce.toml) at mu = 0.55 > mu_P(theta0) = 0.511:
 # every transition from stick into slip is a Painleve point with two consistent motions, where
-# saltus takes the free one (the tip leaves the belt; model/bridged_run.hpp, the lift-off choice).
+# saltus takes the free one (the tip leaves the belt; bridge/bridged_run.hpp, the lift-off choice).
 # saltus (bench/fbm_bench --bridged, as `saltus run` runs it) and Siconos Moreau-Jean time
 # stepping (bench/peers/siconos_fbm.py --mu 0.55) side by side at v_b = 0.3 and 1.0, then the
 # tables of bench/compare_fbm_painleve.py:

@@ -25,7 +25,7 @@ using Runner = std::function<SimulationResult(ModeId, double, const Vector&, dou
 
 // How each value runs: a Lagrangian model goes on through Painleve situations, impacts without a
 // rigid answer and unrecognised accumulations as `saltus run` does (Moreau-Jean stretches,
-// model/bridged_run.hpp) unless its painleve policy is "stop"; `stretches` (when given) gets each
+// bridge/bridged_run.hpp) unless its painleve policy is "stop"; `stretches` (when given) gets each
 // run's number of stretches and of free motions taken at Painleve situations. Other models run
 // the engine alone.
 Runner value_runner(const HybridSystem& sys, const LoadedModel& lm,
@@ -40,12 +40,11 @@ Runner value_runner(const HybridSystem& sys, const LoadedModel& lm,
   return [&sys, &lm, stretches](ModeId mode, double t0, const Vector& x0, double t_end,
                                 const SimulationOptions& o) {
     SimulationResult r;
-    std::vector<model::BridgeStretch> done;
-    model::run_bridged(sys, lm.run.lagrangian->model(), lm.start.mode_at, o,
-                       model::bridge_options(lm.run), mode, t0, x0, t_end, r, done);
-    if (stretches) {
-      stretches->emplace_back(static_cast<long>(done.size()), r.summary.painleve_lift_offs);
-    }
+    bridge::BridgeLog done;
+    bridge::run_bridged(sys, lm.run.lagrangian->model(), lm.start.mode_at, o,
+                        model::bridge_options(lm.run), mode, t0, x0, t_end, r, done);
+    if (stretches)
+      stretches->emplace_back(static_cast<long>(done.stretches.size()), done.lift_offs);
     return r;
   };
 }

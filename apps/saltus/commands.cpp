@@ -89,7 +89,8 @@ int run_command(const RunArguments& args) {
   }
   if (args.strict && run.degraded()) {
     std::cerr << args.model << ": --strict: the run was stepped at first order for "
-              << run.stepped_time() << " " << m->time_unit << " (" << run.stretches.size()
+              << run.stepped_time() << " " << m->time_unit << " ("
+              << run.bridge_log.stretches.size()
               << " Moreau-Jean stretches; summary.json degraded_intervals)\n";
     return 4;
   }

@@ -55,13 +55,13 @@ py::dict trajectory_table(const model::ModelRun& run) {
     put(row, 2 + nx, tr.z(i), nz);
     for (int k = 0; k < nf; ++k) row[2 + nx + nz + k] = forces.values(i, k);
     // Samples inside a bridged run's Moreau-Jean stretch: one more name after the system's.
-    mi[i] = tr.mode(i) == kMoreauJeanMode ? system.mode_count() : tr.mode(i);
+    mi[i] = tr.mode(i) == bridge::kMoreauJeanMode ? system.mode_count() : tr.mode(i);
   }
   std::vector<std::string> mode_names;
   for (ModeId m = 0; m < system.mode_count(); ++m) mode_names.push_back(system.mode(m).name);
   for (long i = 0; i < n; ++i) {
-    if (tr.mode(i) != kMoreauJeanMode) continue;
-    mode_names.push_back(mode_name(system, kMoreauJeanMode));
+    if (tr.mode(i) != bridge::kMoreauJeanMode) continue;
+    mode_names.push_back(mode_name(system, run.result, bridge::kMoreauJeanMode));
     break;
   }
   py::dict d;
@@ -105,10 +105,10 @@ py::dict event_table(const model::ModelRun& run) {
     put(row, 5 + 2 * nx + nz, log.z_after(i), nz);
     for (size_t k = 0; k < extra.size(); ++k) row[outputs_at + static_cast<long>(k)] = kAbsent;
     const auto idx = static_cast<size_t>(i);
-    before[idx] = mode_name(system, e.mode_before);
-    after[idx] = mode_name(system, e.mode_after);
-    if (const char* special = special_guard_name(e.guard)) {
-      guard[idx] = special;
+    before[idx] = mode_name(system, run.result, e.mode_before);
+    after[idx] = mode_name(system, run.result, e.mode_after);
+    if (const char* kind = record_kind_name(e)) {
+      guard[idx] = kind;
       continue;
     }
     const Reset& reset = system.mode(e.mode_before).guards[static_cast<size_t>(e.guard)].reset;

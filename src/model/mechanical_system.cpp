@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "mechanical_tapes.hpp"
+#include "saltus/bridge/bridged_run.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/lang/constrained_accelerations.hpp"
 #include "saltus/lang/tape.hpp"
 #include "saltus/lang/tape_enclosure.hpp"
 #include "saltus/mech/contact_alternatives.hpp"
 #include "saltus/mech/nonholonomic_model.hpp"
-#include "saltus/model/bridged_run.hpp"
 #include "saltus/model/model_system.hpp"
 #include "saltus/model/runtime_contact_laws.hpp"
 
@@ -288,8 +288,9 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
   try {
     initial = compiled->initial_mode(model->t_start, model->initial_state());
   } catch (const Error&) {
-    if (!painleve_start || !mech::painleve_situation(compiled->model(), model->t_start,
-                                                     model->initial_state(), kStopRestRate)) {
+    if (!painleve_start ||
+        !mech::painleve_situation(compiled->model(), model->t_start, model->initial_state(),
+                                  bridge::kStopRestRate)) {
       throw;
     }
   }

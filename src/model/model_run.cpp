@@ -19,7 +19,7 @@ std::string ModelRun::message() const {
 
 double ModelRun::stepped_time() const {
   double out = 0.0;
-  for (const BridgeStretch& s : stretches) out += s.t_end - s.t_start;
+  for (const bridge::BridgeStretch& s : bridge_log.stretches) out += s.t_end - s.t_start;
   return out;
 }
 
@@ -37,7 +37,7 @@ bool ModelRun::succeeded() const {
 namespace {
 
 // painleve = "stop" on the model and on every contact: nothing is bridged.
-bool all_stop(const BridgeOptions& bridge) {
+bool all_stop(const bridge::BridgeOptions& bridge) {
   return bridge.stop && std::none_of(bridge.contact_policy.begin(), bridge.contact_policy.end(),
                                      [](int p) { return p == 0; });
 }
@@ -72,16 +72,16 @@ ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run,
   return start;
 }
 
-BridgeOptions bridge_options(const Model& model) {
-  BridgeOptions o;
+bridge::BridgeOptions bridge_options(const Model& model) {
+  bridge::BridgeOptions o;
   if (!model.mechanics) return o;
   o.stop = model.mechanics->painleve_stop;
   for (const ModelContact& c : model.mechanics->contacts) o.contact_policy.push_back(c.painleve);
   return o;
 }
 
-BridgeOptions bridge_options(const ModelRun& run) {
-  BridgeOptions o = bridge_options(*run.model);
+bridge::BridgeOptions bridge_options(const ModelRun& run) {
+  bridge::BridgeOptions o = bridge_options(*run.model);
   if (run.lagrangian) {
     o.open_mode = [modes = run.lagrangian](double t, const Vector& x) {
       return modes->open_mode(t, x);
@@ -108,7 +108,7 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
   for (size_t i = 0; i < model.parameters.size(); ++i) {
     run.parameter_values.push_back(model.parameter_value(static_cast<int>(i)));
   }
-  run.stretches.clear();
+  run.bridge_log = bridge::BridgeLog{};
   // Every outcome of the run is a Termination with its message (the engine throws only for
   // sizes and times the loader has already checked).
   if (runs_bridged(run, start)) {
@@ -118,11 +118,10 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
       mode0 = start.mode_now(model.t_start);
     } catch (const Error&) {
       // A Painleve situation at t0 starts with a stretch (run_bridged); any other refusal stands.
-      if (!mech::painleve_situation(lm, model.t_start, start.x0, kStopRestRate)) throw;
+      if (!mech::painleve_situation(lm, model.t_start, start.x0, bridge::kStopRestRate)) throw;
     }
-    const BridgeOptions bridge = bridge_options(run);
-    run_bridged(run.system, lm, start.mode_at, options, bridge, mode0, model.t_start, start.x0,
-                model.t_end, run.result, run.stretches);
+    bridge::run_bridged(run.system, lm, start.mode_at, options, bridge_options(run), mode0,
+                        model.t_start, start.x0, model.t_end, run.result, run.bridge_log);
     return;
   }
   Simulator sim(run.system, options);

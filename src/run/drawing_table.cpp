@@ -85,7 +85,7 @@ std::string drawing_csv(const model::ModelRun& run) {
   for (long i = 0; i < tr.size(); ++i) {
     program.evaluate(tr.t(i), tr.x(i));
     out += number_text(tr.t(i), 12) + "," + std::to_string(tr.j(i)) + "," +
-           mode_name(run.system, tr.mode(i));
+           mode_name(run.system, run.result, tr.mode(i));
     for (size_t s = 0; s < m.drawing->shapes.size(); ++s) {
       for (double v : program.world(m.drawing->shapes[s], s)) out += "," + number_text(v, 12);
     }

@@ -129,8 +129,8 @@ std::string run_report(const model::ModelRun& run) {
   out << "model      " << (m.name.empty() ? m.file : m.name) << "\n"
       << "status     " << run.status() << (run.succeeded() ? "" : " (failed)");
   if (run.degraded()) {
-    out << " (degraded: " << run.stretches.size() << " Moreau-Jean stretch"
-        << (run.stretches.size() == 1 ? "" : "es") << ", " << run.stepped_time() << " "
+    out << " (degraded: " << run.bridge_log.stretches.size() << " Moreau-Jean stretch"
+        << (run.bridge_log.stretches.size() == 1 ? "" : "es") << ", " << run.stepped_time() << " "
         << m.time_unit << " stepped at first order)";
   }
   out << "\n";
@@ -183,15 +183,15 @@ std::string run_report(const model::ModelRun& run) {
     out << "undecided  " << s.undecided_searches
         << " certified event search(es) ran out of pieces; the step's samples decided there\n";
   }
-  // A bridged run's lift-offs at Painleve situations (model/bridged_run.hpp).
+  // A bridged run's lift-offs at Painleve situations (bridge/bridged_run.hpp).
   const EventLog& events = run.result.events;
   for (long i = 0; i < events.size(); ++i) {
-    if (events[i].guard != kPainleveChoiceGuard) continue;
+    if (events[i].guard != bridge::kPainleveChoiceGuard) continue;
     out << "painleve   at t = " << events[i].t << " " << m.time_unit << ": " << events.note(i)
         << "\n";
   }
-  // The Moreau-Jean stretches of a bridged run (model/bridged_run.hpp).
-  for (const model::BridgeStretch& b : run.stretches) {
+  // The Moreau-Jean stretches of a bridged run (bridge/bridged_run.hpp).
+  for (const bridge::BridgeStretch& b : run.bridge_log.stretches) {
     out << "bridge     " << b.reason << " at t = " << b.t_start << " -> " << b.t_end << " "
         << m.time_unit << " (" << b.steps << " Moreau-Jean steps of " << b.step << "), "
         << (b.settled ? "handed back in '" + b.handed_back_to + "'"
@@ -235,7 +235,7 @@ std::string summary_json(const model::ModelRun& run) {
   j["zeno_handovers"] = s.zeno_handovers;
   // The Moreau-Jean stretches of a bridged run: where, why and for how long.
   nlohmann::ordered_json stretches = nlohmann::ordered_json::array();
-  for (const model::BridgeStretch& b : run.stretches) {
+  for (const bridge::BridgeStretch& b : run.bridge_log.stretches) {
     nlohmann::ordered_json contacts = nlohmann::ordered_json::array();
     if (run.lagrangian) {
       for (int c : b.contacts) contacts.push_back(run.lagrangian->model().contact(c).name);
@@ -262,17 +262,18 @@ std::string summary_json(const model::ModelRun& run) {
   j["bridge_stretches"] = stretches;
   // Where the run was stepped at first order instead of integrated at its tolerances.
   nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
-  for (const model::BridgeStretch& b : run.stretches) intervals.push_back({b.t_start, b.t_end});
+  for (const bridge::BridgeStretch& b : run.bridge_log.stretches)
+    intervals.push_back({b.t_start, b.t_end});
   j["degraded"] = run.degraded();
   j["degraded_intervals"] = intervals;
   // Observers (sections) whose crossings inside those intervals were not looked for.
   j["not_evaluated_in_stretches"] =
       run.degraded() ? observers_of(run.system) : std::vector<std::string>{};
-  // Where a bridged run took the free motion among several (model/bridged_run.hpp).
+  // Where a bridged run took the free motion among several (bridge/bridged_run.hpp).
   nlohmann::ordered_json lift_offs = nlohmann::ordered_json::array();
   const EventLog& events = run.result.events;
   for (long i = 0; i < events.size(); ++i) {
-    if (events[i].guard != kPainleveChoiceGuard) continue;
+    if (events[i].guard != bridge::kPainleveChoiceGuard) continue;
     lift_offs.push_back({{"t", events[i].t}, {"note", events.note(i)}});
   }
   j["painleve_lift_offs"] = lift_offs;

@@ -49,7 +49,7 @@ std::vector<std::string> reset_output_columns(const HybridSystem& system) {
 namespace {
 
 std::string guard_name(const HybridSystem& system, const EventRecord& e) {
-  if (const char* special = special_guard_name(e.guard)) return special;
+  if (const char* kind = record_kind_name(e)) return kind;
   return system.mode(e.mode_before).guards[e.guard].name;
 }
 
@@ -66,9 +66,10 @@ std::string csv_text(const std::string& text) {
 
 }  // namespace
 
-std::string mode_name(const HybridSystem& system, ModeId mode) {
-  if (mode == kMoreauJeanMode) return "moreau-jean";
-  return system.mode(mode).name;
+std::string mode_name(const HybridSystem& system, const SimulationResult& result, ModeId mode) {
+  if (mode >= 0) return system.mode(mode).name;
+  const auto k = static_cast<size_t>(kNoMode - 1 - mode);
+  return mode < kNoMode && k < result.layer_mode_names.size() ? result.layer_mode_names[k] : "none";
 }
 
 std::string event_guard_name(const HybridSystem& system, const EventRecord& record) {
@@ -90,7 +91,8 @@ std::string trajectory_csv(const HybridSystem& system, const SimulationResult& r
                                 " rows of extra columns for ", tr.size(), " samples");
   }
   for (long i = 0; i < tr.size(); ++i) {
-    out += number(tr.t(i)) + "," + std::to_string(tr.j(i)) + "," + mode_name(system, tr.mode(i));
+    out += number(tr.t(i)) + "," + std::to_string(tr.j(i)) + "," +
+           mode_name(system, result, tr.mode(i));
     append_row(out, tr.x(i), nx);
     append_row(out, tr.z(i), nz);
     if (extra > 0) append_row(out, columns.extra.row(i).transpose(), extra);
@@ -111,16 +113,16 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
   }
   const std::vector<std::string> extra = reset_output_columns(system);
   for (const std::string& n : extra) out += "," + n;
-  // A bridged run's rows say why and for how long (model/bridged_run.hpp): one more column.
+  // Records with a note (a layer's rows, a simultaneous impact's shares): one more column.
   const EventLog& log = result.events;
   if (log.has_notes()) out += ",note";
   out += '\n';
   for (long i = 0; i < log.size(); ++i) {
     const EventRecord& e = log[i];
     out += number(e.t) + "," + std::to_string(e.j) + "," + guard_name(system, e) + "," +
-           mode_name(system, e.mode_before) + "," + mode_name(system, e.mode_after) + "," +
-           (e.retrigger ? "1" : "0") + "," + (e.chained ? "1" : "0") + "," +
-           (e.observation ? "1" : "0");
+           mode_name(system, result, e.mode_before) + "," +
+           mode_name(system, result, e.mode_after) + "," + (e.retrigger ? "1" : "0") + "," +
+           (e.chained ? "1" : "0") + "," + (e.observation ? "1" : "0");
     append_row(out, log.x_before(i), nx);
     append_row(out, log.z_before(i), nz);
     append_row(out, log.x_after(i), nx);

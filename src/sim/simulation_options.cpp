@@ -43,8 +43,8 @@ const char* to_string(Termination termination) {
       return "reset-failed";
     case Termination::ModelError:
       return "model-error";
-    case Termination::BridgeUnsettled:
-      return "bridge-unsettled";
+    case Termination::Unsettled:
+      return "unsettled";
   }
   return "unknown";
 }

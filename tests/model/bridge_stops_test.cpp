@@ -14,6 +14,8 @@
 namespace saltus::model {
 namespace {
 
+using namespace saltus::bridge;
+
 using saltus::testing::num;
 
 // x'' = x'^2 from x' = 1: x' = 1 / (1 - t), no solution past t = 1, with a wall at x = 100
@@ -38,7 +40,7 @@ TEST(BridgeStops, AFlowWithoutASolutionPastTOneIsNotSteppedOver) {
         run_model(std::make_shared<const Model>(load_model_text(text, "blow_up.toml")));
     EXPECT_FALSE(r.succeeded());
     EXPECT_EQ(r.result.termination(), Termination::StepSizeUnderflow) << r.message();
-    EXPECT_TRUE(r.stretches.empty());
+    EXPECT_TRUE(r.bridge_log.stretches.empty());
     EXPECT_NEAR(r.result.summary.t_final, 1.0, 1e-6);
     EXPECT_EQ(r.result.events.size(), 0);
   }
@@ -114,19 +116,19 @@ TEST(BridgeStops, NamesDoNotDecide) {
   const ModelRun nan_base = named_ball("floor", nan_force);
   const ModelRun rod_base = run_text(painleve_rod("tip", ""), "tip.toml");
   EXPECT_EQ(nan_base.result.termination(), Termination::NonFiniteState) << nan_base.message();
-  EXPECT_TRUE(nan_base.stretches.empty());
+  EXPECT_TRUE(nan_base.bridge_log.stretches.empty());
   EXPECT_TRUE(rod_base.succeeded()) << rod_base.message();
-  EXPECT_FALSE(rod_base.stretches.empty());
+  EXPECT_FALSE(rod_base.bridge_log.stretches.empty());
   for (const std::string name : {"Routh", "Painleve", "Painleve_right", "Zeno_limit_state",
                                  "compression_cannot_end", "impact_LCP"}) {
     SCOPED_TRACE(name);
     const ModelRun nan_named = named_ball(name, nan_force);
     EXPECT_EQ(nan_named.result.termination(), nan_base.result.termination()) << nan_named.message();
-    EXPECT_EQ(nan_named.stretches.size(), nan_base.stretches.size());
+    EXPECT_EQ(nan_named.bridge_log.stretches.size(), nan_base.bridge_log.stretches.size());
     EXPECT_EQ(nan_named.result.events.size(), nan_base.result.events.size());
     const ModelRun rod_named = run_text(painleve_rod(name, ""), name + ".toml");
     EXPECT_EQ(rod_named.result.termination(), rod_base.result.termination()) << rod_named.message();
-    EXPECT_EQ(rod_named.stretches.size(), rod_base.stretches.size());
+    EXPECT_EQ(rod_named.bridge_log.stretches.size(), rod_base.bridge_log.stretches.size());
     EXPECT_EQ(rod_named.result.events.size(), rod_base.result.events.size());
     EXPECT_EQ(rod_named.result.x_final, rod_base.result.x_final);
   }
@@ -145,7 +147,7 @@ TEST(BridgeStops, TheEventCapIsTheRunsAndEndsIt) {
       "capped_ball.toml");
   EXPECT_EQ(r.result.termination(), Termination::EventCap) << r.message();
   EXPECT_NE(r.message().find("events.max_events = 5 reached"), std::string::npos) << r.message();
-  EXPECT_TRUE(r.stretches.empty());
+  EXPECT_TRUE(r.bridge_log.stretches.empty());
   ASSERT_EQ(r.result.events.size(), 5);
   double t_k = t1;
   for (long i = 0; i < 5; ++i) {

@@ -1,5 +1,5 @@
 // The random drops of tests/mech/random_drops_test.cpp (the same seeds, bodies and starts) run
-// through the Moreau-Jean bridge (model/bridged_run.hpp; issue 32 item 3). Each drop runs event-
+// through the Moreau-Jean bridge (bridge/bridged_run.hpp; issue 32 item 3). Each drop runs event-
 // driven first; those that stop with a status the bridge takes (event-cap, step-size-underflow,
 // a Painleve or impact reset-failed) run again bridged, and the status counts before and after
 // are printed (bench/run_random_drops.sh runs 10^4 of each body).
@@ -25,11 +25,13 @@
 #include <vector>
 
 #include "mech/drop_models.hpp"
+#include "saltus/bridge/bridged_run.hpp"
 #include "saltus/core/error.hpp"
-#include "saltus/model/bridged_run.hpp"
 
 namespace saltus::model {
 namespace {
+
+using namespace saltus::bridge;
 
 using mech::testing::kDropG;
 
@@ -72,15 +74,15 @@ void bridged_drops(bool box, unsigned seed) {
     }
     ++bridged;
     SimulationResult r;
-    std::vector<BridgeStretch> st;
+    BridgeLog st;
     const auto mode_at = [&c](double t, const Vector& x) { return c.initial_mode(t, x); };
     BridgeOptions with_lift_off;  // as `saltus run` runs a model (model_run.cpp)
     with_lift_off.open_mode = [&c](double t, const Vector& x) { return c.open_mode(t, x); };
     run_bridged(c.system, model, mode_at, o, with_lift_off, c.initial_mode(0.0, x0), 0.0, x0, kEnd,
                 r, st);
-    lift_offs += r.summary.painleve_lift_offs;
+    lift_offs += st.lift_offs;
     ++after[to_string(r.termination())];
-    stretches += static_cast<int>(st.size());
+    stretches += static_cast<int>(st.stretches.size());
     SCOPED_TRACE(std::string(box ? "box" : "rod") + " run " + std::to_string(run));
     ASSERT_NE(r.termination(), Termination::NotRun);
     run_wide_caps += r.termination() == Termination::EventCap &&
@@ -124,7 +126,7 @@ void bridged_drops(bool box, unsigned seed) {
         }
       }
     }
-    for (const BridgeStretch& s : st) steps += s.steps;
+    for (const BridgeStretch& s : st.stretches) steps += s.steps;
   }
   const auto print = [](const char* what, const std::map<std::string, int>& counts) {
     std::printf(" %s:", what);
@@ -199,7 +201,7 @@ TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
     const Vector& x0 = drop.x0;
     const SimulationOptions o = forced_stretch_options();
     SimulationResult r;
-    std::vector<BridgeStretch> st;
+    BridgeLog st;
     const auto mode_at = [&c](double t, const Vector& x) { return c.initial_mode(t, x); };
     run_bridged(c.system, model, mode_at, o, forced_stretches(), c.initial_mode(0.0, x0), 0.0, x0,
                 1.0, r, st);
@@ -211,7 +213,7 @@ TEST(BridgedDrops, ForcedStretchesWithoutRestitutionNeverGainEnergy) {
       std::printf("forced stretches, %s run %d: %s: %s\n", box ? "box" : "rod", run,
                   to_string(r.termination()), r.summary.message.substr(0, 300).c_str());
     }
-    stretches += static_cast<int>(st.size());
+    stretches += static_cast<int>(st.stretches.size());
     const auto energy = [&](ConstVectorRef x) {
       return model.kinetic_energy(x.head(3), x.tail(3)) + m * kDropG * x[1];
     };
@@ -266,7 +268,7 @@ TEST(BridgedDrops, TheSameStretchesFromALaterStart) {
     const auto mode_at = [&c](double t, const Vector& x) { return c.initial_mode(t, x); };
     const auto bridged = [&](double t0, const Vector& x) {
       SimulationResult r;
-      std::vector<BridgeStretch> st;
+      BridgeLog st;
       run_bridged(c.system, model, mode_at, o, forced_stretches(), c.initial_mode(t0, x), t0, x,
                   t0 + 1.0, r, st);
       return r;
@@ -318,7 +320,7 @@ TEST(BridgedDrops, BridgeOptionsOutOfRangeAreRefusedByName) {
     BridgeOptions b;
     set(b);
     SimulationResult r;
-    std::vector<BridgeStretch> st;
+    BridgeLog st;
     try {
       run_bridged(c.system, drop.model, mode_at, forced_stretch_options(), b,
                   c.initial_mode(0.0, drop.x0), 0.0, drop.x0, 1.0, r, st);

@@ -1,4 +1,4 @@
-// The Moreau-Jean bridge of a model's run (model/bridged_run.hpp; issue 32 items 2 and 3) on
+// The Moreau-Jean bridge of a model's run (bridge/bridged_run.hpp; issue 32 items 2 and 3) on
 // models/frictional_bounce.toml: where the event-driven run stops with no answer (the sliding
 // tip's Painleve situation at mu = 0.55 > mu_P(theta0) = 0.511, several motions), the run goes on
 // with the free motion (the lift-off choice), or, without that choice, through a stretch of
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "saltus/model/bridged_run.hpp"
+#include "saltus/bridge/bridged_run.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/run/run_outputs.hpp"
@@ -27,6 +27,8 @@
 
 namespace saltus::model {
 namespace {
+
+using namespace saltus::bridge;
 
 using saltus::testing::models_dir;
 using saltus::testing::num;
@@ -45,7 +47,7 @@ ModelRun stepped_fbm(const std::vector<std::string>& sets) {
       r);
   const Model& m = *r.model;
   run_bridged(r.system, r.lagrangian->model(), start.mode_at, m.options, bridge_options(m),
-              start.mode_now(m.t_start), m.t_start, start.x0, m.t_end, r.result, r.stretches);
+              start.mode_now(m.t_start), m.t_start, start.x0, m.t_end, r.result, r.bridge_log);
   return r;
 }
 
@@ -74,7 +76,7 @@ TEST(BridgedRun, FrictionalBouncePainleveStopGoesOnWithTheFreeMotion) {
            {"mu=0.55"}, {"mu=0.55", "mechanics.painleve=stop", "contacts.tip.painleve=bridge"}}) {
     const ModelRun r = fbm(sets);
     ASSERT_EQ(r.result.termination(), Termination::EndTimeReached) << r.message();
-    EXPECT_TRUE(r.stretches.empty());
+    EXPECT_TRUE(r.bridge_log.stretches.empty());
     const std::vector<long> choices = records(r, kPainleveChoiceGuard);
     ASSERT_GT(choices.size(), 10u);
     const EventLog& ev = r.result.events;
@@ -108,7 +110,7 @@ TEST(BridgedRun, FrictionalBouncePainleveStopGoesOnThroughMoreauJean) {
     EXPECT_EQ(stopped.result.termination(), Termination::ResetFailed) << stop;
     EXPECT_NE(stopped.message().find("Painleve"), std::string::npos) << stopped.message();
     EXPECT_NEAR(stopped.result.t_final, 0.068002451730329261, 1e-9);
-    EXPECT_TRUE(stopped.stretches.empty());
+    EXPECT_TRUE(stopped.bridge_log.stretches.empty());
   }
   // Without the lift-off choice, the default and a contact's "bridge" over the model's "stop"
   // step through each stop and reach t_end.
@@ -116,15 +118,15 @@ TEST(BridgedRun, FrictionalBouncePainleveStopGoesOnThroughMoreauJean) {
            {"mu=0.55"}, {"mu=0.55", "mechanics.painleve=stop", "contacts.tip.painleve=bridge"}}) {
     const ModelRun r = stepped_fbm(sets);
     ASSERT_EQ(r.result.termination(), Termination::EndTimeReached) << r.message();
-    ASSERT_FALSE(r.stretches.empty());
-    const BridgeStretch& first = r.stretches.front();
+    ASSERT_FALSE(r.bridge_log.stretches.empty());
+    const BridgeStretch& first = r.bridge_log.stretches.front();
     EXPECT_EQ(first.reason, "painleve");
     EXPECT_NEAR(first.t_start, 0.068002451730329261, 1e-9);
     EXPECT_EQ(first.stop_status, "reset-failed");
     ASSERT_EQ(first.contacts.size(), 1u);
     EXPECT_GT(first.steps, 0);
     // Every stretch settled and handed back within a millisecond (hold: 20 steps of ~2e-6 s).
-    for (const BridgeStretch& s : r.stretches) {
+    for (const BridgeStretch& s : r.bridge_log.stretches) {
       EXPECT_TRUE(s.settled);
       EXPECT_LT(s.t_end - s.t_start, 1e-3);
       EXPECT_FALSE(s.handed_back_to.empty());
@@ -141,8 +143,8 @@ TEST(BridgedRun, FrictionalBouncePainleveStopGoesOnThroughMoreauJean) {
          at = events.find(",bridge-end,", at + 1)) {
       ++ends;
     }
-    EXPECT_EQ(starts, r.stretches.size());
-    EXPECT_EQ(ends, r.stretches.size());
+    EXPECT_EQ(starts, r.bridge_log.stretches.size());
+    EXPECT_EQ(ends, r.bridge_log.stretches.size());
     EXPECT_NE(
         events.find("moreau-jean stretch starts (painleve: reset-failed at t = 0.06800245173"),
         std::string::npos);
@@ -214,7 +216,7 @@ TEST(BridgedRun, RunWithoutStopsIsUnchanged) {
   // mu = 0.49: no stop, no stretch; the run equals the event-driven one (painleve = "stop").
   const ModelRun bridged = fbm({"solver.t_end=1"});
   const ModelRun plain = fbm({"solver.t_end=1", "mechanics.painleve=stop"});
-  EXPECT_TRUE(bridged.stretches.empty());
+  EXPECT_TRUE(bridged.bridge_log.stretches.empty());
   ASSERT_EQ(bridged.result.events.size(), plain.result.events.size());
   EXPECT_EQ(run::model_events_csv(bridged), run::model_events_csv(plain));
   EXPECT_EQ(run::model_trajectory_csv(bridged), run::model_trajectory_csv(plain));
@@ -268,10 +270,10 @@ TEST(BridgedRun, RandomFrictionalBounceRunsEndWithAStatusAndNoPenetration) {
     EXPECT_NE(t, Termination::StepSizeUnderflow) << r.message();
     EXPECT_FALSE(r.message().empty());
     reached += t == Termination::EndTimeReached;
-    unsettled += t == Termination::BridgeUnsettled;
-    bridged += !r.stretches.empty() || !records(r, kPainleveChoiceGuard).empty();
+    unsettled += t == Termination::Unsettled;
+    bridged += !r.bridge_log.stretches.empty() || !records(r, kPainleveChoiceGuard).empty();
     lift_offs += static_cast<int>(records(r, kPainleveChoiceGuard).size());
-    stretches += static_cast<int>(r.stretches.size());
+    stretches += static_cast<int>(r.bridge_log.stretches.size());
     if (t != Termination::EndTimeReached) {
       std::printf("random frictional bounce (%s): %s: %s\n", where.c_str(), r.status().c_str(),
                   r.message().substr(0, 300).c_str());

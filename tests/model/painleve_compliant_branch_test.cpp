@@ -6,7 +6,7 @@
 // B < 0, at seeded random states in both regimes:
 //   several (b > 0): the contact forces allow lift-off and the slip with lambda_N = -b/B;
 //   none    (b < 0): no contact force; Lecornu's impact without collision (the jump) is needed.
-// The rigid run takes the free motion where it is one of several (model/bridged_run.hpp, the
+// The rigid run takes the free motion where it is one of several (bridge/bridged_run.hpp, the
 // lift-off choice) and starts with a Moreau-Jean stretch where there is none (least kinetic
 // energy per step); the same rod on a Kelvin-Voigt contact (c = tau k, tau = 1e-3 s: damping ratio
 // growing like sqrt(k), release when the force returns to 0;
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "saltus/model/bridged_run.hpp"
+#include "saltus/bridge/bridged_run.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/sim/csv_writer.hpp"
@@ -31,6 +31,8 @@
 
 namespace saltus::model {
 namespace {
+
+using namespace saltus::bridge;
 
 using saltus::testing::models_dir;
 using saltus::testing::num;
@@ -105,12 +107,12 @@ RigidRun rigid_run(const RodStart& r, bool lift_off_choice = true) {
                           run, true);
     const Model& m = *run.model;
     run_bridged(run.system, run.lagrangian->model(), start.mode_at, m.options, bridge_options(m),
-                start.mode, m.t_start, start.x0, m.t_end, run.result, run.stretches);
+                start.mode, m.t_start, start.x0, m.t_end, run.result, run.bridge_log);
   }
   RigidRun out;
-  EXPECT_FALSE(run.stretches.empty()) << run.message();
-  if (run.stretches.empty()) return out;
-  const BridgeStretch& st = run.stretches[0];
+  EXPECT_FALSE(run.bridge_log.stretches.empty()) << run.message();
+  if (run.bridge_log.stretches.empty()) return out;
+  const BridgeStretch& st = run.bridge_log.stretches[0];
   EXPECT_EQ(st.t_start, 0.0);
   out.step = st.step;
   out.motions = st.motions;
@@ -166,7 +168,7 @@ std::string describe(const RodStart& r) {
 std::pair<std::pair<double, double>, std::string> lift_off_run(const RodStart& r) {
   const ModelRun run = run_rod(rod_sets(r));
   EXPECT_EQ(run.result.termination(), Termination::EndTimeReached) << run.message();
-  EXPECT_TRUE(run.stretches.empty());
+  EXPECT_TRUE(run.bridge_log.stretches.empty());
   std::string note;
   for (long i = 0; i < run.result.events.size(); ++i) {
     if (run.result.events[i].guard != kPainleveChoiceGuard) continue;

@@ -202,8 +202,8 @@ TEST(PainleveRoundedRod, RunSlidesBelowAndIsRefusedAbove) {
     // Above mu_P (b = -g < 0: no contact force): by default a Moreau-Jean stretch from t0
     // (tests/model/painleve_start_test.cpp), with painleve = "stop" the refusal.
     const ModelRun above = run_model(load(alpha, th, crit * (1 + 1e-3), 0.0));
-    ASSERT_FALSE(above.stretches.empty()) << above.message();
-    EXPECT_EQ(above.stretches[0].stop_status, "initial-state");
+    ASSERT_FALSE(above.bridge_log.stretches.empty()) << above.message();
+    EXPECT_EQ(above.bridge_log.stretches[0].stop_status, "initial-state");
     try {
       run_model(load(alpha, th, crit * (1 + 1e-3), 0.0, true));
       ADD_FAILURE() << "no Painleve error above mu_P";

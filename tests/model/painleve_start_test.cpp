@@ -1,4 +1,4 @@
-// A run that starts in a Painleve situation (issue 32 item 2; model/bridged_run.hpp): the
+// A run that starts in a Painleve situation (issue 32 item 2; bridge/bridged_run.hpp): the
 // classical Painleve rod (models/painleve_rounded_rod.toml with a = 0: m = l = 1, J = 1/3,
 // g = 9.81) put on the floor at rest normally with its tip sliding in -x (s = -1), where
 // FORMULAS.md 11.2 gives gddot_N = B lambda_N + b with
@@ -32,6 +32,8 @@
 namespace saltus::model {
 namespace {
 
+using namespace saltus::bridge;
+
 using saltus::testing::models_dir;
 using saltus::testing::num;
 
@@ -63,7 +65,7 @@ TEST(PainleveStart, SeveralMotionsAtT0TakeTheFreeMotionAndNameBoth) {
   ASSERT_GT(r.b(), 0.0);
   const ModelRun run = run_rod(rod_sets(r, 0.01));
   ASSERT_TRUE(run.succeeded()) << run.message();
-  EXPECT_TRUE(run.stretches.empty());
+  EXPECT_TRUE(run.bridge_log.stretches.empty());
   ASSERT_GE(run.result.events.size(), 1);
   EXPECT_EQ(event_guard_name(run.system, run.result.events[0]), "painleve-lift-off");
   EXPECT_EQ(run.result.events[0].t, 0.0);
@@ -121,8 +123,8 @@ TEST(PainleveStart, NoConsistentMotionAtT0JumpsToStickAndHandsBack) {
   ASSERT_LT(r.B(), 0.0);
   ASSERT_LT(r.b(), 0.0);
   const ModelRun run = run_rod(rod_sets(r, 0.01));
-  ASSERT_EQ(run.stretches.size(), 1u);
-  const BridgeStretch& st = run.stretches[0];
+  ASSERT_EQ(run.bridge_log.stretches.size(), 1u);
+  const BridgeStretch& st = run.bridge_log.stretches[0];
   EXPECT_EQ(st.t_start, 0.0);
   EXPECT_EQ(st.motions, "no consistent motion");
   EXPECT_EQ(st.taken.rfind("first step ['tip' stick] (none of them)", 0), 0u) << st.taken;
@@ -197,9 +199,9 @@ TEST(PainleveStart, TheRoundedRodAboveItsCriticalMuStartsToo) {
   // mu = 1.2 above its mu_P = (1/3 + cos^2) / (cos (sin + 0.5)) = 1.0697.
   const ModelRun run = run_rod({"mu=1.2"});
   ASSERT_TRUE(run.succeeded()) << run.message();
-  ASSERT_GE(run.stretches.size(), 1u);
-  EXPECT_EQ(run.stretches[0].stop_status, "initial-state");
-  EXPECT_EQ(run.stretches[0].motions, "no consistent motion");
+  ASSERT_GE(run.bridge_log.stretches.size(), 1u);
+  EXPECT_EQ(run.bridge_log.stretches[0].stop_status, "initial-state");
+  EXPECT_EQ(run.bridge_log.stretches[0].motions, "no consistent motion");
 }
 
 TEST(PainleveStart, StopPolicyKeepsTheRefusal) {
@@ -222,7 +224,7 @@ TEST(PainleveStart, AConsistentStartIsNotBridged) {
   ASSERT_GT(r.B(), 0.0);
   const ModelRun run = run_rod(rod_sets(r, 0.01));
   ASSERT_TRUE(run.succeeded()) << run.message();
-  EXPECT_TRUE(run.stretches.empty());
+  EXPECT_TRUE(run.bridge_log.stretches.empty());
   EXPECT_EQ(run.system.mode(run.result.trajectory.mode(0)).name, "slip-:tip");
 }
 

@@ -14,13 +14,15 @@
 #include <memory>
 #include <string>
 
-#include "saltus/model/bridged_run.hpp"
+#include "saltus/bridge/bridged_run.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "support/model_files.hpp"
 
 namespace saltus::model {
 namespace {
+
+using namespace saltus::bridge;
 
 using saltus::testing::num;
 
@@ -66,11 +68,13 @@ Vector in_metres(const RodRun& r, const Vector& x) {
 void expect_same(const RodRun& ref, const RodRun& other, double tol) {
   const ModelRun &a = ref.run, &b = other.run;
   ASSERT_TRUE(b.succeeded()) << b.message();
-  ASSERT_EQ(b.stretches.size(), a.stretches.size());
-  for (size_t k = 0; k < a.stretches.size(); ++k) {
-    EXPECT_EQ(b.stretches[k].steps, a.stretches[k].steps) << k;
-    EXPECT_NEAR(b.stretches[k].step, a.stretches[k].step, 1e-9 * a.stretches[k].step) << k;
-    EXPECT_NEAR(b.stretches[k].t_end, a.stretches[k].t_end, 1e-9) << k;
+  ASSERT_EQ(b.bridge_log.stretches.size(), a.bridge_log.stretches.size());
+  for (size_t k = 0; k < a.bridge_log.stretches.size(); ++k) {
+    EXPECT_EQ(b.bridge_log.stretches[k].steps, a.bridge_log.stretches[k].steps) << k;
+    EXPECT_NEAR(b.bridge_log.stretches[k].step, a.bridge_log.stretches[k].step,
+                1e-9 * a.bridge_log.stretches[k].step)
+        << k;
+    EXPECT_NEAR(b.bridge_log.stretches[k].t_end, a.bridge_log.stretches[k].t_end, 1e-9) << k;
   }
   const EventLog &ea = a.result.events, &eb = b.result.events;
   ASSERT_EQ(eb.size(), ea.size());
@@ -85,8 +89,8 @@ void expect_same(const RodRun& ref, const RodRun& other, double tol) {
 TEST(PainleveStretchInvariance, TheFloorsHeightAndTheUnitsChangeNothing) {
   const RodRun ref = run_rod(0.0, 1.0, 0.2);
   ASSERT_TRUE(ref.run.succeeded()) << ref.run.message();
-  ASSERT_GE(ref.run.stretches.size(), 1u);
-  EXPECT_EQ(ref.run.stretches[0].t_start, 0.0);
+  ASSERT_GE(ref.run.bridge_log.stretches.size(), 1u);
+  EXPECT_EQ(ref.run.bridge_log.stretches[0].t_start, 0.0);
   for (const double Y0 : {1e3, 1e6}) {
     SCOPED_TRACE("Y0 = " + num(Y0));
     // The round-off of y at Y0 (ulp(1e6) = 1.2e-10 m) is what remains: 6.5e-12 m at 1e3 and
@@ -100,13 +104,14 @@ TEST(PainleveStretchInvariance, TheFloorsHeightAndTheUnitsChangeNothing) {
 TEST(PainleveStretchInvariance, TheRunsLengthChangesNothing) {
   const RodRun ref = run_rod(0.0, 1.0, 0.2);
   ASSERT_TRUE(ref.run.succeeded()) << ref.run.message();
-  ASSERT_GE(ref.run.stretches.size(), 1u);
+  ASSERT_GE(ref.run.bridge_log.stretches.size(), 1u);
   for (const double t_end : {2.0, 20.0}) {
     SCOPED_TRACE("t_end = " + num(t_end));
     const RodRun longer = run_rod(0.0, 1.0, t_end);
     ASSERT_TRUE(longer.run.succeeded()) << longer.run.message();
-    ASSERT_GE(longer.run.stretches.size(), 1u);
-    const BridgeStretch &a = ref.run.stretches[0], &b = longer.run.stretches[0];
+    ASSERT_GE(longer.run.bridge_log.stretches.size(), 1u);
+    const BridgeStretch &a = ref.run.bridge_log.stretches[0],
+                        &b = longer.run.bridge_log.stretches[0];
     EXPECT_EQ(b.step, a.step);
     EXPECT_EQ(b.steps, a.steps);
     EXPECT_EQ(b.t_end, a.t_end);
@@ -121,13 +126,13 @@ TEST(PainleveStretchInvariance, TheRunsLengthChangesNothing) {
 TEST(PainleveStretchInvariance, ATipJustAboveTheFloorStartsTheSameAtAnyHeight) {
   const RodRun ref = run_rod(0.0, 1.0, 0.05, 1e-13);
   ASSERT_TRUE(ref.run.succeeded()) << ref.run.message();
-  ASSERT_GE(ref.run.stretches.size(), 1u);
+  ASSERT_GE(ref.run.bridge_log.stretches.size(), 1u);
   SCOPED_TRACE("Y0 = 5");
   const RodRun raised = run_rod(5.0, 1.0, 0.05, 1e-13);
   EXPECT_GT(raised.run.model->initial_state()[1] - 5.0 - std::sin(std::atan(2.0)), 0.0);
   expect_same(ref, raised, 1e-12);
-  EXPECT_EQ(raised.run.stretches[0].reason, ref.run.stretches[0].reason);
-  EXPECT_EQ(raised.run.stretches[0].t_start, ref.run.stretches[0].t_start);
+  EXPECT_EQ(raised.run.bridge_log.stretches[0].reason, ref.run.bridge_log.stretches[0].reason);
+  EXPECT_EQ(raised.run.bridge_log.stretches[0].t_start, ref.run.bridge_log.stretches[0].t_start);
 }
 
 }  // namespace

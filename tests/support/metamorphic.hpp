@@ -129,8 +129,8 @@ inline std::vector<NamedEvent> named_events(const ModelRun& r) {
   for (long i = 0; i < log.size(); ++i) {
     const EventRecord& e = log[i];
     // The engine's and the bridge's records by name (zeno-handover, bridge-start, ...).
-    out.push_back(
-        {e.t, event_guard_name(r.system, e), sorted_parts(mode_name(r.system, e.mode_after))});
+    out.push_back({e.t, event_guard_name(r.system, e),
+                   sorted_parts(mode_name(r.system, r.result, e.mode_after))});
   }
   return out;
 }

@@ -21,9 +21,10 @@ const fs::path kRoot = fs::path(__FILE__).parent_path().parent_path().parent_pat
 
 // What each layer may include besides itself (DESIGN.md's layers). lcp (complementarity numerics)
 // and lang (the expression language) need only core; mech needs core and lcp ("mechanics and the
-// engine are siblings, joined only by core"); systems (the C++ catalogue of seed systems) and model
-// (files) sit above analysis; run (what the command and the Python package do with a model) above
-// all of them; the fronts (apps/, python/) may use all.
+// engine are siblings, joined only by core"); bridge (the Moreau-Jean bridge of a mechanical run)
+// joins sim and mech; systems (the C++ catalogue of seed systems) and model (files) sit above
+// analysis, model above bridge too; run (what the command and the Python package do with a model)
+// above all of them; the fronts (apps/, python/) may use all.
 const std::map<std::string, std::set<std::string>> kAllowed = {
     {"core", {}},
     {"ode", {"core"}},
@@ -32,11 +33,13 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"lcp", {"core"}},
     {"mech", {"core", "lcp"}},
     {"analysis", {"core", "ode", "events", "sim", "lcp", "mech"}},
+    {"bridge", {"core", "ode", "events", "sim", "lcp", "mech"}},
     {"systems", {"core", "ode", "events", "sim", "lcp", "mech", "analysis"}},
     {"lang", {"core"}},
-    {"model", {"core", "ode", "events", "sim", "lcp", "mech", "analysis", "lang"}},
+    {"model", {"core", "ode", "events", "sim", "lcp", "mech", "analysis", "lang", "bridge"}},
     {"run",
-     {"core", "ode", "events", "sim", "lcp", "mech", "analysis", "systems", "lang", "model"}},
+     {"core", "ode", "events", "sim", "lcp", "mech", "analysis", "systems", "lang", "model",
+      "bridge"}},
 };
 
 std::vector<fs::path> files_of(const std::string& layer) {
@@ -87,6 +90,36 @@ TEST(Layering, EveryLayerIncludesOnlyTheLayersBeforeIt) {
   }
   std::printf("layering: %ld files, %ld includes of saltus headers checked\n", files, includes);
   EXPECT_GT(includes, files);  // nearly every file includes its own header and a few more
+}
+
+// The layers below the bridge know nothing of it (issue 44 item 3): no code of theirs (comments
+// aside) names its records, its mode, its status or its log. sim stores a layer's records and
+// modes under the names that layer gives them (sim/event_log.hpp).
+TEST(Layering, NoLayerBelowTheBridgeNamesIt) {
+  const std::regex bridge_name(
+      R"re(\b(kBridge\w*|kPainleveChoice\w*|kMoreauJean\w*|BridgeUnsettled|\w*lift_offs?|)re"
+      R"re(BridgeLog|BridgeStretch|BridgeOptions|run_bridged|bridge_\w+)\b|)re"
+      R"re("(moreau-jean|bridge-start|bridge-end|painleve-lift-off|bridge-unsettled)")re");
+  long checked = 0;
+  for (const auto& [layer, allowed] : kAllowed) {
+    if (layer == "bridge" || allowed.count("bridge") > 0) continue;
+    for (const fs::path& file : files_of(layer)) {
+      std::ifstream in(file);
+      std::string line;
+      int number = 0;
+      while (std::getline(in, line)) {
+        ++number;
+        const std::string code = line.substr(0, line.find("//"));
+        std::smatch m;
+        EXPECT_FALSE(std::regex_search(code, m, bridge_name))
+            << file.string() << ":" << number << ": layer " << layer << " names the bridge's "
+            << m.str();
+        ++checked;
+      }
+    }
+  }
+  std::printf("layers below the bridge: %ld lines checked\n", checked);
+  EXPECT_GT(checked, 10000);
 }
 
 // Every layer folder is one the rule above knows (a new layer needs its place in it).

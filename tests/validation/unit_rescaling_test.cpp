@@ -207,7 +207,7 @@ TEST(UnitRescaling, RandomUnitsWithTheAutomaticStartingStepGiveTheSameEvents) {
 
 // The Frictional Bounce Model at mu = 0.55 (issue 32): every stick-to-slip transition is a
 // Painleve point where the run takes the free motion among several (painleve-lift-off rows,
-// model/bridged_run.hpp). The choice reads the contact-force problem's verdict and the touching
+// bridge/bridged_run.hpp). The choice reads the contact-force problem's verdict and the touching
 // band, both relative to the model's own scales: in power-of-two units the same run bit for bit,
 // in random units the same events, lift-offs included, to the model's tolerance.
 TEST(UnitRescaling, PainleveLiftOffsAreTakenInAnyUnits) {
@@ -228,7 +228,7 @@ TEST(UnitRescaling, PainleveLiftOffsAreTakenInAnyUnits) {
   ASSERT_EQ(a.result.termination(), Termination::EndTimeReached) << a.message();
   long lift_offs = 0;
   for (long i = 0; i < a.result.events.size(); ++i) {
-    lift_offs += a.result.events[i].guard == kPainleveChoiceGuard;
+    lift_offs += a.result.events[i].guard == bridge::kPainleveChoiceGuard;
   }
   ASSERT_GT(lift_offs, 20);
   for (size_t k = 0; k < units.size(); ++k) {

@@ -46,7 +46,7 @@ struct DiagramOptions {
   double time_period = kNaN;  // how a followed value's time restarts (above)
   SimulationOptions simulation;
   // Runs one value from (mode, t0, x0) to t_end; null: simulate(system, ...). A mechanical
-  // model's run goes on through Painleve situations (model/bridged_run.hpp) this way. The runner
+  // model's run goes on through Painleve situations (bridge/bridged_run.hpp) this way. The runner
   // must pass options.on_event to the engine and end the run when it returns Stop.
   std::function<SimulationResult(ModeId mode, double t0, const Vector& x0, double t_end,
                                  const SimulationOptions& options)>

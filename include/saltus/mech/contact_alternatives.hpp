@@ -35,7 +35,7 @@ ContactAlternatives contact_alternatives(const LagrangianModel& model, double t,
                                          double rest);
 
 // Several motions are consistent and one of them is the free motion: every posed contact lifts
-// off (lambda_N = 0, gddot_N >= 0). The compliant limit selects it there (model/bridged_run.hpp;
+// off (lambda_N = 0, gddot_N >= 0). The compliant limit selects it there (bridge/bridged_run.hpp;
 // tests/model/painleve_compliant_branch_test.cpp, bridged_run_test.cpp).
 bool free_motion_consistent(const ContactAlternatives& alternatives);
 

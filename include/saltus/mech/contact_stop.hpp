@@ -1,6 +1,6 @@
 // Why a mechanical model's event-driven run has no answer at a contact: the cause its resets give
 // (Jump::cause, reported as SimulationSummary::reset_cause) and its mode choices throw
-// (ContactStopError), so that the Moreau-Jean bridge (model/bridged_run.hpp) decides on the cause,
+// (ContactStopError), so that the Moreau-Jean bridge (bridge/bridged_run.hpp) decides on the cause,
 // never on a message that carries the model's, bodies' and contacts' own names.
 #pragma once
 

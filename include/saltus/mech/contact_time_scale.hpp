@@ -1,5 +1,5 @@
 // The time scale of a rigid contact, and the contacts a Moreau-Jean step reaches (issue 44
-// item 4): what the bridge (model/bridged_run.hpp) steps a stretch with and calls "at the stop",
+// item 4): what the bridge (bridge/bridged_run.hpp) steps a stretch with and calls "at the stop",
 // from the contact's own motion, never from how far the coordinates are from their origin, the
 // units or the run's length.
 //

@@ -544,7 +544,7 @@ struct LagrangianModel::Compiled {
   ModeId initial_mode(double t, ConstVectorRef x) const;
   // The mode of x at t with every rigid contact open (compliant contacts as initial_mode takes
   // them): where several motions are consistent at a Painleve situation and the free motion is
-  // one of them, the motion the compliant limit selects (model/bridged_run.hpp).
+  // one of them, the motion the compliant limit selects (bridge/bridged_run.hpp).
   ModeId open_mode(double t, ConstVectorRef x) const;
   // The model compiled (shared with the compiled callables).
   const LagrangianModel& model() const;

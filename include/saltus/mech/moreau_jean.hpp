@@ -1,6 +1,6 @@
 // Moreau-Jean time stepping at the impulse level for a LagrangianModel with rigid contacts (issue
 // 32 item 3): what the event-driven run hands a stretch to where no event-driven rule answers
-// (model/bridged_run.hpp).
+// (bridge/bridged_run.hpp).
 //
 // Sources: Moreau's sweeping process and Jean's NSCD scheme as Acary and Brogliato write it
 // ("Numerical Methods for Nonsmooth Dynamical Systems", 2008, Ch. 10: the theta-method of the

@@ -103,7 +103,7 @@ struct ModelContact {
     int table = 0, e = 0, e_t = 0, mu = 0;
   } lines;
   // painleve = "bridge" (0) or "stop" (1); -1: not given, the model's [mechanics] painleve holds
-  // (model/bridged_run.hpp).
+  // (bridge/bridged_run.hpp).
   int painleve = -1;
 };
 
@@ -121,7 +121,7 @@ struct ModelMechanics {
   std::vector<ModelContact> contacts;
   // [mechanics] painleve = "stop": a stop with no event-driven answer (Painleve, an impact
   // without a rigid answer, an event cap) ends the run as it is instead of going on through a
-  // Moreau-Jean stretch ("bridge", the default; model/bridged_run.hpp).
+  // Moreau-Jean stretch ("bridge", the default; bridge/bridged_run.hpp).
   bool painleve_stop = false;
   // Constraints linear in the velocities, eta^a(q) q' = 0 ([mechanics] constraints): row a is
   // d(constraint a)/dq', functions of q. With any, the model is a mech::NonholonomicModel and

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "saltus/bridge/bridged_run.hpp"
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
-#include "saltus/model/bridged_run.hpp"
 #include "saltus/model/model.hpp"
 #include "saltus/sim/simulator.hpp"
 
@@ -24,9 +24,9 @@ struct ModelRun {
   // `system`), from which the outputs read the contact forces; null otherwise.
   std::shared_ptr<const mech::LagrangianModel::Compiled> lagrangian;
   SimulationResult result;
-  // The Moreau-Jean stretches of a bridged run (model/bridged_run.hpp), in order; empty when the
-  // event-driven run needed none (or the model says painleve = "stop").
-  std::vector<BridgeStretch> stretches;
+  // The Moreau-Jean stretches and lift-offs of a bridged run (bridge/bridged_run.hpp); empty
+  // when the event-driven run needed none (or the model says painleve = "stop").
+  bridge::BridgeLog bridge_log;
   // Every parameter's value when the run was made (a run-time parameter may change later).
   std::vector<double> parameter_values;
 
@@ -42,7 +42,7 @@ struct ModelRun {
   // Some of the run was stepped at first order (Moreau-Jean stretches of the bridge) instead of
   // integrated event-driven at the run's tolerances: the report's status line, summary.json
   // `degraded` and `saltus run --strict` say so. stepped_time(): their total duration.
-  bool degraded() const { return !stretches.empty(); }
+  bool degraded() const { return !bridge_log.stretches.empty(); }
   double stepped_time() const;
 };
 
@@ -58,28 +58,29 @@ struct ModelStart {
 // Builds the model's hybrid system into `run` (run.model, run.system) without running it.
 // painleve_start: an initial state in a Painleve situation of a bridged model (painleve not
 // "stop" everywhere) is built with start.mode = kNoMode, for simulate_model_run to start with a
-// Moreau-Jean stretch (bridged_run.hpp); false: such a start throws the refusal, as it does for
-// the callers that run the engine themselves (sensitivities, orbits, bifurcations).
+// Moreau-Jean stretch (bridge/bridged_run.hpp); false: such a start throws the refusal, as it does
+// for the callers that run the engine themselves (sensitivities, orbits, bifurcations).
 ModelStart prepare_model_run(std::shared_ptr<const Model> model, ModelRun& run,
                              bool painleve_start = false);
 
 // Simulates the system built in `run` (prepare_model_run) from `start` and the model's t_start to
 // its t_end into run.result (replaced): a built model runs again, e.g. after a run-time parameter
 // changed (runtime_parameters.hpp). `progress_t` as for run_model. A Lagrangian model (rigid
-// contacts, no velocity constraints) runs bridged (bridged_run.hpp) unless every contact's
-// painleve policy is "stop"; the stretches go to run.stretches. A bridged model whose initial
-// state the mode choice refuses as a Painleve situation (mech::painleve_situation) starts with a
-// stretch at t0.
+// contacts, no velocity constraints) runs bridged (bridge/bridged_run.hpp) unless every contact's
+// painleve policy is "stop"; the stretches and lift-offs go to run.bridge_log. A bridged model
+// whose initial state the mode choice refuses as a Painleve situation (mech::painleve_situation)
+// starts with a stretch at t0.
 void simulate_model_run(ModelRun& run, const ModelStart& start,
                         std::atomic<double>* progress_t = nullptr);
 
 // The bridge's options for a model: its [mechanics] and per-contact painleve policies.
-BridgeOptions bridge_options(const Model& model);
+bridge::BridgeOptions bridge_options(const Model& model);
 // ... and the lift-off choice's mode (BridgeOptions::open_mode) of a built Lagrangian model.
-BridgeOptions bridge_options(const ModelRun& run);
+bridge::BridgeOptions bridge_options(const ModelRun& run);
 
-// Whether the built model runs bridged (bridged_run.hpp): a Lagrangian model (rigid contacts, no
-// velocity constraints) whose painleve policy is not "stop" for the model and every contact.
+// Whether the built model runs bridged (bridge/bridged_run.hpp): a Lagrangian model (rigid
+// contacts, no velocity constraints) whose painleve policy is not "stop" for the model and every
+// contact.
 bool runs_bridged(const ModelRun& run, const ModelStart& start);
 
 // Builds the hybrid system and simulates from the model's initial mode, state and time to t_end.

@@ -7,7 +7,7 @@
 //   events.csv      t, j, guard, mode_before, mode_after, retrigger, chained, observation,
 //                   <x names>_before, <z names>_before, <x names>_after, <z names>_after,
 //                   <every Reset::output_names entry of the system, e.g. impulse>,
-//                   note (only when a record has one: the rows of a bridged run)
+//                   note (only when a record has one: a layer's rows, a simultaneous impact)
 // Numbers use 17 significant digits (exact round trip of doubles). A state of a mode smaller
 // than the widest mode leaves the missing columns empty.
 #pragma once
@@ -35,9 +35,9 @@ std::string trajectory_csv(const HybridSystem& system, const SimulationResult& r
 std::string events_csv(const HybridSystem& system, const SimulationResult& result,
                        const CsvColumns& columns = {});
 
-// A mode's name; "moreau-jean" for kMoreauJeanMode (samples inside a bridged run's stretch).
-std::string mode_name(const HybridSystem& system, ModeId mode);
-// The guard of an event record: the system's name, or special_guard_name() (event_log.hpp).
+// A mode's name: the system's, or for a layer mode (event_log.hpp) the result's layer_mode_names.
+std::string mode_name(const HybridSystem& system, const SimulationResult& result, ModeId mode);
+// The guard of an event record: the system's name, or record_kind_name() (event_log.hpp).
 std::string event_guard_name(const HybridSystem& system, const EventRecord& record);
 
 // Every distinct Reset::output_names entry of the system, in declaration order (the last columns

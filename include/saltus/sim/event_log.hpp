@@ -2,10 +2,10 @@
 //
 // States are stored flat (no per-event allocation once capacity is reserved). A record's
 // guard is the firing guard's id in mode_before, or kZenoHandoverGuard for the jump to the
-// post-Zeno mode at the predicted accumulation time, or kBridgeStartGuard / kBridgeEndGuard for
-// where a Moreau-Jean stretch of a bridged run starts and ends (model/bridged_run.hpp; such a
-// record has a note saying why and for how long), or kPainleveChoiceGuard for a bridged run's
-// lift-off at a Painleve situation; special_guard_name() names the four.
+// post-Zeno mode at the predicted accumulation time, or below it for a record that a layer above
+// sim adds when it joins sim's runs into one result (EventRecord::kind names such a record; sim
+// stores, copies and prints it and knows nothing more of it). record_kind_name() names the
+// records that are no guard's.
 #pragma once
 
 #include <algorithm>
@@ -17,31 +17,11 @@
 namespace saltus {
 
 inline constexpr GuardId kZenoHandoverGuard = -1;
-// Rows of a bridged run (model/bridged_run.hpp): a Moreau-Jean stretch starts (the state where
-// the event-driven run stopped) or ends (the state handed back, projected onto the contacts).
-inline constexpr GuardId kBridgeStartGuard = -2;
-inline constexpr GuardId kBridgeEndGuard = -3;
-// A bridged run's choice at a Painleve situation with several consistent motions: the free motion
-// (model/bridged_run.hpp); its note names the motions.
-inline constexpr GuardId kPainleveChoiceGuard = -4;
-// Trajectory samples taken inside a Moreau-Jean stretch carry this mode (no mode of the system).
-inline constexpr ModeId kMoreauJeanMode = -2;
 
-// "zeno-handover", "bridge-start", "bridge-end", "painleve-lift-off" for the records that are no
-// guard's; nullptr for a guard's record (its name is the system's).
-inline const char* special_guard_name(GuardId guard) {
-  switch (guard) {
-    case kZenoHandoverGuard:
-      return "zeno-handover";
-    case kBridgeStartGuard:
-      return "bridge-start";
-    case kBridgeEndGuard:
-      return "bridge-end";
-    case kPainleveChoiceGuard:
-      return "painleve-lift-off";
-    default:
-      return nullptr;
-  }
+// Mode ids below kNoMode are a layer's own: samples and records that a layer above sim computed
+// itself, by no mode's flow. SimulationResult::layer_mode_names names them, layer_mode(k) the k-th.
+inline constexpr ModeId layer_mode(int k) {
+  return kNoMode - 1 - k;
 }
 
 struct EventRecord {
@@ -56,7 +36,18 @@ struct EventRecord {
   int nx_before = 0, nx_after = 0, nz_before = 0, nz_after = 0;
   int n_outputs = 0;  // Reset::outputs values stored with the event (names: the guard's reset)
   long offset = 0;    // into EventLog's flat state storage
+  // A layer's record (guard below kZenoHandoverGuard): the name of its kind, a string literal of
+  // that layer's; nullptr for the records sim makes.
+  const char* kind = nullptr;
 };
+
+// "zeno-handover", or a layer's record's kind, for the records that are no guard's; nullptr for a
+// guard's record (its name is the system's).
+inline const char* record_kind_name(const EventRecord& record) {
+  if (record.guard == kZenoHandoverGuard) return "zeno-handover";
+  if (record.guard < kZenoHandoverGuard) return record.kind != nullptr ? record.kind : "layer";
+  return nullptr;
+}
 
 class EventLog {
  public:

@@ -45,9 +45,6 @@ struct SimulationSummary {
   std::vector<std::string> sampled_guards;
   std::vector<std::vector<long>> events_per_guard;  // [mode][guard]
   long zeno_handovers = 0;
-  // A bridged run's free motions taken at Painleve situations (model/bridged_run.hpp; records
-  // kPainleveChoiceGuard, kept or not).
-  long painleve_lift_offs = 0;
   double wall_seconds = 0.0;
 
   bool ok() const {

@@ -27,6 +27,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/sim/event_log.hpp"
@@ -44,6 +46,9 @@ struct SimulationResult {
   ModeId final_mode = kNoMode;
   Vector x_final;
   Vector z_final;
+  // The names of the layer modes (event_log.hpp) its samples and records carry: layer_mode(k) is
+  // layer_mode_names[k]. Empty for a run of sim alone.
+  std::vector<std::string> layer_mode_names;
   Termination termination() const { return summary.termination; }
 };
 

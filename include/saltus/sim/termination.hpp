@@ -22,9 +22,8 @@ enum class Termination {
                       // approaching; the message is the reset's own (mode, guard, t, values)
   ModelError,         // a flow, guard or reset of the model failed while running (a mass matrix
                       // that became singular, dependent contact directions); its message
-  BridgeUnsettled,    // a bridged run's Moreau-Jean stretch (model/bridged_run.hpp) did not
-                      // settle into a contact state within its time, or its step had no answer;
-                      // the message names the contacts and their states
+  Unsettled,          // a layer above sim that steps on where sim's runs stop could not reach
+                      // a state they continue from within its limits; its message says why
 };
 
 const char* to_string(Termination termination);

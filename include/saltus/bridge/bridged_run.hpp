@@ -1,5 +1,6 @@
 // A mechanical run that goes on where event-driven integration has no answer (issue 32 item 3):
-// the Moreau-Jean time-stepping bridge.
+// the Moreau-Jean time-stepping bridge, a layer above sim and mech (sim knows nothing of it; its
+// records and mode are bridge_records.hpp's) and below model, which runs a model through it.
 //
 // The run alternates event-driven pieces (a Simulator run of the compiled LagrangianModel) and
 // Moreau-Jean stretches (mech/moreau_jean.hpp). A piece that stops with one of these statuses
@@ -32,11 +33,12 @@
 // underflow may stop at such a state as well as a Painleve reset) whose contact-force problem over
 // the touching contacts at rest has several motions, the free one among them
 // (mech::free_motion_consistent), goes on event-driven at once in BridgeOptions::open_mode's mode,
-// every rigid contact open, without a stretch: one kPainleveChoiceGuard record whose note names the
-// motions and the one taken. Kelvin-Voigt contacts of growing stiffness take that motion both from
-// a contact without force (the classical rod started in its several regime, where Moreau-Jean's
-// step takes Lecornu's jump) and from one carrying the sliding solution's force (the Frictional
-// Bounce Model's stick-to-slip point). A second stop at the same instant is stepped.
+// every rigid contact open, without a stretch: one kPainleveChoiceGuard record
+// (BridgeLog::lift_offs) whose note names the motions and the one taken. Kelvin-Voigt contacts of
+// growing stiffness take that motion both from a contact without force (the classical rod started
+// in its several regime, where Moreau-Jean's step takes Lecornu's jump) and from one carrying the
+// sliding solution's force (the Frictional Bounce Model's stick-to-slip point). A second stop at
+// the same instant is stepped.
 //
 // A stretch steps from the stop state with the step h of moreau_jean_step_size (sqrt(rtol) times
 // the shortest time scale of the contacts the stop is on, mech/contact_time_scale.hpp: from the
@@ -51,7 +53,7 @@
 // within hold_steps steps of the previous hand-back doubles hold_steps for the rest of the run
 // (the event-driven piece between them made no headway). A stretch that does not settle within
 // max_stretch (max_stretch_steps of its step unless given), or whose step has no answer, ends the
-// run with Termination::BridgeUnsettled naming the contacts and their stepped states. A stretch
+// run with Termination::Unsettled naming the contacts and their stepped states. A stretch
 // that reaches t_end ends the run there (end-time-reached).
 //
 // The pieces are joined into one SimulationResult: events with j counted on across pieces, two
@@ -68,12 +70,13 @@
 #include <string>
 #include <vector>
 
+#include "saltus/bridge/bridge_records.hpp"
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
 #include "saltus/mech/moreau_jean.hpp"
 #include "saltus/sim/simulator.hpp"
 
-namespace saltus::model {
+namespace saltus::bridge {
 
 // A contact the stop is on counts as at rest along its normal when its rate is within this
 // fraction of the rate's terms sum_k |w_N,k qdot_k| (mech::contact_alternatives): the level a
@@ -120,22 +123,28 @@ struct BridgeStretch {
   std::string taken;
 };
 
+// What a bridged run did besides its event-driven pieces.
+struct BridgeLog {
+  std::vector<BridgeStretch> stretches;  // in order
+  long lift_offs = 0;                    // free motions taken at Painleve situations
+};
+
 // Why a stopped piece is bridged ("painleve", ...), or "" when its status is not one the bridge
 // takes (above).
 std::string bridge_reason(const SimulationResult& piece);
 
 // Runs `system` (compiled from `model`) from (mode0, t0, x0) to t_end as above into `result`,
-// the stretches into `stretches`. mode_at: the mode a state starts in (the model's own choice).
-// mode0 = kNoMode: mode_at refuses x0, a Painleve situation (mech::painleve_situation, the
-// caller's check): the run starts with a stretch at t0 (reason painleve, stop status
-// initial-state, its message mode_at's), or rethrows mode_at's refusal where the stop is kept.
-// Throws saltus::Error naming a bridge option out of its range (step <= 0, hold_steps < 1,
-// max_stretch <= 0, max_stretch_steps < 1, max_stretches < 0, stretch_every_events < 0, theta
-// outside [1/2, 1]), and what Simulator's constructor and run throw for bad input.
+// the stretches and lift-offs into `log` (replaced). mode_at: the mode a state starts in (the
+// model's own choice). mode0 = kNoMode: mode_at refuses x0, a Painleve situation
+// (mech::painleve_situation, the caller's check): the run starts with a stretch at t0 (reason
+// painleve, stop status initial-state, its message mode_at's), or rethrows mode_at's refusal where
+// the stop is kept. Throws saltus::Error naming a bridge option out of its range (step <= 0,
+// hold_steps < 1, max_stretch <= 0, max_stretch_steps < 1, max_stretches < 0, stretch_every_events
+// < 0, theta outside [1/2, 1]), and what Simulator's constructor and run throw for bad input.
 void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
                  const std::function<ModeId(double, const Vector&)>& mode_at,
                  const SimulationOptions& options, const BridgeOptions& bridge, ModeId mode0,
                  double t0, const Vector& x0, double t_end, SimulationResult& result,
-                 std::vector<BridgeStretch>& stretches);
+                 BridgeLog& log);
 
-}  // namespace saltus::model
+}  // namespace saltus::bridge
