@@ -41,6 +41,7 @@ bool run_stretch(const StretchRun& run, const BridgeOptions& bridge, const Stret
   st.contacts = start.contacts;
   st.t_start = start.t;
   st.step = h;
+  st.theta = bridge.stepper.theta;
   Vector xs = start.x;
   double ts = start.t;
   const std::string start_note = saltus::detail::text(

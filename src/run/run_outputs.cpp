@@ -240,19 +240,21 @@ std::string summary_json(const model::ModelRun& run) {
     if (run.lagrangian) {
       for (int c : b.contacts) contacts.push_back(run.lagrangian->model().contact(c).name);
     }
-    stretches.push_back({{"reason", b.reason},
-                         {"stopped_with", b.stop_status},
-                         {"stop_message", b.stop_message},
-                         {"contacts", contacts},
-                         {"t_start", b.t_start},
-                         {"t_end", b.t_end},
-                         {"duration", b.t_end - b.t_start},
-                         {"steps", b.steps},
-                         {"step", b.step},
-                         {"steps_with_several_motions", b.chosen_steps},
-                         {"settled", b.settled},
-                         {"contact_states", b.end_state},
-                         {"handed_back_to", b.handed_back_to}});
+    stretches.push_back(
+        {{"reason", b.reason},
+         {"stopped_with", b.stop_status},
+         {"stop_message", b.stop_message},
+         {"contacts", contacts},
+         {"t_start", b.t_start},
+         {"t_end", b.t_end},
+         {"duration", b.t_end - b.t_start},
+         {"steps", b.steps},
+         {"step", b.step},
+         {"accuracy", {{"scheme", "moreau-jean"}, {"theta", b.theta}, {"order", 1}}},
+         {"steps_with_several_motions", b.chosen_steps},
+         {"settled", b.settled},
+         {"contact_states", b.end_state},
+         {"handed_back_to", b.handed_back_to}});
     // A painleve stretch: the motions the contact forces allowed and the one it took.
     if (!b.motions.empty()) {
       stretches.back()["consistent_motions"] = b.motions;

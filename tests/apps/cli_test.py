@@ -117,6 +117,10 @@ def strict_refuses_a_degraded_run(cli):
     expect(len(intervals) == len(summary["bridge_stretches"]) >= 1,
            "degraded_intervals and bridge_stretches disagree", intervals)
     expect(all(a <= b for a, b in intervals), "an interval ends before it starts", intervals)
+    # Each stretch states its scheme's accuracy: Moreau-Jean, theta = 1/2, first order in step.
+    for st in summary["bridge_stretches"]:
+        expect(st["accuracy"] == {"scheme": "moreau-jean", "theta": 0.5, "order": 1}
+               and st["step"] > 0, "a stretch's accuracy is not stated", st)
     expect(summary["not_evaluated_in_stretches"] == [], "the rod has no observers", summary)
     # A stroboscopic section is not evaluated inside the stretch: the report and summary.json
     # name it.

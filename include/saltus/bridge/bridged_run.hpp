@@ -110,6 +110,9 @@ struct BridgeStretch {
   std::vector<int> contacts;  // touching at the stop
   double t_start = kNaN, t_end = kNaN;
   double step = kNaN;
+  // The scheme's weight (MoreauJeanOptions::theta): its accuracy is first order in `step` (the
+  // impulse-level scheme's, across impacts and stick-slip); summary.json states both.
+  double theta = kNaN;
   long steps = 0;
   long chosen_steps = 0;       // steps whose LCP had several motions (least kinetic energy taken)
   bool settled = false;        // handed back (false: the run ended in it)
