@@ -156,6 +156,8 @@ def orbit_of_a_dae_mode(cli):
 
 # x relaxes to s (x' = s - x: the orbit of every period is x = s) while s <= 0.5; beyond, the
 # flow is NaN (min(sqrt(0.5 - s), 0) is 0 below the cliff), so no map and no orbit exist there.
+# switching = "smooth": the min() is kept in the flow as written (as a switch, its surface
+# sqrt(0.5 - s) = 0 would be a guard that is NaN beyond the cliff: the same failure, named so).
 CLIFF = """[model]
 name = "cliff"
 
@@ -171,6 +173,7 @@ t_end = 1.0
 integrator = "dop853"
 rtol = 1e-10
 atol = 1e-12
+switching = "smooth"
 """
 
 

@@ -233,6 +233,7 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
     }
   }
   const toml::node* flow = t.get("flow");
+  if (flow != nullptr) flow_nodes_[self] = flow;
   const toml::node* res = t.get("residuals");
   const ModelMode* shared = flow != nullptr && flow->is_string() ? shared_flow(t, mode) : nullptr;
   if (shared != nullptr) {

@@ -230,6 +230,10 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   read_output(doc);
   if (const toml::node* d = doc.get("drawing")) read_drawing(*d);
   read_sections(doc);
+  if (diagnostics.empty() && !smooth_switches_ && !doc.contains("hamiltonian") &&
+      !model_.mechanics) {
+    lower_switches();
+  }
   return model_;
 }
 // ------------------------------------------------------------------ diagnostics

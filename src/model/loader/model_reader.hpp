@@ -168,6 +168,8 @@ class ModelReader {
   void read_output(const toml::table& doc);
   void read_drawing(const toml::node& drawing);
   void read_sections(const toml::table& doc);  // sections_reader.cpp
+  // Flows with sign, abs, min, max, if or comparisons: Filippov's modes (switching_modes.cpp).
+  void lower_switches();
   void read_section(const toml::table& t);
 
   std::string_view text_;
@@ -196,6 +198,9 @@ class ModelReader {
   std::vector<std::string> runtime_read_;
   std::shared_ptr<std::vector<double>> runtime_values_ = std::make_shared<std::vector<double>>();
   const toml::table* solver_table_ = nullptr;
+  bool smooth_switches_ = false;  // [solver] switching = "smooth"
+  // The `flow` value of each mode read from [modes] (for the lines of switching problems).
+  std::map<int, const toml::node*> flow_nodes_;
   // Where the values replaced by --set stood in the file (toml++ gives new nodes no source).
   std::map<const toml::node*, toml::source_position> replaced_at_;
   // --set contacts.<contact>.<key>=...: the keys set, per contact name, and the law the file

@@ -135,7 +135,7 @@ void ModelReader::read_solver(const toml::table& doc) {
       *t, "[solver]",
       {"t_end", "integrator", "rtol", "atol", "h_max", "h_initial", "root_finder", "guard_samples",
        "detect_grazing", "predictive_step", "predictive_gamma", "max_events", "zeno_policy",
-       "zeno_handover_tolerance", "zeno_cycles", "zeno_ratio_tolerance"});
+       "zeno_handover_tolerance", "zeno_cycles", "zeno_ratio_tolerance", "switching"});
   // Counts are checked against their limit here, at the key's line, before the cast (2^31
   // into an int would wrap negative).
   auto num = [&](const char* key, auto& field, double limit = kInfinity) {
@@ -219,6 +219,9 @@ void ModelReader::read_solver(const toml::table& doc) {
   if (const int i = choice("zeno_policy", {"handover", "stop", "off"}); i >= 0) {
     o.zeno.policy = static_cast<events::ZenoOptions::Policy>(i);
   }
+  // switching_modes.cpp: "events" (default) locates every switch of a flow; "smooth" integrates
+  // the expressions as written.
+  if (const int i = choice("switching", {"events", "smooth"}); i >= 0) smooth_switches_ = i == 1;
   if (!(model_.t_end > model_.t_start)) {
     add(t->get("t_end") != nullptr ? *t->get("t_end") : static_cast<const toml::node&>(*t),
         "t_end = " + std::to_string(model_.t_end) +
