@@ -13,6 +13,7 @@
 
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
+#include "saltus/run/model_sensitivity.hpp"
 #include "saltus/sim/csv_writer.hpp"
 #include "support/model_files.hpp"
 
@@ -190,6 +191,100 @@ TEST(SwitchingFlows, TheStickSlipOscillatorInMillimetresHasTheSameEvents) {
     EXPECT_NEAR(mm.result.events[i].t, m.result.events[i].t, 1e-9) << i;
     EXPECT_NEAR(mm.result.events.x_before(i)[0], 1e3 * m.result.events.x_before(i)[0], 1e-6) << i;
   }
+}
+
+// Started at t0 = 1e6 (the oscillator is autonomous): the same events, 1e6 later.
+TEST(SwitchingFlows, TheStickSlipOscillatorStartedLaterHasTheSameEvents) {
+  const ModelRun ref = run_file("dry_friction_sign.toml", {"solver.t_end=12"});
+  const ModelRun late =
+      run_file("dry_friction_sign.toml", {"initial.t=1e6", "solver.t_end=1000012"});
+  ASSERT_TRUE(ref.succeeded() && late.succeeded()) << ref.message() << late.message();
+  ASSERT_EQ(late.result.events.size(), ref.result.events.size());
+  for (long i = 0; i < ref.result.events.size(); ++i) {
+    EXPECT_EQ(late.result.events[i].guard, ref.result.events[i].guard) << i;
+    EXPECT_NEAR(late.result.events[i].t - 1e6, ref.result.events[i].t, 1e-8) << i;
+    EXPECT_NEAR(late.result.events.x_before(i)[0], ref.result.events.x_before(i)[0], 1e-9) << i;
+  }
+}
+
+// Two surfaces: sliding on y = 0 reaches x = 0 where the sliding flow beyond it pushes back
+// (sliding on both is not solved): the run stops there, naming both surfaces, events kept.
+TEST(SwitchingFlows, SlidingOntoASecondSurfaceStopsNamingBoth) {
+  const ModelRun r = run_text(R"toml([states]
+x = 1.0
+y = 1.0
+[modes.m]
+flow = ["x' = -sign(x) + 0.5", "y' = -sign(y) + 0.3*sign(x)"]
+[solver]
+t_end = 5.0
+rtol = 1e-10
+)toml");
+  EXPECT_EQ(r.result.termination(), Termination::ResetFailed);
+  EXPECT_FALSE(r.succeeded());
+  // y' = -0.7 reaches y = 0 at 1/0.7 and slides; x' = -0.5 reaches x = 0 at t = 2.
+  ASSERT_EQ(guards(r), (std::vector<std::string>{"slide:y"}));
+  EXPECT_NEAR(r.result.events[0].t, 1.0 / 0.7, 1e-9);
+  EXPECT_NEAR(r.result.t_final, 2.0, 1e-9);
+  EXPECT_NE(r.message().find("sliding on y = 0 carries on across x = 0"), std::string::npos)
+      << r.message();
+  EXPECT_NE(r.message().find("m[x>0;y=0]"), std::string::npos) << r.message();
+}
+
+// Seed 003 Theorem 14 on random planar systems written with if(): at a crossing of h = 0 from
+// f (h > 0) to g (h < 0) the saltation matrix is Id + (g - f) dh / dh(f) and its determinant, the
+// hybrid Jacobian, dh(g) / dh(f), evaluated here from f, g and h at the event's state; the whole
+// flow map's Jacobian agrees with central differences of runs from perturbed starts.
+TEST(SwitchingFlows, TheSaltationOfACrossingIsTheoremFourteens) {
+  std::mt19937 rng(1414);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int checked = 0;
+  for (int n = 0; n < 20; ++n) {
+    double f[6], g[6];
+    for (double& c : f) c = 0.3 * u(rng);
+    for (double& c : g) c = 0.3 * u(rng);
+    f[0] -= 1.0;  // both sides move towards -x: a crossing
+    g[0] -= 1.0;
+    const double k = 0.3 * u(rng), y0 = 0.5 * u(rng);
+    const auto field = [](const double* c, double x, double y) {
+      return Vector{{c[0] + c[1] * x + c[2] * y, c[3] + c[4] * x + c[5] * y}};
+    };
+    const auto line = [](const double* c, int i) {
+      return num(c[3 * i]) + " + " + num(c[3 * i + 1]) + "*x + " + num(c[3 * i + 2]) + "*y";
+    };
+    const std::string h = "x - " + num(k) + "*y^2";
+    const std::string text =
+        "[states]\nx = 1.0\ny = " + num(y0) + "\n[modes.m]\nflow = [\"x' = if(" + h + " > 0, " +
+        line(f, 0) + ", " + line(g, 0) + ")\", \"y' = if(" + h + " > 0, " + line(f, 1) + ", " +
+        line(g, 1) + ")\"]\n[solver]\nt_end = 2.0\nrtol = 1e-12\n" + "atol = 1e-12\n";
+    SCOPED_TRACE(text);
+    const auto model = std::make_shared<const Model>(load_model_text(text, "theorem14.toml"));
+    const run::ModelSensitivity s = run::model_sensitivity(model);
+    const EventLog& log = s.run.result.events;
+    if (!s.sensitivity.ok() || log.size() != 1 ||
+        event_guard_name(s.run.system, log[0]).rfind("cross:", 0) != 0) {
+      continue;
+    }
+    ++checked;
+    const double x = log.x_before(0)[0], y = log.x_before(0)[1];
+    const Vector grad{{1.0, -2.0 * k * y}}, fx = field(f, x, y), gx = field(g, x, y);
+    const Matrix expected = Matrix::Identity(2, 2) + (gx - fx) * grad.transpose() / grad.dot(fx);
+    const analysis::EventSensitivity& e = s.sensitivity.events[0];
+    EXPECT_LE((e.saltation - expected).norm(), 1e-10 * expected.norm()) << e.saltation;
+    EXPECT_NEAR(e.hybrid_jacobian, grad.dot(gx) / grad.dot(fx), 1e-10);
+    // The flow map's Jacobian against central differences (step 1e-6, error ~1e-9).
+    for (int j = 0; j < 2; ++j) {
+      std::vector<std::string> plus = {j == 0 ? "x=" + num(1.0 + 1e-6) : "y=" + num(y0 + 1e-6)};
+      std::vector<std::string> minus = {j == 0 ? "x=" + num(1.0 - 1e-6) : "y=" + num(y0 - 1e-6)};
+      const ModelRun a =
+          run_model(std::make_shared<const Model>(load_model_text(text, "theorem14.toml", plus)));
+      const ModelRun b =
+          run_model(std::make_shared<const Model>(load_model_text(text, "theorem14.toml", minus)));
+      const Vector column = (a.result.x_final - b.result.x_final) / 2e-6;
+      EXPECT_LE((column - s.sensitivity.flow_map_jacobian.col(j)).norm(), 1e-6) << j;
+    }
+  }
+  std::printf("Theorem 14: %d random crossings checked\n", checked);
+  EXPECT_GE(checked, 10);
 }
 
 TEST(SwitchingFlows, SwitchesTheRunCannotSplitAreRefusedWithFileAndLine) {

@@ -26,6 +26,7 @@
 
 #include "model_reader.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/lang/expression_text.hpp"
 #include "saltus/lang/switches.hpp"
 #include "saltus/lang/tape.hpp"
 
@@ -37,68 +38,6 @@ using lang::NodeId;
 using lang::OpCode;
 
 constexpr int kMaxSurfaces = 6;
-
-// A switching function as text ("v - 0.2"), for mode and guard names.
-class ExpressionText {
- public:
-  ExpressionText(const lang::ExpressionGraph& g, const std::vector<std::string>& states,
-                 const std::vector<std::string>& parameters)
-      : g_(g), states_(states), parameters_(parameters) {}
-
-  std::string operator()(NodeId id) const { return text(id, 0); }
-
- private:
-  // Precedence: 1 + -, 2 * /, 3 unary minus, 4 ^, 5 atoms and calls.
-  std::string text(NodeId id, int outer) const {
-    const lang::ExpressionNode& n = g_.node(id);
-    const auto wrap = [outer](int p, std::string s) { return p < outer ? "(" + s + ")" : s; };
-    switch (n.op) {
-      case OpCode::Const: {
-        std::ostringstream s;
-        s.precision(12);
-        s << n.value;
-        return wrap(n.value < 0 ? 3 : 5, s.str());
-      }
-      case OpCode::Time:
-        return "t";
-      case OpCode::State:
-        return states_.at(static_cast<size_t>(n.index));
-      case OpCode::Parameter:
-        return parameters_.at(static_cast<size_t>(n.index));
-      case OpCode::Neg:
-        return wrap(3, "-" + text(n.a, 3));
-      case OpCode::Add:
-        return wrap(1, text(n.a, 1) + " + " + text(n.b, 2));
-      case OpCode::Sub:
-        return wrap(1, text(n.a, 1) + " - " + text(n.b, 2));
-      case OpCode::Mul:
-        return wrap(2, text(n.a, 2) + "*" + text(n.b, 3));
-      case OpCode::Div:
-        return wrap(2, text(n.a, 2) + "/" + text(n.b, 3));
-      case OpCode::Square:
-        return wrap(4, text(n.a, 5) + "^2");
-      case OpCode::PowConst: {
-        std::ostringstream s;
-        s << n.value;
-        return wrap(4, text(n.a, 5) + "^" + s.str());
-      }
-      case OpCode::Pow:
-        return wrap(4, text(n.a, 5) + "^" + text(n.b, 5));
-      default: {
-        std::string out = std::string(lang::to_string(n.op)) + "(";
-        int k = 0;
-        for (NodeId a : {n.a, n.b, n.c}) {
-          if (a == lang::kNoNode) continue;
-          out += (k++ ? ", " : "") + text(a, 0);
-        }
-        return out + ")";
-      }
-    }
-  }
-  const lang::ExpressionGraph& g_;
-  const std::vector<std::string>& states_;
-  const std::vector<std::string>& parameters_;
-};
 
 // A mode's surfaces: each distinct switching function once, each switch on one of them.
 struct Surfaces {
@@ -125,7 +64,7 @@ bool plus_side(unsigned pattern, int k) {
 void ModelReader::lower_switches() {
   lang::ExpressionGraph& g = *graph_;
   const int nx = static_cast<int>(state_names_.size());
-  const ExpressionText text(g, state_names_, runtime_read_);
+  const lang::ExpressionText text(g, state_names_, runtime_read_);
   const auto problem = [&](int mode, const std::string& message) {
     const auto at = flow_nodes_.find(mode);
     const std::string where = "mode '" + model_.modes[static_cast<size_t>(mode)].name + "' flow";
