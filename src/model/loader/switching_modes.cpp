@@ -176,7 +176,10 @@ void ModelReader::lower_switches() {
     const std::vector<NodeId> fm = region_flow(o, pattern & ~(1u << k));
     const NodeId h = s.h[static_cast<size_t>(k)];
     const NodeId a = rate(h, fp), b = rate(h, fm);
-    weight = g.make(OpCode::Div, b, g.make(OpCode::Sub, b, a));
+    // b - a identically 0: the switch does not act across h (a relay on another coordinate), no
+    // arrival slides and any weight keeps dh/dt = a; 1/2 keeps the unreachable mode finite.
+    const NodeId across = g.make(OpCode::Sub, b, a);
+    weight = a == b || g.is_zero(across) ? g.constant(0.5) : g.make(OpCode::Div, b, across);
     std::vector<NodeId> out;
     for (int i = 0; i < nx; ++i) {
       out.push_back(g.make(

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""End-to-end tests of flows written with sign() (issue 45): `saltus orbit` of a relay feedback
+system against Tsypkin's closed form, and the saltation matrices of its crossings in
+`saltus sensitivity`.
+
+Usage: cli_switching_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per CASE,
+apps/CMakeLists.txt). Expected values come from closed forms computed here.
+"""
+import math
+import os
+
+from cli_analysis_test import read_json
+from cli_test import expect, expect_exit, main, read_csv
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+# models/relay_feedback.toml: x' = A x + B u, A = -I + N (N the lower shift), B = (k, 0, 0),
+# u = -d sign(x3). e^{A h} = e^{-h} (I + N h + N^2 h^2 / 2).
+def expm(h):
+    e = math.exp(-h)
+    return [[e, 0, 0], [e * h, e, 0], [e * h * h / 2, e * h, e]]
+
+
+def mat_vec(m, v):
+    return [sum(m[i][j] * v[j] for j in range(3)) for i in range(3)]
+
+
+def solve(m, b):
+    """m x = b for a 3x3 m, by Cramer's rule."""
+    def det(a):
+        return (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+                - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
+    d = det(m)
+    out = []
+    for k in range(3):
+        mk = [[b[i] if j == k else m[i][j] for j in range(3)] for i in range(3)]
+        out.append(det(mk) / d)
+    return out
+
+
+A = [[-1, 0, 0], [1, -1, 0], [0, 1, -1]]
+
+
+def on_half(x0, t, kd):
+    """The state t after x0 with u = -kd (y > 0): e^{At} x0 + A^-1 (e^{At} - I) B u."""
+    p = expm(t)
+    forced = solve(A, mat_vec([[p[i][j] - (i == j) for j in range(3)] for i in range(3)],
+                              [-kd, 0, 0]))
+    return [a + b for a, b in zip(mat_vec(p, x0), forced)]
+
+
+def symmetric_start(h, kd):
+    """x0 on y = 0 where y turns positive, with x(h) = -x0 under u = -kd:
+    (e^{Ah} + I) x0 = -A^-1 (e^{Ah} - I) B u."""
+    p = expm(h)
+    forced = solve(A, mat_vec([[p[i][j] - (i == j) for j in range(3)] for i in range(3)],
+                              [-kd, 0, 0]))
+    return solve([[p[i][j] + (i == j) for j in range(3)] for i in range(3)],
+                 [-c for c in forced])
+
+
+def half_period(kd):
+    """The smallest h > 0 with y(0) = x0[2] = 0 (Tsypkin's condition), by bisection."""
+    hs = [0.05 * i for i in range(1, 200)]
+    vals = [symmetric_start(h, kd)[2] for h in hs]
+    for a, b, fa, fb in zip(hs, hs[1:], vals, vals[1:]):
+        if fa * fb < 0:
+            for _ in range(200):
+                m = 0.5 * (a + b)
+                if (symmetric_start(m, kd)[2] > 0) == (fa > 0):
+                    a, fa = m, symmetric_start(m, kd)[2]
+                else:
+                    b = m
+            return 0.5 * (a + b)
+    raise AssertionError("no half period found")
+
+
+@case
+def orbit_of_relay_feedback_is_tsypkins(cli):
+    # The symmetric unimodal cycle: period 2h from the closed form (1e-9), the state where x1
+    # falls through 0 on it (the cycle from x0, by the same closed forms), and multipliers.
+    model = cli.model("relay_feedback.toml")
+    out = os.path.join(cli.work, "relay_orbit")
+    code, stdout, stderr = cli.run("orbit", model, "--section", "x1=0,-", "--min-time", "1",
+                                   "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "orbit of the relay feedback system")
+    o = read_json(out, "orbit.json")
+    h = half_period(1.0)
+    expect(o["status"] == "converged" and abs(o["return_time"] - 2 * h) < 1e-9, "period",
+           o["return_time"], 2 * h)
+    expect(o["mode"] == "loop[x3>0]", "the section is crossed while y > 0", o["mode"])
+    # On the cycle from x0 (y turning positive, x2 > 0, u = -1): x1 = -1 + (x1(0) + 1) e^{-t}
+    # falls through 0 at t = log(1 + x1(0)), inside the half period.
+    x0 = symmetric_start(h, 1.0)
+    expect(x0[1] > 0 and x0[0] > 0 and math.log(1 + x0[0]) < h, "the cycle's shape", x0, h)
+    point = on_half(x0, math.log(1 + x0[0]), 1.0)
+    st = o["state"]
+    expect(all(abs(st[n] - v) < 1e-8 for n, v in zip(("x1", "x2", "x3"), point)),
+           "the section point on the cycle", st, point)
+    mult = sorted(m["abs"] for m in o["multipliers"])
+    expect(mult[0] < 1e-12 and all(0 < m < 1 for m in mult[1:]), "stable cycle", mult)
+
+
+@case
+def sensitivity_of_relay_crossings_is_filippovs_saltation(cli):
+    # Each crossing of y = x3 = 0 (guard cross:x3) has S = I + (f+ - f-) e3^T / (f-)_3 with
+    # f+ - f- = (-2 k d sign, 0, 0) and (f-)_3 = x2 - x3 at the event, and det S = (f+)_3/(f-)_3
+    # = 1 (the relay acts on x1 only): the hybrid Jacobian Theorem 14 gives.
+    model = cli.model("relay_feedback.toml")
+    out = os.path.join(cli.work, "relay_sensitivity")
+    code, stdout, stderr = cli.run("sensitivity", model, "--set", "solver.t_end=6", "--out", out)
+    expect_exit(code, 0, stdout, stderr, "sensitivity of the relay feedback system")
+    s = read_json(out, "sensitivity.json")
+    events = read_csv(os.path.join(out, "events.csv"))
+    crossings = [e for e in s["events"] if e["guard"].startswith("cross:")]
+    expect(len(crossings) >= 2, "crossings differentiated", s["events"])
+    for e in crossings:
+        row = events[e["event"]]
+        x2, x3 = float(row["x2_before"]), float(row["x3_before"])
+        jump = -2.0 if e["mode_after"] == "loop[x3>0]" else 2.0
+        expected = [[1, 0, jump / (x2 - x3)], [0, 1, 0], [0, 0, 1]]
+        got = e["saltation"]
+        expect(all(abs(got[i][j] - expected[i][j]) < 1e-9 * (1 + abs(expected[i][j]))
+                   for i in range(3) for j in range(3)), "saltation", got, expected)
+        expect(abs(e["hybrid_jacobian"] - 1.0) < 1e-12, "hybrid Jacobian", e)
+
+
+if __name__ == "__main__":
+    main(CASES, "cli_switching_test.py")
