@@ -93,6 +93,19 @@ TEST(SwitchingFlows, TheRelayWithSignIsTheHandWrittenFilippovModel) {
   EXPECT_NEAR(sign.result.x_final[0], hand.result.x_final[0], 1e-9);
 }
 
+// Started on the surface (x0 = 0, attracting): it slides from t0 and leaves once at v/a, where
+// the side it leaves to has f+ tangent to x = 0 (leaving at the round-off of l = 1 once slid
+// back at once, an event per instant, to the event cap).
+TEST(SwitchingFlows, TheRelayStartedOnTheSurfaceSlidesThenLeavesOnce) {
+  const ModelRun r = run_file("relay_sign.toml", {"x=0"});
+  ASSERT_EQ(r.result.termination(), Termination::EndTimeReached) << r.message();
+  const double v = parameter(r, "v"), a = parameter(r, "a"), t_end = r.model->t_end;
+  EXPECT_EQ(r.system.mode(r.model->initial_mode).name, "relay[x=0]");
+  ASSERT_EQ(guards(r), (std::vector<std::string>{"leave:x>0"}));
+  EXPECT_NEAR(r.result.events[0].t, v / a, 1e-9);
+  EXPECT_NEAR(r.result.x_final[0], 0.5 * a * (t_end - v / a) * (t_end - v / a), 1e-9);
+}
+
 // The same relay written with if() and with a comparison as a value: the same surface, the same
 // events at the same times.
 TEST(SwitchingFlows, IfAndComparisonsAreSwitchesLikeSign) {

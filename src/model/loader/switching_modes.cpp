@@ -10,16 +10,17 @@
 //            (dh(f) = grad h . f + dh/dt), which keeps dh/dt = 0 (h stays 0 to the integrator's
 //            tolerance; Utkin's equivalent control gives the same l for a flow affine in its
 //            switch).
-// Guards of a region on h > 0 (h < 0 mirrored): "cross:h" where h falls to 0 and b <= 0 (the
-// other side's flow carries on across: the other region), "slide:h" where b > 0 (it pushes back:
-// attractive sliding). Of a sliding mode: "leave:h>0" where l rises to 1 (f+ tangent: the + side
-// takes over), "leave:h<0" where l falls to 0, and "cross:g" for another surface g, taken where
-// the sliding flow beyond g carries on across; elsewhere no target holds and the run stops naming
-// both surfaces (sliding on an intersection is not solved). The mode's own guards go to every
-// region and sliding mode; their targets into a split mode choose the region from h at the reset
-// state. The initial region is the one the initial state is in; on a surface, the side its flows
-// leave towards, or sliding where both push onto it; a repelling surface at the start (both push
-// away: two solutions) is refused, naming it.
+// Guards of a region on h > 0 (h < 0 mirrored): "cross:h" where h falls to 0 with a <= 0 and
+// b <= 0 (the other side's flow carries on across: the other region), "slide:h" where a < 0 and
+// b > 0 (it pushes back: attractive sliding); with a > 0 neither (not an arrival). Of a sliding
+// mode: "leave:h>0" where l rises to 1 (f+ tangent: the + side takes over; past 1 by kLeaveMargin),
+// "leave:h<0" where l falls to 0, and "cross:g" for another surface g, taken where the sliding flow
+// beyond g carries on across; elsewhere no target holds and the run stops naming both surfaces
+// (sliding on an intersection is not solved). The mode's own guards go to every region and sliding
+// mode; their targets into a split mode choose the region from h at the reset state. The initial
+// region is the one the initial state is in; on a surface, the side its flows leave towards, or
+// sliding where both push onto it; a repelling surface at the start (both push away: two solutions)
+// is refused, naming it.
 #include <cmath>
 #include <sstream>
 #include <unordered_map>
@@ -38,6 +39,10 @@ using lang::NodeId;
 using lang::OpCode;
 
 constexpr int kMaxSurfaces = 6;
+// How far past [0, 1] the sliding weight goes before the run leaves the surface: above the
+// round-off of l at a located exit (a few 1e-16) and far below any tolerance; it delays the exit
+// by kLeaveMargin / |dl/dt| (1e-12 s on the relay).
+constexpr double kLeaveMargin = 1e-12;
 
 // A mode's surfaces: each distinct switching function once, each switch on one of them.
 struct Surfaces {
@@ -273,20 +278,28 @@ void ModelReader::lower_switches() {
       for (int k = 0; k < K; ++k) {
         const NodeId h = s.h[static_cast<size_t>(k)];
         const bool above = plus_side(p, k);
-        // The other side's rate across h: it carries on (crossing) or pushes back (sliding).
+        // The other side's rate across h: it carries on (crossing) or pushes back (sliding);
+        // this side's own rate must head for h. Where it does not (a state put a round-off past
+        // h by a jump, such as the exit from sliding at l = 1 + kLeaveMargin, whose own rate
+        // points away), neither fires: the crossing passes and the run stays on this side.
         const NodeId other = rate(h, region_flow(o, p ^ (1u << k)));
+        const NodeId own = rate(h, mode.flow);
+        const OpCode heads = above ? OpCode::LessEqual : OpCode::GreaterEqual;
         ModelGuard cross;
         cross.name = "cross:" + s.names[static_cast<size_t>(k)];
         cross.value = above ? g.make(OpCode::Neg, h) : h;
-        cross.when = g.make(above ? OpCode::LessEqual : OpCode::GreaterEqual, other, zero);
-        cross.when_text = "the flow beyond " + s.names[static_cast<size_t>(k)] + " = 0 crosses";
+        cross.when = g.make(OpCode::Mul, g.make(heads, other, zero), g.make(heads, own, zero));
+        cross.when_text = "both sides' flows cross " + s.names[static_cast<size_t>(k)] + " = 0";
         ModelTarget across;
         across.target = s.first_region + static_cast<int>(p ^ (1u << k));
         cross.targets.push_back(across);
         ModelGuard slide = cross;
         slide.name = "slide:" + s.names[static_cast<size_t>(k)];
-        slide.when = g.make(above ? OpCode::Greater : OpCode::Less, other, zero);
-        slide.when_text = "the flow beyond " + s.names[static_cast<size_t>(k)] + " = 0 pushes back";
+        slide.when =
+            g.make(OpCode::Mul, g.make(above ? OpCode::Greater : OpCode::Less, other, zero),
+                   g.make(above ? OpCode::Less : OpCode::Greater, own, zero));
+        slide.when_text =
+            "the flows on both sides of " + s.names[static_cast<size_t>(k)] + " = 0 push onto it";
         slide.targets[0].target = s.sliding_mode(k, p);
         mode.guards.push_back(std::move(cross));
         mode.guards.push_back(std::move(slide));
@@ -304,7 +317,13 @@ void ModelReader::lower_switches() {
         for (const bool up : {true, false}) {
           ModelGuard leave;
           leave.name = "leave:" + s.names[static_cast<size_t>(k)] + (up ? ">0" : "<0");
-          leave.value = up ? g.make(OpCode::Sub, weight, one) : g.make(OpCode::Neg, weight);
+          // l past [0, 1] by kLeaveMargin: there the side's rate across h points away by
+          // kLeaveMargin (b - a), so the region entered does not slide back at once on the
+          // round-off of a located exit (a start on the surface left at l = 1 - 6e-17 and
+          // slid again, an event per instant).
+          leave.value =
+              up ? g.make(OpCode::Sub, weight, g.constant(1.0 + kLeaveMargin))
+                 : g.make(OpCode::Sub, g.make(OpCode::Neg, weight), g.constant(kLeaveMargin));
           ModelTarget side;
           side.target = s.first_region + static_cast<int>(up ? p | (1u << k) : p);
           leave.targets.push_back(side);
