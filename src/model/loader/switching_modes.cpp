@@ -22,6 +22,7 @@
 // sliding where both push onto it; a repelling surface at the start (both push away: two solutions)
 // is refused, naming it.
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -149,15 +150,18 @@ void ModelReader::lower_switches() {
     next = s.first_sliding + K * (1 << (K - 1));
   }
 
-  // The flow of mode o with every switch on the branch of `pattern`'s sides.
-  const auto region_flow = [&](int o, unsigned pattern) {
+  // The flow of mode o with every switch on the branch of `pattern`'s sides (built once per
+  // pattern: each region's flow is also its neighbours' "other side" and its sliding modes' f+-).
+  std::map<std::pair<int, unsigned>, std::vector<NodeId>> region_flows;
+  const auto region_flow = [&](int o, unsigned pattern) -> const std::vector<NodeId>& {
+    std::vector<NodeId>& out = region_flows[{o, pattern}];
+    if (!out.empty()) return out;
     const Surfaces& s = plans[static_cast<size_t>(o)];
     std::unordered_map<NodeId, NodeId> branch;
     for (size_t i = 0; i < s.switches.size(); ++i) {
       const lang::Switch& sw = s.switches[i];
       branch[sw.node] = plus_side(pattern, s.surface_of[i]) ? sw.plus : sw.minus;
     }
-    std::vector<NodeId> out;
     for (NodeId f : model_.modes[static_cast<size_t>(o)].flow) {
       out.push_back(lang::substitute(g, f, branch));
     }
@@ -207,7 +211,7 @@ void ModelReader::lower_switches() {
     return out;
   };
   // A guard of the original mode with its targets into the new modes.
-  const auto mapped_guard = [&](const ModelGuard& guard, int o) {
+  const auto mapped_guard = [&](const ModelGuard& guard) {
     ModelGuard out = guard;
     out.targets.clear();
     for (const ModelTarget& t : guard.targets) {
@@ -225,8 +229,8 @@ void ModelReader::lower_switches() {
         m.target = s.first_region + static_cast<int>(p);
         const NodeId c = region_condition(t.target, p, after);
         m.when = t.when == lang::kNoNode ? c : g.make(OpCode::Mul, t.when, c);
-        m.when_text = (t.when_text.empty() ? "" : t.when_text + " and ") + "the region of " +
-                      model_.modes[static_cast<size_t>(o)].name + "'s target";
+        m.when_text = (t.when_text.empty() ? "" : t.when_text + " and ") + "the region of '" +
+                      model_.modes[static_cast<size_t>(t.target)].name + "' at the reset state";
         out.targets.push_back(m);
       }
     }
@@ -251,7 +255,7 @@ void ModelReader::lower_switches() {
     const ModelMode& old = model_.modes[static_cast<size_t>(o)];
     const Surfaces& s = plans[static_cast<size_t>(o)];
     const auto copy_own = [&](ModelMode& mode) {
-      for (const ModelGuard& guard : old.guards) mode.guards.push_back(mapped_guard(guard, o));
+      for (const ModelGuard& guard : old.guards) mode.guards.push_back(mapped_guard(guard));
       if (old.zeno) {
         mode.zeno = old.zeno;
         mode.zeno->target = first[static_cast<size_t>(old.zeno->target)];
