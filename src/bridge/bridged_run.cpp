@@ -130,12 +130,12 @@ void run_bridged(const HybridSystem& system, const mech::LagrangianModel& model,
   std::optional<Simulator> sim;
   sim.emplace(system, options);
   const int n = model.dof();
-  bool rigid = true;
   std::vector<int> rigid_contacts;
   for (int i = 0; i < model.contact_count(); ++i) {
-    rigid = rigid && model.contact(i).rigid();
     if (model.contact(i).rigid()) rigid_contacts.push_back(i);
   }
+  // Only a model whose contacts are all rigid is bridged.
+  const bool rigid = static_cast<int>(rigid_contacts.size()) == model.contact_count();
   JoinedResult join(system, result, t0);
   const StretchRun stretch_run{system, model, mode_at, options, t_end};
   double rtol = options.stepper.rtol;

@@ -14,8 +14,6 @@ class JoinedResult {
   // Starts `out` afresh at t0 (it is written as the run goes: a failure keeps what was joined).
   JoinedResult(const HybridSystem& system, SimulationResult& out, double t0);
 
-  long j() const { return j_; }
-
   // Appends a piece's events (j counted on), samples and counters; its status becomes the run's.
   void piece(const SimulationResult& p);
 
