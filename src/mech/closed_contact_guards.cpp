@@ -37,15 +37,15 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
     // entered with B <= 0 is resolved before anything else. Fires at B = kJamMargin w_N^T M^-1
     // w_N: at a dynamic jam the normal force grows like 1/B and B = 0 itself is out of the
     // integrator's reach (contact_tolerances.hpp).
-    sys.add_guard(
-        id, make_guard(
-                "painleve:" + c.name, Direction::Rising,
-                [ctx, ci, s](const auto&, const auto& x, const auto&) {
-                  using S = std::decay_t<decltype(x[0])>;
-                  const DofVector<S> q = load<S>(x, 0, ctx->n);
-                  return S(-detail::sliding_coefficient(ctx->model, ci, q, s, detail::kJamMargin));
-                },
-                lecornu_reset(ctx, ci, s, mode)));
+    sys.add_guard(id, make_guard(
+                          "painleve:" + c.name, Direction::Rising,
+                          [ctx, ci, s](const auto&, const auto& x, const auto&) {
+                            using S = std::decay_t<decltype(x[0])>;
+                            const auto [q, qd] = split_state(x, ctx->n);
+                            return S(-detail::sliding_coefficient(ctx->model, ci, q, qd, s,
+                                                                  detail::kJamMargin));
+                          },
+                          lecornu_reset(ctx, ci, s, mode)));
   }
   // Lift-off: the normal force reaches zero.
   sys.add_guard(id, make_guard(
@@ -85,8 +85,8 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                               const auto [q, qd] = split_state(x, ctx->n);
                               DynamicsT<S> d;
                               detail::mode_dynamics(ctx->model, mode, S(t), q, qd, d);
-                              // mu read now: it may follow a run-time parameter.
-                              const double mu = ctx->model.contact(ci).law.mu;
+                              // mu_s read now: it may follow a run-time parameter.
+                              const double mu = ctx->model.contact(ci).law.static_mu();
                               return S(-s * d.lambda_T - mu * d.lambda_N);
                             },
                             Reset::to(s > 0.0 ? slip_pos : slip_neg)));

@@ -19,6 +19,7 @@ LagrangianModel::Compiled::ContactLawSetter LagrangianModel::Compiled::contact_l
     const bool frictional = changed.frictional();
     changed.law = law;
     changed.law.validate(changed.description);
+    changed.check_stribeck();  // mu_s may have moved below the curve's mu_k(0)
     if (changed.frictional() != frictional) {
       saltus::detail::throw_error(
           changed.description, ": mu = ", law.mu, " would make the contact ",

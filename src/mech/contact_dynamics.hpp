@@ -201,6 +201,23 @@ S compliant_force(const LagrangianContact& c, const DofVector<S>& q, const DofVe
   return c.compliant.force(S(-j.v), S(-j.d1));
 }
 
+// The coefficient contact c slides with at qdot: mu_k(|gdot_T|), gdot_T = w_T^T qdot
+// (LagrangianContact::sliding_mu). A Stribeck curve that gives a negative or NaN coefficient at
+// the run's slip speed would drive the slip instead of resisting it: an error naming the speed.
+template <class S>
+S sliding_mu_at(const LagrangianContact& c, const DofVector<S>& w_T, const DofVector<S>& qd) {
+  if (!c.stribeck) return S(c.law.mu);
+  using std::abs;
+  const S speed = S(abs(dot(w_T, qd)));
+  const S mu = c.sliding_mu(speed);
+  if (!(val(mu) >= 0.0)) {
+    saltus::detail::throw_error(c.description, ": Stribeck curve mu_k(", val(speed),
+                                ") = ", val(mu),
+                                "; expected a sliding coefficient >= 0 at every slip speed");
+  }
+  return mu;
+}
+
 // Slip sign of a closed kind (0 for frictionless).
 inline double slip_sign(ClosedKind kind) {
   return kind == ClosedKind::SlipPositive ? 1.0 : (kind == ClosedKind::SlipNegative ? -1.0 : 0.0);
@@ -292,23 +309,26 @@ void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S
   }
   const double s = slip_sign(mode.kind);
   DofVector<S> u = kn.w;
+  S mu(0.0);
   if (s != 0.0) {
     DofVector<S> wt;
     gradient(c.tangent, q, wt);
-    for (int k = 0; k < n; ++k) u[k] = S(u[k] - c.law.mu * s * wt[k]);
+    mu = sliding_mu_at(c, wt, qd);
+    for (int k = 0; k < n; ++k) u[k] = S(u[k] - mu * s * wt[k]);
   }
   const DofVector<S> Mu = M.solve(u);
   out.B = dot(kn.w, Mu);                                      // FORMULAS.md 11.1
   out.lambda_N = S(-(dot(kn.w, out.qdd) + kn.what) / out.B);  // 0 = gddot_N
-  out.lambda_T = S(-c.law.mu * s * out.lambda_N);
+  out.lambda_T = S(-mu * s * out.lambda_N);
   for (int k = 0; k < n; ++k) out.qdd[k] = S(out.qdd[k] + Mu[k] * out.lambda_N);
 }
 
-// B = w_N^T M^-1 (w_N - mu s w_T) of contact i at q (no h, no what needed); with `margin`,
-// B - margin w_N^T M^-1 w_N (the Painleve guard's, contact_tolerances.hpp kJamMargin).
+// B = w_N^T M^-1 (w_N - mu s w_T) of contact i at (q, qdot), mu = mu_k(|gdot_T|) (no h, no what
+// needed); with `margin`, B - margin w_N^T M^-1 w_N (the Painleve guard's, contact_tolerances.hpp
+// kJamMargin).
 template <class S>
-S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q, double s,
-                      double margin = 0.0) {
+S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q,
+                      const DofVector<S>& qd, double s, double margin = 0.0) {
   SpdFactor<S> M;
   factor_mass(m, q, M);
   const LagrangianContact& c = m.contact(i);
@@ -319,7 +339,8 @@ S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q, do
   if (s != 0.0 && c.tangent) {
     DofVector<S> wt;
     gradient(c.tangent, q, wt);
-    for (Eigen::Index k = 0; k < u.size(); ++k) u[k] = S(u[k] - c.law.mu * s * wt[k]);
+    const S mu = sliding_mu_at(c, wt, qd);
+    for (Eigen::Index k = 0; k < u.size(); ++k) u[k] = S(u[k] - mu * s * wt[k]);
   }
   M.solve_in_place(u);
   return dot(wn, u);

@@ -113,6 +113,7 @@ const char* ContactImpactLaw::invalid_key() const {
   if (!std::isfinite(e) || e < 0.0 || (e > 1.0 && !superelastic)) return "e";
   if (!std::isfinite(e_t) || e_t < e_t_min(kind) || e_t > 1.0) return "e_t";
   if (!std::isfinite(mu) || mu < 0.0) return "mu";
+  if (!std::isnan(mu_s) && !(std::isfinite(mu_s) && mu_s >= mu)) return "mu_s";
   return nullptr;
 }
 
@@ -139,6 +140,12 @@ void ContactImpactLaw::validate(const std::string& who) const {
   if (k == "e_t") {
     detail::throw_error(who, law, ": tangential restitution e_t = ", e_t, " is outside [",
                         e_t_min(kind), ", 1]");
+  }
+  if (k == "mu_s") {
+    detail::throw_error(who, law, ": static friction coefficient mu_s = ", mu_s,
+                        " is below the kinetic mu = ", mu,
+                        " or not finite; expected mu_s >= mu (a contact that starts to slide "
+                        "under mu_s slides on under mu)");
   }
   detail::throw_error(who, law, ": friction coefficient mu = ", mu, " must be finite and >= 0");
 }

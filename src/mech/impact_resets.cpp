@@ -204,7 +204,7 @@ Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& 
         if (!imp.planar.resolved() || none) {
           jump.failure = saltus::detail::text(
               detail::painleve_message(m, ci, t, x.head(n), x.tail(n), s,
-                                       m.sliding_coefficient(ci, x.head(n), s),
+                                       m.sliding_coefficient(ci, x.head(n), x.tail(n), s),
                                        "B reached zero while sliding"),
               none ? "; no impact without collision resolves it (the slip is at rest)"
                    : "; the impact without collision has no answer: ",

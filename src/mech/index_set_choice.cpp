@@ -93,11 +93,14 @@ ContactForceProblem force_problem_of_sets(const LagrangianModel& m, double t, Co
     if (!contact.frictional()) continue;  // mu = 0, W_T = 0: no friction, a fixed direction
     c.W_T.col(j) = m.tangent_gradient(i, q);
     c.w_hat_T[j] = m.tangent_acceleration_offset(i, q, qdot);
-    c.mu[j] = contact.law.mu;
+    // A contact at rest is held by its static cone; a sliding one carries its sliding
+    // coefficient at its slip speed.
     if ((stick >> i) & 1u) {
+      c.mu[j] = contact.law.static_mu();
       c.gdot_T[j] = 0.0;
       p.sets.I_H.push_back(j);
     } else {
+      c.mu[j] = sliding_mu_at(contact, DofVector<double>(c.W_T.col(j)), qdv);
       c.gdot_T[j] = (slip_negative >> i) & 1u ? -1.0 : 1.0;  // the direction, not the speed
     }
   }

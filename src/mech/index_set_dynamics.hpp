@@ -3,7 +3,8 @@
 //
 // Source: [LB] (2.9)-(2.10) (seed 001; FORMULAS.md 10.3), the equality branch for the index sets
 // of the mode: every contact of I_N keeps gddot_N = 0, every contact of I_H keeps gddot_T = 0,
-// a sliding contact of I_N \ I_H carries lambda_T = -mu s lambda_N. Unknowns y = (lambda_N over
+// a sliding contact of I_N \ I_H carries lambda_T = -mu s lambda_N (mu = mu_k(|gdot_T|), its
+// sliding coefficient). Unknowns y = (lambda_N over
 // I_N, lambda_T over the sticking groups):
 //   qddot = a + M^-1 F y,  F = [w_N,i - mu_i s_i w_T,i (sliding) | w_N,i ... | w_T,group ...]
 //   R^T qddot + what = 0,  R = [w_N,i ... | w_T,group ...]   ->   (R^T M^-1 F) y = -(R^T a + what)
@@ -13,9 +14,10 @@
 // Dependent directions (FORMULAS.md 10.3 note): sticking contacts whose w_T are equal (two corners
 // of one body on flat ground) make W_H^T M^-1 W_H singular; only their sum of friction forces is
 // determined. They form one group with one unknown and one equation; the group's force is shared
-// in proportion to mu_i lambda_N,i, the split that keeps every member equally far from its cone
-// edge (any split moves the body alike; this one makes each member's stick -> slip guard fire
-// exactly when the group as a whole reaches |sum lambda_T| = sum mu_i lambda_N,i).
+// in proportion to mu_s,i lambda_N,i (static coefficients), the split that keeps every member
+// equally far from its cone edge (any split moves the body alike; this one makes each member's
+// stick -> slip guard fire exactly when the group as a whole reaches
+// |sum lambda_T| = sum mu_s,i lambda_N,i).
 //
 // B (DynamicsT::B) is det(R^T M^-1 F) divided by the product of the L1 norms of its rows (in
 // [-1, 1] by Hadamard's inequality); it is positive for frictionless and sticking sets and
@@ -83,6 +85,7 @@ void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, co
   Columns F(n, kMaxUnknowns), R(n, kMaxUnknowns);
   Unknowns what(kMaxUnknowns);
   int row_of_normal[kMaxDof] = {}, group_of[kMaxDof] = {};
+  DofVector<S> sliding_mu_of = DofVector<S>::Constant(nc, S(0.0));
   int k = 0;
   Kinematics<S> kin;
   for_each_bit(mode.closed_set, [&](int i) {
@@ -96,7 +99,8 @@ void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, co
       const double s = (mode.slip_negative_set >> i) & 1u ? -1.0 : 1.0;
       DofVector<S> wt;
       gradient(c.tangent, q, wt);
-      for (int r = 0; r < n; ++r) F(r, k) = S(F(r, k) - c.law.mu * s * wt[r]);
+      sliding_mu_of[i] = sliding_mu_at(c, wt, qd);
+      for (int r = 0; r < n; ++r) F(r, k) = S(F(r, k) - sliding_mu_of[i] * s * wt[r]);
     }
     row_of_normal[i] = k++;
   });
@@ -165,7 +169,7 @@ void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, co
     for (int j = 0; j < n; ++j) out.qdd[j] = S(out.qdd[j] + MF(j, c) * y[c]);
   }
 
-  // Per-contact forces; a sticking group's force shared in proportion to mu_i lambda_N,i.
+  // Per-contact forces; a sticking group's force shared in proportion to mu_s,i lambda_N,i.
   Unknowns group_weight = Unknowns::Constant(k, S(0.0));
   int group_size[kMaxUnknowns] = {};
   for_each_bit(mode.closed_set, [&](int i) {
@@ -173,17 +177,17 @@ void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, co
     const S lambda_N = y[row_of_normal[i]];
     out.lambda_N_of[i] = lambda_N;
     if ((mode.stick_set >> i) & 1u) {
-      group_weight[group_of[i]] = S(group_weight[group_of[i]] + c.law.mu * lambda_N);
+      group_weight[group_of[i]] = S(group_weight[group_of[i]] + c.law.static_mu() * lambda_N);
       ++group_size[group_of[i]];
     } else if (c.frictional()) {
       const double s = (mode.slip_negative_set >> i) & 1u ? -1.0 : 1.0;
-      out.lambda_T_of[i] = S(-c.law.mu * s * lambda_N);
+      out.lambda_T_of[i] = S(-sliding_mu_of[i] * s * lambda_N);
     }
   });
   for_each_bit(mode.stick_set, [&](int i) {
     const int g = group_of[i];
     const S share = val(group_weight[g]) > 0.0
-                        ? S(m.contact(i).law.mu * out.lambda_N_of[i] / group_weight[g])
+                        ? S(m.contact(i).law.static_mu() * out.lambda_N_of[i] / group_weight[g])
                         : S(1.0 / group_size[g]);
     out.lambda_T_of[i] = S(y[g] * share);
   });

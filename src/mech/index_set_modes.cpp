@@ -240,8 +240,8 @@ void add_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                             [ctx, mode, s, i](const auto& t, const auto& x, const auto&) {
                               using S = std::decay_t<decltype(x[0])>;
                               const auto d = dynamics_at(ctx, mode, t, x);
-                              // mu read now: it may follow a run-time parameter.
-                              const double mu = ctx->model.contact(i).law.mu;
+                              // mu_s read now: it may follow a run-time parameter.
+                              const double mu = ctx->model.contact(i).law.static_mu();
                               return S(-s * d.lambda_T_of[i] - mu * d.lambda_N_of[i]);
                             },
                             reset));

@@ -88,6 +88,27 @@ void LagrangianModel::set_contact_law(int i, ContactImpactLaw law) {
   contacts_[i].law = law;
 }
 
+void LagrangianContact::check_stribeck() const {
+  if (!stribeck) return;
+  // At rest the curve meets the stick cone from inside: a slip that starts under mu_s
+  // accelerates away from rest under mu_k(0) <= mu_s instead of turning back at once.
+  const double mu_0 = sliding_mu(0.0);
+  if (!(mu_0 >= 0.0 && mu_0 <= law.static_mu())) {
+    saltus::detail::throw_error(description, ": Stribeck curve mu_k(0) = ", mu_0,
+                                " is outside [0, mu_s = ", law.static_mu(),
+                                "]; expected a sliding coefficient at rest between 0 and the "
+                                "static one");
+  }
+}
+
+void LagrangianModel::set_stribeck(int i, ConfigurationFunction mu_of_slip_speed) {
+  if (!contact(i).frictional()) {
+    saltus::detail::throw_error(describe_contact(i),
+                                ": is not a rigid frictional contact; a Stribeck curve needs one");
+  }
+  contacts_[i].stribeck = std::move(mu_of_slip_speed);
+}
+
 void LagrangianModel::set_compliant_law(int i, CompliantContactLaw law) {
   if (contact(i).rigid()) {
     saltus::detail::throw_error(describe_contact(i),
@@ -153,8 +174,10 @@ double LagrangianModel::compliant_force(int i, ConstVectorRef q, ConstVectorRef 
   return detail::compliant_force(c, load<double>(q, 0, n_), load<double>(qdot, 0, n_));
 }
 
-double LagrangianModel::sliding_coefficient(int i, ConstVectorRef q, double s) const {
-  return detail::sliding_coefficient(*this, i, load<double>(q, 0, n_), s);
+double LagrangianModel::sliding_coefficient(int i, ConstVectorRef q, ConstVectorRef qdot,
+                                            double s) const {
+  return detail::sliding_coefficient(*this, i, load<double>(q, 0, n_), load<double>(qdot, 0, n_),
+                                     s);
 }
 
 ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, ConstVectorRef q,
@@ -208,11 +231,11 @@ LagrangianMode LagrangianModel::close_contact(int i, double t, ConstVectorRef q,
     const LagrangianMode stick{i, ClosedKind::Stick, compliant_mask};
     const ContactDynamics d = dynamics(stick, t, q, qdot);
     if (d.lambda_N > 0.0) {
-      if (std::abs(d.lambda_T) <= c.law.mu * d.lambda_N) return stick;
+      if (std::abs(d.lambda_T) <= c.law.static_mu() * d.lambda_N) return stick;
       const double s = d.lambda_T > 0.0 ? -1.0 : 1.0;
       const LagrangianMode slip{i, s > 0.0 ? ClosedKind::SlipPositive : ClosedKind::SlipNegative,
                                 compliant_mask};
-      if (sliding_coefficient(i, q, s) > 0.0 && dynamics(slip, t, q, qdot).lambda_N > 0.0) {
+      if (sliding_coefficient(i, q, qdot, s) > 0.0 && dynamics(slip, t, q, qdot).lambda_N > 0.0) {
         return slip;
       }
     }
@@ -229,7 +252,7 @@ LagrangianMode LagrangianModel::close_contact(int i, double t, ConstVectorRef q,
     return next;
   }
   const double s = gdot_T > 0.0 ? 1.0 : -1.0;
-  const double B = sliding_coefficient(i, q, s);
+  const double B = sliding_coefficient(i, q, qdot, s);
   if (!(B > 0.0)) {
     detail::throw_painleve(*this, i, t, q, qdot, s, B, "a sliding closed contact would start");
   }
@@ -333,6 +356,7 @@ void LagrangianModel::validate() const {
       continue;
     }
     c.law.validate(c.description);
+    c.check_stribeck();
     if (c.law.kind != ImpactLawKind::NewtonFrictionless && !c.tangent) {
       saltus::detail::throw_error(c.description, ": law ", to_string(c.law.kind),
                                   " needs a tangential coordinate s_T(q); give one to add_contact "

@@ -12,8 +12,9 @@ namespace saltus::mech::detail {
 std::string painleve_message(const LagrangianModel& model, int contact, double t, ConstVectorRef q,
                              ConstVectorRef qdot, double s, double B, const char* what) {
   const LagrangianContact& c = model.contact(contact);
-  const double a = model.sliding_coefficient(contact, q, 0.0);  // w_N^T M^-1 w_N
-  const double mu_critical = a - B > 0.0 ? c.law.mu * a / (a - B) : kInfinity;
+  const double a = model.sliding_coefficient(contact, q, qdot, 0.0);  // w_N^T M^-1 w_N
+  const double mu = c.sliding_mu(std::abs(model.tangent_gradient(contact, q).dot(qdot)));
+  const double mu_critical = a - B > 0.0 ? mu * a / (a - B) : kInfinity;
   // b = gddot_N at lambda_N = 0 (FORMULAS.md 11.1): with B < 0, b < 0 leaves no solution, b > 0
   // two (lambda_N = 0 and -b / B).
   const Vector w_N = model.gap_gradient(contact, q);
@@ -26,7 +27,7 @@ std::string painleve_message(const LagrangianModel& model, int contact, double t
   return saltus::detail::text(
       c.description, ": Painleve situation at t = ", t, " (", what,
       "): sliding with s = ", s > 0.0 ? "+1" : "-1", ", B = w_N^T M^-1 (w_N - mu s w_T) = ", B,
-      " <= 0 (the coefficient of lambda_N in gddot_N; mu = ", c.law.mu,
+      " <= 0 (the coefficient of lambda_N in gddot_N; mu = ", mu,
       ", critical mu at this configuration ", mu_critical, "), b = ", b, " (", kind,
       "): the rigid contact-force problem has no solution or two (FORMULAS.md 11.1), so "
       "the run cannot continue; q = ",

@@ -39,19 +39,17 @@ double tape_in_place(const void* tape, const double* q, int) {
   return evaluate(*static_cast<const lang::Tape*>(tape), 0.0, q, q, q);
 }
 
-// A function of q (gap or tangent): `tape` in any scalar, and in doubles the tape reading q in
-// place (the wall guards pass the state's first half).
-mech::ConfigurationFunction configuration_function(std::shared_ptr<const MechanicalTapes> tapes,
-                                                   const lang::Tape* tape) {
-  mech::ConfigurationFunction::InPlaceFn in_place{&tape_in_place,
-                                                  std::shared_ptr<const lang::Tape>(tapes, tape)};
+// A function of q with n entries (a gap or tangent; a Stribeck curve, n = 1): `tape` in any
+// scalar, and in doubles the tape reading q in place (the wall guards pass the state's first
+// half).
+mech::ConfigurationFunction configuration_function(std::shared_ptr<const lang::Tape> tape, int n) {
+  mech::ConfigurationFunction::InPlaceFn in_place{&tape_in_place, tape};
   // The tape in interval arithmetic, at t = 0 as above (a gap reads q alone).
-  const Guard::Enclosure enclosure =
-      lang::tape_enclosure(std::shared_ptr<const lang::Tape>(tapes, tape));
+  const Guard::Enclosure enclosure = lang::tape_enclosure(tape);
   mech::ConfigurationFunction f(
-      [tapes = std::move(tapes), tape](const auto& q) {
+      [tape, n](const auto& q) {
         using S = Scalar<decltype(q)>;
-        const StateView<S> x{q, nullptr, tapes->n};
+        const StateView<S> x{q, nullptr, n};
         return evaluate(*tape, S(0.0), x, x, x);
       },
       std::move(in_place));
@@ -63,6 +61,12 @@ mech::ConfigurationFunction configuration_function(std::shared_ptr<const Mechani
         std::move(reads));
   }
   return f;
+}
+
+// One of `tapes`' functions of q (a gap or tangent).
+mech::ConfigurationFunction tape_function(const std::shared_ptr<const MechanicalTapes>& tapes,
+                                          const lang::Tape* tape) {
+  return configuration_function(std::shared_ptr<const lang::Tape>(tapes, tape), tapes->n);
 }
 
 // The tapes of M, h, the gaps, tangents and constraint rows of a mechanical model.
@@ -212,7 +216,7 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   }
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const lang::Tape* gradient = &tapes->gap_gradients[i];
-    nm.add_wall(m.contacts[i].name, configuration_function(tapes, &tapes->gaps[i]),
+    nm.add_wall(m.contacts[i].name, tape_function(tapes, &tapes->gaps[i]),
                 m.contacts[i].rigid_law.e, [tapes, gradient](const double* q, double* dh) {
                   for (int k = 0; k < tapes->n; ++k) dh[k] = 0.0;  // no stale slot
                   run(*gradient, 0.0, q, q, q, [dh](int k, double v) { dh[k] = v; });
@@ -234,14 +238,16 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
   set_dynamics(lm, tapes);
   for (size_t i = 0; i < m.contacts.size(); ++i) {
     const ModelContact& c = m.contacts[i];
-    const auto gap = configuration_function(tapes, &tapes->gaps[i]);
-    const auto tangent = configuration_function(tapes, &tapes->tangents[i]);
+    const auto gap = tape_function(tapes, &tapes->gaps[i]);
+    const auto tangent = tape_function(tapes, &tapes->tangents[i]);
     if (c.compliant && c.tangent != lang::kNoNode) {
       lm.add_compliant_contact(c.name, c.body, gap, tangent, c.compliant_law);
     } else if (c.compliant) {
       lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
     } else if (c.tangent != lang::kNoNode) {
-      lm.add_contact(c.name, c.body, gap, tangent, current_rigid_law(*model, static_cast<int>(i)));
+      const int k = lm.add_contact(c.name, c.body, gap, tangent,
+                                   current_rigid_law(*model, static_cast<int>(i)));
+      if (c.stribeck) lm.set_stribeck(k, configuration_function(c.stribeck, 1));
     } else {
       lm.add_contact(c.name, c.body, gap, current_rigid_law(*model, static_cast<int>(i)));
     }

@@ -18,7 +18,7 @@ double value_now(const Model& model, lang::NodeId node) {
 
 bool follows_parameters(const ModelContact& c) {
   return c.e_expression != lang::kNoNode || c.mu_expression != lang::kNoNode ||
-         c.e_t_expression != lang::kNoNode;
+         c.mu_s_expression != lang::kNoNode || c.e_t_expression != lang::kNoNode;
 }
 
 }  // namespace
@@ -28,6 +28,7 @@ mech::ContactImpactLaw current_rigid_law(const Model& model, int contact) {
   mech::ContactImpactLaw law = c.rigid_law;
   if (c.e_expression != lang::kNoNode) law.e = value_now(model, c.e_expression);
   if (c.mu_expression != lang::kNoNode) law.mu = value_now(model, c.mu_expression);
+  if (c.mu_s_expression != lang::kNoNode) law.mu_s = value_now(model, c.mu_s_expression);
   if (c.e_t_expression != lang::kNoNode) law.e_t = value_now(model, c.e_t_expression);
   return law;
 }
@@ -58,10 +59,11 @@ void update_runtime_contact_laws(const Model& model) {
       // file:line of the refused coefficient's key (of the table when it has none).
       const ModelContact::Lines& at = contacts[i].lines;
       const std::string key = law.invalid_key() != nullptr ? law.invalid_key() : "";
-      const int line = key == "e" && at.e > 0       ? at.e
-                       : key == "e_t" && at.e_t > 0 ? at.e_t
-                       : key == "mu" && at.mu > 0   ? at.mu
-                                                    : at.table;
+      const int line = key == "e" && at.e > 0         ? at.e
+                       : key == "e_t" && at.e_t > 0   ? at.e_t
+                       : key == "mu" && at.mu > 0     ? at.mu
+                       : key == "mu_s" && at.mu_s > 0 ? at.mu_s
+                                                      : at.table;
       if (line > 0) detail::throw_error(model.file, ":", line, ": ", e.what());
       detail::throw_error(model.file, ": ", e.what());
     }

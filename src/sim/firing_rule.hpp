@@ -190,6 +190,12 @@ class FiringRule {
         guards.arming[k] = Arming::Armed;  // a time event: its instants decide, not its value
       } else if (passed) {
         wait_to_move_away();  // its crossing here passed outside its jump set
+      } else if (applied_[k] && g.observe_only && g.direction == Direction::Either) {
+        // An observer of both directions is on its surface moving on to the side its rate
+        // points to; its next crossing is the one back. Waiting to move away (below) waited
+        // for p < 0 and took every falling crossing after a rising one for its departure: a
+        // turning-point section recorded every second turn.
+        arm_on_surface(k, g, s, at, guards, rates);
       } else if (applied_[k] && g.observe_only) {
         wait_to_move_away();  // an observer re-arms once back on its other side
       } else if (g.observe_only) {

@@ -221,7 +221,7 @@ TEST(Painleve, SlidingCoefficientMatchesOracle) {
     const LagrangianModel rod = painleve_rod_model(m, l, J, g, friction(mu));
     const Vector x = painleve_rod_state(l, theta, omega, s);
     const auto tol = oracle_tolerance(oc);
-    const double B = rod.sliding_coefficient(0, x.head(3), s);
+    const double B = rod.sliding_coefficient(0, x.head(3), x.tail(3), s);
     EXPECT_TRUE(oracle_near(id + " B", B, oc["expected"]["B"], tol));
     const LagrangianMode slip{0, s > 0 ? ClosedKind::SlipPositive : ClosedKind::SlipNegative, 0};
     const ContactDynamics d = rod.dynamics(slip, 0.0, x.head(3), x.tail(3));

@@ -46,6 +46,10 @@ direction = "falling"
 [[sections]]
 name = "clock"
 period = 1.3
+[[sections]]
+name = "zero"
+value = "x"
+direction = "either"
 )";
 
 // The crossing times of section `name`, from the run's event log.
@@ -86,6 +90,12 @@ TEST(SectionsModel, OscillatorCrossingsAtTheClosedFormTimes) {
     const int n_apex = static_cast<int>(std::floor(w_loaded * t_end / (2 * pi))) + 1;
     ASSERT_EQ(static_cast<int>(apex.size()), n_apex) << "w = " << w_loaded;
     for (int k = 0; k < n_apex; ++k) EXPECT_NEAR(apex[k], 2 * pi * k / w_loaded, tol);
+    // Both directions: every zero of x, (pi/2 + pi k) / w (a section of either direction once
+    // recorded only the crossing after each falling one, every second turn).
+    const std::vector<double> zero = crossings(run, "zero");
+    const int n_zero = static_cast<int>(std::floor((w_loaded * t_end - 0.5 * pi) / pi)) + 1;
+    ASSERT_EQ(static_cast<int>(zero.size()), n_zero) << "w = " << w_loaded;
+    for (int k = 0; k < n_zero; ++k) EXPECT_NEAR(zero[k], (0.5 * pi + pi * k) / w_loaded, tol);
     // Stroboscopic: every 1.3 from t = 0 (t_end is not a multiple of it), independent of the state.
     const std::vector<double> clock = crossings(run, "clock");
     ASSERT_EQ(static_cast<int>(clock.size()), static_cast<int>(std::floor(t_end / 1.3)) + 1);

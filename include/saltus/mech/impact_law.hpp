@@ -20,6 +20,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -65,6 +66,9 @@ struct ContactImpactLaw {
                      // energetic according to kind); > 1 only when superelastic
   double e_t = 0.0;  // tangential restitution: ChatterjeeRuina [-1, 1], NewtonCoulomb [0, 1]
   double mu = 0.0;   // Coulomb friction coefficient, >= 0; unused by NewtonFrictionless
+  // Static coefficient of a closed contact (>= mu): it sticks while |lambda_T| <= mu_s lambda_N
+  // and slides against mu (or its Stribeck curve) once it moves; impacts use mu. NaN: mu_s = mu.
+  double mu_s = kNaN;
   // The model says the contact is super-elastic: e > 1 is allowed (allows_superelastic(kind)
   // only), and an impact involving this contact is not refused for the kinetic energy it gains
   // (NewtonCoulomb's energy-gain status, the simultaneous-impact LCP's; multi_contact_impact.hpp).
@@ -74,8 +78,10 @@ struct ContactImpactLaw {
   // is set for a law that does not allow it; the message starts with `who` (e.g. "model 'rod',
   // body 'rod', contact 'tip'") and names the law and the value.
   void validate(const std::string& who) const;
-  // The first key validate() refuses ("e", "e_t", "mu" or "superelastic"), nullptr when valid.
+  // The first key validate() refuses ("e", "e_t", "mu", "mu_s" or "superelastic"), nullptr
+  // when valid.
   const char* invalid_key() const;
+  double static_mu() const { return std::isnan(mu_s) ? mu : mu_s; }
 };
 
 // A planar single-contact impact in collision-matrix form.

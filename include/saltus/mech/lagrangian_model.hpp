@@ -258,11 +258,16 @@ struct LagrangianContact {
   std::string name;
   std::string body;
   ContactModel model = ContactModel::Rigid;
-  ContactImpactLaw law;  // Rigid: impact law; law.mu is also the closed contact's Coulomb mu
+  // Rigid: impact law; law.static_mu() is also the closed contact's stick cone, law.mu its
+  // sliding coefficient unless a Stribeck curve is given.
+  ContactImpactLaw law;
   CompliantContactLaw compliant;  // Compliant: force law along w_N while active
   ConfigurationFunction gap;      // g_N(q)
   ConfigurationFunction tangent;  // s_T(q); empty: frictionless only
-  std::string description;        // "model 'm', body 'b', contact 'c'" (for messages)
+  // Optional Stribeck curve of a rigid frictional contact: the sliding coefficient mu_k(v) of
+  // the slip speed v = |gdot_T| >= 0, given as entry 0 of its argument; empty: law.mu.
+  ConfigurationFunction stribeck;
+  std::string description;  // "model 'm', body 'b', contact 'c'" (for messages)
 
   bool rigid() const { return model == ContactModel::Rigid; }
   // A compliant contact with Coulomb friction: mu > 0 and a tangential coordinate.
@@ -271,9 +276,21 @@ struct LagrangianContact {
   }
   // A rigid contact whose closed state slips or sticks (see the header comment).
   bool frictional() const {
-    return rigid() && law.kind != ImpactLawKind::NewtonFrictionless && law.mu > 0.0 &&
+    return rigid() && law.kind != ImpactLawKind::NewtonFrictionless && law.static_mu() > 0.0 &&
            static_cast<bool>(tangent);
   }
+  // The coefficient a closed contact slides with at slip speed v >= 0: the Stribeck curve's
+  // mu_k(v), or law.mu (read now: it may follow a run-time parameter).
+  template <class S>
+  S sliding_mu(const S& slip_speed) const {
+    if (!stribeck) return S(law.mu);
+    DofVector<S> v(1);
+    v[0] = slip_speed;
+    return stribeck(v);
+  }
+  // Throws saltus::Error naming the contact when the Stribeck curve at rest, mu_k(0), lies
+  // outside [0, law.static_mu()].
+  void check_stribeck() const;
 };
 
 // The state of the rigid contact a mode keeps closed.
@@ -400,6 +417,10 @@ class LagrangianModel {
   // Changes a rigid contact's impact law (e.g. to run one scene under every law); validated by
   // compile(). Throws for a compliant contact.
   void set_contact_law(int i, ContactImpactLaw law);
+  // Gives rigid frictional contact i a Stribeck curve: its sliding coefficient mu_k(v) of the
+  // slip speed v (LagrangianContact::stribeck); validated by compile(). Throws for another
+  // contact.
+  void set_stribeck(int i, ConfigurationFunction mu_of_slip_speed);
   // Changes a compliant contact's force law. Throws for a rigid contact.
   void set_compliant_law(int i, CompliantContactLaw law);
 
@@ -415,9 +436,10 @@ class LagrangianModel {
   double kinetic_energy(ConstVectorRef q, ConstVectorRef qdot) const;
   // Push-out force f(delta, deltadot) of compliant contact i (as if active).
   double compliant_force(int i, ConstVectorRef q, ConstVectorRef qdot) const;
-  // B = w_N^T M^-1 (w_N - mu s w_T) of rigid contact i sliding with s (FORMULAS.md 11.1: the
-  // coefficient of lambda_N in gddot_N); B <= 0 is a Painleve situation.
-  double sliding_coefficient(int i, ConstVectorRef q, double s) const;
+  // B = w_N^T M^-1 (w_N - mu s w_T) of rigid contact i sliding with s at (q, qdot), mu its
+  // sliding coefficient at the slip speed (FORMULAS.md 11.1: the coefficient of lambda_N in
+  // gddot_N); B <= 0 is a Painleve situation.
+  double sliding_coefficient(int i, ConstVectorRef q, ConstVectorRef qdot, double s) const;
   // Accelerations and forces of a mode (LagrangianMode: closed contact, state, compliant set).
   ContactDynamics dynamics(const LagrangianMode& mode, double t, ConstVectorRef q,
                            ConstVectorRef qdot) const;

@@ -22,6 +22,10 @@
 #include "saltus/model/drawing.hpp"
 #include "saltus/sim/simulation_options.hpp"
 
+namespace saltus::lang {
+struct Tape;
+}  // namespace saltus::lang
+
 namespace saltus::model {
 
 struct RuntimeContactLaws;  // runtime_contact_laws.hpp
@@ -91,16 +95,20 @@ struct ModelContact {
   bool compliant = false;  // true: compliant_law (a force in the flow); false: rigid impact law
   mech::ContactImpactLaw rigid_law;
   mech::CompliantContactLaw compliant_law;
-  // A rigid law's e, mu and e_t written as expressions of run-time parameters (kNoNode: the
-  // number in rigid_law, fixed when loaded); they follow set_runtime_parameter
+  // A rigid law's e, mu, mu_s and e_t written as expressions of run-time parameters (kNoNode:
+  // the number in rigid_law, fixed when loaded); they follow set_runtime_parameter
   // (runtime_contact_laws.hpp), rigid_law holds their values at load.
   lang::NodeId e_expression = lang::kNoNode;
   lang::NodeId mu_expression = lang::kNoNode;
+  lang::NodeId mu_s_expression = lang::kNoNode;
   lang::NodeId e_t_expression = lang::kNoNode;
+  // A rigid frictional contact's Stribeck curve: its sliding coefficient as a function of the slip
+  // speed, state 0 of this tape (fixed when loaded); null: rigid_law.mu.
+  std::shared_ptr<const lang::Tape> stribeck;
   // Lines in the model file (0: not written there, or given by --set) of the [[contacts]] table
-  // and of its e, e_t and mu, for the messages of values refused at run time.
+  // and of its e, e_t, mu and mu_s, for the messages of values refused at run time.
   struct Lines {
-    int table = 0, e = 0, e_t = 0, mu = 0;
+    int table = 0, e = 0, e_t = 0, mu = 0, mu_s = 0;
   } lines;
   // painleve = "bridge" (0) or "stop" (1); -1: not given, the model's [mechanics] painleve holds
   // (bridge/bridged_run.hpp).

@@ -15,12 +15,12 @@ namespace {
 const std::vector<std::string>& keys_read_by(const std::string& law) {
   static const std::map<std::string, std::vector<std::string>> kReads = {
       {"newton", {"e", "superelastic"}},
-      {"naive", {"e", "mu", "tangent"}},
-      {"chatterjee_ruina", {"e", "mu", "tangent", "e_t"}},
-      {"routh_newton", {"e", "mu", "tangent"}},
-      {"routh_poisson", {"e", "mu", "tangent"}},
-      {"routh_stronge", {"e", "mu", "tangent"}},
-      {"newton_coulomb", {"e", "mu", "tangent", "e_t", "superelastic"}},
+      {"naive", {"e", "mu", "mu_s", "stribeck", "tangent"}},
+      {"chatterjee_ruina", {"e", "mu", "mu_s", "stribeck", "tangent", "e_t"}},
+      {"routh_newton", {"e", "mu", "mu_s", "stribeck", "tangent"}},
+      {"routh_poisson", {"e", "mu", "mu_s", "stribeck", "tangent"}},
+      {"routh_stronge", {"e", "mu", "mu_s", "stribeck", "tangent"}},
+      {"newton_coulomb", {"e", "mu", "mu_s", "stribeck", "tangent", "e_t", "superelastic"}},
       {"linear_spring", {"k", "mu", "tangent"}},
       {"kelvin_voigt", {"k", "c", "release", "mu", "tangent"}},
       {"hunt_crossley", {"k", "c", "n", "mu", "tangent"}}};

@@ -83,6 +83,37 @@ std::optional<std::pair<lang::NodeId, double>> ModelReader::runtime_coefficient(
   return std::make_pair(*node, lang::evaluate(tape, 0.0, none, none));
 }
 
+// A Stribeck curve: the sliding coefficient as an expression of `slip_speed` (|gdot_T| >= 0)
+// and of parameters fixed when the model is loaded; null after reporting a problem.
+std::shared_ptr<const lang::Tape> ModelReader::stribeck_curve(const toml::node& v,
+                                                              const std::string& where) {
+  const std::string what = where + " stribeck";
+  const auto text = string(v, what);
+  if (!text) return nullptr;
+  for (const std::vector<std::string>* names : {&runtime_read_, &promote_}) {
+    if (const std::string used = mentioned_in(v, *names); !used.empty()) {
+      add(v, what + " '" + *text + "' reads parameter '" + used + "', which " +
+                 (names == &promote_ ? "is a state for its sensitivity" : "is run-time") +
+                 "; expected an expression of slip_speed and of parameters fixed when the " +
+                 "model is loaded");
+      return nullptr;
+    }
+  }
+  if (constants_.constants.count("slip_speed") != 0) {
+    add(v, what + ": parameter 'slip_speed' would hide the contact's slip speed here; expected " +
+               "another name for the parameter");
+    return nullptr;
+  }
+  lang::SymbolTable s = constants_;
+  s.states = {"slip_speed"};
+  s.allow_time = false;
+  s.allow_algebraic = false;
+  const lang::CompiledExpression c = lang::compile_expression(*text, s);
+  for (const auto& issue : c.issues) add_at(v, issue.offset, what + ": " + issue.message);
+  if (!c.ok()) return nullptr;
+  return std::make_shared<const lang::Tape>(c.program);
+}
+
 // painleve = "bridge" (0) or "stop" (1) of [mechanics] or a contact; nullopt after reporting a
 // problem at the value's line.
 std::optional<int> ModelReader::painleve_policy(const toml::node& v, const std::string& what) {
@@ -234,10 +265,27 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       const bool lagrangian = model_.mechanics->constraint_rows.empty();
       coefficient("e", c.rigid_law.e, true, lagrangian ? &c.e_expression : nullptr);
       coefficient("mu", c.rigid_law.mu, frictional, lagrangian ? &c.mu_expression : nullptr);
+      coefficient("mu_s", c.rigid_law.mu_s, false, lagrangian ? &c.mu_s_expression : nullptr);
       coefficient("e_t", c.rigid_law.e_t, false, lagrangian ? &c.e_t_expression : nullptr);
       c.lines.e = written_line(t, c.name, "e");
       c.lines.mu = written_line(t, c.name, "mu");
+      c.lines.mu_s = written_line(t, c.name, "mu_s");
       c.lines.e_t = written_line(t, c.name, "e_t");
+      if (const toml::node* v = t.get("stribeck")) {
+        c.stribeck = stribeck_curve(*v, where);
+        // At rest the curve must lie in the stick cone (LagrangianContact::check_stribeck).
+        const double rest = 0.0;
+        const double mu_0 =
+            c.stribeck ? lang::evaluate(*c.stribeck, 0.0, &rest, &rest, &rest) : 0.0;
+        if (!(mu_0 >= 0.0 && mu_0 <= c.rigid_law.static_mu())) {
+          add_contact_key_problem(
+              t, c.name, "stribeck",
+              where + " stribeck: mu_k(0) = " + short_number(mu_0) +
+                  " is outside [0, mu_s = " + short_number(c.rigid_law.static_mu()) +
+                  "]; expected a sliding coefficient at rest between 0 and "
+                  "the static one");
+        }
+      }
       if (const toml::node* v = t.get("superelastic")) {
         if (!v->is_boolean()) {
           add_contact_key_problem(

@@ -148,6 +148,7 @@ class ModelReader {
   // The line of key `key` of contact `contact`'s table; 0 when absent or given by --set.
   int written_line(const toml::table& t, const std::string& contact, const char* key) const;
   // A problem of key `key` (nullptr: of the table) of a contact, at the key's line or its --set.
+  std::shared_ptr<const lang::Tape> stribeck_curve(const toml::node& v, const std::string& where);
   void add_contact_key_problem(const toml::table& t, const std::string& contact, const char* key,
                                const std::string& message);
 
