@@ -35,7 +35,7 @@ ModeId HybridSystem::add_mode(std::string name, Flow flow) {
   }
   flow.check("mode '" + name + "'");
   modes_.push_back(
-      Mode{std::move(name), std::move(flow), {}, std::nullopt, std::nullopt, std::nullopt});
+      Mode{std::move(name), std::move(flow), {}, std::nullopt, std::nullopt, std::nullopt, {}});
   return static_cast<ModeId>(modes_.size() - 1);
 }
 
@@ -64,6 +64,17 @@ void HybridSystem::set_projection(ModeId mode_id, InvariantProjection projection
     detail::throw_error("set_projection: unknown mode id ", mode_id);
   }
   modes_[mode_id].projection = std::move(projection);
+}
+
+void HybridSystem::add_discontinuity(ModeId mode_id, Discontinuity discontinuity) {
+  if (mode_id < 0 || mode_id >= mode_count()) {
+    detail::throw_error("add_discontinuity: unknown mode id ", mode_id);
+  }
+  if (!discontinuity.value) {
+    detail::throw_error("mode '", modes_[mode_id].name, "': discontinuity '", discontinuity.text,
+                        "' has no switching function");
+  }
+  modes_[mode_id].discontinuities.push_back(std::move(discontinuity));
 }
 
 void HybridSystem::set_zeno_handover(ModeId mode_id, ZenoHandover handover) {

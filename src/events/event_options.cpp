@@ -43,6 +43,9 @@ std::string EventOptions::validate() const {
     out << "events.predictive_h_min = " << predictive_h_min << " must be >= 0; ";
   }
   if (max_events < 1) out << "events.max_events = " << max_events << " must be >= 1; ";
+  if (chatter_steps < 0 || chatter_steps == 1) {
+    out << "events.chatter_steps = " << chatter_steps << " must be 0 (off) or >= 2; ";
+  }
   if (max_resets_per_instant < 1) {
     out << "events.max_resets_per_instant = " << max_resets_per_instant << " must be >= 1; ";
   }

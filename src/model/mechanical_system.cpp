@@ -285,6 +285,7 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
         nonholonomic_model(model).compile({project_invariants});
     MechanicalSystem m{compiled.system, compiled.initial_mode(model->initial_state()), nullptr, {}};
     add_sections(m.system, *model);
+    add_discontinuities(m.system, *model);
     return m;
   }
   auto compiled =
@@ -305,6 +306,7 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
   MechanicalSystem m{std::move(compiled->system), initial, modes,
                      [modes](double t, const Vector& x) { return modes->initial_mode(t, x); }};
   add_sections(m.system, *model);
+  add_discontinuities(m.system, *model);
   return m;
 }
 

@@ -345,6 +345,35 @@ void add_sections(HybridSystem& system, const Model& model) {
   }
 }
 
+void add_discontinuities(HybridSystem& system, const Model& model) {
+  const auto discontinuity = [&](const ModelDiscontinuity& d, const char* advice) {
+    auto tape = std::make_shared<const lang::Tape>(value_tape(*model.graph, {d.h}));
+    return Discontinuity{d.text, advice,
+                         [tape](double t, const ConstVectorRef& x, const ConstVectorRef& z) {
+                           return evaluate(*tape, t, x, z);
+                         }};
+  };
+  if (model.mechanics) {
+    for (const ModelDiscontinuity& d : model.mechanics->discontinuities) {
+      const Discontinuity watched = discontinuity(
+          d,
+          "dry friction written as a force slides as a rigid contact with mu and a tangent "
+          "([[contacts]], docs/MODEL_FORMAT.md)");
+      for (ModeId m = 0; m < system.mode_count(); ++m) system.add_discontinuity(m, watched);
+    }
+    return;
+  }
+  for (size_t m = 0; m < model.modes.size() && m < static_cast<size_t>(system.mode_count()); ++m) {
+    for (const ModelDiscontinuity& d : model.modes[m].discontinuities) {
+      system.add_discontinuity(
+          static_cast<ModeId>(m),
+          discontinuity(d,
+                        "[solver] switching = \"events\" (the default) locates the surface "
+                        "and slides on it (docs/SWITCHING.md)"));
+    }
+  }
+}
+
 HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
   if (model->mechanics) return build_mechanical_system(std::move(model)).system;
   // Derivatives are added to a copy of the model's graph (the Model stays immutable).
@@ -430,6 +459,7 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model) {
     }
   }
   add_sections(sys, *model);
+  add_discontinuities(sys, *model);
   return sys;
 }
 

@@ -5,7 +5,8 @@
 //
 // The parts that do not depend on the integrator are their own types, each unit-tested alone:
 // event location (event_locator.hpp), the firing rule (firing_rule.hpp), the Zeno accumulation
-// (accumulation.hpp), the recorder (run_recorder.hpp), the messages (run_messages.hpp). What
+// (accumulation.hpp), the recorder (run_recorder.hpp), the messages (run_messages.hpp), the
+// chattering watch (chatter_monitor.hpp). What
 // stays here holds the run's state (t, x, z, mode, stepper) and sequences those parts: this file
 // (set-up, the loop, the end), hybrid_loop_bands.hpp (the guards' bands), hybrid_loop_events.hpp
 // (an event set: resets, observers, re-initialisation) and hybrid_loop_zeno.hpp (the hand-over).
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "accumulation.hpp"
+#include "chatter_monitor.hpp"
 #include "event_locator.hpp"
 #include "firing_rule.hpp"
 #include "guard_arming.hpp"
@@ -216,6 +218,7 @@ class HybridLoop final : private GuardRates {
     }
     recorder_.samples_at(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
     recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
+    chatter_.enter(current_mode(), now(), x_.head(nx_), z_.head(nz_));
   }
 
   void finish(std::chrono::steady_clock::time_point wall_start) {
@@ -309,6 +312,7 @@ class HybridLoop final : private GuardRates {
         if constexpr (!kProjectsInStep) {
           if (m.projection) project_after_step(m);
         }
+        if (!m.discontinuities.empty() && watch_discontinuities(m)) return;
         continue;
       }
       if (scan != EventLocator<S>::Scan::Event) {
@@ -488,6 +492,23 @@ class HybridLoop final : private GuardRates {
     }
   }
 
+  // The mode's discontinuities after an accepted step; true when one chatters (the run stops).
+  bool watch_discontinuities(const Mode& m) {
+    const ChatterMonitor::Report r =
+        chatter_.after_step(m, options_.events.chatter_steps, now(), x_.head(nx_), z_.head(nz_));
+    if (r.discontinuity < 0) return false;
+    const Discontinuity& d = m.discontinuities[static_cast<size_t>(r.discontinuity)];
+    stop(Termination::Chattering,
+         message("chattering: the flow of mode '", m.name, "' jumps at ", d.text,
+                 ", whose switching function stayed at its surface for ", r.steps, " short steps (",
+                 r.flips, " sign changes) from t = ", r.since, " to t = ", now(),
+                 ": the integrator steps across a surface both sides push onto, with steps at "
+                 "its tolerance's scale, instead of along it; x = ",
+                 vector_text(x_.head(nx_)), d.advice.empty() ? "" : "; ", d.advice,
+                 last_events_text()));
+    return true;
+  }
+
   void stop_on_step(ode::StepStatus st) {
     const Mode& m = current_mode();
     switch (st) {
@@ -603,6 +624,7 @@ class HybridLoop final : private GuardRates {
   FiringRule rule_;     // the fired set, trigger sides and re-arming (step 3 and 4)
   Accumulation accumulation_;
   RunRecorder recorder_;
+  ChatterMonitor chatter_;  // the current mode's discontinuities
 };
 
 }  // namespace saltus::detail

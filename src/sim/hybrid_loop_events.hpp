@@ -428,6 +428,7 @@ void HybridLoop<S>::restart_stepper(bool keep_step_size) {
     stop_on_step(st);
     return;
   }
+  chatter_.enter(current_mode(), now(), x_.head(nx_), z_.head(nz_));
   // The carried step may be many times the next arc when events accumulate (a polynomial
   // flight has zero error estimate, so the controller grows h by fac_max each step). The last
   // inter-event gap is the natural scale of the next arc: start with at most twice it, so the

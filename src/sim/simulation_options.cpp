@@ -45,6 +45,8 @@ const char* to_string(Termination termination) {
       return "model-error";
     case Termination::Unsettled:
       return "unsettled";
+    case Termination::Chattering:
+      return "chattering";
   }
   return "unknown";
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "saltus/core/discontinuity.hpp"
 #include "saltus/core/flow.hpp"
 #include "saltus/core/guard.hpp"
 #include "saltus/core/invariant_projection.hpp"
@@ -41,6 +42,8 @@ struct Mode {
   std::optional<InvariantProjection> projection;
   // All guards at once for event location's samples (core/guard.hpp); add_guard clears it.
   std::optional<DirectGuardSet> guard_set;
+  // Jumps of the flow integrated as written, watched for chattering (core/discontinuity.hpp).
+  std::vector<Discontinuity> discontinuities;
 };
 
 class HybridSystem {
@@ -51,6 +54,7 @@ class HybridSystem {
   GuardId add_guard(ModeId mode, Guard guard);
   void set_zeno_handover(ModeId mode, ZenoHandover handover);
   void set_projection(ModeId mode, InvariantProjection projection);
+  void add_discontinuity(ModeId mode, Discontinuity discontinuity);
   // Every guard of `mode` in one call, for the guards it has now (a later add_guard clears it).
   void set_guard_set(ModeId mode, DirectGuardSet set);
 

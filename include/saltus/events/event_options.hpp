@@ -47,6 +47,10 @@ struct EventOptions {
   // Caps: total events in a run, and resets at a single instant (beating).
   long max_events = 1000000;
   int max_resets_per_instant = 100;  // also caps event sets in a row at one instant
+  // A discontinuity of the flow (Mode::discontinuities) whose switching function stays at its
+  // surface this many accepted steps in a row, each short, ends the run as chattering (0: never;
+  // src/sim/chatter_monitor.hpp).
+  int chatter_steps = 32;
 
   std::string validate() const;
 };

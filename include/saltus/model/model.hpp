@@ -75,6 +75,14 @@ struct ModelZenoHandover {
   std::vector<Assignment> reset;  // applied to the extrapolated limit state
 };
 
+// A jump of a flow that the model integrates as written (`[solver] switching = "smooth"`, or a
+// sign() or comparison in a mechanical model's forces): its switching function, watched by the
+// run for chattering (core/discontinuity.hpp).
+struct ModelDiscontinuity {
+  std::string text;  // the switch as written, e.g. "sign(v - vb)"
+  lang::NodeId h = lang::kNoNode;
+};
+
 struct ModelMode {
   std::string name;
   FlowKind kind = FlowKind::Ode;
@@ -84,6 +92,7 @@ struct ModelMode {
   std::vector<lang::NodeId> constraints;  // 0 = g_k(t, x, z), one per algebraic state
   std::vector<ModelGuard> guards;
   std::optional<ModelZenoHandover> zeno;
+  std::vector<ModelDiscontinuity> discontinuities;
 };
 
 // A unilateral contact of a mechanical model ([[contacts]]).
@@ -127,6 +136,8 @@ struct ModelMechanics {
   // Q_i of [mechanics] forces as written (constant 0 where none is given); h includes them.
   std::vector<lang::NodeId> applied_forces;
   std::vector<ModelContact> contacts;
+  // Jumps of the forces (sign(), comparisons, if()), in every mode's flow.
+  std::vector<ModelDiscontinuity> discontinuities;
   // [mechanics] painleve = "stop": a stop with no event-driven answer (Painleve, an impact
   // without a rigid answer, an event cap) ends the run as it is instead of going on through a
   // Moreau-Jean stretch ("bridge", the default; bridge/bridged_run.hpp).

@@ -18,4 +18,8 @@ HybridSystem build_hybrid_system(std::shared_ptr<const Model> model);
 // guard ids are unchanged). Called by the builders of model-file and mechanical systems.
 void add_sections(HybridSystem& system, const Model& model);
 
+// The jumps of the flows the model integrates as written (ModelMode::discontinuities, a mechanical
+// model's in every mode), watched for chattering. Called by the same builders.
+void add_discontinuities(HybridSystem& system, const Model& model);
+
 }  // namespace saltus::model

@@ -24,6 +24,8 @@ enum class Termination {
                       // that became singular, dependent contact directions); its message
   Unsettled,          // a layer above sim that steps on where sim's runs stop could not reach
                       // a state they continue from within its limits; its message says why
+  Chattering,         // the integrator kept stepping across a jump of the flow it was given as
+                      // written (Mode::discontinuities); the message names the expression, t, x
 };
 
 const char* to_string(Termination termination);

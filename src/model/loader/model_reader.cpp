@@ -230,9 +230,12 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   read_output(doc);
   if (const toml::node* d = doc.get("drawing")) read_drawing(*d);
   read_sections(doc);
-  if (diagnostics.empty() && !smooth_switches_ && !doc.contains("hamiltonian") &&
-      !model_.mechanics) {
-    lower_switches();
+  if (diagnostics.empty() && !doc.contains("hamiltonian")) {
+    if (smooth_switches_ || model_.mechanics) {
+      note_discontinuities();
+    } else {
+      lower_switches();
+    }
   }
   return model_;
 }

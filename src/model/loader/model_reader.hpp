@@ -171,6 +171,8 @@ class ModelReader {
   void read_sections(const toml::table& doc);  // sections_reader.cpp
   // Flows with sign, abs, min, max, if or comparisons: Filippov's modes (switching_modes.cpp).
   void lower_switches();
+  // The jumps of flows integrated as written, watched for chattering (discontinuities.cpp).
+  void note_discontinuities();
   void read_section(const toml::table& t);
 
   std::string_view text_;

@@ -131,11 +131,11 @@ void ModelReader::read_solver(const toml::table& doc) {
     add(0, 0, "missing [solver] t_end; expected the end time of the simulation");
     return;
   }
-  check_keys(
-      *t, "[solver]",
-      {"t_end", "integrator", "rtol", "atol", "h_max", "h_initial", "root_finder", "guard_samples",
-       "detect_grazing", "predictive_step", "predictive_gamma", "max_events", "zeno_policy",
-       "zeno_handover_tolerance", "zeno_cycles", "zeno_ratio_tolerance", "switching"});
+  check_keys(*t, "[solver]",
+             {"t_end", "integrator", "rtol", "atol", "h_max", "h_initial", "root_finder",
+              "guard_samples", "detect_grazing", "predictive_step", "predictive_gamma",
+              "max_events", "zeno_policy", "zeno_handover_tolerance", "zeno_cycles",
+              "zeno_ratio_tolerance", "switching", "chatter_steps"});
   // Counts are checked against their limit here, at the key's line, before the cast (2^31
   // into an int would wrap negative).
   auto num = [&](const char* key, auto& field, double limit = kInfinity) {
@@ -169,6 +169,7 @@ void ModelReader::read_solver(const toml::table& doc) {
   num("guard_samples", o.events.guard_samples, SimulationOptionLimits::guard_samples);
   num("predictive_gamma", o.events.predictive_gamma);
   num("max_events", o.events.max_events, SimulationOptionLimits::max_events);
+  num("chatter_steps", o.events.chatter_steps, SimulationOptionLimits::max_events);
   num("zeno_handover_tolerance", o.zeno.handover_tolerance);
   num("zeno_cycles", o.zeno.cycles, SimulationOptionLimits::zeno_cycles);
   num("zeno_ratio_tolerance", o.zeno.ratio_tolerance);

@@ -19,6 +19,7 @@ void ModelReader::apply_overrides(toml::table& doc, const std::vector<std::strin
                                                     "predictive_step",
                                                     "predictive_gamma",
                                                     "max_events",
+                                                    "chatter_steps",
                                                     "zeno_policy",
                                                     "zeno_handover_tolerance",
                                                     "zeno_cycles",
