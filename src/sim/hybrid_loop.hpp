@@ -14,7 +14,7 @@
 // Why still a template on the stepper: compiled once behind a virtual dense-output interface,
 // the loop would pay an indirect call per step, per guard sample and per root-finder iteration
 // (the sample and Brent calls are ~35 % of an impact's instructions on the ball ensemble); that
-// has not been measured to cost nothing, so the template stays (issue 10). Length (~610 lines):
+// has not been measured to cost nothing, so the template stays (issue 10). Length (~635 lines):
 // the run's state and its sequencing are one concept; the parts above are already out.
 #pragma once
 
