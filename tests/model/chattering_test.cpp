@@ -152,16 +152,19 @@ TEST(Chattering, ChatterStepsZeroTurnsTheWatchOff) {
   }
 }
 
-// The same oscillator in millimetres and started at t0 = 1e6 stops at the same instant.
+// The same oscillator in millimetres and started at t0 = 1e6 and 1e9 stops at the same instant.
 TEST(Chattering, TheStopDoesNotDependOnUnitsOrTheStartTime) {
   const ModelRun base = smooth_oscillator({});
   const ModelRun mm = smooth_oscillator({"F=1000", "vb=200", "solver.atol={ x = 1e-9, v = 1e-9 }"});
   const ModelRun late = smooth_oscillator({"initial.t=1e6", "solver.t_end=1000024"});
-  for (const ModelRun* r : {&base, &mm, &late}) {
+  const ModelRun later = smooth_oscillator({"initial.t=1e9", "solver.t_end=1000000024"});
+  for (const ModelRun* r : {&base, &mm, &late, &later}) {
     EXPECT_EQ(r->result.summary.termination, Termination::Chattering) << r->result.summary.message;
   }
   EXPECT_NEAR(mm.result.summary.t_final, base.result.summary.t_final, 1e-6);
   EXPECT_NEAR(late.result.summary.t_final - 1e6, base.result.summary.t_final, 1e-6);
+  // At 1e9 an ulp of t is 1.2e-7 s: the same instant within 64 of them.
+  EXPECT_NEAR(later.result.summary.t_final - 1e9, base.result.summary.t_final, 7.6e-6);
 }
 
 }  // namespace
