@@ -222,6 +222,7 @@ int orbit_command(const OrbitArguments& args) {
     shooting.tolerance = args.tolerance;
     shooting.max_iterations = args.max_iterations;
     c.tolerance = args.tolerance;
+    c.first_orbit_iterations = args.max_iterations;
     if (args.period <= 0.0 && args.section.empty()) {
       throw Error("give --period T (stroboscopic map) or --section EXPR[,+|-] (Poincare map)");
     }

@@ -10,6 +10,8 @@
 #include <complex>
 #include <sstream>
 
+#include "saltus/analysis/periodic_orbit.hpp"
+
 namespace saltus::analysis {
 
 const char* to_string(BifurcationKind kind) {
@@ -398,9 +400,21 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
   branch.stop_reason = check_parameter(map, guess, o);
   if (!branch.stop_reason.empty()) return branch;
   const Eigen::Index n = guess.size();
+  // The first orbit with the parameter fixed, by the damped Newton of `saltus orbit`: the
+  // corrector's plain Newton from a guess that `saltus orbit` solves could overshoot into a
+  // start on a guard's trigger side (issue 46, an impact oscillator's stop).
+  ShootingOptions first;
+  first.tolerance = o.tolerance;
+  first.max_iterations = o.first_orbit_iterations;
+  const PeriodicOrbit orbit = find_fixed_point(map, guess, first);
+  if (!orbit.converged()) {
+    branch.stop_reason = "the first orbit was not found: " + std::string(to_string(orbit.status)) +
+                         ": " + orbit.message;
+    return branch;
+  }
   Continuation c(map, n, o);
-  Vector u = permutation(n, o.parameter) * guess;
-  // The first point with the parameter fixed: the arclength row is e_p, h = 0.
+  Vector u = permutation(n, o.parameter) * orbit.x;
+  // The first point, corrected once more with the arclength row e_p (h = 0): its evaluation.
   Vector e_p = Vector::Zero(n);
   e_p[n - 1] = 1.0;
   Evaluation e;

@@ -4,6 +4,7 @@
 // the grazing at sigma = |A / (1 - w^2)|, and a brute-force diagram that agrees with the branch.
 #include <gtest/gtest.h>
 
+#include <Eigen/LU>
 #include <cmath>
 #include <random>
 
@@ -11,6 +12,7 @@
 #include "impact_oscillator.hpp"
 #include "saltus/analysis/bifurcation_diagram.hpp"
 #include "saltus/analysis/orbit_continuation.hpp"
+#include "saltus/analysis/periodic_orbit.hpp"
 #include "saltus/analysis/poincare_section.hpp"
 
 namespace saltus::analysis {
@@ -292,6 +294,53 @@ ReturnMap cliff_map(bool undefined) {
     }
     return v;
   };
+}
+
+// Issue 46: a user's impact oscillator (w = 1.5, its stop at sigma = 0.3) from the file's rest
+// state. `saltus orbit` converged there in 5 damped Newton steps, while the continuation's plain
+// corrector stepped to a start beyond the stop ("the initial state is on the trigger side") and
+// found no first orbit. The first orbit is now found by the same damped Newton; every point of
+// the branch is the closed-form orbit at its sigma.
+TEST(OrbitContinuation, StartsFromAnyGuessTheOrbitSolverConvergesFrom) {
+  ImpactOscillator io;
+  io.A = 1.0;
+  io.w = 1.5;
+  io.sigma = 0.3;
+  const HybridSystem sys = io.build(nullptr, true);
+  const SimulationOptions options = saltus::testing::differentiation_options();
+  const ReturnMap map = stroboscopic_map(sys, 0, 0.0, io.period(), options);
+  const Vector guess = with_sigma(Vector::Zero(2), io.sigma);
+  // The premise: the undamped Newton step from the guess starts beyond the stop.
+  const MapValue at_guess = map(guess);
+  ASSERT_TRUE(at_guess.ok()) << at_guess.message;
+  const Matrix newton = at_guess.jacobian.topLeftCorner(2, 2) - Matrix::Identity(2, 2);
+  const Vector step = -newton.fullPivLu().solve((at_guess.x - guess).head(2));
+  ASSERT_GT(guess[0] + step[0], io.sigma) << "the guess no longer tests the damped start";
+  const PeriodicOrbit orbit = find_fixed_point(map, guess);
+  ASSERT_TRUE(orbit.converged()) << orbit.message;
+  ContinuationOptions c;
+  c.parameter = 2;
+  c.p_min = 0.3;
+  c.p_max = 0.31;
+  c.initial_step = 0.002;
+  const Branch branch = continue_orbit(map, guess, c);
+  ASSERT_TRUE(branch.ok) << branch.stop_reason;
+  EXPECT_EQ(branch.status, BranchStatus::Continued) << branch.stop_reason;
+  EXPECT_NE(branch.stop_reason.find("left [0.3, 0.31]"), std::string::npos) << branch.stop_reason;
+  ASSERT_GE(branch.points.size(), 3u);
+  EXPECT_EQ(branch.points.front().parameter, 0.3);
+  EXPECT_GT(branch.points.back().parameter, 0.305);
+  double worst = 0.0;
+  for (const BranchPoint& p : branch.points) {
+    ImpactOscillator at = io;
+    at.sigma = p.parameter;
+    const ImpactOscillator::Orbit exact = at.closed_form();
+    ASSERT_EQ(exact.state_at_zero.size(), 2) << "no closed-form orbit at sigma " << p.parameter;
+    worst = std::max(worst, (p.x.head(2) - exact.state_at_zero).lpNorm<Eigen::Infinity>());
+    EXPECT_EQ(p.resets, 1);
+  }
+  RecordProperty("worst_point_error", saltus::testing::measured(worst));
+  EXPECT_LE(worst, 1e-8);
 }
 
 TEST(OrbitContinuation, CorrectorFailingHalfWayIsAPartialBranch) {

@@ -39,6 +39,9 @@ struct ContinuationOptions {
   int max_points = 200;
   double initial_step = 1e-2, min_step = 1e-7, max_step = 5e-2;
   int max_corrector_iterations = 8;
+  // The first orbit (parameter fixed) is found as `saltus orbit` finds one: damped Newton
+  // (periodic_orbit.hpp, find_fixed_point) with at most this many iterations.
+  int first_orbit_iterations = 30;
   double tolerance = 1e-9;          // |F| <= tolerance (1 + |x|)
   double grazing_tolerance = 1e-6;  // crossing rate or closest approach that counts as grazing
   int secant_iterations = 8;        // to locate a fold, period doubling or Neimark-Sacker point
@@ -98,7 +101,8 @@ struct Branch {
   CorrectorFailure failure;  // set when status is CorrectorFailed
 };
 
-// Continues from `guess` (corrected first with the parameter fixed).
+// Continues from `guess`, corrected first with the parameter fixed by the damped Newton of
+// find_fixed_point (a continuation starts wherever `saltus orbit` converges).
 Branch continue_orbit(const ReturnMap& map, const Vector& guess,
                       const ContinuationOptions& options);
 
