@@ -22,7 +22,7 @@ std::string branch_csv(const std::vector<std::string>& names, const analysis::Br
   if (map) {
     for (const auto& s : names) out << ",next_" << s;
   }
-  out << ",stable,largest_multiplier,resets,period,min_crossing_rate,closest_approach";
+  out << ",stable,largest_multiplier,resets,period,min_crossing_rate,closest_approach,t_state";
   const Eigen::Index nm = b.points.empty() ? 0 : b.points[0].multipliers.size();
   for (Eigen::Index k = 0; k < nm; ++k) out << ",multiplier" << k << "_re,multiplier" << k << "_im";
   out << "\n";
@@ -39,7 +39,8 @@ std::string branch_csv(const std::vector<std::string>& names, const analysis::Br
     }
     out << "," << (p.stable ? 1 : 0) << ","
         << (p.multipliers.size() > 0 ? std::abs(p.multipliers[0]) : 0.0) << "," << p.resets << ","
-        << p.period << "," << p.min_crossing_rate << "," << p.closest_approach;
+        << p.period << "," << p.min_crossing_rate << "," << p.closest_approach << ",";
+    if (std::isfinite(p.t0)) out << p.t0;  // the instant of the state (stroboscopic maps)
     for (Eigen::Index k = 0; k < nm; ++k) {
       out << "," << p.multipliers[k].real() << "," << p.multipliers[k].imag();
     }
@@ -51,13 +52,15 @@ std::string branch_csv(const std::vector<std::string>& names, const analysis::Br
 std::string bifurcations_csv(const std::vector<std::string>& names, const analysis::Branch& b) {
   std::ostringstream out;
   out.precision(17);
-  out << "kind,parameter,after_point,test_value,angle";
+  out << "kind,parameter,after_point,test_value,angle,t_state";
   for (const auto& s : names) out << "," << s;
   out << "\n";
   for (const analysis::BifurcationPoint& p : b.bifurcations) {
     out << to_string(p.kind) << "," << p.parameter << "," << p.after_point << "," << p.test_value
         << ",";
     if (std::isfinite(p.angle)) out << p.angle;
+    out << ",";
+    if (std::isfinite(p.t0)) out << p.t0;
     for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(names.size()); ++k) {
       out << ",";
       if (k < p.x.size()) out << p.x[k];
@@ -75,6 +78,7 @@ nlohmann::ordered_json bifurcations_json(const analysis::Branch& b) {
                                 {"after_point", p.after_point},
                                 {"test_value", p.test_value}};
     if (std::isfinite(p.angle)) j["angle"] = p.angle;
+    if (std::isfinite(p.t0)) j["t_state"] = p.t0;
     j["multipliers"] = multipliers_json(p.multipliers);
     j["message"] = p.message;
     bif.push_back(j);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "analysis_setup.hpp"
@@ -175,6 +176,8 @@ struct Setup {
   std::vector<std::string> names;
   analysis::ContinuationOptions c;
   analysis::SectionStart start;  // --section: where the map starts
+  // --period: the same map at any instant, for a continuation that re-times it
+  std::optional<analysis::StroboscopicFamily> family;
   std::string parameter_derivative;
 };
 
@@ -283,6 +286,8 @@ int orbit_command(const OrbitArguments& args) {
       // consistent at each start from the model's guess (return_map.hpp).
       setup.map = analysis::stroboscopic_map(sys, mode, m.t_start, args.period, m.options,
                                              saltation, lm.start.z0);
+      setup.family =
+          analysis::stroboscopic_family(sys, args.period, m.options, saltation, lm.start.z0);
     } else {
       // A guess off the section: its first crossing (in whichever mode) is the start.
       setup.start = analysis::start_on_section(sys, mode, m.t_start, guess, lm.start.z0, section,
@@ -308,9 +313,21 @@ int orbit_command(const OrbitArguments& args) {
     guess[n] = r.a;
     c.parameter = static_cast<int>(n);
     setup.names.push_back(runtime_parameter);
-    setup.map = analysis::parameter_return_map(setup.map, [&m, runtime_parameter](double v) {
+    const auto set = [&m, runtime_parameter](double v) {
       model::set_runtime_parameter(m, runtime_parameter, v);
-    });
+    };
+    setup.map = analysis::parameter_return_map(setup.map, set);
+    if (setup.family) {
+      // The family's maps on (x, NAME), as setup.map; a transit keeps NAME (its last row e_n).
+      analysis::StroboscopicFamily& f = *setup.family;
+      f.map_at = [at = f.map_at, set](double t0, ModeId md) {
+        return analysis::parameter_return_map(at(t0, md), set);
+      };
+      f.transit = [along = f.transit, set](const Vector& x, double t0, double t1, ModeId md) {
+        return analysis::parameter_return_map(
+            [&](const Vector& y) { return along(y, t0, t1, md); }, set)(x);
+      };
+    }
   }
   const std::vector<std::string>& names = setup.names;
   const analysis::ReturnMap& map = setup.map;
@@ -362,8 +379,14 @@ int orbit_command(const OrbitArguments& args) {
     if (!shooting.cyclic.empty()) {
       cyclic_problem = held_cyclic_report(names, shooting, map, guess, j);
     }
-    const analysis::Branch b =
-        cyclic_problem.empty() ? analysis::continue_orbit(held, guess, c) : analysis::Branch{};
+    // A stroboscopic map is re-timed along the branch when a reset nears its instant (a fold
+    // where the orbit's impact sits at t_start); maps with cyclic states are not.
+    analysis::Branch b;
+    if (cyclic_problem.empty()) {
+      b = setup.family && shooting.cyclic.empty()
+              ? analysis::continue_stroboscopic_orbit(*setup.family, m.t_start, mode, guess, c)
+              : analysis::continue_orbit(held, guess, c);
+    }
     const bool partial = b.status == analysis::BranchStatus::CorrectorFailed;
     j["status"] = to_string(b.status);
     j["parameter"] = names[static_cast<size_t>(c.parameter)];
@@ -371,6 +394,7 @@ int orbit_command(const OrbitArguments& args) {
     j["partial"] = partial;
     j["stop_reason"] = b.stop_reason;
     j["message"] = b.stop_reason;
+    j["rephasings"] = b.rephasings;
     if (partial) {
       const analysis::CorrectorFailure& f = b.failure;
       j["failure"] = {{"parameter", f.parameter},
@@ -388,6 +412,11 @@ int orbit_command(const OrbitArguments& args) {
     if (!b.points.empty()) {
       j["state"] = state_json(names, b.points[0].x);
       j["multipliers"] = multipliers_json(b.points[0].multipliers);
+    }
+    if (b.rephasings > 0) {
+      std::cout << "instant    moved " << b.rephasings << " time" << (b.rephasings > 1 ? "s" : "")
+                << " along the orbit, away from its resets (branch.csv: t_state, the instant "
+                << "of each point's state)\n";
     }
     std::cout << "branch     " << b.points.size() << (partial ? " points (partial); " : " points; ")
               << b.stop_reason << "\n";

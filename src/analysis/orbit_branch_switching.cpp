@@ -20,7 +20,7 @@ ReturnMap doubled_map(ReturnMap map) {
     }
     second.jacobian = second.jacobian * first.jacobian;
     second.return_time += first.return_time;
-    second.resets += first.resets;
+    second.resets += first.resets;  // reset_times: the second return's (both start at t0)
     second.min_crossing_rate = std::min(first.min_crossing_rate, second.min_crossing_rate);
     second.closest_approach = std::min(first.closest_approach, second.closest_approach);
     return second;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "saltus/analysis/periodic_orbit.hpp"
+#include "saltus/analysis/stroboscopic_phase.hpp"
 
 namespace saltus::analysis {
 
@@ -62,8 +63,45 @@ struct Evaluation {
 
 class Continuation {
  public:
-  Continuation(const ReturnMap& map, Eigen::Index n, const ContinuationOptions& o)
-      : map_(map), perm_(permutation(n, o.parameter)), n_(n), o_(o) {}
+  Continuation(ReturnMap map, Eigen::Index n, const ContinuationOptions& o)
+      : map_(std::move(map)), perm_(permutation(n, o.parameter)), n_(n), o_(o) {}
+
+  // A stroboscopic map from t0 in `mode`, which rephase() may re-time (stroboscopic_phase.hpp).
+  void allow_rephasing(const StroboscopicFamily& family, double t0, ModeId mode) {
+    family_ = &family;
+    t0_ = t0;
+    mode_ = mode;
+  }
+
+  // When a reset of the orbit at u has come within T / (8 (resets + 1)) of the map's instant,
+  // moves the instant to the middle of the widest gap between the resets: u and the tangent t
+  // are carried along the orbit (the transit's Jacobian) and e is the new map's value there.
+  // False (nothing changed) when not needed, not a stroboscopic map, or the transit failed.
+  bool rephase(Vector& u, Evaluation& e, Vector& t) {
+    if (!family_) return false;
+    const double T = family_->period;
+    const double margin = reset_margin(e.value, t0_, T);
+    if (!(margin < T / (8.0 * static_cast<double>(e.value.resets + 1)))) return false;
+    const double t1 = quietest_instant(e.value, t0_, T);
+    const MapValue moved = family_->transit(state(u), t0_, t1, mode_);
+    if (!moved.ok()) return false;
+    ReturnMap before = std::move(map_);
+    map_ = family_->map_at(t1, moved.mode);
+    Evaluation at;
+    const Vector u1 = perm_ * moved.x;
+    if (!evaluate(u1, at)) {
+      map_ = std::move(before);
+      return false;
+    }
+    t = perm_ * (moved.jacobian * (perm_.transpose() * t));
+    t /= t.norm();
+    u = u1;
+    e = std::move(at);
+    t0_ = t1;
+    mode_ = moved.mode;
+    return true;
+  }
+  double instant() const { return t0_; }
 
   bool evaluate(const Vector& u, Evaluation& e) const {
     e.value = map_(perm_.transpose() * u);
@@ -138,6 +176,7 @@ class Continuation {
     p.min_crossing_rate = e.value.min_crossing_rate;
     p.closest_approach = e.value.closest_approach;
     p.period = e.value.return_time;
+    p.t0 = t0_;
     return p;
   }
 
@@ -145,10 +184,13 @@ class Continuation {
   Vector state(const Vector& u) const { return perm_.transpose() * u; }
 
  private:
-  const ReturnMap& map_;
+  ReturnMap map_;
   Matrix perm_;
   Eigen::Index n_;
   ContinuationOptions o_;
+  const StroboscopicFamily* family_ = nullptr;
+  double t0_ = kNaN;
+  ModeId mode_ = kNoMode;
 };
 
 double doubling_test(const Evaluation& e) {
@@ -217,7 +259,7 @@ std::string check_parameter(const ReturnMap& map, const Vector& guess,
 
 // Steps along the branch from the converged point u (evaluation e) with tangent t until it ends;
 // points and bifurcations are appended to `branch`.
-void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
+void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
             const ContinuationOptions& o) {
   const Eigen::Index n = c.n();
   double h = o.initial_step;
@@ -264,6 +306,7 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
       }
       BifurcationPoint b;
       b.kind = BifurcationKind::Grazing;
+      b.t0 = c.instant();
       b.parameter = same_sequence ? next[n - 1] : anchor[n - 1];
       b.x = c.state(same_sequence ? next : anchor);
       b.after_point = static_cast<int>(branch.points.size()) - 1;
@@ -318,6 +361,7 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
                       const std::string& what) {
       BifurcationPoint b;
       b.kind = kind;
+      b.t0 = c.instant();
       b.parameter = l.point[n - 1];
       b.x = c.state(l.point);
       b.after_point = static_cast<int>(branch.points.size()) - 1;
@@ -386,6 +430,7 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
     u = next;
     e = en;
     t = t_next;
+    if (c.rephase(u, e, t)) ++branch.rephasings;
     branch.points.push_back(c.point(u, e));
     if (iterations <= 3 && grew) h = std::min(1.5 * h, o.max_step);
     grew = true;
@@ -393,9 +438,9 @@ void follow(const Continuation& c, Branch& branch, Vector u, Evaluation e, Vecto
   branch.stop_reason = "max_points reached";
 }
 
-}  // namespace
-
-Branch continue_orbit(const ReturnMap& map, const Vector& guess, const ContinuationOptions& o) {
+// The first orbit from `guess` with the parameter fixed, then the branch from it.
+Branch start_and_follow(Continuation& c, const ReturnMap& map, const Vector& guess,
+                        const ContinuationOptions& o) {
   Branch branch;
   branch.stop_reason = check_parameter(map, guess, o);
   if (!branch.stop_reason.empty()) return branch;
@@ -412,7 +457,6 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
                          ": " + orbit.message;
     return branch;
   }
-  Continuation c(map, n, o);
   Vector u = permutation(n, o.parameter) * orbit.x;
   // The first point, corrected once more with the arclength row e_p (h = 0): its evaluation.
   Vector e_p = Vector::Zero(n);
@@ -427,9 +471,26 @@ Branch continue_orbit(const ReturnMap& map, const Vector& guess, const Continuat
   }
   branch.ok = true;
   branch.status = BranchStatus::Continued;
+  Vector t = c.tangent(e, e_p) * (o.direction >= 0.0 ? 1.0 : -1.0);
+  if (c.rephase(u, e, t)) ++branch.rephasings;
   branch.points.push_back(c.point(u, e));
-  follow(c, branch, u, e, c.tangent(e, e_p) * (o.direction >= 0.0 ? 1.0 : -1.0), o);
+  follow(c, branch, u, e, t, o);
   return branch;
+}
+
+}  // namespace
+
+Branch continue_orbit(const ReturnMap& map, const Vector& guess, const ContinuationOptions& o) {
+  Continuation c(map, guess.size(), o);
+  return start_and_follow(c, map, guess, o);
+}
+
+Branch continue_stroboscopic_orbit(const StroboscopicFamily& family, double t0, ModeId mode,
+                                   const Vector& guess, const ContinuationOptions& o) {
+  const ReturnMap map = family.map_at(t0, mode);
+  Continuation c(map, guess.size(), o);
+  c.allow_rephasing(family, t0, mode);
+  return start_and_follow(c, map, guess, o);
 }
 
 Branch continue_orbit_along(const ReturnMap& map, const Vector& start, const Vector& direction,

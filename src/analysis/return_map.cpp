@@ -106,6 +106,7 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
   }
   for (const EventSensitivity& e : s.events) {
     out.min_crossing_rate = std::min(out.min_crossing_rate, std::abs(e.crossing_rate));
+    out.reset_times.push_back(e.t);
   }
   if (!s.ok()) return out;
   out.mode = s.run.final_mode;
@@ -161,6 +162,15 @@ ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, d
   };
 }
 
+ReturnMap transit_map(const HybridSystem& system, ModeId mode, double t0, double t1,
+                      const SimulationOptions& options, const SaltationOptions& saltation,
+                      const Vector& algebraic_guess) {
+  auto sys = std::make_shared<HybridSystem>(system);
+  return [sys, mode, t0, t1, options, saltation, algebraic_guess](const Vector& x) {
+    return evaluate(*sys, mode, t0, x, t1, false, "", options, saltation, algebraic_guess, false);
+  };
+}
+
 ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard section,
                       double min_time, double horizon, const SimulationOptions& options,
                       const SaltationOptions& saltation, const Vector& algebraic_guess) {
@@ -194,6 +204,8 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
     if (second.jacobian.size() > 0) second.jacobian = second.jacobian * first.jacobian;
     second.return_time += min_time;
     second.resets += first.resets;
+    second.reset_times.insert(second.reset_times.begin(), first.reset_times.begin(),
+                              first.reset_times.end());
     second.min_crossing_rate = std::min(second.min_crossing_rate, first.min_crossing_rate);
     second.closest_approach = std::min(second.closest_approach, first.closest_approach);
     return second;

@@ -8,6 +8,7 @@ CASE, apps/CMakeLists.txt); the helpers are those of cli_test.py and cli_analysi
 import cmath
 import math
 import os
+import random
 
 from cli_analysis_test import T, closed_form, doubling_sigma, read_json
 from cli_test import expect, expect_exit, has_matplotlib, main, read_csv
@@ -175,6 +176,72 @@ rtol = 1e-10
 atol = 1e-12
 switching = "smooth"
 """
+
+
+def table_orbit(A, w, e, g, t_origin, t):
+    """The vibrating table's period-1 orbits at instant t [derived]: one impact per period
+    T = 2 pi / w at table phase phi, v+ = g T / 2 after it (a flight of T returns to the same
+    table height), so (1 + e) A w cos(phi) = (1 - e) g T / 2. Both roots phi = +-acos(.),
+    each as (y, v) at t: the flight since the last impact."""
+    T = 2 * math.pi / w
+    c = (1 - e) * g * T / 2 / ((1 + e) * A * w)
+    out = []
+    for phi in (math.acos(c), 2 * math.pi - math.acos(c)):
+        s = math.fmod(t - t_origin - phi / w, T)
+        s = s + T if s < 0 else s
+        out.append((A * math.sin(phi) + g * T / 2 * s - g * s * s / 2, g * T / 2 - g * s))
+    return out
+
+
+@case
+def orbit_finds_the_vibrating_tables_fold_from_the_files_instant(cli):
+    # Issue 46: the ball on a vibrating table (models/vibrating_table.toml). Its period-1 orbit
+    # exists for A >= A_fold = (1 - e) pi g / ((1 + e) w^2) [derived, table_orbit], where the
+    # impact sits at the table's phase 0, the file's stroboscopic instant; it doubles where the
+    # trace of the monodromy 1 + e^2 - (1 + e)^2 A w^2 sin(phi) / g is -(1 + e^2). Continued down
+    # in A from the file's instant the branch stopped at the fold ("the initial state is on the
+    # trigger side"); the map is now re-timed between the impacts. Random tables, one at
+    # t = 1e6 (the table's phase origin and the run's start moved together).
+    rng = random.Random(46)
+    g = 9.81
+    for k in range(4):
+        e = rng.uniform(0.3, 0.9)
+        w = rng.uniform(math.pi, 4 * math.pi)
+        t_origin = 1e6 if k == 3 else 0.0
+        fold = (1 - e) * math.pi * g / ((1 + e) * w * w)
+        pd = g / ((1 + e) * w * w) * math.sqrt(4 * (1 + e * e) ** 2 / (1 + e) ** 2 +
+                                               (math.pi * (1 - e)) ** 2)
+        a_start = 1.05 * pd
+        y0, v0 = table_orbit(a_start, w, e, g, t_origin, t_origin)[0]
+        out = os.path.join(cli.work, "table%d" % k)
+        sets = ["A=%r" % a_start, "e=%r" % e, "w=%r" % w, "y0=%r" % y0, "v0=%r" % v0,
+                "t0=%r" % t_origin, "initial.t=%r" % t_origin, "solver.t_end=%r" % (t_origin + 20)]
+        args = ["orbit", cli.model("vibrating_table.toml"), "--period", repr(2 * math.pi / w),
+                "--continue", "A=%r:%r" % (a_start, 0.8 * fold), "--out", out, "--no-plot"]
+        for item in sets:
+            args += ["--set", item]
+        code, stdout, stderr = cli.run(*args)
+        what = "table e = %.3f, w = %.3f, t0 = %g" % (e, w, t_origin)
+        expect_exit(code, 0, stdout, stderr, what)
+        o = read_json(out, "orbit.json")
+        kinds = [b["kind"] for b in o["bifurcations"]]
+        expect(kinds == ["period doubling", "fold"], what + ": bifurcations", kinds)
+        tol = 1e-9 * (1 + 1e3 * (t_origin > 0))  # the clock's resolution at 1e6 s
+        expect(abs(o["bifurcations"][0]["parameter"] - pd) < tol, what + ": doubling",
+               o["bifurcations"][0]["parameter"] - pd)
+        expect(abs(o["bifurcations"][1]["parameter"] - fold) < 1e-9, what + ": fold",
+               o["bifurcations"][1]["parameter"] - fold)
+        expect(o["rephasings"] >= 1 and "instant    moved" in stdout, what + ": re-timed", stdout)
+        rows = read_csv(os.path.join(out, "branch.csv"))
+        expect(len(rows) >= 20, what + ": points", len(rows))
+        worst = 0.0
+        for r in rows:
+            t = float(r["t_state"])
+            expect(t_origin <= t < t_origin + 2 * math.pi / w, what + ": instant", r)
+            exact = table_orbit(float(r["A"]), w, e, g, t_origin, t)
+            worst = max(worst, min(max(abs(float(r["y"]) - y), abs(float(r["v"]) - v))
+                                   for y, v in exact))
+        expect(worst < 1e-7 * (1 + 1e3 * (t_origin > 0)), what + ": branch points", worst)
 
 
 @case

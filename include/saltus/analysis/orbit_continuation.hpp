@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "saltus/analysis/periodic_orbit.hpp"
+#include "saltus/analysis/stroboscopic_phase.hpp"
 
 namespace saltus::analysis {
 
@@ -55,6 +56,7 @@ struct BranchPoint {
   long resets = 0;               // per period
   double min_crossing_rate = kInfinity, closest_approach = kInfinity;
   double period = kNaN;
+  double t0 = kNaN;  // the instant of x: the stroboscopic map's start (NaN for other maps)
 };
 
 enum class BifurcationKind { Fold, PeriodDoubling, NeimarkSacker, Grazing };
@@ -69,6 +71,7 @@ struct BifurcationPoint {
   // det(M + I), the tangent's dp, |lambda| - 1 (Neimark-Sacker) or the grazing evidence there
   double test_value = kNaN;
   double angle = kNaN;  // Neimark-Sacker: arg of the crossing multiplier, in (0, pi)
+  double t0 = kNaN;     // the instant of x (BranchPoint::t0)
   std::string message;
 };
 
@@ -99,12 +102,20 @@ struct Branch {
   bool ok = false;          // the first point converged
   BranchStatus status = BranchStatus::NoOrbit;
   CorrectorFailure failure;  // set when status is CorrectorFailed
+  int rephasings = 0;        // times the stroboscopic instant moved (continue_stroboscopic_orbit)
 };
 
 // Continues from `guess`, corrected first with the parameter fixed by the damped Newton of
 // find_fixed_point (a continuation starts wherever `saltus orbit` converges).
 Branch continue_orbit(const ReturnMap& map, const Vector& guess,
                       const ContinuationOptions& options);
+
+// The same for a stroboscopic map from t0 in `mode` (stroboscopic_phase.hpp): whenever a reset of
+// the orbit comes within T / (8 (resets + 1)) of the map's instant, the instant moves to the
+// middle of the widest gap between its resets (BranchPoint::t0, Branch::rephasings). A fold or
+// doubling where a reset sits at the file's instant (the vibrating table's fold) is then found.
+Branch continue_stroboscopic_orbit(const StroboscopicFamily& family, double t0, ModeId mode,
+                                   const Vector& guess, const ContinuationOptions& options);
 
 // Continues from `start`, a fixed point of `map` (not corrected: its residual must be within
 // 100 x the tolerance), with the first predictor along `direction` (a state-sized vector,

@@ -18,6 +18,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "saltus/analysis/hybrid_sensitivity.hpp"
 
@@ -30,6 +31,7 @@ struct MapValue {
   Matrix jacobian;      // DP (empty unless ok)
   double return_time = kNaN;
   long resets = 0;                       // resets between x and P(x)
+  std::vector<double> reset_times;       // their instants (absolute t), in order
   double min_crossing_rate = kInfinity;  // over those resets
   double closest_approach = kInfinity;   // min over the guards' extrema on the arcs of -p
   ModeId mode = kNoMode;                 // the mode the run ended in
@@ -51,6 +53,12 @@ ReturnMap stroboscopic_map(const HybridSystem& system, ModeId mode, double t0, d
                            const SimulationOptions& options = {},
                            const SaltationOptions& saltation = {},
                            const Vector& algebraic_guess = Vector());
+
+// x -> x(t1; t0, x) from `mode` at t0, whichever mode the run is in at t1 (MapValue::mode):
+// moves a stroboscopic fixed point to another instant of its orbit (stroboscopic_phase.hpp).
+ReturnMap transit_map(const HybridSystem& system, ModeId mode, double t0, double t1,
+                      const SimulationOptions& options = {}, const SaltationOptions& saltation = {},
+                      const Vector& algebraic_guess = Vector());
 
 // Adds `section` to every mode of `system` as a terminal observer (its reset dropped).
 void add_terminal_section(HybridSystem& system, Guard section);
