@@ -232,7 +232,9 @@ int main(int argc, char** argv) {
                         "LHS=RHS, then ,+ (rising, default) or ,- "
                         "(falling), e.g. \"v=0,+\" (autonomous systems)");
   orbit_cmd->add_option("--min-time", orbit.min_time,
-                        "Section: time before the section counts again (> 0: leave it first)");
+                        "Section: time before the section counts again (> 0: leave it first; "
+                        "default: half-way between leaving the section and the start's first "
+                        "return)");
   orbit_cmd->add_option("--horizon", orbit.horizon,
                         "Section: longest return time (default: the model's t_end - t_start)");
   orbit_cmd->add_option("--continue", orbit.continuation,

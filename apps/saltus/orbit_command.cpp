@@ -4,8 +4,8 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "analysis_setup.hpp"
 #include "orbit_branch_output.hpp"
@@ -232,8 +232,10 @@ int orbit_command(const OrbitArguments& args) {
     if (!args.section.empty() && args.period <= 0.0) {
       section = model::section_guard(m, args.section);
       horizon = args.horizon > 0.0 ? args.horizon : m.t_end - m.t_start;
-      // Checks --min-time and --horizon before any run (throws naming them).
-      analysis::section_map(sys, lm.start.mode, m.t_start, section, args.min_time, horizon);
+      // Checks --min-time and --horizon before any run (throws naming them); 0 (not given):
+      // from the start's first return, below.
+      analysis::section_map(sys, lm.start.mode, m.t_start, section,
+                            args.min_time == 0.0 ? 0.5 * horizon : args.min_time, horizon);
     }
     if (args.switch_at_pd && args.continuation.empty()) {
       throw Error("--switch-at-pd switches branches along a continuation: give --continue too");
@@ -296,10 +298,34 @@ int orbit_command(const OrbitArguments& args) {
         j["start"] = {{"moved", setup.start.moved}, {"message", setup.start.message}};
         std::cout << "start      " << setup.start.message << "\n";
       }
+      double min_time = args.min_time;
+      if (setup.start.ok && min_time == 0.0) {
+        // Stated, never guessed: half-way between leaving the section and the first return.
+        const analysis::SectionReturn back =
+            analysis::first_return(sys, setup.start.mode, setup.start.t, setup.start.x,
+                                   setup.start.z, section, horizon, m.options);
+        if (back.ok) {
+          min_time = back.min_time;
+          j["min_time"] = {{"value", min_time},
+                           {"from", "the start's first return"},
+                           {"t_start", setup.start.t},
+                           {"t_leave", back.t_leave},
+                           {"t_return", back.t_return}};
+          std::cout << "min-time   " << number(min_time) << " (half-way between leaving the "
+                    << "section at t = " << number(back.t_leave)
+                    << " and returning at t = " << number(back.t_return)
+                    << "; --min-time sets it)\n";
+        } else {
+          setup.start.ok = false;
+          setup.start.message = "--min-time from the start's first return: " + back.message;
+        }
+      } else if (setup.start.ok) {
+        j["min_time"] = {{"value", min_time}, {"from", "--min-time"}};
+      }
       if (setup.start.ok) {
         mode = setup.start.mode;
         guess = setup.start.x;
-        setup.map = analysis::section_map(sys, mode, setup.start.t, section, args.min_time, horizon,
+        setup.map = analysis::section_map(sys, mode, setup.start.t, section, min_time, horizon,
                                           m.options, saltation, setup.start.z);
       }
     }
@@ -324,8 +350,8 @@ int orbit_command(const OrbitArguments& args) {
         return analysis::parameter_return_map(at(t0, md), set);
       };
       f.transit = [along = f.transit, set](const Vector& x, double t0, double t1, ModeId md) {
-        return analysis::parameter_return_map(
-            [&](const Vector& y) { return along(y, t0, t1, md); }, set)(x);
+        return analysis::parameter_return_map([&](const Vector& y) { return along(y, t0, t1, md); },
+                                              set)(x);
       };
     }
   }
@@ -356,6 +382,7 @@ int orbit_command(const OrbitArguments& args) {
     if (orbit.converged()) {
       j["return_time"] = orbit.period;
       j["resets_per_period"] = orbit.events_per_period;
+      if (args.period <= 0.0) j["section_crossings_before_return"] = orbit.section_crossings;
       j["multipliers"] = multipliers_json(orbit.multipliers);
       j["stable"] = orbit.multipliers.size() == 0 || std::abs(orbit.multipliers[0]) < 1.0;
       j["monodromy"] = run::matrix_rows_json(orbit.monodromy);
@@ -365,6 +392,20 @@ int orbit_command(const OrbitArguments& args) {
     }
     std::cout << "orbit      " << to_string(orbit.status) << ": " << orbit.message << "\n";
     if (orbit.converged()) {
+      // The period and what it covers, stated: a return map of several crossings is no first
+      // return (issue 46: a walker's two-step map solved with a --min-time beyond one step).
+      std::cout << "period     " << number(orbit.period) << ", " << orbit.events_per_period
+                << " reset" << (orbit.events_per_period == 1 ? "" : "s");
+      if (args.period <= 0.0) {
+        std::cout << ", " << orbit.section_crossings + 1 << " crossing"
+                  << (orbit.section_crossings == 0 ? "" : "s") << " of the section";
+        if (orbit.section_crossings > 0) {
+          std::cout << ": the orbit returns to the section " << orbit.section_crossings + 1
+                    << " times per period (a fixed point of the " << orbit.section_crossings + 1
+                    << "-fold return; a smaller --min-time, or none, gives the first return)";
+        }
+      }
+      std::cout << "\n";
       std::cout << "multipliers";
       for (Eigen::Index k = 0; k < orbit.multipliers.size(); ++k) {
         std::cout << " " << orbit.multipliers[k];

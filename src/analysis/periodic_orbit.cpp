@@ -108,6 +108,7 @@ void take(PeriodicOrbit& out, const MapValue& p, const std::vector<int>& cyclic)
   out.residual = closing_residual(r, cyclic);
   out.monodromy = p.jacobian;
   out.events_per_period = p.resets;
+  out.section_crossings = p.section_crossings;
   out.period = p.return_time;
   out.mode = p.mode;
   out.min_crossing_rate = p.min_crossing_rate;

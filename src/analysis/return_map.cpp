@@ -67,6 +67,41 @@ std::string foreign_terminal(const HybridSystem& system, const SimulationResult&
   return g.name;
 }
 
+constexpr const char* kLeavingSuffix = " (leaving)";
+
+// The section's returns in a map's first phase (section_map adds its observers to every mode):
+// a crossing in its direction counts once the state has left the section since the start or the
+// last return, by a crossing against its direction or by a reset onto its far side (as
+// section_start.hpp's first_return). So the start's own crossing (a start a rounding error
+// before the section) is no return; one per instant (a model's [[sections]] entry of that name
+// may watch it too).
+long returns_on_the_way(const HybridSystem& system, const EventLog& log,
+                        const std::string& section_name) {
+  long count = 0;
+  bool left = false;
+  double counted_at = kNaN;
+  for (long i = 0; i < log.size(); ++i) {
+    const EventRecord& r = log[i];
+    if (r.guard < 0) continue;
+    const Guard& g = system.mode(r.mode_before).guards[static_cast<size_t>(r.guard)];
+    if (r.observation && g.name == section_name + kLeavingSuffix) {
+      left = true;
+    } else if (r.observation && g.name == section_name) {
+      if (left && r.t != counted_at) ++count;
+      counted_at = r.t;
+      left = false;
+    } else if (!r.observation) {
+      for (const Guard& watch : system.mode(r.mode_after).guards) {
+        if (!watch.observe_only || watch.name != section_name) continue;
+        const double p = watch.value(r.t, log.x_after(i), log.z_after(i));
+        left = left || (watch.direction == Direction::Rising ? p < 0.0 : p > 0.0);
+        break;
+      }
+    }
+  }
+  return count;
+}
+
 // P(x) from a run that starts at (t0, x) and ends at t_end or a terminal section.
 // `must_return`: the run has to end in `mode` (a map's whole evaluation; the stroboscopic map).
 MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vector& x, double t_end,
@@ -103,6 +138,9 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
       const double distance = guard.direction == Direction::Rising ? -p : p;
       out.closest_approach = std::min(out.closest_approach, distance);
     }
+  }
+  if (!ends_on_section && !section_name.empty()) {
+    out.section_crossings = returns_on_the_way(system, log, section_name);
   }
   for (const EventSensitivity& e : s.events) {
     out.min_crossing_rate = std::min(out.min_crossing_rate, std::abs(e.crossing_rate));
@@ -185,6 +223,22 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
   add_guard_apexes(*free);
   auto to_section = std::make_shared<HybridSystem>(*free);
   const std::string name = section.name;
+  // The first min_time watches the section too (not terminal): its crossings there are returns
+  // the map skips, counted in section_crossings.
+  Guard watch = section;
+  watch.observe_only = true;
+  watch.terminal = false;
+  watch.reset = Reset{};
+  Guard leaving = watch;
+  leaving.name += kLeavingSuffix;
+  if (section.direction != Direction::Either) {
+    leaving.direction =
+        section.direction == Direction::Rising ? Direction::Falling : Direction::Rising;
+  }
+  for (ModeId m = 0; m < free->mode_count(); ++m) {
+    free->add_guard(m, watch);
+    free->add_guard(m, leaving);
+  }
   add_terminal_section(*to_section, std::move(section));
   return [free, to_section, mode, t0, min_time, horizon, name, options, saltation,
           algebraic_guess](const Vector& x) {
@@ -204,6 +258,7 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
     if (second.jacobian.size() > 0) second.jacobian = second.jacobian * first.jacobian;
     second.return_time += min_time;
     second.resets += first.resets;
+    second.section_crossings += first.section_crossings;
     second.reset_times.insert(second.reset_times.begin(), first.reset_times.begin(),
                               first.reset_times.end());
     second.min_crossing_rate = std::min(second.min_crossing_rate, first.min_crossing_rate);

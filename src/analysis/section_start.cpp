@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include "saltus/analysis/return_map.hpp"
@@ -25,6 +26,28 @@ bool on_section(const Guard& section, double t, const Vector& x, const Vector& z
   return std::abs(p) <= 1e-10 * scale || p == 0.0;
 }
 
+// The run crossed the observer named `name`: its last event is that observer's.
+bool ended_on(const HybridSystem& watched, const SimulationResult& r, const std::string& name) {
+  const EventLog& log = r.events;
+  if (r.termination() != Termination::TerminalEvent || log.size() == 0) return false;
+  const EventRecord& last = log[log.size() - 1];
+  return last.observation && last.guard >= 0 &&
+         watched.mode(last.mode_before).guards[static_cast<size_t>(last.guard)].name == name;
+}
+
+SimulationResult run_to(const HybridSystem& system, const Guard& section, ModeId mode, double t0,
+                        const Vector& x0, const Vector& z0, double t_end,
+                        const SimulationOptions& options, HybridSystem& watched,
+                        std::function<CallbackResult(const EventInfo&)> on_event = {}) {
+  watched = system;
+  add_terminal_section(watched, section);
+  SimulationOptions o = options;
+  o.output = OutputOptions{};
+  o.output.record_events = true;
+  o.on_event = std::move(on_event);
+  return simulate(watched, mode, t0, x0, t_end, o, z0);
+}
+
 }  // namespace
 
 SectionStart start_on_section(const HybridSystem& system, ModeId mode, double t0, const Vector& x0,
@@ -39,21 +62,13 @@ SectionStart start_on_section(const HybridSystem& system, ModeId mode, double t0
     out.ok = true;
     return out;
   }
-  HybridSystem watched = system;
-  add_terminal_section(watched, section);
-  SimulationOptions o = options;
-  o.output = OutputOptions{};
-  o.output.record_events = true;
-  const SimulationResult r = simulate(watched, mode, t0, x0, t0 + horizon, o, z0);
+  HybridSystem watched;
+  const SimulationResult r =
+      run_to(system, section, mode, t0, x0, z0, t0 + horizon, options, watched);
   std::ostringstream os;
   os.precision(10);
   const EventLog& log = r.events;
-  const bool crossed = r.termination() == Termination::TerminalEvent && log.size() > 0 &&
-                       log[log.size() - 1].observation &&
-                       watched.mode(log[log.size() - 1].mode_before)
-                               .guards[static_cast<size_t>(log[log.size() - 1].guard)]
-                               .name == section.name;
-  if (!crossed) {
+  if (!ended_on(watched, r, section.name)) {
     if (r.termination() == Termination::TerminalEvent) {
       const EventRecord& last = log[log.size() - 1];
       out.terminal_guard =
@@ -83,6 +98,61 @@ SectionStart start_on_section(const HybridSystem& system, ModeId mode, double t0
      << ") was run to its first crossing, at t = " << out.t << " in mode '"
      << watched.mode(out.mode).name << "'";
   out.message = os.str();
+  return out;
+}
+
+SectionReturn first_return(const HybridSystem& system, ModeId mode, double t0, const Vector& x0,
+                           const Vector& z0, const Guard& section, double horizon,
+                           const SimulationOptions& options) {
+  SectionReturn out;
+  std::ostringstream os;
+  os.precision(10);
+  HybridSystem watched;
+  ModeId m = mode;
+  double t = t0;
+  Vector x = x0, z = z0;
+  if (section.direction != Direction::Either) {
+    // Leaving: the first crossing against the section's direction, or the first reset that puts
+    // the state on the section's far side (a walker's heel strike: theta jumps from - to +).
+    Guard against = section;
+    against.name = section.name + " (leaving)";
+    against.direction =
+        section.direction == Direction::Rising ? Direction::Falling : Direction::Rising;
+    const double sign = section.direction == Direction::Rising ? 1.0 : -1.0;
+    bool jumped_off = false;
+    const auto left = [&](const EventInfo& e) {
+      if (e.observation) return CallbackResult::Continue;  // the terminal observer stops itself
+      jumped_off = sign * section.value(e.t, e.x_after, e.z_after) < 0.0;
+      return jumped_off ? CallbackResult::Stop : CallbackResult::Continue;
+    };
+    const SimulationResult r =
+        run_to(system, against, m, t, x, z, t0 + horizon, options, watched, left);
+    if (!jumped_off && !ended_on(watched, r, against.name)) {
+      os << "the start never leaves the section '" << section.name << "' (no crossing against "
+         << "its direction between t = " << t0 << " and t = " << t0 + horizon
+         << "): " << r.summary.message;
+      out.message = os.str();
+      return out;
+    }
+    const EventLog& log = r.events;
+    const long k = log.size() - 1;
+    m = log[k].mode_after;
+    t = log[k].t;
+    x = log.x_after(k);
+    z = log.z_after(k);
+  }
+  out.t_leave = t;
+  const SimulationResult r = run_to(system, section, m, t, x, z, t0 + horizon, options, watched);
+  if (!ended_on(watched, r, section.name)) {
+    os << "the start leaves the section '" << section.name << "' at t = " << out.t_leave
+       << " and does not return to it by t = " << t0 + horizon << ": " << r.summary.message;
+    out.message = os.str();
+    return out;
+  }
+  out.t_return = r.events[r.events.size() - 1].t;
+  out.min_time = 0.5 * (out.t_leave + out.t_return) - t0;
+  out.ok = out.min_time > 0.0;
+  if (!out.ok) out.message = "the section's first return is at its start";
   return out;
 }
 

@@ -390,10 +390,12 @@ def orbit_bad_input_is_a_status(cli):
     o = read_json(out, "orbit.json")
     expect(o["status"] == "map failed" and "was not crossed" in o["message"], "status", o)
     expect("monodromy" not in o and "multipliers" not in o, "no matrix", o)
+    # Without --min-time it is stated from the start's first return (issue 46); a negative one
+    # is refused.
     code, stdout, stderr = cli.run("orbit", cli.model("bouncing_ball.toml"), "--section",
-                                   "v=0,-", "--out", out)
-    expect_exit(code, 1, stdout, stderr, "a section without --min-time")
-    expect("min_time = 0 must be > 0" in stderr, "says why", stderr)
+                                   "v=0,-", "--min-time", "-1", "--out", out)
+    expect_exit(code, 1, stdout, stderr, "a negative --min-time")
+    expect("min_time = -1 must be > 0" in stderr, "says why", stderr)
     code, stdout, stderr = cli.run("orbit", cli.model("impact_oscillator.toml"), "--section",
                                    "x=0,", "--out", out)
     expect_exit(code, 1, stdout, stderr, "a bad direction")

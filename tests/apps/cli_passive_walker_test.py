@@ -74,6 +74,55 @@ def walker_gait_from_a_start_off_the_section(cli):
 
 
 @case
+def walker_min_time_is_stated_and_a_two_step_map_is_named(cli):
+    # Issue 46 item 4: without --min-time the section map waits half-way between the heel strike
+    # (the jump that leaves the section theta = 0 falling: theta from - to +) and the next
+    # mid-stance, and says so; a --min-time beyond one step solves the two-step map, which the
+    # period line now names (it was printed as "converged" with squared multipliers).
+    z, step, jac = oracle.gait(GAMMA)
+    mid = oracle.mid_stance(z, GAMMA)
+    out = os.path.join(cli.work, "default")
+    code, stdout, stderr = cli.run("orbit", cli.model("passive_walker.toml"), "--section",
+                                   "theta=0,-", "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "saltus orbit without --min-time")
+    o = read_json(out, "orbit.json")
+    expect(o["status"] == "converged", "converged", o)
+    expect(abs(o["return_time"] - step) < CLOSE, "one step", o["return_time"], step)
+    for name, value in zip(STATES, mid):
+        expect(abs(o["state"][name] - value) < CLOSE, name, o["state"], mid)
+    mt = o["min_time"]
+    expect(mt["from"] == "the start's first return" and 0 < mt["value"] < o["return_time"],
+           "min_time stated", mt)
+    expect(mt["t_start"] < mt["t_leave"] < mt["t_return"] and
+           abs(mt["value"] - ((mt["t_leave"] + mt["t_return"]) / 2 - mt["t_start"])) < 1e-12,
+           "half-way", mt)
+    # The guess (off the gait) is left by its strike and back at mid-stance about a step later.
+    expect(abs(mt["t_return"] - mt["t_start"] - step) < 0.05 * step and
+           0.25 * step < mt["t_leave"] - mt["t_start"] < 0.75 * step, "the guess's own step", mt,
+           step)
+    expect("min-time   " in stdout and "half-way between leaving the section" in stdout,
+           "stdout states min-time", stdout)
+    expect("1 reset, 1 crossing of the section\n" in stdout, "period line", stdout)
+    expect(o["section_crossings_before_return"] == 0, "first return", o)
+    # --min-time 5 (one step is 3.88): the two-step map, named as such.
+    out2 = os.path.join(cli.work, "two")
+    code, stdout, stderr = cli.run("orbit", cli.model("passive_walker.toml"), "--section",
+                                   "theta=0,-", "--min-time", "5", "--out", out2, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "saltus orbit --min-time 5")
+    o2 = read_json(out2, "orbit.json")
+    expect(abs(o2["return_time"] - 2 * step) < 2 * CLOSE, "two steps", o2["return_time"], step)
+    expect(o2["resets_per_period"] == 2 and o2["section_crossings_before_return"] == 1,
+           "two strikes, one skipped return", o2)
+    expect(o2["min_time"] == {"value": 5, "from": "--min-time"}, "min_time given", o2["min_time"])
+    expect("2 resets, 2 crossings of the section: the orbit returns to the section 2 times" in
+           stdout, "stdout names the two-step map", stdout)
+    # Its multipliers are the squares of the step map's.
+    pair = sorted((complex(m["re"], m["im"]) for m in o2["multipliers"]), key=abs)[2:]
+    want = [m * m for m in np.linalg.eigvals(jac)]
+    expect(all(min(abs(a - b) for b in want) < 10 * CLOSE for a in pair), "squared", pair, want)
+
+
+@case
 def walker_continuation_in_the_slope_passes_the_period_doubling(cli):
     # The arclength step grows until the last step, which leaves [0.009, 0.016], jumps over the
     # doubling: that step is searched too. --max-step 0.003 gives a denser branch.

@@ -63,8 +63,11 @@ struct PeriodicOrbit {
   // leave out their trivial 1 (DP is block-triangular).
   std::vector<int> constant_states;
   long events_per_period = 0;  // resets in one period
-  ModeId mode = kNoMode;       // the mode the orbit returns in
-  Vector drift;                // per cyclic coordinate (ShootingOptions::cyclic), at x
+  // Section maps: crossings of the section in its direction inside the period before the one
+  // that closes it (MapValue::section_crossings); > 0: a fixed point of a higher return map.
+  long section_crossings = 0;
+  ModeId mode = kNoMode;  // the mode the orbit returns in
+  Vector drift;           // per cyclic coordinate (ShootingOptions::cyclic), at x
   // Per cyclic coordinate k: max_i |DP(i, k) - delta_ik|, 0 when the map is invariant under its
   // translation (otherwise the orbit found depends on the value it was held at).
   Vector cyclic_column_error;

@@ -30,8 +30,11 @@ struct MapValue {
   Vector x;             // P(x)
   Matrix jacobian;      // DP (empty unless ok)
   double return_time = kNaN;
-  long resets = 0;                       // resets between x and P(x)
-  std::vector<double> reset_times;       // their instants (absolute t), in order
+  long resets = 0;                  // resets between x and P(x)
+  std::vector<double> reset_times;  // their instants (absolute t), in order
+  // Section maps: crossings of the section in its direction before the return (during
+  // min_time, after the start): 0 when P is the first return.
+  long section_crossings = 0;
   double min_crossing_rate = kInfinity;  // over those resets
   double closest_approach = kInfinity;   // min over the guards' extrema on the arcs of -p
   ModeId mode = kNoMode;                 // the mode the run ended in
@@ -65,7 +68,8 @@ void add_terminal_section(HybridSystem& system, Guard section);
 
 // `section`: a guard whose value is the section (its reset is ignored); `horizon`: the longest
 // return time tried (a section not crossed by then is a failure naming it). Throws saltus::Error
-// unless 0 < min_time < horizon (a start on the section would otherwise return at once).
+// unless 0 < min_time < horizon (a start on the section would otherwise return at once);
+// section_start.hpp's first_return gives a min_time from the start's own return.
 ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard section,
                       double min_time, double horizon, const SimulationOptions& options = {},
                       const SaltationOptions& saltation = {},

@@ -2,6 +2,7 @@
 // guess is run forward (the section watched in every mode, return_map.hpp) to its first crossing,
 // and the map is then shot from that crossing's mode, time and state. A guess already on the
 // section (|p| within 1e-10 of p's scale, sum |dp/dx_i| |x_i| + |dp/dt| |t|) is kept as it is.
+// The start's own first return gives the section map's min_time when the user gives none.
 #pragma once
 
 #include <string>
@@ -26,5 +27,18 @@ struct SectionStart {
 SectionStart start_on_section(const HybridSystem& system, ModeId mode, double t0, const Vector& x0,
                               const Vector& z0, const Guard& section, double horizon,
                               const SimulationOptions& options = {});
+
+// The first return of a start on the section (issue 46: `--min-time` stated, never guessed): the
+// flow leaves the section, crosses it against its direction (t_leave; for a section of either
+// direction, t_leave = t0), and the next crossing in its direction is the return (t_return).
+// min_time = (t_leave + t_return) / 2 - t0 lies between them, where no crossing is near.
+struct SectionReturn {
+  bool ok = false;
+  double t_leave = kNaN, t_return = kNaN, min_time = kNaN;
+  std::string message;  // why not ok
+};
+SectionReturn first_return(const HybridSystem& system, ModeId mode, double t0, const Vector& x0,
+                           const Vector& z0, const Guard& section, double horizon,
+                           const SimulationOptions& options = {});
 
 }  // namespace saltus::analysis
