@@ -180,7 +180,7 @@ int bifurcation_command(const BifurcationArguments& args) {
   csv.precision(17);
   csv << "parameter,point";
   for (const auto& s : m.states) csv << "," << s.name;
-  csv << ",mode,status,bridge_stretches,painleve_lift_offs\n";
+  csv << ",mode,status,bridge_stretches,painleve_lift_offs,run\n";
   long short_columns = 0, bridged_columns = 0, stretch_count = 0, lift_off_count = 0;
   for (size_t c = 0; c < columns.size(); ++c) {
     const analysis::DiagramColumn& col = columns[c];
@@ -192,7 +192,7 @@ int bifurcation_command(const BifurcationArguments& args) {
       csv << col.parameter << "," << k;
       for (Eigen::Index i = 0; i < col.points.cols(); ++i) csv << "," << col.points(k, i);
       csv << "," << sys.mode(col.modes[static_cast<size_t>(k)]).name << ",ok," << bridged << ","
-          << lift_offs << "\n";
+          << lift_offs << "," << to_string(col.termination) << "\n";
     }
     if (col.points.rows() < d.keep) {
       ++short_columns;
@@ -202,7 +202,8 @@ int bifurcation_command(const BifurcationArguments& args) {
       }
       csv << col.parameter << ",-1";
       for (size_t i = 0; i < m.states.size(); ++i) csv << ",nan";
-      csv << ",," << why << "," << bridged << "," << lift_offs << "\n";
+      csv << ",," << why << "," << bridged << "," << lift_offs << ","
+          << to_string(col.termination) << "\n";
       std::cerr << varied << " = " << col.parameter << ": " << col.message << "\n";
     }
   }

@@ -1,6 +1,7 @@
 #include "saltus/analysis/bifurcation_diagram.hpp"
 
 #include <cmath>
+#include <sstream>
 
 #include "saltus/core/error.hpp"
 #include "saltus/sim/simulator.hpp"
@@ -77,8 +78,27 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
       column.points.row(static_cast<Eigen::Index>(k)) = kept[k].transpose();
     }
     if (static_cast<long>(kept.size()) < options.keep) {
-      column.message = "only " + std::to_string(kept.size()) + " of " +
-                       std::to_string(options.keep) + " section points: " + r.summary.message;
+      // Why, in the run's terms (issue 46 item 6): how it ended, where the section was last
+      // crossed, and where the run was then (a walker that fell ends far from its gait).
+      std::ostringstream os;
+      os.precision(10);
+      os << "only " << kept.size() << " of " << options.keep << " section points (after "
+         << options.discard << " discarded; " << crossings << " crossing"
+         << (crossings == 1 ? "" : "s") << " in all): the run ended "
+         << to_string(r.termination()) << " at t = " << r.t_final;
+      if (r.final_mode >= 0 && r.final_mode < system.mode_count()) {
+        os << " in mode '" << system.mode(r.final_mode).name << "'";
+      }
+      os << " at x = (";
+      for (Eigen::Index k = 0; k < r.x_final.size(); ++k) os << (k ? ", " : "") << r.x_final[k];
+      os << ")";
+      if (crossings > 0) {
+        os << ", the last crossing at t = " << last_t;
+      } else {
+        os << ", no crossing of '" << section_name << "'";
+      }
+      if (!r.summary.message.empty()) os << ": " << r.summary.message;
+      column.message = os.str();
     }
     // A run that failed (Painleve, a non-finite state, Zeno) leaves the start for the next value
     // as it was; so does one that crossed no section or crossed it in a mode of another dimension.

@@ -245,6 +245,39 @@ def orbit_finds_the_vibrating_tables_fold_from_the_files_instant(cli):
 
 
 @case
+def orbit_of_the_woodpecker_toy(cli):
+    # Issue 46: the woodpecker toy (models/woodpecker.toml, Glocker's model and numbers) on the
+    # section phi_S = 0 rising (the bird's forward swing in free flight), the sleeve's height y
+    # cyclic, without --min-time (stated from the start's return). Period 0.145976 s (the
+    # issue's, 2e-4; bench/peers/woodpecker_reference.py's Moreau-Jean stepping gives 0.1459778
+    # at h = 5e-7), one nontrivial multiplier -0.839, the sleeve 19.445 mm lower per period;
+    # the same at t0 = 1e6.
+    periods = []
+    for t0 in (0.0, 1e6):
+        out = os.path.join(cli.work, "woodpecker%d" % len(periods))
+        code, stdout, stderr = cli.run("orbit", cli.model("woodpecker.toml"), "--section",
+                                       "phi_S=0,+", "--cyclic", "y", "--numerical-resets",
+                                       "--set", "initial.t=%r" % t0, "--set",
+                                       "solver.t_end=%r" % (t0 + 1), "--out", out, "--no-plot")
+        expect_exit(code, 0, stdout, stderr, "woodpecker orbit at t0 = %g" % t0)
+        o = read_json(out, "orbit.json")
+        expect(o["status"] == "converged" and o["min_time"]["from"] == "the start's first return",
+               "converged, min_time stated", o)
+        expect(abs(o["return_time"] - 0.145976) < 2e-4 and
+               abs(o["return_time"] - 0.1459778) < 1e-5, "period", o["return_time"])
+        mods = sorted((m["abs"] for m in o["multipliers"]), reverse=True)
+        expect(abs(mods[0] - 0.839156) < 1e-5 and all(m < 1e-6 for m in mods[1:]),
+               "one nontrivial multiplier", o["multipliers"])
+        expect(o["cyclic"][0]["state"] == "y" and abs(o["cyclic"][0]["drift"] + 0.019445379) < 1e-8,
+               "descent per period",
+               o["cyclic"])
+        expect(o["resets_per_period"] == 9 and o["section_crossings_before_return"] == 0,
+               "nine resets, first return", o)
+        periods.append(o["return_time"])
+    expect(abs(periods[0] - periods[1]) < 1e-9, "the same period at t0 = 1e6", periods)
+
+
+@case
 def orbit_continuation_whose_corrector_fails_is_partial(cli):
     # Issue 34: a continuation that cannot go on before the end of its range is exit 2 with
     # status "corrector failed" and where it failed; the points found stay in branch.csv.

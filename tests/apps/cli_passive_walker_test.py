@@ -123,6 +123,32 @@ def walker_min_time_is_stated_and_a_two_step_map_is_named(cli):
 
 
 @case
+def walker_diagram_says_how_each_run_ended(cli):
+    # Issue 46 item 6: at a slope of 0.05 the walker falls over (no gait; its stance angle winds
+    # on). The value's row says how the run ended and where it was, not only "0 of 4 points";
+    # every row carries the run's status.
+    out = os.path.join(cli.work, "fell")
+    code, stdout, stderr = cli.run("bifurcation", cli.model("passive_walker.toml"), "--vary",
+                                   "gamma=0.009:0.05:2", "--section", "theta=0,-", "--discard",
+                                   "4", "--keep", "4", "--out", out, "--no-plot")
+    expect_exit(code, 2, stdout, stderr, "a value without points")
+    rows = read_csv(os.path.join(out, "bifurcation.csv"))
+    gait = [r for r in rows if abs(float(r["parameter"]) - 0.009) < 1e-12]
+    fell = [r for r in rows if abs(float(r["parameter"]) - 0.05) < 1e-12]
+    expect(len(gait) == 4 and all(r["status"] == "ok" and r["run"] == "terminal-event"
+                                  for r in gait), "the gait's rows", gait)
+    expect(len(fell) == 1 and fell[0]["point"] == "-1" and fell[0]["run"] == "end-time-reached",
+           "the fall's row", fell)
+    why = fell[0]["status"]
+    expect("only 0 of 4 section points (after 4 discarded;" in why and
+           "the run ended end-time-reached at t = " in why and "in mode 'stance' at x = (" in why,
+           "says how and where the run ended", why)
+    theta = float(why.split("at x = (")[1].split(";")[0])
+    expect(abs(theta) > 10, "the stance angle wound on: the walker fell", theta)
+    expect("gamma = 0.05: only 0 of 4" in stderr, "stderr names the value", stderr)
+
+
+@case
 def walker_continuation_in_the_slope_passes_the_period_doubling(cli):
     # The arclength step grows until the last step, which leaves [0.009, 0.016], jumps over the
     # doubling: that step is searched too. --max-step 0.003 gives a denser branch.
