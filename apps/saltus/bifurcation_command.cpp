@@ -202,8 +202,8 @@ int bifurcation_command(const BifurcationArguments& args) {
       }
       csv << col.parameter << ",-1";
       for (size_t i = 0; i < m.states.size(); ++i) csv << ",nan";
-      csv << ",," << why << "," << bridged << "," << lift_offs << ","
-          << to_string(col.termination) << "\n";
+      csv << ",," << why << "," << bridged << "," << lift_offs << "," << to_string(col.termination)
+          << "\n";
       std::cerr << varied << " = " << col.parameter << ": " << col.message << "\n";
     }
   }

@@ -84,8 +84,8 @@ std::vector<DiagramColumn> bifurcation_diagram(const HybridSystem& system, ModeI
       os.precision(10);
       os << "only " << kept.size() << " of " << options.keep << " section points (after "
          << options.discard << " discarded; " << crossings << " crossing"
-         << (crossings == 1 ? "" : "s") << " in all): the run ended "
-         << to_string(r.termination()) << " at t = " << r.t_final;
+         << (crossings == 1 ? "" : "s") << " in all): the run ended " << to_string(r.termination())
+         << " at t = " << r.t_final;
       if (r.final_mode >= 0 && r.final_mode < system.mode_count()) {
         os << " in mode '" << system.mode(r.final_mode).name << "'";
       }
