@@ -132,5 +132,97 @@ def sensitivity_of_relay_crossings_is_filippovs_saltation(cli):
         expect(abs(e["hybrid_jacobian"] - 1.0) < 1e-12, "hybrid Jacobian", e)
 
 
+STICK_SLIP = """[model]
+name = "self_excited_stick_slip"
+[parameters]
+F = 1.0
+vb = 0.5
+c = -0.1
+[states]
+x = 1.4
+v = 0.0
+[modes.belt]
+flow = ["x' = v", "v' = -x - c*(v - vb) - F*sign(v - vb)"]
+[[sections]]
+name = "turn"
+value = "v"
+direction = "falling"
+[solver]
+t_end = 40
+rtol = 1e-12
+atol = 1e-12
+"""
+
+
+def stick_slip_cycle(F, vb, c):
+    """The stick-slip cycle of x'' + c (x' - vb) + x = -F sign(x' - vb), c < 0 [derived]: the
+    stick (Filippov sliding on v = vb) ends where the friction needed, x, reaches F; the slip from
+    (F, vb) is y = x - (F + c vb), y'' + c y' + y = 0, until v returns to vb at x_a < F; the
+    stick then carries x from x_a to F at speed vb. Returns (period, x where v falls through 0)."""
+    w = math.sqrt(1 - c * c / 4)
+    a = -c * vb
+    b = (vb + c * a / 2) / w
+
+    def y(t):
+        return math.exp(-c * t / 2) * (a * math.cos(w * t) + b * math.sin(w * t))
+
+    def v(t):
+        e = math.exp(-c * t / 2)
+        return e * ((-c / 2) * (a * math.cos(w * t) + b * math.sin(w * t)) +
+                    w * (-a * math.sin(w * t) + b * math.cos(w * t)))
+
+    def root(f, lo, hi):
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if (f(mid) > 0) == (f(lo) > 0):
+                lo = mid
+            else:
+                hi = mid
+        return 0.5 * (lo + hi)
+
+    # v falls below vb at once (v' = 0, v'' = -vb); sample to bracket its zero and its return.
+    ts = [k * 1e-3 for k in range(1, 20000)]
+    t0 = next(t for t, u in zip(ts, ts[1:]) if v(t) > 0 >= v(u))
+    turn = root(v, t0, t0 + 1e-3)
+    t1 = next(t for t, u in zip(ts, ts[1:]) if t > turn and v(t) - vb < 0 <= v(u) - vb)
+    back = root(lambda t: v(t) - vb, t1, t1 + 1e-3)
+    x_a = F + c * vb + y(back)
+    return back + (F - x_a) / vb, F + c * vb + y(turn)
+
+
+@case
+def orbit_through_sliding_and_its_continuation(cli):
+    # Issue 45 item 3: a self-excited stick-slip oscillator (negative damping c about the belt
+    # speed) written with sign(): its cycle sticks (slides on v = vb) once per period. `saltus
+    # orbit` on the section v = 0 falling, against the closed form (period and x there, 1e-8);
+    # its multipliers are 0 (the stick forgets the state). Continued in vb over [0.5, 0.6],
+    # every point against the closed form.
+    model = os.path.join(cli.work, "stick_slip.toml")
+    with open(model, "w") as f:
+        f.write(STICK_SLIP)
+    out = os.path.join(cli.work, "orbit")
+    code, stdout, stderr = cli.run("orbit", model, "--section", "turn", "--out", out,
+                                   "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "orbit through sliding")
+    o = read_json(out, "orbit.json")
+    period, x_turn = stick_slip_cycle(1.0, 0.5, -0.1)
+    expect(o["status"] == "converged" and abs(o["return_time"] - period) < 1e-8, "period",
+           o["return_time"], period)
+    expect(abs(o["state"]["x"] - x_turn) < 1e-8 and abs(o["state"]["v"]) < 1e-8, "x at the turn",
+           o["state"], x_turn)
+    expect(all(m["abs"] < 1e-8 for m in o["multipliers"]), "multipliers 0", o["multipliers"])
+    out = os.path.join(cli.work, "branch")
+    code, stdout, stderr = cli.run("orbit", model, "--section", "turn", "--continue",
+                                   "vb=0.5:0.6", "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "continuation through sliding")
+    rows = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(rows) >= 3 and float(rows[-1]["vb"]) > 0.55, "branch points", len(rows))
+    for r in rows:
+        vb = float(r["vb"])
+        period, x_turn = stick_slip_cycle(1.0, vb, -0.1)
+        expect(abs(float(r["period"]) - period) < 1e-8 and abs(float(r["x"]) - x_turn) < 1e-8,
+               "branch point at vb = %r" % vb, r, period, x_turn)
+
+
 if __name__ == "__main__":
     main(CASES, "cli_switching_test.py")
