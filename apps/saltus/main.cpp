@@ -4,6 +4,7 @@
 #include "bifurcation_command.hpp"
 #include "commands.hpp"
 #include "density_command.hpp"
+#include "lyapunov_command.hpp"
 #include "orbit_command.hpp"
 #include "sensitivity_command.hpp"
 #include "sweep_command.hpp"
@@ -323,10 +324,14 @@ int main(int argc, char** argv) {
       "Exit status: 0 ok, 1 bad input, 2 some values gave fewer points (why: stderr and the\n"
       "status column), 3 output error.");
 
+  saltus::cli::LyapunovArguments lyap;
+  CLI::App* lyap_cmd = saltus::cli::add_lyapunov_subcommand(app, lyap);
+
   CLI11_PARSE(app, argc, argv);
   if (*density_cmd) return saltus::cli::density_command(density);
   if (*orbit_cmd) return saltus::cli::orbit_command(orbit);
   if (*bif_cmd) return saltus::cli::bifurcation_command(bif);
+  if (*lyap_cmd) return saltus::cli::lyapunov_command(lyap);
   sens.has_t_end = sens_cmd->count("--t-end") > 0;
   if (*sens_cmd) return saltus::cli::sensitivity_command(sens);
   sweep.random = random_opt->count() > 0;

@@ -139,14 +139,15 @@ const std::vector<std::string>& output_folder_names() {
   // forces.png: `saltus plot` of a run with contact forces; drawing.*: models with a [drawing];
   // animation.gif: `saltus animate`; density.*: `saltus density`; sensitivity.json: `saltus
   // sensitivity`; orbit.json, branch.*, bifurcations.csv, period2.csv, floquet.png: `saltus
-  // orbit`; bifurcation.*: `saltus bifurcation`.
+  // orbit`; bifurcation.*: `saltus bifurcation`; lyapunov.json: `saltus lyapunov`.
   static const std::vector<std::string> names = {
       "trajectory.csv", "events.csv",         "summary.json",     "states.png",
       "phase.png",      "hybrid_time.png",    "forces.png",       "drawing.csv",
       "drawing.json",   "animation.gif",      "density.csv",      "density.npy",
       "density.png",    "sensitivity.json",   "orbit.json",       "branch.csv",
       "floquet.png",    "branch.png",         "bifurcation.csv",  "bifurcation.png",
-      "sweep.npy",      "sweep_columns.json", "bifurcations.csv", "period2.csv"};
+      "sweep.npy",      "sweep_columns.json", "bifurcations.csv", "period2.csv",
+      "lyapunov.json"};
   return names;
 }
 
