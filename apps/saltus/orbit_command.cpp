@@ -1,3 +1,7 @@
+// `saltus orbit`: the map (stroboscopic or section, its start and min_time), the solve or the
+// continuation, and orbit.json. (About 510 lines: the set-up, the single solve and the
+// continuation share the loaded model, the map and the JSON being filled; the branch files are
+// in orbit_branch_output.cpp. The set-up of a section map is the next piece to move out.)
 #include "orbit_command.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Pseudo-arclength continuation of periodic orbits with fold, period-doubling, Neimark-Sacker
-// and grazing detection (contract in include/saltus/analysis/orbit_continuation.hpp). (Just
-// over 450 lines: the corrector, the step control and the bisection of test functions share
-// one state.)
+// and grazing detection (contract in include/saltus/analysis/orbit_continuation.hpp). (About
+// 530 lines: the corrector, the step control, the bisection of test functions and the
+// re-timing of a stroboscopic map share one state, the Continuation below.)
 #include "saltus/analysis/orbit_continuation.hpp"
 
 #include <Eigen/LU>

@@ -201,12 +201,14 @@ def orbit_finds_the_vibrating_tables_fold_from_the_files_instant(cli):
     # trace of the monodromy 1 + e^2 - (1 + e)^2 A w^2 sin(phi) / g is -(1 + e^2). Continued down
     # in A from the file's instant the branch stopped at the fold ("the initial state is on the
     # trigger side"); the map is now re-timed between the impacts. Random tables, one at
-    # t = 1e6 (the table's phase origin and the run's start moved together).
+    # t = 1e6 (the table's phase origin and the run's start moved together), one in
+    # milliseconds (w in rad/ms, g in m/ms^2: the same A at the fold and the doubling).
     rng = random.Random(46)
-    g = 9.81
-    for k in range(4):
+    for k in range(5):
         e = rng.uniform(0.3, 0.9)
-        w = rng.uniform(math.pi, 4 * math.pi)
+        ms = 1000.0 if k == 4 else 1.0  # time unit: seconds, or milliseconds
+        w = rng.uniform(math.pi, 4 * math.pi) / ms
+        g = 9.81 / ms ** 2
         t_origin = 1e6 if k == 3 else 0.0
         fold = (1 - e) * math.pi * g / ((1 + e) * w * w)
         pd = g / ((1 + e) * w * w) * math.sqrt(4 * (1 + e * e) ** 2 / (1 + e) ** 2 +
@@ -215,13 +217,15 @@ def orbit_finds_the_vibrating_tables_fold_from_the_files_instant(cli):
         y0, v0 = table_orbit(a_start, w, e, g, t_origin, t_origin)[0]
         out = os.path.join(cli.work, "table%d" % k)
         sets = ["A=%r" % a_start, "e=%r" % e, "w=%r" % w, "y0=%r" % y0, "v0=%r" % v0,
-                "t0=%r" % t_origin, "initial.t=%r" % t_origin, "solver.t_end=%r" % (t_origin + 20)]
+                "g=%r" % g, "t0=%r" % t_origin, "initial.t=%r" % t_origin,
+                "solver.t_end=%r" % (t_origin + 20 * ms),
+                "output.sample_interval=%r" % (0.001 * ms)]
         args = ["orbit", cli.model("vibrating_table.toml"), "--period", repr(2 * math.pi / w),
                 "--continue", "A=%r:%r" % (a_start, 0.8 * fold), "--out", out, "--no-plot"]
         for item in sets:
             args += ["--set", item]
         code, stdout, stderr = cli.run(*args)
-        what = "table e = %.3f, w = %.3f, t0 = %g" % (e, w, t_origin)
+        what = "table e = %.3f, w = %.3g, t0 = %g, time unit %g s" % (e, w, t_origin, 1 / ms)
         expect_exit(code, 0, stdout, stderr, what)
         o = read_json(out, "orbit.json")
         kinds = [b["kind"] for b in o["bifurcations"]]
