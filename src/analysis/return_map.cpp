@@ -76,7 +76,7 @@ constexpr const char* kLeavingSuffix = " (leaving)";
 // before the section) is no return; one per instant (a model's [[sections]] entry of that name
 // may watch it too).
 long returns_on_the_way(const HybridSystem& system, const EventLog& log,
-                        const std::string& section_name) {
+                        const std::string& section_name, double t0) {
   long count = 0;
   bool left = false;
   double counted_at = kNaN;
@@ -87,7 +87,9 @@ long returns_on_the_way(const HybridSystem& system, const EventLog& log,
     if (r.observation && g.name == section_name + kLeavingSuffix) {
       left = true;
     } else if (r.observation && g.name == section_name) {
-      if (left && r.t != counted_at) ++count;
+      // A section of either direction has no far side: every crossing after the start returns.
+      const bool returns = g.direction == Direction::Either ? r.t != t0 : left;
+      if (returns && r.t != counted_at) ++count;
       counted_at = r.t;
       left = false;
     } else if (!r.observation) {
@@ -140,7 +142,7 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
     }
   }
   if (!ends_on_section && !section_name.empty()) {
-    out.section_crossings = returns_on_the_way(system, log, section_name);
+    out.section_crossings = returns_on_the_way(system, log, section_name, t0);
   }
   for (const EventSensitivity& e : s.events) {
     out.min_crossing_rate = std::min(out.min_crossing_rate, std::abs(e.crossing_rate));
@@ -229,15 +231,13 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
   watch.observe_only = true;
   watch.terminal = false;
   watch.reset = Reset{};
-  Guard leaving = watch;
+  Guard leaving = watch;  // against the section's direction (none for either direction)
   leaving.name += kLeavingSuffix;
-  if (section.direction != Direction::Either) {
-    leaving.direction =
-        section.direction == Direction::Rising ? Direction::Falling : Direction::Rising;
-  }
+  leaving.direction =
+      section.direction == Direction::Rising ? Direction::Falling : Direction::Rising;
   for (ModeId m = 0; m < free->mode_count(); ++m) {
     free->add_guard(m, watch);
-    free->add_guard(m, leaving);
+    if (section.direction != Direction::Either) free->add_guard(m, leaving);
   }
   add_terminal_section(*to_section, std::move(section));
   return [free, to_section, mode, t0, min_time, horizon, name, options, saltation,

@@ -110,6 +110,15 @@ TEST(SectionReturn, SectionMapCountsTheReturnsItSkipsButNotItsStart) {
       EXPECT_NEAR(later.return_time, (static_cast<double>(skipped) + 1.0) * T, 1e-8);
     }
   }
+  // A section of either direction returns at every crossing: T / 2 and T are skipped by a
+  // min_time of 1.25 T, the return is at 1.5 T; the start's own crossing is not counted.
+  Vector x0(2);
+  x0 << 0.0, 1.0;
+  const MapValue either =
+      section_map(sys, 0, 0.0, section_x(Direction::Either), 1.25 * T, 10.0 * T, options)(x0);
+  ASSERT_TRUE(either.ok()) << either.message;
+  EXPECT_EQ(either.section_crossings, 2);
+  EXPECT_NEAR(either.return_time, 1.5 * T, 1e-8);
 }
 
 }  // namespace
