@@ -9,6 +9,8 @@ carries round-off) against the parameter, stable points solid, unstable dashed, 
 (fold, period doubling,
 Neimark-Sacker, grazing) marked; with DIR/period2.csv (--switch-at-pd) also both points of the
 period-2 orbit (green solid: stable, magenta dashed: unstable) and its own bifurcations.
+DIR/curves.png (--curve): each fold and period-doubling curve in the plane of the two parameters
+(orbit.json: curve_parameters), the branch's bifurcations marked where the curves start.
 Atomic writes.
 Usage: plot_orbit.py DIR [--show STATE]
 """
@@ -130,6 +132,33 @@ def main():
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     save(fig, out, "branch.png")
+    plot_curves(out, orbit)
+
+
+def plot_curves(out, orbit):
+    path = os.path.join(out, "curves.csv")
+    if "curve_parameters" not in orbit or not os.path.exists(path):
+        return
+    p, q = orbit["curve_parameters"]
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    styles = {"fold": "b-", "period doubling": "r-"}
+    for index, entry in enumerate(orbit.get("curves", [])):
+        pts = [r for r in rows if int(r["curve"]) == index]
+        if not pts:
+            continue
+        ax.plot([float(r[q]) for r in pts], [float(r[p]) for r in pts],
+                styles.get(entry["kind"], "k-"), lw=1.5, label=entry["kind"])
+        ax.plot(entry["from"][q], entry["from"][p], "ko", markersize=4)
+    ax.set_xlabel(q)
+    ax.set_ylabel(p)
+    ax.set_title("bifurcation curves (dots: where the branch in " + p + " found them)")
+    ax.grid(True, alpha=0.3)
+    if rows:
+        ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    save(fig, out, "curves.png")
 
 
 if __name__ == "__main__":

@@ -242,6 +242,10 @@ int main(int argc, char** argv) {
                         "NAME=A:B: continue the orbit from NAME = A towards B (NAME: a parameter "
                         "of the file or a state with rate 0, e.g. sigma of "
                         "models/impact_oscillator.toml)");
+  orbit_cmd->add_option("--curve", orbit.curve,
+                        "NAME=C:D with --continue: each fold and period doubling of the branch "
+                        "followed in the plane of the two parameters over NAME in [C, D] "
+                        "(curves.csv, curves.png)");
   orbit_cmd->add_option("--points", orbit.points, "Continuation: most branch points")
       ->capture_default_str();
   orbit_cmd->add_option("--step", orbit.step, "Continuation: first arclength step")
@@ -276,6 +280,8 @@ int main(int argc, char** argv) {
       "      --continue sigma=0:0.12 --switch-at-pd --out out/period2\n"
       "  saltus orbit models/forced_damped_oscillator.toml --period 2.5132741228718345 \\\n"
       "      --continue c=0.4:-0.4 --out out/neimark_sacker\n"
+      "  saltus orbit models/vibrating_table.toml --period 1 --continue A=0.5:0.05 \\\n"
+      "      --curve e=0.3:0.9 --out out/table_curves\n"
       "  saltus orbit models/impact_oscillator_dae.toml --period 2.5132741228718345 --out out/dae\n"
       "Exit status: 0 ok, 1 bad model or options, 2 no orbit (orbit.json: status, residual),\n"
       "a continuation whose corrector failed before the end of NAME's range, max --points or a\n"

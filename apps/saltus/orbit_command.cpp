@@ -1,7 +1,8 @@
 // `saltus orbit`: the map (stroboscopic or section, its start and min_time), the solve or the
 // continuation, and orbit.json. (About 510 lines: the set-up, the single solve and the
 // continuation share the loaded model, the map and the JSON being filled; the branch files are
-// in orbit_branch_output.cpp. The set-up of a section map is the next piece to move out.)
+// in orbit_branch_output.cpp, the period-2 branch in orbit_period_two.cpp, the bifurcation
+// curves in orbit_curves.cpp. The set-up of a section map is the next piece to move out.)
 #include "orbit_command.hpp"
 
 #include <algorithm>
@@ -13,9 +14,10 @@
 
 #include "analysis_setup.hpp"
 #include "orbit_branch_output.hpp"
+#include "orbit_curves.hpp"
+#include "orbit_period_two.hpp"
 #include "python_script.hpp"
 #include "saltus/analysis/cyclic_held_map.hpp"
-#include "saltus/analysis/orbit_branch_switching.hpp"
 #include "saltus/analysis/parameter_return_map.hpp"
 #include "saltus/analysis/section_start.hpp"
 #include "saltus/core/error.hpp"
@@ -113,66 +115,6 @@ std::string held_cyclic_report(const std::vector<std::string>& names,
   return problem;
 }
 
-// --switch-at-pd: the period-2 branch from the first period doubling of `b`, both sides of the
-// pitchfork of the doubled map (its two points) joined into one curve through the doubling.
-nlohmann::ordered_json switch_at_doubling(const std::vector<std::string>& names,
-                                          const analysis::ReturnMap& map, const analysis::Branch& b,
-                                          const analysis::ContinuationOptions& c,
-                                          std::vector<run::OutputFile>& files) {
-  nlohmann::ordered_json out;
-  const analysis::BifurcationPoint* pd = nullptr;
-  for (const analysis::BifurcationPoint& p : b.bifurcations) {
-    if (!pd && p.kind == analysis::BifurcationKind::PeriodDoubling) pd = &p;
-  }
-  if (!pd) {
-    out["status"] = "no period doubling";
-    out["message"] = "no period doubling on the branch to switch at";
-    std::cout << "period 2   " << out["message"].get<std::string>() << "\n";
-    return out;
-  }
-  const analysis::Branch plus = analysis::switch_at_period_doubling(map, *pd, c, 1.0);
-  const analysis::Branch minus = analysis::switch_at_period_doubling(map, *pd, c, -1.0);
-  out["at"] = pd->parameter;
-  if (!plus.ok || !minus.ok) {
-    out["status"] = "no period-2 branch";
-  } else if (plus.status == analysis::BranchStatus::CorrectorFailed ||
-             minus.status == analysis::BranchStatus::CorrectorFailed) {
-    out["status"] = to_string(analysis::BranchStatus::CorrectorFailed);  // a partial branch
-  } else {
-    out["status"] = to_string(analysis::BranchStatus::Continued);
-  }
-  out["message"] = "along +v: " + plus.stop_reason + "; along -v: " + minus.stop_reason;
-  out["stop_reasons"] = {plus.stop_reason, minus.stop_reason};
-  // Joined: the -v side reversed, then the +v side without its first point (the doubling, the
-  // -v side's first point too); after_point counted in the joined rows.
-  analysis::Branch joined;
-  for (auto it = minus.points.rbegin(); it != minus.points.rend(); ++it) {
-    joined.points.push_back(*it);
-  }
-  const int offset = minus.points.empty() ? 0 : static_cast<int>(minus.points.size()) - 1;
-  for (size_t i = minus.points.empty() ? 0 : 1; i < plus.points.size(); ++i) {
-    joined.points.push_back(plus.points[i]);
-  }
-  for (analysis::BifurcationPoint p : plus.bifurcations) {
-    p.after_point += offset;
-    joined.bifurcations.push_back(p);
-  }
-  for (analysis::BifurcationPoint p : minus.bifurcations) {
-    p.after_point = offset - 1 - p.after_point;
-    joined.bifurcations.push_back(p);
-  }
-  out["points"] = joined.points.size();
-  out["bifurcations"] = bifurcations_json(joined);
-  files.emplace_back("period2.csv", branch_csv(names, joined, &map));
-  std::cout << "period 2   from " << number(pd->parameter) << ": " << joined.points.size()
-            << " points; " << plus.stop_reason << "; " << minus.stop_reason << "\n";
-  return out;
-}
-
-}  // namespace
-
-namespace {
-
 // What the command shoots: the map, its guess and the names of the guess's components.
 struct Setup {
   analysis::ReturnMap map;
@@ -183,6 +125,7 @@ struct Setup {
   // --period: the same map at any instant, for a continuation that re-times it
   std::optional<analysis::StroboscopicFamily> family;
   std::string parameter_derivative;
+  CurveRequest curve;  // --curve
 };
 
 // --continue NAME=A:B where NAME is a parameter of the file: a model with [modes] is loaded again
@@ -192,11 +135,23 @@ bool load_model(const OrbitArguments& args, LoadedModel& lm, std::string& runtim
                 std::string& derivative) {
   if (!load_for_analysis(args.model, args.set, lm)) return false;
   if (args.continuation.empty()) return true;
+  if (!args.curve.empty() && lm.run.model->modes.empty()) {
+    // A mechanics model keeps its parameters at run time (one differenced column per
+    // parameter); a curve needs both as states of the map.
+    std::cerr << args.model << ": error: --curve needs a model with [modes] (its parameters "
+              << "loaded as states of rate 0); this model's parameters are kept at run time\n";
+    return false;
+  }
   const std::string name = args.continuation.substr(0, args.continuation.find('='));
   if (!is_parameter(*lm.run.model, name)) return true;
   if (!lm.run.model->modes.empty()) {
     derivative = "exact (the parameter loaded as a state of rate 0)";
-    return load_for_analysis(args.model, args.set, lm, {}, {name});
+    std::vector<std::string> as_states = {name};
+    const std::string second = args.curve.substr(0, args.curve.find('='));
+    if (!args.curve.empty() && is_parameter(*lm.run.model, second) && second != name) {
+      as_states.push_back(second);
+    }
+    return load_for_analysis(args.model, args.set, lm, {}, as_states);
   }
   runtime_parameter = name;
   derivative = "central differences of the return map in the parameter (kept at run time)";
@@ -241,6 +196,9 @@ int orbit_command(const OrbitArguments& args) {
       analysis::section_map(sys, lm.start.mode, m.t_start, section,
                             args.min_time == 0.0 ? 0.5 * horizon : args.min_time, horizon);
     }
+    if (!args.curve.empty() && args.continuation.empty()) {
+      throw Error("--curve continues the branch's folds and period doublings: give --continue too");
+    }
     if (args.switch_at_pd && args.continuation.empty()) {
       throw Error("--switch-at-pd switches branches along a continuation: give --continue too");
     }
@@ -273,6 +231,25 @@ int orbit_command(const OrbitArguments& args) {
       c.max_points = args.points;
       c.initial_step = args.step;
       c.max_step = args.max_step;
+    }
+    if (!args.curve.empty()) {
+      const Range q = parse_range(args.curve, false);
+      setup.curve.first = c.parameter;
+      setup.curve.second = model::parameter_state_index(m, q.name);
+      if (setup.curve.second == c.parameter) {
+        throw Error("--curve: '" + q.name + "' is the continued parameter; name another one");
+      }
+      setup.curve.q_min = std::min(q.a, q.b);
+      setup.curve.q_max = std::max(q.a, q.b);
+      setup.curve.options.tolerance = args.tolerance;
+      setup.curve.options.initial_step = args.step;
+      setup.curve.options.max_step = args.max_step;
+      setup.curve.options.max_points = args.points;
+      const double q0 = guess[setup.curve.second];
+      if (!(q0 >= setup.curve.q_min && q0 <= setup.curve.q_max)) {
+        throw Error("--curve: " + q.name + " = " + number(q0) + " (the file's value) is outside " +
+                    args.curve);
+      }
     }
   } catch (const Error& e) {
     std::cerr << args.model << ": error: " << e.what() << "\n";
@@ -469,8 +446,22 @@ int orbit_command(const OrbitArguments& args) {
     files.emplace_back("branch.csv", branch_csv(names, b));
     files.emplace_back("bifurcations.csv", bifurcations_csv(names, b));
     status = b.status == analysis::BranchStatus::Continued ? 0 : 2;
+    if (b.ok && !args.curve.empty()) {
+      bool complete = true;
+      j["curve_parameters"] = {names[static_cast<size_t>(setup.curve.first)],
+                               names[static_cast<size_t>(setup.curve.second)]};
+      j["curves"] = follow_curves(
+          names, b, held, shooting.cyclic.empty() && setup.family ? &*setup.family : nullptr,
+          setup.curve, files, complete);
+      if (!complete && status == 0) {
+        j["message"] = "a bifurcation curve was not started or is partial (orbit.json: curves)";
+        status = 2;
+      }
+    }
     if (b.ok && args.switch_at_pd) {
-      j["period_2"] = switch_at_doubling(names, held, b, c, files);
+      j["period_2"] = switch_at_doubling(
+          names, held, shooting.cyclic.empty() && setup.family ? &*setup.family : nullptr, b, c,
+          files);
       if (j["period_2"]["status"] != "continued") {
         j["message"] = "period 2: " + j["period_2"]["message"].get<std::string>();
         status = 2;
@@ -486,6 +477,7 @@ int orbit_command(const OrbitArguments& args) {
   }
   std::cout << "wrote      " << (std::filesystem::path(args.out_dir) / "orbit.json").string()
             << (args.continuation.empty() ? "" : ", branch.csv and bifurcations.csv")
+            << (j.contains("curves") ? ", curves.csv" : "")
             << (args.switch_at_pd && j.contains("period_2") && j["period_2"].contains("points")
                     ? ", period2.csv"
                     : "")

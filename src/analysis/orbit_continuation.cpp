@@ -9,6 +9,7 @@
 #include <cmath>
 #include <complex>
 #include <sstream>
+#include <vector>
 
 #include "saltus/analysis/periodic_orbit.hpp"
 #include "saltus/analysis/stroboscopic_phase.hpp"
@@ -79,10 +80,8 @@ class Continuation {
   // False (nothing changed) when not needed, not a stroboscopic map, or the transit failed.
   bool rephase(Vector& u, Evaluation& e, Vector& t) {
     if (!family_) return false;
-    const double T = family_->period;
-    const double margin = reset_margin(e.value, t0_, T);
-    if (!(margin < T / (8.0 * static_cast<double>(e.value.resets + 1)))) return false;
-    const double t1 = quietest_instant(e.value, t0_, T);
+    const double t1 = retiming_instant(e.value, t0_, family_->period);
+    if (std::isnan(t1)) return false;
     const MapValue moved = family_->transit(state(u), t0_, t1, mode_);
     if (!moved.ok()) return false;
     ReturnMap before = std::move(map_);
@@ -102,6 +101,7 @@ class Continuation {
     return true;
   }
   double instant() const { return t0_; }
+  ModeId instant_mode() const { return mode_; }
 
   bool evaluate(const Vector& u, Evaluation& e) const {
     e.value = map_(perm_.transpose() * u);
@@ -111,12 +111,18 @@ class Continuation {
     e.F = pu.head(n_ - 1) - u.head(n_ - 1);
     e.J = dpu.topRows(n_ - 1);
     e.J.leftCols(n_ - 1) -= Matrix::Identity(n_ - 1, n_ - 1);
-    e.M = dpu.topLeftCorner(n_ - 1, n_ - 1);
     // Another state the map keeps (a second parameter kept as a state, row e_k of DP): its
-    // equation is "u_k stays", else the Newton matrix has a zero row.
+    // equation is "u_k stays", else the Newton matrix has a zero row; M leaves it out (its
+    // trivial multiplier 1 would make every orbit unstable), as find_fixed_point does.
+    std::vector<Eigen::Index> free;
     for (Eigen::Index k = 0; k < n_ - 1; ++k) {
-      if (e.J.row(k).isZero(0.0) && e.F[k] == 0.0) e.J(k, k) = 1.0;
+      if (e.J.row(k).isZero(0.0) && e.F[k] == 0.0) {
+        e.J(k, k) = 1.0;
+      } else {
+        free.push_back(k);
+      }
     }
+    e.M = dpu(free, free);
     return true;
   }
 
@@ -307,6 +313,7 @@ void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
       BifurcationPoint b;
       b.kind = BifurcationKind::Grazing;
       b.t0 = c.instant();
+      b.mode = c.instant_mode();
       b.parameter = same_sequence ? next[n - 1] : anchor[n - 1];
       b.x = c.state(same_sequence ? next : anchor);
       b.after_point = static_cast<int>(branch.points.size()) - 1;
@@ -362,6 +369,7 @@ void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
       BifurcationPoint b;
       b.kind = kind;
       b.t0 = c.instant();
+      b.mode = c.instant_mode();
       b.parameter = l.point[n - 1];
       b.x = c.state(l.point);
       b.after_point = static_cast<int>(branch.points.size()) - 1;

@@ -50,4 +50,10 @@ double quietest_instant(const MapValue& value, double t0, double period) {
   return t0 + (middle > 0.0 ? middle : 0.5 * period);
 }
 
+double retiming_instant(const MapValue& value, double t0, double period) {
+  const double margin = reset_margin(value, t0, period);
+  if (!(margin < period / (8.0 * static_cast<double>(value.resets + 1)))) return kNaN;
+  return quietest_instant(value, t0, period);
+}
+
 }  // namespace saltus::analysis

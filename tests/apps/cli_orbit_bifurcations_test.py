@@ -248,6 +248,111 @@ def orbit_finds_the_vibrating_tables_fold_from_the_files_instant(cli):
         expect(worst < 1e-7 * (1 + 1e3 * (t_origin > 0)), what + ": branch points", worst)
 
 
+def table_fold_and_doubling(w, e, g):
+    """A at the vibrating table's fold and period doubling [derived, table_orbit and the case
+    above]: the fold where cos(phi) = 1, the doubling where tr M = -(1 + e^2)."""
+    fold = (1 - e) * math.pi * g / ((1 + e) * w * w)
+    pd = g / ((1 + e) * w * w) * math.sqrt(4 * (1 + e * e) ** 2 / (1 + e) ** 2 +
+                                           (math.pi * (1 - e)) ** 2)
+    return fold, pd
+
+
+@case
+def orbit_traces_the_tables_fold_and_doubling_curves_in_A_and_e(cli):
+    # Issue 46 item 3: the branch in A finds the doubling and the fold; --curve e=0.3:0.9 follows
+    # each in the (A, e) plane. Every curve point (at least 20 per curve, e from 0.3 to 0.9
+    # exactly) against A_fold(e) and A_pd(e), and its state against the closed-form orbit at its
+    # instant (the fold curve keeps its impact at the table's phase 0, so it is followed at a
+    # re-timed instant). A random table in seconds, one in milliseconds and one at t = 1e6.
+    rng = random.Random(463)
+    for k in range(3):
+        e0 = rng.uniform(0.45, 0.75)
+        ms = 1000.0 if k == 1 else 1.0
+        w = rng.uniform(math.pi, 4 * math.pi) / ms
+        g = 9.81 / ms ** 2
+        t_origin = 1e6 if k == 2 else 0.0
+        fold0, pd0 = table_fold_and_doubling(w, e0, g)
+        a_start = 1.05 * pd0
+        y0, v0 = table_orbit(a_start, w, e0, g, t_origin, t_origin)[0]
+        out = os.path.join(cli.work, "curves%d" % k)
+        args = ["orbit", cli.model("vibrating_table.toml"), "--period", repr(2 * math.pi / w),
+                "--continue", "A=%r:%r" % (a_start, 0.8 * fold0), "--curve", "e=0.3:0.9",
+                "--max-step", "0.02",
+                "--out", out] + ([] if k == 0 and has_matplotlib() else ["--no-plot"])
+        for item in ["A=%r" % a_start, "e=%r" % e0, "w=%r" % w, "y0=%r" % y0, "v0=%r" % v0,
+                     "g=%r" % g, "t0=%r" % t_origin, "initial.t=%r" % t_origin,
+                     "solver.t_end=%r" % (t_origin + 20 * ms),
+                     "output.sample_interval=%r" % (0.001 * ms)]:
+            args += ["--set", item]
+        code, stdout, stderr = cli.run(*args)
+        what = "table e = %.3f, w = %.3g, t0 = %g, time unit %g s" % (e0, w, t_origin, 1 / ms)
+        expect_exit(code, 0, stdout, stderr, what)
+        o = read_json(out, "orbit.json")
+        expect(o["curve_parameters"] == ["A", "e"], what + ": curve parameters", o)
+        kinds = [c["kind"] for c in o["curves"]]
+        expect(kinds == ["period doubling", "fold"], what + ": curves", kinds)
+        # e is loaded as a state the map keeps: its trivial multiplier 1 is no multiplier of
+        # the orbit (else no point would be stable); between the fold and the doubling the
+        # orbit is stable.
+        branch = read_csv(os.path.join(out, "branch.csv"))
+        expect("multiplier1_re" in branch[0] and "multiplier2_re" not in branch[0],
+               what + ": two multipliers", list(branch[0]))
+        stable = [float(r["A"]) for r in branch if r["stable"] == "1"]
+        expect(stable and min(stable) > fold0 - 1e-9 and max(stable) < pd0 + 1e-9,
+               what + ": stable between the fold and the doubling", (stable, fold0, pd0))
+        rows = read_csv(os.path.join(out, "curves.csv"))
+        tol = 1e-9  # the corrector's tolerance (measured 4e-15; 9e-12 at t = 1e6)
+        for index, entry in enumerate(o["curves"]):
+            expect(entry["status"] == "continued", what + ": " + entry["kind"], entry)
+            pts = [r for r in rows if int(r["curve"]) == index]
+            expect(len(pts) >= 20 and len(pts) == entry["points"], what + ": points", len(pts))
+            es = [float(r["e"]) for r in pts]
+            expect(abs(es[0] - 0.3) < 1e-12 and abs(es[-1] - 0.9) < 1e-12,
+                   what + ": e from 0.3 to 0.9", (es[0], es[-1]))
+            worst_a = worst_state = 0.0
+            for r in pts:
+                e, a = float(r["e"]), float(r["A"])
+                fold, pd = table_fold_and_doubling(w, e, g)
+                worst_a = max(worst_a, abs(a - (fold if entry["kind"] == "fold" else pd)))
+                t = float(r["t_state"])
+                exact = table_orbit(a, w, e, g, t_origin, t) if entry["kind"] != "fold" else \
+                    table_orbit(fold * (1 + 1e-15), w, e, g, t_origin, t)
+                worst_state = max(worst_state, min(max(abs(float(r["y"]) - y),
+                                                       abs(float(r["v"]) - v) * ms)
+                                                   for y, v in exact))
+            expect(worst_a < tol, what + ": " + entry["kind"] + " curve A(e)", worst_a)
+            expect(worst_state < 1e-6 * (1 + 1e3 * (t_origin > 0)),
+                   what + ": " + entry["kind"] + " curve states", worst_state)
+        if k == 0 and has_matplotlib():
+            expect(os.path.getsize(os.path.join(out, "curves.png")) > 1000, "curves.png", out)
+
+
+@case
+def orbit_curve_bad_input_is_refused(cli):
+    # --curve without --continue, on the continued parameter itself, with a range that leaves
+    # out the file's value, on an unknown name, on a model that keeps its parameters at run
+    # time: exit 1, naming the cause, nothing run.
+    table = cli.model("vibrating_table.toml")
+    cases = [
+        (["--curve", "e=0.3:0.9"], "give --continue too"),
+        (["--continue", "A=0.5:0.4", "--curve", "A=0.3:0.9"], "is the continued parameter"),
+        (["--continue", "A=0.5:0.4", "--curve", "e=0.8:0.9"], "outside e=0.8:0.9"),
+        (["--continue", "A=0.5:0.4", "--curve", "nope=0.8:0.9"], "nope"),
+    ]
+    for extra, why in cases:
+        out = os.path.join(cli.work, "bad_curve")
+        code, stdout, stderr = cli.run("orbit", table, "--period", "1", "--out", out,
+                                       "--no-plot", *extra)
+        expect_exit(code, 1, stdout, stderr, " ".join(extra))
+        expect(why in stderr, "says why: " + why, stderr)
+        expect(not os.path.exists(os.path.join(out, "orbit.json")), "nothing written", out)
+    code, stdout, stderr = cli.run("orbit", cli.model("rocking_block.toml"), "--period", "1",
+                                   "--continue", "e=0.5:0.4", "--curve", "mu=0.1:0.9",
+                                   "--out", os.path.join(cli.work, "bad_curve"), "--no-plot")
+    expect_exit(code, 1, stdout, stderr, "--curve on a mechanics model")
+    expect("needs a model with [modes]" in stderr, "says why", stderr)
+
+
 @case
 def orbit_of_the_woodpecker_toy(cli):
     # Issue 46: the woodpecker toy (models/woodpecker.toml, Glocker's model and numbers) on the

@@ -70,8 +70,9 @@ struct BifurcationPoint {
   Eigen::VectorXcd multipliers;
   // det(M + I), the tangent's dp, |lambda| - 1 (Neimark-Sacker) or the grazing evidence there
   double test_value = kNaN;
-  double angle = kNaN;  // Neimark-Sacker: arg of the crossing multiplier, in (0, pi)
-  double t0 = kNaN;     // the instant of x (BranchPoint::t0)
+  double angle = kNaN;    // Neimark-Sacker: arg of the crossing multiplier, in (0, pi)
+  double t0 = kNaN;       // the instant of x (BranchPoint::t0)
+  ModeId mode = kNoMode;  // the mode at t0 (stroboscopic maps; kNoMode for others)
   std::string message;
 };
 

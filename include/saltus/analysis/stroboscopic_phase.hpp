@@ -36,4 +36,9 @@ double reset_margin(const MapValue& value, double t0, double period);
 // (t0 + T / 2 when there is none).
 double quietest_instant(const MapValue& value, double t0, double period);
 
+// Where a continuation re-times the map from t0 (orbit_continuation.hpp, bifurcation_curve.hpp):
+// quietest_instant when a reset of `value` lies within T / (8 (resets + 1)) of t0 or t0 + T,
+// NaN when every reset keeps clear of them.
+double retiming_instant(const MapValue& value, double t0, double period);
+
 }  // namespace saltus::analysis
