@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "saltus/analysis/grazing_point.hpp"
 #include "saltus/analysis/periodic_orbit.hpp"
 #include "saltus/analysis/stroboscopic_phase.hpp"
 
@@ -187,6 +188,7 @@ class Continuation {
   }
 
   Eigen::Index n() const { return n_; }
+  const ReturnMap& map() const { return map_; }
   Vector state(const Vector& u) const { return perm_.transpose() * u; }
 
  private:
@@ -263,6 +265,39 @@ std::string check_parameter(const ReturnMap& map, const Vector& guess,
   return "";
 }
 
+// Locates the grazing `b` (grazing_point.hpp) from the branch's last points on its event sequence
+// at the map's current instant, and puts the located parameter, orbit and multipliers in it; its
+// message says how, or why the branch's last point is kept.
+void refine_grazing(const Continuation& c, const Branch& branch, const ContinuationOptions& o,
+                    BifurcationPoint& b) {
+  std::vector<Vector> approach;
+  for (auto p = branch.points.rbegin(); p != branch.points.rend() && approach.size() < 3; ++p) {
+    const bool same_instant =
+        p->t0 == c.instant() || (std::isnan(p->t0) && std::isnan(c.instant()));
+    if (!same_instant || p->resets != branch.points.back().resets) break;
+    approach.insert(approach.begin(), p->x);
+  }
+  GrazingOptions g;
+  g.parameter = o.parameter;
+  g.orbit_tolerance = o.tolerance;
+  g.parameter_tolerance = o.tolerance;
+  const GrazingPoint located = locate_grazing(c.map(), approach, g);
+  if (!located.converged) {
+    b.message += "; " + located.message;
+    return;
+  }
+  std::ostringstream os;
+  os.precision(16);
+  os << "grazing at parameter " << located.parameter << ", " << located.message
+     << "; the continuation stopped " << b.parameter - located.parameter
+     << " from it: " << b.message;
+  b.parameter = located.parameter;
+  b.x = located.x;
+  b.multipliers = located.multipliers;
+  b.test_value = located.nearest_evidence;
+  b.message = os.str();
+}
+
 // Steps along the branch from the converged point u (evaluation e) with tangent t until it ends;
 // points and bifurcations are appended to `branch`.
 void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
@@ -328,6 +363,7 @@ void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
         os << "; a step of " << h << " further: " << message;
       }
       b.message = os.str();
+      refine_grazing(c, branch, o, b);
       branch.bifurcations.push_back(b);
       branch.stop_reason = b.message;
       return;
