@@ -268,7 +268,8 @@ std::string check_parameter(const ReturnMap& map, const Vector& guess,
 // Locates the grazing `b` (grazing_point.hpp) from the branch's last points on its event sequence
 // at the map's current instant, and puts the located parameter, orbit and multipliers in it; its
 // message says how, or why the branch's last point is kept.
-void refine_grazing(const Continuation& c, const Branch& branch, const ContinuationOptions& o,
+// True when it was located.
+bool refine_grazing(const Continuation& c, const Branch& branch, const ContinuationOptions& o,
                     BifurcationPoint& b) {
   std::vector<Vector> approach;
   for (auto p = branch.points.rbegin(); p != branch.points.rend() && approach.size() < 3; ++p) {
@@ -284,7 +285,7 @@ void refine_grazing(const Continuation& c, const Branch& branch, const Continuat
   const GrazingPoint located = locate_grazing(c.map(), approach, g);
   if (!located.converged) {
     b.message += "; " + located.message;
-    return;
+    return false;
   }
   std::ostringstream os;
   os.precision(16);
@@ -296,6 +297,7 @@ void refine_grazing(const Continuation& c, const Branch& branch, const Continuat
   b.multipliers = located.multipliers;
   b.test_value = located.nearest_evidence;
   b.message = os.str();
+  return true;
 }
 
 // Steps along the branch from the converged point u (evaluation e) with tangent t until it ends;
@@ -330,21 +332,6 @@ void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
       const bool grazing = evidence < o.grazing_tolerance || converged ||
                            en.value.status == SensitivityStatus::Grazing;
       if (same_sequence) branch.points.push_back(c.point(next, en));
-      os.str("");
-      if (!grazing) {
-        // A partial branch: neither an end of the parameter range nor a grazing point.
-        branch.status = BranchStatus::CorrectorFailed;
-        branch.failure.parameter = anchor[n - 1];
-        branch.failure.step = h;
-        branch.failure.iterations = iterations;
-        branch.failure.residual = residual;
-        branch.failure.message = message;
-        os << "the corrector failed after parameter " << anchor[n - 1] << " (step " << h
-           << " <= min_step " << o.min_step << ", " << iterations << " iterations, residual "
-           << residual << "): " << message << "; the branch is partial";
-        branch.stop_reason = os.str();
-        return;
-      }
       BifurcationPoint b;
       b.kind = BifurcationKind::Grazing;
       b.t0 = c.instant();
@@ -354,6 +341,7 @@ void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
       b.after_point = static_cast<int>(branch.points.size()) - 1;
       b.multipliers = floquet_multipliers(same_sequence ? en.M : at_anchor.M);
       b.test_value = evidence;
+      os.str("");
       os << "grazing at parameter " << b.parameter << ": smallest crossing rate "
          << last.min_crossing_rate << ", closest approach " << last.closest_approach;
       if (converged && !same_sequence) {
@@ -363,7 +351,34 @@ void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
         os << "; a step of " << h << " further: " << message;
       }
       b.message = os.str();
-      refine_grazing(c, branch, o, b);
+      const std::string before_refining = b.message;
+      bool located = (grazing || std::isfinite(evidence)) && refine_grazing(c, branch, o, b);
+      std::string not_located;  // why no grazing explains a corrector failure
+      if (!grazing && located && !((b.parameter - anchor[n - 1]) * t[n - 1] > 0.0)) {
+        located = false;
+        not_located = "; a grazing was located behind the branch, not ahead";
+      } else if (!grazing && !located && b.message.size() > before_refining.size()) {
+        not_located = "; no grazing located ahead" + b.message.substr(before_refining.size());
+      }
+      // The corrector may fail before the evidence falls below grazing_tolerance, an absolute
+      // level in the guard's units (the impact oscillator in cm: 1.2e-5 before its grazing);
+      // a grazing located ahead from the branch's last points (orbits solved on its event
+      // sequence all the way) ends the branch there.
+      if (!grazing && !located) {
+        // A partial branch: neither an end of the parameter range nor a grazing point.
+        branch.status = BranchStatus::CorrectorFailed;
+        branch.failure.parameter = anchor[n - 1];
+        branch.failure.step = h;
+        branch.failure.iterations = iterations;
+        branch.failure.residual = residual;
+        branch.failure.message = message;
+        os.str("");
+        os << "the corrector failed after parameter " << anchor[n - 1] << " (step " << h
+           << " <= min_step " << o.min_step << ", " << iterations << " iterations, residual "
+           << residual << "): " << message << "; the branch is partial" << not_located;
+        branch.stop_reason = os.str();
+        return;
+      }
       branch.bifurcations.push_back(b);
       branch.stop_reason = b.message;
       return;

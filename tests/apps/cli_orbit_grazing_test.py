@@ -71,6 +71,21 @@ def orbit_locates_the_grazing_from_both_sides(cli):
                "free multipliers", above["multipliers"])
 
 
+@case
+def orbit_locates_the_grazing_in_decimetres(cli):
+    # The same oscillator with lengths in dm (A, x, v, sigma times 10): the grazing at 10 sigma_g
+    # (relative 10 TOL). Up from sigma = 0 the corrector fails 1.2e-5 before it, where the
+    # absolute grazing_tolerance (1e-6) is not yet reached; the grazing located ahead from the
+    # branch's last points ends the branch there instead of a partial branch.
+    k = 10.0
+    x0, v0 = closed_form(0.0)[0]
+    b, row, stdout = grazing(cli, "decimetres", "sigma=0:%r" % (0.3 * k),
+                             ["A=%r" % (A * k), "x=%r" % (x0 * k), "v=%r" % (v0 * k)])
+    expect(abs(b["parameter"] / k - SIGMA_G) <= 10 * TOL * (1 + SIGMA_G), "located grazing",
+           b["parameter"] / k - SIGMA_G)
+    expect(abs(float(row["x"]) / k - P) <= 1e-7, "the grazing orbit", row)
+
+
 def final_state(cli, out, state, t_end=T):
     """(x, v) at t_end of a plain run of the model file from `state` at t = 0."""
     args = ["run", cli.model("impact_oscillator.toml"), "--out", out, "--set", f"t_end={t_end!r}"]
