@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   sweep_cmd
       ->add_option("--collect", sweep.collect,
                    "Quantities per point, comma-separated: zeno_time, zeno_events, "
-                   "events.count, t_final, final.<state>")
+                   "events.count, t_final, final.<state>, final.<output> (an [outputs] entry)")
       ->delimiter(',')
       ->required();
   sweep_cmd->add_flag("--grid", sweep.grid, "Every combination of the --vary values (default)");

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "saltus/run/contact_force_columns.hpp"
+#include "saltus/run/output_columns.hpp"
 #include "saltus/run/run_outputs.hpp"
 
 namespace py = pybind11;
@@ -40,6 +41,9 @@ py::dict trajectory_table(const model::ModelRun& run) {
   const run::ContactForceColumns forces = run::contact_force_columns(run);
   for (const std::string& n : forces.names) columns.push_back(n);
   const int nf = static_cast<int>(forces.names.size());
+  const run::OutputColumns outputs = run::output_columns(run);  // [outputs], after the forces
+  for (const std::string& n : outputs.names) columns.push_back(n);
+  const int no = static_cast<int>(outputs.names.size());
 
   const Trajectory& tr = run.result.trajectory;
   const long n = tr.size(), width = static_cast<long>(columns.size());
@@ -54,6 +58,7 @@ py::dict trajectory_table(const model::ModelRun& run) {
     put(row, 2, tr.x(i), nx);
     put(row, 2 + nx, tr.z(i), nz);
     for (int k = 0; k < nf; ++k) row[2 + nx + nz + k] = forces.values(i, k);
+    for (int k = 0; k < no; ++k) row[2 + nx + nz + nf + k] = outputs.values(i, k);
     // Samples inside a bridged run's Moreau-Jean stretch: one more name after the system's.
     mi[i] = tr.mode(i) == bridge::kMoreauJeanMode ? system.mode_count() : tr.mode(i);
   }

@@ -6,6 +6,7 @@
 #include "saltus/mech/contact_alternatives.hpp"
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
+#include "saltus/model/model_termination.hpp"
 
 namespace saltus::model {
 
@@ -109,6 +110,14 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
     run.parameter_values.push_back(model.parameter_value(static_cast<int>(i)));
   }
   run.bridge_log = bridge::BridgeLog{};
+  // Guards' terminate / terminate_after: the status message names the guard and the rule.
+  const std::shared_ptr<std::string> terminated = add_terminations(model, options);
+  const auto name_termination = [&run, &terminated] {
+    if (terminated && !terminated->empty() &&
+        run.result.termination() == Termination::TerminalEvent) {
+      run.result.summary.message = *terminated;
+    }
+  };
   // Every outcome of the run is a Termination with its message (the engine throws only for
   // sizes and times the loader has already checked).
   if (runs_bridged(run, start)) {
@@ -122,11 +131,13 @@ void simulate_model_run(ModelRun& run, const ModelStart& start, std::atomic<doub
     }
     bridge::run_bridged(run.system, lm, start.mode_at, options, bridge_options(run), mode0,
                         model.t_start, start.x0, model.t_end, run.result, run.bridge_log);
+    name_termination();
     return;
   }
   Simulator sim(run.system, options);
   sim.run(start.mode_now(model.t_start), model.t_start, start.x0, start.z0, model.t_end,
           run.result);
+  name_termination();
 }
 
 ModelRun run_model(std::shared_ptr<const Model> model, std::atomic<double>* progress_t) {

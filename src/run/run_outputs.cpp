@@ -13,6 +13,7 @@
 #include "saltus/model/model_system.hpp"
 #include "saltus/run/contact_force_columns.hpp"
 #include "saltus/run/drawing_table.hpp"
+#include "saltus/run/output_columns.hpp"
 #include "saltus/run/output_folder.hpp"
 #include "saltus/sim/csv_writer.hpp"
 
@@ -320,9 +321,20 @@ std::string summary_json(const model::ModelRun& run) {
     }
   }
   j["states"] = states;
+  // The states that are discrete variables ([discrete]: rate 0, changed by resets only).
+  nlohmann::ordered_json discrete = nlohmann::ordered_json::array();
+  for (int i : m.discrete_states) discrete.push_back(m.states[static_cast<size_t>(i)].name);
+  j["discrete_states"] = discrete;
   j["algebraic_states"] = algebraic;
   // trajectory.csv's contact-force columns (contact_force_columns.hpp); units from the model's.
   j["contact_forces"] = contact_force_names(run);
+  // trajectory.csv's [outputs] columns, after the contact forces.
+  nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
+  for (const model::ModelOutput& o : m.outputs) {
+    outputs.push_back(o.name);
+    units[o.name] = o.unit;
+  }
+  j["outputs"] = outputs;
   j["units"] = units;
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.parameters.size(); ++i) {
@@ -341,10 +353,17 @@ std::string summary_json(const model::ModelRun& run) {
 std::string model_trajectory_csv(const model::ModelRun& run) {
   CsvColumns columns = model_csv_columns(*run.model);
   ContactForceColumns forces = contact_force_columns(run);
+  const OutputColumns outputs = output_columns(run);
   columns.extra_names = std::move(forces.names);
-  columns.extra = std::move(forces.values);
-  return select_columns(trajectory_csv(run.system, run.result, columns),
-                        run.model->output_variables);
+  columns.extra_names.insert(columns.extra_names.end(), outputs.names.begin(), outputs.names.end());
+  columns.extra.resize(forces.values.rows() ? forces.values.rows() : outputs.values.rows(),
+                       static_cast<Eigen::Index>(columns.extra_names.size()));
+  if (forces.values.cols() > 0) columns.extra.leftCols(forces.values.cols()) = forces.values;
+  if (outputs.values.cols() > 0) columns.extra.rightCols(outputs.values.cols()) = outputs.values;
+  // [outputs] columns are kept whatever [output] variables chooses among the states.
+  std::vector<std::string> keep = run.model->output_variables;
+  if (!keep.empty()) keep.insert(keep.end(), outputs.names.begin(), outputs.names.end());
+  return select_columns(trajectory_csv(run.system, run.result, columns), keep);
 }
 
 std::string model_events_csv(const model::ModelRun& run) {

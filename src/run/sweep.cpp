@@ -2,6 +2,8 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"
 #endif
+// (Just over 450 lines: the collected quantities, final.<output> among them, are parsed and read
+// beside the sweep's plan, points and tables that use them.)
 #include "saltus/run/sweep.hpp"
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include "saltus/model/runtime_parameters.hpp"
 #include "saltus/run/npy_file.hpp"
 #include "saltus/run/number_text.hpp"
+#include "saltus/run/output_columns.hpp"
 #include "saltus/run/output_folder.hpp"
 
 namespace saltus::run {
@@ -29,11 +32,11 @@ constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 // Every point is a row held in memory until the table is written.
 constexpr double kMaxPoints = 1e7;
 
-enum class QuantityKind { ZenoTime, ZenoEvents, EventCount, FinalTime, FinalState };
+enum class QuantityKind { ZenoTime, ZenoEvents, EventCount, FinalTime, FinalState, FinalOutput };
 
 struct CollectedQuantity {
   QuantityKind kind = QuantityKind::ZenoTime;
-  Eigen::Index state = 0;  // FinalState only
+  Eigen::Index state = 0;  // FinalState: the state; FinalOutput: the [outputs] entry
 };
 
 // %.17g round-trips a double exactly, so an override or a table cell is the point's own value.
@@ -62,13 +65,23 @@ CollectedQuantity parse_quantity(const std::string& name, const model::Model& m)
   if (name == "t_final") return {QuantityKind::FinalTime, 0};
   const std::string prefix = "final.";
   if (name.rfind(prefix, 0) == 0) {
-    const int state = m.state_index(name.substr(prefix.size()));
+    const std::string rest = name.substr(prefix.size());
+    const int state = m.state_index(rest);
     if (state >= 0) return {QuantityKind::FinalState, state};
-    detail::throw_error("--collect: '", name, "' names no state of ", m.file,
-                        " (states: ", joined_names(m.states), ")");
+    for (size_t k = 0; k < m.outputs.size(); ++k) {
+      if (m.outputs[k].name == rest) {
+        return {QuantityKind::FinalOutput, static_cast<Eigen::Index>(k)};
+      }
+    }
+    std::string outputs;
+    for (const model::ModelOutput& o : m.outputs) outputs += (outputs.empty() ? "" : ", ") + o.name;
+    detail::throw_error("--collect: '", name, "' names no state or output of ", m.file,
+                        " (states: ", joined_names(m.states),
+                        "; outputs: ", outputs.empty() ? "none" : outputs, ")");
   }
   detail::throw_error("--collect: unknown quantity '", name,
-                      "' (known: zeno_time, zeno_events, events.count, t_final, final.<state>)");
+                      "' (known: zeno_time, zeno_events, events.count, t_final, final.<state>, "
+                      "final.<output>)");
 }
 
 double collected_value(const CollectedQuantity& q, const model::ModelRun& run) {
@@ -84,6 +97,12 @@ double collected_value(const CollectedQuantity& q, const model::ModelRun& run) {
       return s.t_final;
     case QuantityKind::FinalState:
       return q.state < run.result.x_final.size() ? run.result.x_final[q.state] : kMissing;
+    case QuantityKind::FinalOutput:
+      // The output at the run's last state (x_final has the model's states once it ran).
+      if (run.result.x_final.size() != static_cast<Eigen::Index>(run.model->states.size())) {
+        return kMissing;
+      }
+      return output_values(*run.model, s.t_final, run.result.x_final)[q.state];
   }
   return kMissing;
 }

@@ -70,6 +70,7 @@ inline std::vector<int> unread_states(const Model& m) {
     }
   }
   for (const model::ModelSection& s : m.sections) add(s.value);
+  for (const model::ModelTermination& term : m.terminations) add(term.when);  // where a run ends
   int candidates = static_cast<int>(m.states.size());
   if (m.mechanics) {
     const model::ModelMechanics& mech = *m.mechanics;

@@ -65,6 +65,9 @@ struct ModelGuard {
   lang::NodeId when = lang::kNoNode;
   std::string when_text;  // as written, for messages
   bool terminal = false;
+  // Its `terminate` / `terminate_after`: index into Model::terminations (-1: none). The modes a
+  // mode with switches is split into keep the index, so they share one count of events.
+  int terminate = -1;
   // Values reported with each event (events.csv), functions of the pre-event state.
   std::vector<std::string> output_names;
   std::vector<lang::NodeId> outputs;
@@ -159,6 +162,24 @@ struct ModelSection {
   double period = 0.0;  // > 0: stroboscopic, every period from t_start
 };
 
+// A guard's `terminate = "CONDITION"` and `terminate_after = N`: the run ends after the guard's
+// event (its reset applied) where the condition holds at the state after the reset, or at the
+// guard's N-th event (model_termination.hpp; read by the runs of run_model, not by analyses).
+struct ModelTermination {
+  std::string guard, mode;            // as written, for the status message
+  lang::NodeId when = lang::kNoNode;  // c(t, x+); kNoNode: no condition
+  std::string when_text;              // as written
+  long after = 0;                     // N > 0, or 0: no count
+};
+
+// A named output ([outputs]): a column of trajectory.csv after the states, y(t, x) of t, the
+// parameters, the states (discrete variables included) and the [let] names.
+struct ModelOutput {
+  std::string name;
+  std::string unit;
+  lang::NodeId value = lang::kNoNode;
+};
+
 // [initial] project = tol (mechanical models): the initial state as written violated contacts or
 // velocity constraints by at most tol and was moved onto them when the model was loaded; its
 // states' initial values are the projected ones.
@@ -195,6 +216,11 @@ struct Model {
   std::vector<std::string> notes;
   // States that are parameters loaded as states (LoadOptions::parameters_as_states), in order.
   std::vector<int> parameter_states;
+  // Discrete variables ([discrete]): states with rate 0 in every mode, changed only by resets
+  // (and Zeno hand-overs), after the [states] and before the parameter states, in order.
+  std::vector<int> discrete_states;
+  std::vector<ModelTermination> terminations;  // guards' terminate / terminate_after
+  std::vector<ModelOutput> outputs;            // [outputs]: trajectory.csv's named columns
   // Parameters kept at run time (LoadOptions::runtime_parameters): runtime_parameters[k] is the
   // index in `parameters` of Parameter leaf k, whose value is (*graph->parameter_values())[k].
   std::vector<int> runtime_parameters;

@@ -34,7 +34,7 @@ struct SweepSpec {
   bool random = false;     // false: the full grid of the axes; true: `random_count` points
   long random_count = 0;   // drawn uniformly in the axes' ranges from `seed`
   std::uint64_t seed = 0;  //
-  // zeno_time, zeno_events, events.count, t_final, final.<state> (docs/SWEEPS.md)
+  // zeno_time, zeno_events, events.count, t_final, final.<state>, final.<output> (docs/SWEEPS.md)
   std::vector<std::string> collect;
 };
 

@@ -25,13 +25,14 @@ bool is_condition_node(const lang::ExpressionGraph& g, lang::NodeId root) {
 }  // namespace
 
 std::optional<lang::NodeId> ModelReader::condition(const toml::node& w, const std::string& where,
-                                                   const lang::SymbolTable& s) {
+                                                   const lang::SymbolTable& s, const char* key) {
+  const std::string named = where + " " + key;
   if (!w.is_string()) {
-    add(w, where + " when is " + type_name(w) + "; expected a condition (a string)");
-  } else if (auto c = expression(w, where + " when", s)) {
+    add(w, named + " is " + type_name(w) + "; expected a condition (a string)");
+  } else if (auto c = expression(w, named, s)) {
     if (is_condition_node(*graph_, *c)) return *c;
     add_at(w, 0,
-           where + " when '" + *w.value<std::string>() +
+           named + " '" + *w.value<std::string>() +
                "' is not a condition; expected a comparison such as 'd >= 0' (products "
                "of comparisons for 'and', max(...) for 'or')");
   }
@@ -62,7 +63,8 @@ ModelTarget ModelReader::read_target(const toml::table& t, int self, const std::
 void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
                              const lang::SymbolTable& s) {
   check_keys(g, "a guard of mode '" + mode.name + "'",
-             {"name", "value", "direction", "when", "target", "reset", "targets", "terminal"});
+             {"name", "value", "direction", "when", "target", "reset", "targets", "terminal",
+              "terminate", "terminate_after"});
   ModelGuard guard;
   guard.name = "guard" + std::to_string(mode.guards.size());
   if (const toml::node* n = g.get("name")) {
@@ -123,7 +125,46 @@ void ModelReader::read_guard(const toml::table& g, ModelMode& mode, int self,
       add(*term, where + " terminal is " + type_name(*term) + "; expected true or false");
     }
   }
+  read_termination(g, guard, mode.name, where);
   mode.guards.push_back(std::move(guard));
+}
+
+// terminate = "CONDITION" (read at the state after the guard's reset: t, the parameters, the
+// states, [let] names; not algebraic states, which belong to the mode before) and
+// terminate_after = N (the guard's N-th event ends the run).
+void ModelReader::read_termination(const toml::table& g, ModelGuard& guard, const std::string& mode,
+                                   const std::string& where) {
+  const toml::node* when = g.get("terminate");
+  const toml::node* after = g.get("terminate_after");
+  if (when == nullptr && after == nullptr) return;
+  ModelTermination term;
+  term.guard = guard.name;
+  term.mode = mode;
+  bool ok = true;
+  if (when != nullptr) {
+    lang::SymbolTable s = symbols({});
+    s.allow_algebraic = false;
+    if (auto c = condition(*when, where, s, "terminate")) {
+      term.when = *c;
+      term.when_text = *when->value<std::string>();
+    } else {
+      ok = false;
+    }
+  }
+  if (after != nullptr) {
+    const auto n = after->value<std::int64_t>();
+    if (!after->is_integer() || !n || *n < 1 || *n > 1000000000) {
+      add(*after, where + " terminate_after is " +
+                      (after->is_integer() ? std::to_string(*n) : type_name(*after)) +
+                      "; expected a whole number of events in [1, 1e9]");
+      ok = false;
+    } else {
+      term.after = static_cast<long>(*n);
+    }
+  }
+  if (!ok) return;
+  guard.terminate = static_cast<int>(model_.terminations.size());
+  model_.terminations.push_back(std::move(term));
 }
 
 // [[modes.M.guards.targets]]: tried in order at the event; only the last may omit `when`.

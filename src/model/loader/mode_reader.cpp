@@ -11,6 +11,11 @@ bool ModelReader::is_parameter_state(int i) const {
          model_.parameter_states.end();
 }
 
+bool ModelReader::is_discrete_state(int i) const {
+  return std::find(model_.discrete_states.begin(), model_.discrete_states.end(), i) !=
+         model_.discrete_states.end();
+}
+
 void ModelReader::read_states(const toml::table& doc) {
   const toml::table* t = table_at(doc, "states", "the file", true);
   if (t == nullptr) return;
@@ -97,6 +102,7 @@ std::vector<ModelReader::Assigned> ModelReader::assignments(
     Assigned r;
     r.lhs_offset = static_cast<int>(start);
     const auto it = std::find(state_names_.begin(), state_names_.end(), lhs);
+    const int index = static_cast<int>(it - state_names_.begin());
     if (primed != rate) {
       add_at(e, r.lhs_offset,
              what + ": left side '" + text.substr(0, static_cast<size_t>(eq)) +
@@ -108,8 +114,13 @@ std::vector<ModelReader::Assigned> ModelReader::assignments(
                  (is_alg ? "is an algebraic state (solved from the constraints, never assigned)"
                          : "is not a state") +
                  "; expected one of the differential states " + join(state_names_));
+    } else if (rate && is_discrete_state(index)) {
+      add_at(e, r.lhs_offset,
+             what + ": '" + lhs + "' is a discrete variable ([discrete]): its rate is 0 in " +
+                 "every mode and only resets change it; expected no flow equation for it " +
+                 "(assign it in a guard's reset)");
     } else {
-      r.state = static_cast<int>(it - state_names_.begin());
+      r.state = index;
     }
     lang::ParsedExpression c =
         lang::parse_expression(text.substr(static_cast<size_t>(eq) + 1), s, *graph_);
@@ -261,14 +272,18 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
     if (flow->is_array() && static_cast<size_t>(std::count(given.begin(), given.end(), true)) ==
                                 flow->as_array()->size()) {
       for (int i = 0; i < nx; ++i) {
-        if (!given[static_cast<size_t>(i)] && !is_parameter_state(i)) {
+        if (!given[static_cast<size_t>(i)] && !is_parameter_state(i) && !is_discrete_state(i)) {
           add(*flow, where + " flow gives no equation for " + state_names_[i] + "'; expected \"" +
                          state_names_[i] + "' = ...\"");
         }
       }
     }
-    for (int i : model_.parameter_states) {
-      if (!given[static_cast<size_t>(i)]) mode.flow[static_cast<size_t>(i)] = graph_->constant(0.0);
+    for (const std::vector<int>* held : {&model_.parameter_states, &model_.discrete_states}) {
+      for (int i : *held) {
+        if (!given[static_cast<size_t>(i)]) {
+          mode.flow[static_cast<size_t>(i)] = graph_->constant(0.0);
+        }
+      }
     }
   } else if (res != nullptr) {
     mode.kind = FlowKind::ImplicitDae;
@@ -276,12 +291,15 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
     sr.allow_state_rate = true;
     mode.flow = residuals(*res, where + " residuals", sr);
     const size_t given = res->is_array() ? res->as_array()->size() : 0;
-    const int own = nx - static_cast<int>(model_.parameter_states.size());
+    const int own = nx - static_cast<int>(model_.parameter_states.size()) -
+                    static_cast<int>(model_.discrete_states.size());
+    check_discrete_rates(*res, where + " residuals", mode.flow);
     if (given == mode.flow.size() && given != static_cast<size_t>(own)) {
       add(*res, where + " has " + std::to_string(given) + " residuals for " + std::to_string(own) +
                     " differential states; expected " + std::to_string(own) +
                     " (index 1: one per state)");
     }
+    for (int i : model_.discrete_states) mode.flow.push_back(graph_->state_rate(i));
     for (int i : model_.parameter_states) mode.flow.push_back(graph_->state_rate(i));
   } else {
     add(t, where + " has no 'flow' (x' = ...) or 'residuals'; expected one of them");

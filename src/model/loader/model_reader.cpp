@@ -184,8 +184,9 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   }
   apply_overrides(doc, overrides);
   check_keys(doc, "the top level",
-             {"model", "parameters", "let", "states", "initial", "modes", "coordinates",
-              "mechanics", "hamiltonian", "contacts", "solver", "output", "drawing", "sections"});
+             {"model", "parameters", "let", "states", "discrete", "initial", "modes", "coordinates",
+              "mechanics", "hamiltonian", "contacts", "solver", "output", "outputs", "drawing",
+              "sections"});
   read_model_section(doc);
   read_parameters(doc);
   check_runtime_parameters();
@@ -197,7 +198,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   }
   if (doc.contains("hamiltonian")) {
     // A Hamiltonian model: expanded into modes and guards (hamiltonian_reader.cpp).
-    for (const char* key : {"states", "modes", "mechanics"}) {
+    for (const char* key : {"states", "discrete", "modes", "mechanics"}) {
       if (const toml::node* n = doc.get(key)) {
         add(*n, std::string("[") + key + "] in a Hamiltonian model ([coordinates], " +
                     "[hamiltonian], [[contacts]]); expected one form of model, not both");
@@ -208,7 +209,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
     read_hamiltonian(doc);
   } else if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts")) {
     // A mechanical model: its states and modes follow from the coordinates and contacts.
-    for (const char* key : {"states", "modes"}) {
+    for (const char* key : {"states", "discrete", "modes"}) {
       if (const toml::node* n = doc.get(key)) {
         add(*n, std::string("[") + key + "] in a mechanical model ([coordinates], " +
                     "[mechanics], [[contacts]]); expected either a mechanical model or " +
@@ -221,10 +222,12 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
     read_contacts(doc);
   } else {
     read_states(doc);
+    read_discrete(doc);
     add_parameter_states();
     read_lets(doc);
     read_modes(doc);
   }
+  read_outputs(doc);
   read_initial(doc);
   read_solver(doc);
   read_output(doc);

@@ -6,7 +6,10 @@
 //   overrides.cpp         --set name=value applied to the parsed document
 //   mode_reader.cpp       [states], [modes], flows, residuals, constraints, Zeno hand-overs
 //   shared_flow.cpp       flow = "@other": a mode with another mode's flow
-//   guard_reader.cpp      guards: value, direction, jump set (when), targets, resets
+//   guard_reader.cpp      guards: value, direction, jump set (when), targets, resets,
+//                         terminate and terminate_after
+//   discrete_reader.cpp   [discrete]: discrete variables (states of rate 0 set by resets)
+//   outputs_reader.cpp    [outputs]: named output columns
 //   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian)
 //   contacts_reader.cpp   [[contacts]] (laws, coefficients, painleve; numbered by name)
 //   hamiltonian_reader.cpp  [hamiltonian] (via derive_hamiltonian), its walls and surface
@@ -103,6 +106,17 @@ class ModelReader {
   void read_lets(const toml::table& doc);
   // ---------------------------------------------------------------- states and modes
   void read_states(const toml::table& doc);
+  // [discrete]: states with rate 0 written only by resets (discrete_reader.cpp).
+  void read_discrete(const toml::table& doc);
+  bool is_discrete_state(int i) const;
+  // An implicit mode's residuals that read the rate of a discrete variable: reported at `n`.
+  void check_discrete_rates(const toml::node& n, const std::string& what,
+                            const std::vector<lang::NodeId>& residuals);
+  // A guard's terminate and terminate_after (guard_reader.cpp).
+  void read_termination(const toml::table& g, ModelGuard& guard, const std::string& mode,
+                        const std::string& where);
+  // [outputs]: named columns of trajectory.csv (outputs_reader.cpp).
+  void read_outputs(const toml::table& doc);
   lang::SymbolTable symbols(const std::vector<std::string>& algebraic) const;
   std::optional<lang::NodeId> expression(const toml::node& n, const std::string& what,
                                          const lang::SymbolTable& s);
@@ -127,7 +141,7 @@ class ModelReader {
                           const lang::SymbolTable& s, bool reads_when = true);
   // A `when` string: a condition (a comparison, products, min or max of them), else reported.
   std::optional<lang::NodeId> condition(const toml::node& w, const std::string& where,
-                                        const lang::SymbolTable& s);
+                                        const lang::SymbolTable& s, const char* key = "when");
   void read_targets(const toml::node& ts, ModelGuard& guard, int self, const std::string& where,
                     const lang::SymbolTable& s);
 

@@ -73,15 +73,19 @@ void ModelReader::apply_overrides(toml::table& doc, const std::vector<std::strin
       } else if (holds("states")) {
         section = "states";
         field = "initial";
+      } else if (holds("discrete")) {
+        section = "discrete";
+        field = "initial";
       } else if (holds("coordinates")) {
         section = "coordinates";
         field = "initial";
       } else if (kSolverKeys.count(name) != 0) {
         section = "solver";
       } else {
-        diagnostics.push_back({"--set", 0, 0,
-                               "'" + name + "' is not a parameter, a state or a solver setting " +
-                                   "of this model; expected one of them (or section.key)"});
+        diagnostics.push_back(
+            {"--set", 0, 0,
+             "'" + name + "' is not a parameter, a state, a discrete variable or a " +
+                 "solver setting " + "of this model; expected one of them (or section.key)"});
         continue;
       }
     }
@@ -104,10 +108,11 @@ void ModelReader::apply_overrides(toml::table& doc, const std::vector<std::strin
     const bool replaced = existing != nullptr && !existing->is_table();
     const toml::source_position was_at =
         replaced ? existing->source().begin : toml::source_position{};
-    if (section == "states") field = "initial";
+    const bool held = section == "states" || section == "discrete";  // { initial = ... }
+    if (held) field = "initial";
     if (section == "coordinates" && field == "value") field = "initial";
     if (existing != nullptr && existing->is_table() &&
-        (section == "parameters" || section == "states" || section == "coordinates")) {
+        (section == "parameters" || held || section == "coordinates")) {
       existing->as_table()->insert_or_assign(field, value);
     } else if (section == "coordinates" && existing != nullptr) {
       // q = <initial> short form: keep it as the table's initial value.
@@ -115,7 +120,7 @@ void ModelReader::apply_overrides(toml::table& doc, const std::vector<std::strin
       existing->visit([&q](const auto& v) { q.insert_or_assign("initial", v); });
       q.insert_or_assign(field, value);
       t->insert_or_assign(name, std::move(q));
-    } else if (section == "states" || section == "coordinates") {
+    } else if (held || section == "coordinates") {
       t->insert_or_assign(name, toml::table{{field, value}});
     } else {
       t->insert_or_assign(name, value);
