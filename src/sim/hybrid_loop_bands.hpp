@@ -9,8 +9,9 @@ namespace saltus::detail {
 // The band of "on the surface" of every guard of mode m at the current state (GuardStates::
 // band; docs/ARCHITECTURE.md "Tolerances"): events.guard_tolerance times the guard's scale
 //   sum_i |dp/dx_i| S_i + sum_j |dp/dz_j| S_z,j + |dp/dt| |t|,
-// S the run's state scales (state_scales.hpp): in the guard's own units, blind to states it
-// does not read (a gap of a block at x = 1e8 keeps its band) and scaled with the model's units.
+// S the run's state scales (state_scales.hpp), at least the component's atol: in the guard's
+// own units, blind to states it does not read (a gap of a block at x = 1e8 keeps its band) and
+// scaled with the model's units.
 // Only the first events.band_states states count. A guard without a gradient has the band of
 // the whole state (guard_band). A guard's offset (Guard::scale_offset) is set here from the same
 // scale, and held until the next examination.
@@ -26,7 +27,14 @@ double HybridLoop<S>::guard_scale(const Guard& g, double t, double* clock_part) 
   const double dpdt = g.gradient(t, x_.head(nx_), z_.head(nz_), dpdx_.head(nx_), dpdz_.head(nz_));
   double scale = std::abs(dpdt) * std::abs(t);
   if (clock_part != nullptr) *clock_part = scale;
-  for (Eigen::Index i = 0; i < ns; ++i) scale += std::abs(dpdx_[i]) * scales_.x(int(i));
+  // A component never away from 0 in this run (all velocities of a start that sticks) is known
+  // to its atol, not to 0: the slip velocity of 1e-30 a stick leaves must lie inside the band
+  // of the guard that ends the slip, which a run scale of 1e-30 would make 1e-43 wide.
+  const ode::StepperOptions& o = options_.stepper;
+  for (Eigen::Index i = 0; i < ns; ++i) {
+    const double atol = o.atol_per_component.size() > i ? o.atol_per_component[i] : o.atol;
+    scale += std::abs(dpdx_[i]) * std::max(scales_.x(int(i)), atol);
+  }
   for (int j = 0; j < nz_; ++j) scale += std::abs(dpdz_[j]) * scales_.z(j);
   return scale;
 }
