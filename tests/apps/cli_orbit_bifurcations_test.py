@@ -353,6 +353,17 @@ def orbit_curve_bad_input_is_refused(cli):
     expect("needs a model with [modes]" in stderr, "says why", stderr)
 
 
+def woodpecker_orbit(cli, section, t0, name):
+    """orbit.json of models/woodpecker.toml's cycle on `section`, y cyclic, started at t0."""
+    out = os.path.join(cli.work, name)
+    code, stdout, stderr = cli.run("orbit", cli.model("woodpecker.toml"), "--section", section,
+                                   "--cyclic", "y", "--numerical-resets", "--set",
+                                   "initial.t=%r" % t0, "--set", "solver.t_end=%r" % (t0 + 1),
+                                   "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "woodpecker orbit on %s at t0 = %g" % (section, t0))
+    return read_json(out, "orbit.json")
+
+
 @case
 def orbit_of_the_woodpecker_toy(cli):
     # Issue 46: the woodpecker toy (models/woodpecker.toml, Glocker's model and numbers) on the
@@ -363,13 +374,7 @@ def orbit_of_the_woodpecker_toy(cli):
     # the same at t0 = 1e6.
     periods = []
     for t0 in (0.0, 1e6):
-        out = os.path.join(cli.work, "woodpecker%d" % len(periods))
-        code, stdout, stderr = cli.run("orbit", cli.model("woodpecker.toml"), "--section",
-                                       "phi_S=0,+", "--cyclic", "y", "--numerical-resets",
-                                       "--set", "initial.t=%r" % t0, "--set",
-                                       "solver.t_end=%r" % (t0 + 1), "--out", out, "--no-plot")
-        expect_exit(code, 0, stdout, stderr, "woodpecker orbit at t0 = %g" % t0)
-        o = read_json(out, "orbit.json")
+        o = woodpecker_orbit(cli, "phi_S=0,+", t0, "woodpecker%d" % len(periods))
         expect(o["status"] == "converged" and o["min_time"]["from"] == "the start's first return",
                "converged, min_time stated", o)
         expect(abs(o["return_time"] - 0.145976) < 2e-4 and
@@ -396,13 +401,7 @@ def orbit_of_the_woodpecker_on_its_swing_section(cli):
     # each component's scale at its atol. The same cycle as on phi_S = 0: its period and its
     # multiplier, and the same at t0 = 1e6.
     for t0 in (0.0, 1e6):
-        out = os.path.join(cli.work, "woodpecker_swing%d" % (t0 > 0))
-        code, stdout, stderr = cli.run("orbit", cli.model("woodpecker.toml"), "--section",
-                                       "swing", "--cyclic", "y", "--numerical-resets",
-                                       "--set", "initial.t=%r" % t0, "--set",
-                                       "solver.t_end=%r" % (t0 + 1), "--out", out, "--no-plot")
-        expect_exit(code, 0, stdout, stderr, "woodpecker on its swing section, t0 = %g" % t0)
-        o = read_json(out, "orbit.json")
+        o = woodpecker_orbit(cli, "swing", t0, "woodpecker_swing%d" % (t0 > 0))
         expect(o["status"] == "converged" and o["mode"] == "stick:lower", "converged, stuck", o)
         expect(abs(o["return_time"] - 0.1459760651) < 1e-8 * (1 + 1e3 * (t0 > 0)),
                "the phi_S = 0 cycle's period", o["return_time"])
