@@ -353,6 +353,58 @@ def orbit_curve_bad_input_is_refused(cli):
     expect("needs a model with [modes]" in stderr, "says why", stderr)
 
 
+FORCED_IN_HERTZ = """
+[model]
+name = "forced_in_hertz"
+[parameters]
+f = 0.5
+c = 0.1
+w = "2*pi*f"
+w2 = "w^2"
+[states]
+x = %s
+v = 0.0
+[modes.m]
+flow = ["x' = v", "v' = -w2*x - c*v + cos(t)"]
+[solver]
+t_end = 10.0
+rtol = 1e-12
+atol = 1e-14
+"""
+
+
+@case
+def orbit_continues_a_parameter_others_are_computed_from(cli):
+    # Issue 47: x'' + c x' + w^2 x = cos(t) with w = 2 pi f written as the user would; --continue
+    # f used to be refused ("parameter 'w' is computed from 'f', whose sensitivity is asked
+    # for"). w and w2 now follow f; every branch point is the closed-form response at t = 0,
+    # x = (w^2 - 1) / D, v = c / D, D = (w^2 - 1)^2 + c^2. An initial value computed from f is
+    # refused naming the state and the parameter.
+    model = os.path.join(cli.work, "forced_in_hertz.toml")
+    with open(model, "w") as fh:
+        fh.write(FORCED_IN_HERTZ % "0.1")
+    out = os.path.join(cli.work, "hertz")
+    code, stdout, stderr = cli.run("orbit", model, "--period", repr(2 * math.pi), "--continue",
+                                   "f=0.5:0.7", "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "--continue f")
+    rows = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(rows) >= 5 and abs(float(rows[-1]["f"]) - 0.7) < 0.05, "points", len(rows))
+    worst = 0.0
+    for r in rows:
+        w2 = (2 * math.pi * float(r["f"])) ** 2
+        d = (w2 - 1) ** 2 + 0.01
+        worst = max(worst, abs(float(r["x"]) - (w2 - 1) / d), abs(float(r["v"]) - 0.1 / d))
+    expect(worst < 1e-8, "every point against the closed form", worst)
+    with open(model, "w") as fh:
+        fh.write(FORCED_IN_HERTZ % '"0.1/w"')
+    code, stdout, stderr = cli.run("orbit", model, "--period", repr(2 * math.pi), "--continue",
+                                   "f=0.5:0.7", "--out", os.path.join(cli.work, "hertz_bad"),
+                                   "--no-plot")
+    expect_exit(code, 1, stdout, stderr, "an initial value computed from f")
+    expect("state 'x' starts at an expression of 'w'" in stderr and
+           "saltus orbit --continue" in stderr, "says why", stderr)
+
+
 def woodpecker_orbit(cli, section, t0, name):
     """orbit.json of models/woodpecker.toml's cycle on `section`, y cyclic, started at t0."""
     out = os.path.join(cli.work, name)

@@ -70,8 +70,8 @@ TEST(ParameterSensitivity, RefusedWhereTheDerivativeWouldBeLost) {
     }
   };
   const std::string modes = "[modes.m]\nflow = [\"x' = -a*x\"]\n[solver]\nt_end = 1.0\n";
-  refused("[parameters]\na = 1.0\nb = \"2*a\"\n[states]\nx = 1.0\n" + modes, "a",
-          "parameter 'b' is computed from 'a'");
+  refused("[parameters]\na = 1.0\nb = \"2*a\"\n[states]\nx = \"b\"\n" + modes, "a",
+          "state 'x' starts at an expression of 'b'");
   refused("[parameters]\na = 1.0\n[states]\nx = \"a\"\n" + modes, "a",
           "state 'x' starts at an expression of 'a'");
   refused("[parameters]\na = 1.0\n[states]\nx = 1.0\n" + modes, "c", "no parameter 'c'");
@@ -91,6 +91,22 @@ TEST(ParameterSensitivity, RefusedWhereTheDerivativeWouldBeLost) {
   EXPECT_NEAR(run::parameter_sensitivity(s)(0, 0), -std::exp(-1.5),
               1e-7);  // d/da e^(-a t) at t = 1
   EXPECT_NEAR(s.sensitivity.flow_map_jacobian(1, 1), 1.0, 1e-12);
+}
+
+// Issue 47: a parameter computed from one loaded as a state follows it (phi = slope_deg*pi/180
+// when slope_deg is continued or differentiated), also through a chain, as a definition of the
+// state: x' = -b x with b = 2 c, c = "a", at a = 1.5 has d x(1) / d a = -2 e^(-3).
+TEST(ParameterSensitivity, ParametersComputedFromOneFollowIt) {
+  LoadOptions options;
+  options.parameters_as_states = {"a"};
+  const auto m = std::make_shared<const Model>(load_model_text(
+      "[parameters]\na = 1.5\nc = \"a\"\nb = { value = \"2*c\", unit = \"1/s\" }\n"
+      "[states]\nx = 1.0\n[modes.m]\nflow = [\"x' = -b*x\"]\n[solver]\nt_end = 1.0\n",
+      "p.toml", {}, options));
+  const run::ModelSensitivity s = run::model_sensitivity(m);
+  ASSERT_TRUE(s.sensitivity.ok()) << s.sensitivity.message;
+  EXPECT_NEAR(s.run.result.x_final[0], std::exp(-3.0), 1e-8);
+  EXPECT_NEAR(run::parameter_sensitivity(s)(0, 0), -2.0 * std::exp(-3.0), 1e-7);
 }
 
 }  // namespace

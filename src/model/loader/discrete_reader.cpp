@@ -16,9 +16,10 @@ void ModelReader::read_discrete(const toml::table& doc) {
     if (!new_name(*v, k, "discrete variable")) continue;
     Quantity q;
     q.name = k;
-    if (const std::string used = mentioned_in(*v, promote_); !used.empty()) {
+    if (const std::string used = mentioned_in(*v, varying_parameters()); !used.empty()) {
       add(*v, "discrete variable '" + k + "' starts at an expression of '" + used +
-                  "', whose sensitivity is asked for: d x0 / d p would be lost; expected a number");
+                  "', which is loaded as a state (saltus sensitivity --parameters, saltus orbit " +
+                  "--continue): the start would not follow it; expected a number");
     } else if (auto r = quantity(k, *v, "discrete variable", "initial", true)) {
       q = *r;
     }

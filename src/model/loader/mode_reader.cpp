@@ -23,9 +23,10 @@ void ModelReader::read_states(const toml::table& doc) {
     if (!new_name(*v, k, "state")) continue;
     Quantity q;
     q.name = k;
-    if (const std::string used = mentioned_in(*v, promote_); !used.empty()) {
-      add(*v, "state '" + k + "' starts at an expression of '" + used + "', whose sensitivity " +
-                  "is asked for: d x0 / d p would be lost; expected a number");
+    if (const std::string used = mentioned_in(*v, varying_parameters()); !used.empty()) {
+      add(*v, "state '" + k + "' starts at an expression of '" + used + "', which is loaded as a " +
+                  "state (saltus sensitivity --parameters, saltus orbit --continue): the start " +
+                  "would not follow it; expected a number");
     } else if (auto r = quantity(k, *v, "state", "initial", true)) {
       q = *r;
     }

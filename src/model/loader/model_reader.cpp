@@ -224,6 +224,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
     read_states(doc);
     read_discrete(doc);
     add_parameter_states();
+    read_following_parameters();
     read_lets(doc);
     read_modes(doc);
   }
@@ -400,10 +401,8 @@ void ModelReader::read_parameters(const toml::table& doc) {
                   "'; expected a number for '" + k + "', or '" + k + "' run-time as well");
       continue;
     }
-    if (const std::string used = mentioned_in(*v, promote_); !used.empty()) {
-      add(*v, "parameter '" + k + "' is computed from '" + used + "', whose sensitivity is " +
-                  "asked for: the derivative through '" + k + "' would be lost; expected a " +
-                  "number for '" + k + "', or its own sensitivity");
+    if (!mentioned_in(*v, varying_parameters()).empty()) {
+      following_.emplace_back(k, v);  // follows it: read once it is a state
       continue;
     }
     if (auto q = quantity(k, *v, "parameter", "value", true)) {

@@ -95,6 +95,10 @@ class ModelReader {
   // "" when none.
   static std::string mentioned_in(const toml::node& v, const std::vector<std::string>& names);
   void add_parameter_states();
+  // Parameters computed from one loaded as a state, read after it as definitions of it.
+  void read_following_parameters();
+  // promote_ and the parameters that follow them: what an initial value may not read.
+  std::vector<std::string> varying_parameters() const;
   void check_runtime_parameters();
   bool is_parameter_state(int i) const;
 
@@ -209,7 +213,10 @@ class ModelReader {
   bool initial_mode_chosen_ = false;     // the model chose its initial mode (no [initial] mode)
   std::vector<std::string> promote_;     // LoadOptions::parameters_as_states
   std::vector<Quantity> promoted_;       // those read, in [parameters] order
-  std::vector<std::string> runtime_;     // LoadOptions::runtime_parameters
+  // Parameters whose value is an expression of a promoted one (phi = "slope_deg*pi/180"): they
+  // follow it as [let]-like definitions (read_following_parameters), in [parameters] order.
+  std::vector<std::pair<std::string, const toml::node*>> following_;
+  std::vector<std::string> runtime_;  // LoadOptions::runtime_parameters
   // Those read, in [parameters] order (Parameter leaf k is runtime_read_[k]), and their values,
   // shared by the graph and every tape compiled from it.
   std::vector<std::string> runtime_read_;

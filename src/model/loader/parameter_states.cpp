@@ -1,8 +1,10 @@
 // Parameters that are not folded into constants:
 // - loaded as states (LoadOptions::parameters_as_states, `saltus sensitivity --parameters`):
 //   read_parameters keeps them out of the constants, add_parameter_states appends them as the
-//   last states, read_mode gives them x' = 0; a value computed from one of them is refused,
-//   since constant folding would lose that path of the derivative;
+//   last states, read_mode gives them x' = 0; a parameter computed from one of them follows it
+//   as a definition of the state (read_following_parameters: `--continue slope_deg` moves
+//   phi = "slope_deg*pi/180", and derivatives go through it); an initial value computed from
+//   one is refused, since it is a number when the run starts;
 // - kept at run time (LoadOptions::runtime_parameters): read_parameters makes them Parameter
 //   leaves whose values the graph shares with its tapes; a value computed from one when the
 //   model is loaded (another parameter, an initial value, a compliant law's coefficient) is
@@ -68,6 +70,29 @@ void ModelReader::add_parameter_states() {
     model_.parameter_states.push_back(static_cast<int>(model_.states.size()));
     model_.states.push_back(*it);
     state_names_.push_back(name);
+  }
+}
+
+std::vector<std::string> ModelReader::varying_parameters() const {
+  std::vector<std::string> names = promote_;
+  for (const auto& f : following_) names.push_back(f.first);
+  return names;
+}
+
+void ModelReader::read_following_parameters() {
+  lang::SymbolTable s = symbols({});
+  s.allow_algebraic = false;
+  for (const auto& [name, v] : following_) {
+    const toml::node* text = v->is_table() ? v->as_table()->get("value") : v;
+    if (text == nullptr || !text->is_string()) {
+      add(*v, "parameter '" + name + "' mentions a parameter loaded as a state; expected its " +
+                  "value as an expression string");
+      continue;
+    }
+    if (const auto node = expression(*text, "parameter '" + name + "'", s)) {
+      definitions_[name] = *node;
+      s.definitions[name] = *node;
+    }
   }
 }
 
