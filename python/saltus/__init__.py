@@ -4,20 +4,27 @@
     run = saltus.load("models/bouncing_ball.toml", e=0.5).run()
     run.status, run.zeno_time, run.trajectory["x"], run.events.to_frame()
     saltus.sweep("models/bouncing_ball.toml", {"e": (0.05, 0.95, 100)}, ["zeno_time"])
+    saltus.orbit("models/impact_oscillator.toml", "out/orbit", period=2.5132741228718345)
 
-See docs/PYTHON.md. Plot helpers are in :mod:`saltus.plot` (matplotlib).
+See docs/PYTHON.md. Plot helpers are in :mod:`saltus.plot` (matplotlib); the analysis commands
+(orbit, bifurcation, sensitivity, lyapunov) in :mod:`saltus.analysis`.
 """
 
-from .errors import (ArityError, EngineError, ExpressionError, MissingValueError, ModelError,
-                     RunFailedError, SaltusError, TomlSyntaxError, UnknownModeError,
+from .analysis import bifurcation, lyapunov, orbit, sensitivity
+from .errors import (ArityError, CommandError, EngineError, ExpressionError, MissingValueError,
+                     ModelError, RunFailedError, SaltusError, TomlSyntaxError, UnknownModeError,
                      UnknownParameterError, UnknownStateError, UnknownSymbolError)
 from .model import Guard, Model, Run, load, load_string
+from .results import (BifurcationResult, CommandResult, LyapunovResult, OrbitResult,
+                      SensitivityResult)
 from .sweep import SweepResult, sweep
 from .tables import Table
 
 __all__ = [
-    "load", "load_string", "sweep", "Guard", "Model", "Run", "SweepResult", "Table", "SaltusError",
-    "EngineError", "RunFailedError", "ModelError", "TomlSyntaxError", "UnknownSymbolError",
-    "ArityError", "UnknownModeError", "UnknownStateError", "MissingValueError",
-    "UnknownParameterError", "ExpressionError",
+    "load", "load_string", "sweep", "orbit", "bifurcation", "sensitivity", "lyapunov", "Guard",
+    "Model", "Run", "SweepResult", "Table", "CommandResult", "OrbitResult", "BifurcationResult",
+    "SensitivityResult", "LyapunovResult", "SaltusError", "EngineError", "CommandError",
+    "RunFailedError", "ModelError", "TomlSyntaxError", "UnknownSymbolError", "ArityError",
+    "UnknownModeError", "UnknownStateError", "MissingValueError", "UnknownParameterError",
+    "ExpressionError",
 ]

@@ -7,6 +7,7 @@ that fails raises :class:`RunFailedError` carrying the engine's status and messa
 itself (its trajectory up to the failure).
 """
 
+import shlex
 from collections import namedtuple
 
 Diagnostic = namedtuple("Diagnostic", "file line column message")
@@ -19,6 +20,23 @@ class SaltusError(Exception):
 
 class EngineError(SaltusError):
     """The engine refused its input (a bad sweep specification, an unwritable folder, ...)."""
+
+
+class CommandError(EngineError):
+    """An analysis command (``saltus.orbit``, ...) refused its model or options, or could not
+    write its folder: the command's exit status 1 or 3, or a status of the command line's
+    parser (an unknown or malformed option).
+
+    Attributes: ``command`` (the arguments of the equivalent ``saltus`` command line),
+    ``status`` (its exit status) and ``message`` (what the command printed to stderr).
+    """
+
+    def __init__(self, command, status, message):
+        self.command = list(command)
+        self.status = status
+        self.message = message.strip()
+        line = shlex.join(["saltus", *self.command])
+        super().__init__(f"{self.message}\n({line}: exit status {status})")
 
 
 class RunFailedError(SaltusError):

@@ -5,6 +5,8 @@ A :class:`Table` holds one float64 array (rows x numeric columns) and, for name-
 pandas DataFrame (when pandas is importable).
 """
 
+import csv
+
 import numpy as np
 
 
@@ -61,3 +63,35 @@ def event_table(raw):
     a bridged run's stretches)."""
     labels = {k: raw[k] for k in ("guard", "mode_before", "mode_after", "note") if k in raw}
     return Table(raw["columns"], raw["values"], labels)
+
+
+def _number(text):
+    """A CSV cell as a float (empty = absent = NaN), or None when it is no number."""
+    if text == "":
+        return np.nan
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def csv_table(path):
+    """Table of a CSV file the saltus command writes (branch.csv, bifurcation.csv, ...).
+
+    A column is numeric when every cell is a number or empty (NaN), else a name-valued column
+    (a list of strings): bifurcations.csv's kind, bifurcation.csv's mode and status.
+    """
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    header, rows = (rows[0], rows[1:]) if rows else ([], [])
+    columns, numbers, labels = [], [], {}
+    for i, name in enumerate(header):
+        cells = [row[i] if i < len(row) else "" for row in rows]
+        values = [_number(c) for c in cells]
+        if any(v is None for v in values):
+            labels[name] = cells
+        else:
+            columns.append(name)
+            numbers.append(values)
+    values = np.array(numbers, dtype=np.float64).T.reshape(len(rows), len(columns))
+    return Table(columns, values, labels)

@@ -1,6 +1,6 @@
 // saltus._core: the compiled half of the Python package (python/saltus/*.py is the other half,
 // with the docstrings users read). Loading returns the diagnostics instead of raising, so that
-// saltus/errors.py chooses the exception type; runs and sweeps release the GIL.
+// saltus/errors.py chooses the exception type; runs, sweeps and commands release the GIL.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 
+#include "command_binding.hpp"
 #include "run_tables.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
@@ -180,4 +181,5 @@ PYBIND11_MODULE(_core, m) {
   m.def("run", &run, py::arg("model"));
 
   saltus::python::bind_sweep(m);
+  saltus::python::bind_command(m);
 }
