@@ -61,12 +61,12 @@ class Parser {
 
   // Parses the whole text; returns the root node or -1.
   int parse_all() {
-    const int root = comparison();
+    const int root = logical_or();
     if (failed_) return -1;
     skip_space();
     if (pos_ < text_.size()) {
       error(pos_, "unexpected " + describe(text_, pos_) +
-                      "; expected an operator (+ - * / ^ < <= > >= == !=) or the end");
+                      "; expected an operator (+ - * / ^ < <= > >= == != && ||) or the end");
       return -1;
     }
     return root;
@@ -103,6 +103,49 @@ class Parser {
       return false;
     }
     return true;
+  }
+
+  // c1 || c2 is max(c1, c2) and c1 && c2 the product c1*c2 of conditions (values 0 or 1), the
+  // forms a guard's `when` reads; && binds tighter than ||, both looser than comparisons.
+  int logical_or() {
+    int left = logical_and();
+    while (!failed_) {
+      skip_space();
+      const size_t at = pos_;
+      if (!accept("||")) break;
+      left = logical(OpCode::Max, left, logical_and(), at, "||");
+    }
+    return failed_ ? -1 : left;
+  }
+
+  int logical_and() {
+    int left = comparison();
+    while (!failed_) {
+      skip_space();
+      const size_t at = pos_;
+      if (!accept("&&")) break;
+      left = logical(OpCode::Mul, left, comparison(), at, "&&");
+    }
+    return failed_ ? -1 : left;
+  }
+
+  // An operand of && or || must be a condition: a comparison, a constant 0 or 1 (a comparison
+  // of parameters, folded), or && and || of conditions.
+  bool is_condition_operand(int id) const {
+    const ExpressionNode& n = graph_.node(id);
+    return is_comparison(n.op) || n.op == OpCode::Mul || n.op == OpCode::Max ||
+           n.op == OpCode::Min || (n.op == OpCode::Const && (n.value == 0.0 || n.value == 1.0));
+  }
+
+  int logical(OpCode op, int a, int b, size_t at, const char* token) {
+    if (a < 0 || b < 0 || failed_) return -1;
+    if (!is_condition_operand(a) || !is_condition_operand(b)) {
+      error(at, std::string("the operands of ") + token +
+                    " must be conditions (comparisons such as 'x <= 0'); expected a comparison " +
+                    "on each side");
+      return -1;
+    }
+    return graph_.make(op, a, b);
   }
 
   int comparison() {
@@ -219,7 +262,7 @@ class Parser {
       while (true) {
         skip_space();
         arg_offsets.push_back(pos_);
-        const int arg = comparison();
+        const int arg = logical_or();
         if (failed_) return -1;
         args.push_back(arg);
         if (accept(",")) continue;
@@ -358,7 +401,7 @@ class Parser {
     if (ch == '(') {
       ++pos_;
       if (!enter(at)) return -1;
-      const int inner = comparison();
+      const int inner = logical_or();
       --depth_;
       if (failed_) return -1;
       if (!accept(")")) {

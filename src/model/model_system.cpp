@@ -217,6 +217,24 @@ std::string no_target_message(const std::vector<std::string>& conditions,
 Reset model_reset(const std::shared_ptr<const CompiledMode>& m, const ModelGuard& g,
                   const CompiledGuard* c, const std::vector<std::string>& state_names) {
   const CompiledTarget& first = c->targets.front();
+  if (!g.stop_message.empty()) {  // the state has left a flow set outside the jump set
+    Reset r;
+    r.target = first.target;
+    r.chooses_target = true;
+    r.identity = false;
+    r.apply = [text = g.stop_message, state_names](double, const ConstVectorRef& x,
+                                                   const ConstVectorRef&, Jump& j) {
+      std::ostringstream out;
+      out.precision(17);
+      out << text << "; at";
+      for (Eigen::Index i = 0; i < x.size(); ++i) {
+        out << (i ? ", " : " ") << state_names[static_cast<size_t>(i)] << " = " << x[i];
+      }
+      j.failure = out.str();
+      return false;
+    };
+    return r;
+  }
   if (c->targets.size() == 1 && !first.conditional && g.outputs.empty()) {
     Reset r = Reset::to(first.target, reset_map(m, &first.reset));
     if (!first.reset.empty()) r.jacobian = reset_jacobian(m, &first);
@@ -293,6 +311,8 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
   guard.name = g.name;
   guard.direction = g.direction;
   guard.terminal = g.terminal;
+  guard.set_rule = g.set_rule;
+  guard.exclusive_group = g.exclusive_group;
   if (g.when != lang::kNoNode) {
     guard.when = [m, c](double t, const ConstVectorRef& x, const ConstVectorRef& z) {
       return evaluate_condition(c->when, t, x, z);

@@ -179,7 +179,14 @@ CrossingSearchResult search_crossing(Enclose&& enclose, Point&& point, double t_
       falling_until = b;
       continue;
     } else if (v.lo >= -band && v.hi <= band && !departed) {
-      continue;  // on its surface throughout, not yet departed: resting or leaving
+      continue;               // on its surface throughout, not yet departed: resting or leaving
+    } else if (v.lo > 0.0) {  // above zero throughout (a constant of a set's guard, too)
+      if (!negative_seen) continue;  // on its trigger side: no crossing in the piece
+      const double sa = point(a);
+      if (std::isnan(sa)) return done(Kind::Unbounded, a, kNaN, b, kNaN);
+      // Crossed between the latest negative time and a (halved below where the value at a
+      // rounds below zero against its enclosure).
+      if (sa >= 0.0) return crossing_before(a, sa);
     }
     const double m = 0.5 * (a + b);
     if (!at_resolution) {

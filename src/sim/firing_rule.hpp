@@ -186,7 +186,12 @@ class FiringRule {
       };
       const bool passed = passed_[k] != 0;
       passed_[k] = 0;
-      if (g.period > 0.0) {
+      if (g.set_rule != Guard::SetRule::Crossings && g.direction != Direction::Either && s > tol &&
+          !outside_jump_set()) {
+        next_fired_.push_back(k);  // a set's guard fires wherever the state lies inside it
+      } else if (in_jump_set == Condition::NotANumber) {
+        return Outcome::NonFiniteCondition;
+      } else if (g.period > 0.0) {
         guards.arming[k] = Arming::Armed;  // a time event: its instants decide, not its value
       } else if (passed) {
         wait_to_move_away();  // its crossing here passed outside its jump set

@@ -162,6 +162,7 @@ class HybridLoop final : private GuardRates {
       return;
     }
     // Initial arming: on the trigger side is an inconsistent start, on the surface is disarmed.
+    start_fired_.clear();
     scales_.note_algebraic(z_.data(), nz_);
     note_bands(m);
     for (GuardId k = 0; k < static_cast<GuardId>(m.guards.size()); ++k) {
@@ -175,6 +176,24 @@ class HybridLoop final : private GuardRates {
       }
       const double s = oriented(g.direction, p);
       const double tol = guards_.band[k];
+      const bool inside = g.direction == Direction::Either          ? std::abs(p) <= tol
+                          : g.set_rule == Guard::SetRule::ClosedSet ? s >= -tol
+                                                                    : s > tol;
+      if (g.set_rule != Guard::SetRule::Crossings && inside) {
+        const double c = g.when ? g.when(now(), x_.head(nx_), z_.head(nz_)) : 1.0;
+        if (std::isnan(c)) {
+          stop(Termination::NonFiniteState,
+               message("the condition of guard '", g.name, "' of mode '", m.name, "' (when",
+                       g.when_text.empty() ? std::string() : " = '" + g.when_text + "'", ") is ", c,
+                       " at t0 = ", now(), " at x = ", vector_text(x_.head(nx_))));
+          return;
+        }
+        if (c != 0.0) {  // a start inside the set jumps first
+          start_fired_.push_back(k);
+          guards_.arming[k] = Arming::OnTriggerSideAfterReset;
+          continue;
+        }
+      }
       if (g.direction != Direction::Either && s > tol && g.observe_only) {
         guards_.arming[k] =
             Arming::OnTriggerSideAfterReset;  // an observer waits for its other side
@@ -219,6 +238,7 @@ class HybridLoop final : private GuardRates {
     recorder_.samples_at(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
     recorder_.step(now(), j_, mode_, x_.head(nx_), z_.head(nz_));
     chatter_.enter(current_mode(), now(), x_.head(nx_), z_.head(nz_));
+    if (!start_fired_.empty()) fire_at_start();
   }
 
   void finish(std::chrono::steady_clock::time_point wall_start) {
@@ -380,6 +400,11 @@ class HybridLoop final : private GuardRates {
   // ------------------------------------------------------------------ an event set
   // (defined in hybrid_loop_events.hpp)
   void handle_events(double t);
+  // The resets of the guards in rule_.fired() at t_, in rounds until none fires at once, then
+  // the integrator's restart (the second half of handle_events).
+  void apply_event_set(ModeId mode_before_set);
+  // Guard::SetRule: the guards of sets that hold at t0 fire before any flow.
+  void fire_at_start();
   bool apply_reset(int k, bool retrigger, bool chained);
   bool record_observation(int k, bool chained);
   EventInfo event_info(int k, ModeId target, int nx_t, int nz_t, bool retrigger,
@@ -620,8 +645,9 @@ class HybridLoop final : private GuardRates {
   std::vector<int> round_;  // the guards whose resets one round applies (rule_.fired())
   int n_outputs_ = 0;
   EventLocator<S> locator_;
-  GuardStates guards_;  // arming and start values of the current mode's guards
-  FiringRule rule_;     // the fired set, trigger sides and re-arming (step 3 and 4)
+  GuardStates guards_;            // arming and start values of the current mode's guards
+  std::vector<int> start_fired_;  // begin(): guards of sets (Guard::SetRule) inside them at t0
+  FiringRule rule_;               // the fired set, trigger sides and re-arming (step 3 and 4)
   Accumulation accumulation_;
   RunRecorder recorder_;
   ChatterMonitor chatter_;  // the current mode's discontinuities

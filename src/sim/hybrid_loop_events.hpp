@@ -73,6 +73,23 @@ void HybridLoop<S>::handle_events(double t) {
       break;
     }
   }
+  apply_event_set(mode_before_set);
+}
+
+template <ode::DenseStepper S>
+void HybridLoop<S>::fire_at_start() {
+  last_set_t_ = t_;
+  sets_at_instant_ = 1;
+  std::vector<int>& fired = rule_.fired();
+  fired.assign(start_fired_.begin(), start_fired_.end());
+  for (int k : fired) rule_.set_retrigger(k, false);
+  if (!note_trigger_sides()) return;
+  apply_event_set(mode_);
+}
+
+template <ode::DenseStepper S>
+void HybridLoop<S>::apply_event_set(ModeId mode_before_set) {
+  std::vector<int>& fired = rule_.fired();
   rule_.begin_set();
   set_had_reset_ = false;
   int resets_here = 0;
@@ -84,7 +101,13 @@ void HybridLoop<S>::handle_events(double t) {
     // changes): the round iterates its own copy.
     round_.assign(fired.begin(), fired.end());
     zeno_point_examined_ = false;
+    int groups_applied = 0;  // the exclusive groups (Guard::exclusive_group) of this round
     for (int k : round_) {
+      const int group = current_mode().guards[k].exclusive_group;
+      if (group >= 0 && group < 31) {
+        if (groups_applied & (1 << group)) continue;  // one jump of the group per round
+        groups_applied |= 1 << group;
+      }
       if (++resets_here > options_.events.max_resets_per_instant) {
         stop(Termination::EventCap,
              message("beating: ", resets_here - 1, " resets at t = ", now(), " in mode '",

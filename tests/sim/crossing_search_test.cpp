@@ -55,6 +55,42 @@ TEST(CrossingSearch, APeakBelowTheBandIsNoEventAndOneWithinItIsAGrazing) {
   EXPECT_GE(r.sa, -1e-12);
 }
 
+TEST(CrossingSearch, AGuardAboveZeroThroughoutCostsOneEnclosure) {
+  // A jump set's guard of discrete variables alone is the constant 1 (waiting on its trigger
+  // side); a wiggling guard above zero is not monotone either. Neither has a crossing in the
+  // step, and one enclosure says so (the search used to halve them to its piece limit).
+  auto constant = [](const auto& t) {
+    using T = std::decay_t<decltype(t)>;
+    return T(1.0) + T(0.0) * t;
+  };
+  auto wiggle = [](const auto& t) {
+    using T = std::decay_t<decltype(t)>;
+    using std::sin;
+    return T(2.0) + sin(T(40.0) * t);
+  };
+  for (const bool needs_departure : {false, true}) {
+    auto enclose = [&](double a, double b) { return constant(IntervalJet::time(a, b)); };
+    auto point = [&](double t) { return constant(t); };
+    const CrossingSearchResult r =
+        search_crossing(enclose, point, 0.0, 1.0, 1.0, 1e-12, false, needs_departure);
+    EXPECT_EQ(r.kind, Kind::None);
+    EXPECT_EQ(r.enclosures, 1);
+  }
+  const CrossingSearchResult w = search(wiggle, 0.0, 1.0, 1e-12, false);
+  EXPECT_EQ(w.kind, Kind::None);
+  EXPECT_EQ(w.enclosures, 1);
+  // Negative first, then above zero and wiggling: the crossing before the positive piece.
+  auto rises = [](const auto& t) {
+    using T = std::decay_t<decltype(t)>;
+    using std::sin;
+    return T(2.0) + sin(T(40.0) * t) - T(3.5) * exp(T(-50.0) * t);
+  };
+  const CrossingSearchResult c = search(rises, 0.0, 1.0, 1e-12, true);
+  ASSERT_EQ(c.kind, Kind::Bracket);
+  EXPECT_LT(c.sa, 0.0);
+  EXPECT_GE(c.sb, 0.0);
+}
+
 TEST(CrossingSearch, AMonotoneGuardCostsOneEnclosure) {
   auto s = [](const auto& t) {
     using T = std::decay_t<decltype(t)>;

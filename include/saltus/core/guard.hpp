@@ -61,6 +61,18 @@ struct Guard {
   Condition when;
   std::string when_text;  // the condition as written, for messages (may be empty)
   bool terminal = false;  // stop the run when this guard fires (after logging the event)
+  // Crossings: the guard fires where the state crosses its surface (inside `when`), and a start
+  // on its trigger side inside `when` is refused (InvalidInput: it has already fired).
+  // A guard of a set (model files' `jump_set` and `flow_set`, HyEQ's D and the outside of C)
+  // fires besides wherever the state lies on its trigger side inside `when`: at t0, before any
+  // flow, and after every jump, whether or not the jump carried it across. ClosedSet counts its
+  // surface as inside at t0 (x in D on D's boundary jumps first), OpenSet does not.
+  enum class SetRule { Crossings, OpenSet, ClosedSet };
+  SetRule set_rule = SetRule::Crossings;
+  // Guards of one group (>= 0), such as those lowered from one jump set, apply at most one reset
+  // per round of an event set: entering the set through a corner crosses two of its boundaries
+  // at one instant, and that is one jump. -1: no group; groups are 0 to 30.
+  int exclusive_group = -1;
   // An observer: its crossings are located and reported (event log, on_event) like any other,
   // but no reset is applied (no jump: state, mode and j unchanged) and it re-arms only after
   // moving back to its non-trigger side. For apex times, threshold crossings, Poincare sections.

@@ -65,6 +65,13 @@ struct ModelGuard {
   lang::NodeId when = lang::kNoNode;
   std::string when_text;  // as written, for messages
   bool terminal = false;
+  // Guards lowered from a mode's `jump_set` or `flow_set` fire wherever the state is inside
+  // their set, at t0 and after jumps, not only at crossings (core/guard.hpp Guard::SetRule).
+  Guard::SetRule set_rule = Guard::SetRule::Crossings;
+  int exclusive_group = -1;  // the jump set's guards: one jump per round (Guard::exclusive_group)
+  // Not empty: a guard lowered from a mode's `flow_set` (HyEQ's C) that fires where the state
+  // leaves C outside D; its reset fails with this text (the run stops, ResetFailed).
+  std::string stop_message;
   // Its `terminate` / `terminate_after`: index into Model::terminations (-1: none). The modes a
   // mode with switches is split into keep the index, so they share one count of events.
   int terminate = -1;

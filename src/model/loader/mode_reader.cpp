@@ -215,7 +215,9 @@ int ModelReader::target_mode(const toml::node* n, int self, const std::string& w
 void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
   const std::string where = "mode '" + mode.name + "'";
   const int self = model_.mode_index(mode.name);
-  check_keys(t, where, {"flow", "residuals", "algebraic", "constraints", "guards", "zeno"});
+  check_keys(t, where,
+             {"flow", "residuals", "algebraic", "constraints", "guards", "zeno", "flow_set",
+              "jump_set", "jump", "jump_target", "priority"});
   // Algebraic states: ["z1", ...] or { z1 = { guess = ..., unit = ... }, ... }.
   std::vector<std::string> alg;
   if (const toml::node* a = t.get("algebraic")) {
@@ -333,6 +335,7 @@ void ModelReader::read_mode(const toml::table& t, ModelMode& mode) {
       }
     }
   }
+  read_hybrid_sets(t, mode, self, s);
   if (const toml::node* z = t.get("zeno")) {
     if (!z->is_table()) {
       add(*z, where + " zeno is " + type_name(*z) + "; expected a table");

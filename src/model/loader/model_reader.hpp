@@ -8,6 +8,7 @@
 //   shared_flow.cpp       flow = "@other": a mode with another mode's flow
 //   guard_reader.cpp      guards: value, direction, jump set (when), targets, resets,
 //                         terminate and terminate_after
+//   hybrid_sets.cpp       a mode's flow_set and jump_set (HyEQ's C and D) lowered to guards
 //   discrete_reader.cpp   [discrete]: discrete variables (states of rate 0 set by resets)
 //   outputs_reader.cpp    [outputs]: named output columns
 //   mechanics_reader.cpp  [coordinates], [mechanics] (via derive_lagrangian)
@@ -148,6 +149,9 @@ class ModelReader {
                                         const lang::SymbolTable& s, const char* key = "when");
   void read_targets(const toml::node& ts, ModelGuard& guard, int self, const std::string& where,
                     const lang::SymbolTable& s);
+  // A mode's flow_set and jump_set (HyEQ's C and D), lowered to guards (hybrid_sets.cpp).
+  void read_hybrid_sets(const toml::table& t, ModelMode& mode, int self,
+                        const lang::SymbolTable& s);
 
   // ---------------------------------------------------------------- mechanical models
   void read_coordinates(const toml::table& doc, bool canonical = false);
