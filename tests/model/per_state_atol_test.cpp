@@ -16,17 +16,20 @@ namespace {
 
 using saltus::testing::expect_load_refused;
 
-// A block sliding and twisting on a torsion spring: a length, an angle and their rates.
+// A block sliding and twisting on a torsion spring: a length, an angle and their rates (energies
+// per unit mass: I and k per kg, so that the units check).
 std::string slider(const std::string& atol) {
   return R"([parameters]
 g = { value = 9.81, unit = "m/s^2" }
+I = { value = 0.2, unit = "m^2" }
+k = { value = 100.0, unit = "m^2/s^2" }
 [coordinates]
 x = { initial = 0.0, velocity = 1.0, unit = "m" }
 y = { initial = 1.0, velocity = 0.0, unit = "m" }
 theta = { initial = 0.0, velocity = 3.0, unit = "rad" }
 [mechanics]
-kinetic_energy = "0.5*(x'^2 + y'^2) + 0.1*theta'^2"
-potential_energy = "g*y + 50*theta^2"
+kinetic_energy = "0.5*(x'^2 + y'^2) + 0.5*I*theta'^2"
+potential_energy = "g*y + 0.5*k*theta^2"
 [[contacts]]
 name = "floor"
 gap = "y"

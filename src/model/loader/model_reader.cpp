@@ -14,6 +14,7 @@
 #include "saltus/model/model_file_text.hpp"
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_start_check.hpp"
+#include "unit_check.hpp"
 
 namespace saltus::model::loader {
 
@@ -234,6 +235,7 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   read_output(doc);
   if (const toml::node* d = doc.get("drawing")) read_drawing(*d);
   read_sections(doc);
+  UnitCheck(*this, doc).run();
   if (diagnostics.empty() && !doc.contains("hamiltonian")) {
     if (smooth_switches_ || model_.mechanics) {
       note_discontinuities();

@@ -235,6 +235,8 @@ class ModelReader {
   // gave a contact whose law was set ("newton" when it gave none).
   std::map<std::string, std::set<std::string>> contact_keys_set_;
   std::map<std::string, std::string> contact_file_law_;
+  // The unit check (unit_check.hpp) reads the names above and reports through add_at.
+  friend class UnitCheck;
 };
 
 }  // namespace saltus::model::loader
