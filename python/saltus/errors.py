@@ -39,6 +39,26 @@ class CommandError(EngineError):
         super().__init__(f"{self.message}\n({line}: exit status {status})")
 
 
+class CallableError(EngineError):
+    """A Python callable of a :class:`saltus.System` raised, or returned what its role cannot use
+    (another count of values than the mode's states, something that is not a number, a guard
+    value or a reset's x+ that is not finite). The run stops there; no run is returned, so
+    nothing of it can be written.
+
+    Attributes: ``callable`` (its ``__qualname__``), ``role`` (``"the flow of mode 'flight'"``,
+    ``"the guard 'impact' of mode 'flight'"``, ``"the reset of guard 'impact' of mode
+    'flight'"``), ``t`` and ``x`` (the time and state it was called with). The exception the
+    callable raised is chained as ``__cause__`` (``raise ... from``).
+    """
+
+    def __init__(self, message, callable, role, t, x):
+        self.callable = callable
+        self.role = role
+        self.t = t
+        self.x = x
+        super().__init__(message)
+
+
 class RunFailedError(SaltusError):
     """A run ended in a failure (non-finite state, Newton failure, step-size underflow, ...).
 

@@ -1,6 +1,7 @@
 // saltus._core: the compiled half of the Python package (python/saltus/*.py is the other half,
 // with the docstrings users read). Loading returns the diagnostics instead of raising, so that
-// saltus/errors.py chooses the exception type; runs, sweeps and commands release the GIL.
+// saltus/errors.py chooses the exception type; runs, sweeps and commands release the GIL (runs of
+// Python callables, callable_system.cpp, hold it).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <memory>
 
+#include "callable_system.hpp"
 #include "command_binding.hpp"
 #include "run_tables.hpp"
 #include "saltus/model/model_loader.hpp"
@@ -15,12 +17,14 @@
 #include "saltus/model/runtime_parameters.hpp"
 #include "saltus/run/run_outputs.hpp"
 #include "sweep_binding.hpp"
+#include "timed_run.hpp"
 
 namespace py = pybind11;
 using saltus::model::Diagnostic;
 using saltus::model::Model;
 using saltus::model::ModelError;
 using saltus::model::ModelRun;
+using saltus::python::TimedRun;
 
 namespace {
 
@@ -42,12 +46,6 @@ py::tuple load(Load load_fn) {
     return py::make_tuple(py::none(), as_tuples(e.diagnostics()));
   }
 }
-
-// A run plus the seconds spent in run_model (bench/python_overhead.py subtracts them).
-struct TimedRun {
-  ModelRun run;
-  double engine_seconds = 0.0;
-};
 
 std::unique_ptr<TimedRun> run(const std::shared_ptr<const Model>& m) {
   py::gil_scoped_release no_gil;
@@ -180,6 +178,7 @@ PYBIND11_MODULE(_core, m) {
       });
   m.def("run", &run, py::arg("model"));
 
+  saltus::python::bind_callables(m);
   saltus::python::bind_sweep(m);
   saltus::python::bind_command(m);
 }
