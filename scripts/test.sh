@@ -13,7 +13,9 @@ quick=0
 replays=ON
 [[ "${SALTUS_SKIP_FUZZ_REPLAY:-0}" == "1" || $quick == 1 ]] && replays=OFF
 bash "$root/scripts/install_deps.sh"
-SALTUS_CMAKE_ARGS="-DSALTUS_SANITIZER_REPLAYS=$replays ${SALTUS_CMAKE_ARGS:-}" \
+# Everything on, whatever the folder's cache says (the main job turns tests and the rest off).
+SALTUS_CMAKE_ARGS="-DSALTUS_SANITIZER_REPLAYS=$replays -DSALTUS_BUILD_TESTS=ON \
+-DSALTUS_BUILD_BENCH=ON -DSALTUS_BUILD_EXAMPLES=ON -DSALTUS_BUILD_PYTHON=ON ${SALTUS_CMAKE_ARGS:-}" \
   bash "$root/scripts/build.sh" all saltus_extras
 bash "$root/scripts/check_format.sh"
 cd "${SALTUS_BUILD_DIR:-$root/build}"

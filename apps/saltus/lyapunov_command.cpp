@@ -66,29 +66,30 @@ std::string lyapunov_json(const model::Model& m, const analysis::LyapunovOptions
   return j.dump(2) + "\n";
 }
 
-std::string number(double v) {
+std::string ten_digits(double v) {
   return std::isfinite(v) ? run::number_text(v, 10) : std::string(v < 0 ? "-inf" : "nan");
 }
 
 void print_spectrum(const model::Model& m, const analysis::LyapunovOptions& o,
                     const analysis::LyapunovSpectrum& s) {
-  std::cout << "lyapunov   " << (m.name.empty() ? m.file : m.name) << ": t = " << number(m.t_start)
-            << " .. " << number(m.t_end) << ", transient " << number(o.transient) << ", window "
-            << number(o.window) << " (" << s.qr_steps << " QR steps, " << s.cut_windows
-            << " windows cut at " << o.max_events_per_window << " events), " << s.events
-            << " events averaged\n";
+  std::cout << "lyapunov   " << (m.name.empty() ? m.file : m.name)
+            << ": t = " << ten_digits(m.t_start) << " .. " << ten_digits(m.t_end) << ", transient "
+            << ten_digits(o.transient) << ", window " << ten_digits(o.window) << " (" << s.qr_steps
+            << " QR steps, " << s.cut_windows << " windows cut at " << o.max_events_per_window
+            << " events), " << s.events << " events averaged\n";
   std::cout << "status     " << analysis::to_string(s.status)
             << (s.message.empty() ? "" : ": " + s.message) << "\n";
   if (!s.ok()) return;
   for (Eigen::Index i = 0; i < s.exponents.size(); ++i) {
-    std::cout << "lambda_" << i + 1 << (i + 1 < 10 ? "   " : "  ") << number(s.exponents(i))
-              << " per " << m.time_unit << "  (spread over the second half " << number(s.spread(i))
-              << ")\n";
+    std::cout << "lambda_" << i + 1 << (i + 1 < 10 ? "   " : "  ") << ten_digits(s.exponents(i))
+              << " per " << m.time_unit << "  (spread over the second half "
+              << ten_digits(s.spread(i)) << ")\n";
   }
   if (s.collapsed == 0) {
     const double span = m.t_end - s.t_averaging;
-    std::cout << "sum        " << number(s.exponents.sum())
-              << " (impacts: sum log|det S| / T = " << number(s.impact_log_volume / span) << ")\n";
+    std::cout << "sum        " << ten_digits(s.exponents.sum())
+              << " (impacts: sum log|det S| / T = " << ten_digits(s.impact_log_volume / span)
+              << ")\n";
   }
 }
 
@@ -156,14 +157,14 @@ int lyapunov_command(const LyapunovArguments& args) {
     return 1;
   };
   if (args.has_window && (!(args.window > 0.0) || !std::isfinite(args.window))) {
-    return refuse("--window " + number(args.window) + " must be a positive time");
+    return refuse("--window " + ten_digits(args.window) + " must be a positive time");
   }
   if (!(args.transient >= 0.0) || !std::isfinite(args.transient)) {
-    return refuse("--transient " + number(args.transient) + " must be a time >= 0");
+    return refuse("--transient " + ten_digits(args.transient) + " must be a time >= 0");
   }
   if (!(m.t_end > m.t_start + args.transient)) {
-    return refuse("t_end = " + number(m.t_end) + " must be after t_start + --transient = " +
-                  number(m.t_start + args.transient) + " (nothing left to average over)");
+    return refuse("t_end = " + ten_digits(m.t_end) + " must be after t_start + --transient = " +
+                  ten_digits(m.t_start + args.transient) + " (nothing left to average over)");
   }
   if (args.max_events < 1) {
     return refuse("--max-events " + std::to_string(args.max_events) + " must be >= 1");

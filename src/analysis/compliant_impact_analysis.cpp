@@ -17,11 +17,11 @@ CompliantImpactResult analyze_compliant_impact(const CompliantContactLaw& law, d
                                                const CompliantImpactOptions& options) {
   law.validate("analyze_compliant_impact");
   if (!std::isfinite(m) || m <= 0.0) {
-    detail::throw_error("analyze_compliant_impact: mass m = ", m, " must be > 0");
+    saltus::detail::throw_error("analyze_compliant_impact: mass m = ", m, " must be > 0");
   }
   if (!std::isfinite(impact_speed) || impact_speed <= 0.0) {
-    detail::throw_error("analyze_compliant_impact: impact speed v0 = ", impact_speed,
-                        " must be > 0");
+    saltus::detail::throw_error("analyze_compliant_impact: impact speed v0 = ", impact_speed,
+                                " must be > 0");
   }
   const double v0 = impact_speed, g = options.gravity;
   const double n = law.kind == CompliantLawKind::HuntCrossley ? law.n : 1.0;

@@ -152,23 +152,25 @@ std::string singular_resets(const HybridSystem& system, const std::vector<EventS
 
 void check_input(const HybridSystem& system, ModeId mode, double t0, ConstVectorRef x0,
                  double t_end, const LyapunovOptions& o) {
-  if (mode < 0 || mode >= system.mode_count()) detail::throw_error("unknown mode ", mode);
+  if (mode < 0 || mode >= system.mode_count()) saltus::detail::throw_error("unknown mode ", mode);
   if (x0.size() != system.mode(mode).flow.nx) {
-    detail::throw_error("x0 has ", x0.size(), " components; mode '", system.mode(mode).name,
-                        "' has ", system.mode(mode).flow.nx, " states");
+    saltus::detail::throw_error("x0 has ", x0.size(), " components; mode '", system.mode(mode).name,
+                                "' has ", system.mode(mode).flow.nx, " states");
   }
   if (!(o.window > 0.0) || !std::isfinite(o.window)) {
-    detail::throw_error("window = ", o.window, " must be a positive time");
+    saltus::detail::throw_error("window = ", o.window, " must be a positive time");
   }
   if (o.max_events_per_window < 1) {
-    detail::throw_error("max_events_per_window = ", o.max_events_per_window, " must be >= 1");
+    saltus::detail::throw_error("max_events_per_window = ", o.max_events_per_window,
+                                " must be >= 1");
   }
   if (!(o.transient >= 0.0) || !std::isfinite(o.transient)) {
-    detail::throw_error("transient = ", o.transient, " must be a time >= 0");
+    saltus::detail::throw_error("transient = ", o.transient, " must be a time >= 0");
   }
   if (!std::isfinite(t0) || !std::isfinite(t_end) || !(t_end > t0 + o.transient)) {
-    detail::throw_error("t_end = ", t_end, " must be after t0 + transient = ", t0 + o.transient,
-                        " (t0 = ", t0, ", transient = ", o.transient, ")");
+    saltus::detail::throw_error("t_end = ", t_end,
+                                " must be after t0 + transient = ", t0 + o.transient, " (t0 = ", t0,
+                                ", transient = ", o.transient, ")");
   }
 }
 

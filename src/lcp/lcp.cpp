@@ -27,25 +27,25 @@ std::string_view to_string(LcpStatus status) {
 
 void check_lcp_input(ConstMatrixRef matrix, ConstVectorRef q, std::string_view who) {
   if (matrix.rows() != matrix.cols()) {
-    detail::throw_error(who, ": LCP matrix M must be square, got ", matrix.rows(), " x ",
-                        matrix.cols());
+    saltus::detail::throw_error(who, ": LCP matrix M must be square, got ", matrix.rows(), " x ",
+                                matrix.cols());
   }
   if (q.size() != matrix.rows()) {
-    detail::throw_error(who, ": LCP vector q has size ", q.size(), " but M is ", matrix.rows(),
-                        " x ", matrix.cols());
+    saltus::detail::throw_error(who, ": LCP vector q has size ", q.size(), " but M is ",
+                                matrix.rows(), " x ", matrix.cols());
   }
   if (matrix.allFinite() && q.allFinite()) return;  // the common case, vectorized
   for (Eigen::Index j = 0; j < matrix.cols(); ++j) {
     for (Eigen::Index i = 0; i < matrix.rows(); ++i) {
       if (!std::isfinite(matrix(i, j))) {
-        detail::throw_error(who, ": LCP matrix entry M(", i, ", ", j, ") = ", matrix(i, j),
-                            " is not finite");
+        saltus::detail::throw_error(who, ": LCP matrix entry M(", i, ", ", j, ") = ", matrix(i, j),
+                                    " is not finite");
       }
     }
   }
   for (Eigen::Index i = 0; i < q.size(); ++i) {
     if (!std::isfinite(q(i))) {
-      detail::throw_error(who, ": LCP vector entry q(", i, ") = ", q(i), " is not finite");
+      saltus::detail::throw_error(who, ": LCP vector entry q(", i, ") = ", q(i), " is not finite");
     }
   }
 }

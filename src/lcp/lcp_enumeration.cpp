@@ -134,20 +134,21 @@ class DenseSimplex {
 
 void validate(const LcpEnumerationOptions& o) {
   if (o.max_size < 0 || o.max_size > kMaxEnumerationSize) {
-    detail::throw_error("LcpEnumerationOptions::max_size = ", o.max_size, " must be in [0, ",
-                        kMaxEnumerationSize, "]");
+    saltus::detail::throw_error("LcpEnumerationOptions::max_size = ", o.max_size,
+                                " must be in [0, ", kMaxEnumerationSize, "]");
   }
   const auto positive = [](double v, const char* name) {
     if (!(std::isfinite(v) && v > 0.0)) {
-      detail::throw_error("LcpEnumerationOptions::", name, " = ", v, " must be finite and > 0");
+      saltus::detail::throw_error("LcpEnumerationOptions::", name, " = ", v,
+                                  " must be finite and > 0");
     }
   };
   positive(o.feasibility_tolerance, "feasibility_tolerance");
   positive(o.singular_tolerance, "singular_tolerance");
   positive(o.duplicate_tolerance, "duplicate_tolerance");
   if (!(std::isfinite(o.matrix_scale) && o.matrix_scale >= 0.0)) {
-    detail::throw_error("LcpEnumerationOptions::matrix_scale = ", o.matrix_scale,
-                        " must be finite and >= 0 (0: max |M_ij|)");
+    saltus::detail::throw_error("LcpEnumerationOptions::matrix_scale = ", o.matrix_scale,
+                                " must be finite and >= 0 (0: max |M_ij|)");
   }
 }
 
@@ -158,14 +159,14 @@ LcpEnumerationResult enumerate_lcp_solutions(ConstMatrixRef matrix, ConstVectorR
   validate(options);
   const int n = static_cast<int>(q.size());
   if (n > options.max_size) {
-    detail::throw_error("LCP enumeration: n = ", n,
-                        " exceeds LcpEnumerationOptions::max_size = ", options.max_size,
-                        " (2^n = ", std::uint64_t{1} << std::min(n, 62),
-                        " faces); use Lemke with a matrix class that certifies the answer");
+    saltus::detail::throw_error("LCP enumeration: n = ", n,
+                                " exceeds LcpEnumerationOptions::max_size = ", options.max_size,
+                                " (2^n = ", std::uint64_t{1} << std::min(n, 62),
+                                " faces); use Lemke with a matrix class that certifies the answer");
   }
   if (observable != nullptr && observable->cols() != n) {
-    detail::throw_error("LCP enumeration: observable has ", observable->cols(),
-                        " columns but n = ", n);
+    saltus::detail::throw_error("LCP enumeration: observable has ", observable->cols(),
+                                " columns but n = ", n);
   }
   LcpEnumerationResult out;
   out.size = n;

@@ -454,12 +454,12 @@ void LemkeRun<N>::run() {
 
 void validate(const LemkeOptions& o) {
   if (o.max_pivots < 0) {
-    detail::throw_error("LemkeOptions::max_pivots = ", o.max_pivots,
-                        " must be >= 0 (0: automatic, 50 (n + 1))");
+    saltus::detail::throw_error("LemkeOptions::max_pivots = ", o.max_pivots,
+                                " must be >= 0 (0: automatic, 50 (n + 1))");
   }
   const auto positive = [](double v, const char* name) {
     if (!(std::isfinite(v) && v > 0.0)) {
-      detail::throw_error("LemkeOptions::", name, " = ", v, " must be finite and > 0");
+      saltus::detail::throw_error("LemkeOptions::", name, " = ", v, " must be finite and > 0");
     }
   };
   positive(o.pivot_tolerance, "pivot_tolerance");
@@ -468,7 +468,7 @@ void validate(const LemkeOptions& o) {
 }
 
 void LemkeWorkspace::resize(int n) {
-  if (n < 0) detail::throw_error("LemkeWorkspace: size must be >= 0, got ", n);
+  if (n < 0) saltus::detail::throw_error("LemkeWorkspace: size must be >= 0, got ", n);
   n_ = n;
   tableau.resize(n, 2 * n + 2);
   basis.assign(static_cast<std::size_t>(n), 0);
@@ -611,9 +611,9 @@ void check_input(const ConstMatrixRef& matrix, const ConstVectorRef& q, const Le
   }
   validate(options);
   if (ws.size() != q.size()) {
-    detail::throw_error("Lemke: workspace is sized for n = ", ws.size(),
-                        " but the problem has n = ", q.size(), "; call LemkeWorkspace::resize(",
-                        q.size(), ") first");
+    saltus::detail::throw_error("Lemke: workspace is sized for n = ", ws.size(),
+                                " but the problem has n = ", q.size(),
+                                "; call LemkeWorkspace::resize(", q.size(), ") first");
   }
 }
 

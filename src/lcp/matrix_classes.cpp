@@ -18,10 +18,12 @@ namespace {
 void check_square(ConstMatrixRef m, const MatrixClassOptions& o) {
   check_lcp_input(m, Vector::Zero(m.rows()), "matrix classification");
   if (!(std::isfinite(o.tolerance) && o.tolerance > 0.0)) {
-    detail::throw_error("MatrixClassOptions::tolerance = ", o.tolerance, " must be finite and > 0");
+    saltus::detail::throw_error("MatrixClassOptions::tolerance = ", o.tolerance,
+                                " must be finite and > 0");
   }
   if (o.max_size < 0 || o.max_size > 24) {
-    detail::throw_error("MatrixClassOptions::max_size = ", o.max_size, " must be in [0, 24]");
+    saltus::detail::throw_error("MatrixClassOptions::max_size = ", o.max_size,
+                                " must be in [0, 24]");
   }
 }
 

@@ -13,8 +13,8 @@ Eigen::Matrix2d collision_matrix(ConstMatrixRef M, ConstVectorRef w_T, ConstVect
                                  const std::string& who) {
   check_mass_matrix(M, Vector(), who);
   if (w_T.size() != M.rows() || w_N.size() != M.rows()) {
-    detail::throw_error(who, ": w_T has ", w_T.size(), " and w_N ", w_N.size(),
-                        " entries; expected ", M.rows());
+    saltus::detail::throw_error(who, ": w_T has ", w_T.size(), " and w_N ", w_N.size(),
+                                " entries; expected ", M.rows());
   }
   Matrix W(M.rows(), 2);
   W.col(0) = w_T;

@@ -23,17 +23,17 @@ const char* to_string(ReleaseCondition release) {
 
 void CompliantContactLaw::validate(const std::string& who) const {
   if (!std::isfinite(k) || k <= 0.0) {
-    detail::throw_error(who, " (", to_string(kind), "): stiffness k = ", k, " must be > 0");
+    saltus::detail::throw_error(who, " (", to_string(kind), "): stiffness k = ", k, " must be > 0");
   }
   if (!std::isfinite(c) || c < 0.0) {
-    detail::throw_error(who, " (", to_string(kind), "): damping c = ", c, " must be >= 0");
+    saltus::detail::throw_error(who, " (", to_string(kind), "): damping c = ", c, " must be >= 0");
   }
   if (kind == CompliantLawKind::HuntCrossley && (!std::isfinite(n) || n <= 0.0)) {
-    detail::throw_error(who, " (hunt_crossley): exponent n = ", n, " must be > 0");
+    saltus::detail::throw_error(who, " (hunt_crossley): exponent n = ", n, " must be > 0");
   }
   if (!std::isfinite(mu) || mu < 0.0) {
-    detail::throw_error(who, " (", to_string(kind), "): friction coefficient mu = ", mu,
-                        " must be >= 0");
+    saltus::detail::throw_error(who, " (", to_string(kind), "): friction coefficient mu = ", mu,
+                                " must be >= 0");
   }
 }
 

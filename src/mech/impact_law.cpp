@@ -123,48 +123,50 @@ void ContactImpactLaw::validate(const std::string& who) const {
   const std::string law = std::string(" (law ") + to_string(kind) + ")";
   const std::string k = key;
   if (k == "superelastic") {
-    detail::throw_error(who, law, ": superelastic = true, but law ", to_string(kind),
-                        " cannot be super-elastic (", why_not_superelastic(kind),
-                        "); expected law newton or newton_coulomb, or no superelastic");
+    saltus::detail::throw_error(who, law, ": superelastic = true, but law ", to_string(kind),
+                                " cannot be super-elastic (", why_not_superelastic(kind),
+                                "); expected law newton or newton_coulomb, or no superelastic");
   }
   if (k == "e" && std::isfinite(e) && e > 1.0) {
-    detail::throw_error(
+    saltus::detail::throw_error(
         who, law, ": restitution e = ", e,
         " is outside [0, 1]: the contact would gain energy at every impact; expected e in [0, "
         "1], or superelastic = true for a super-elastic contact (laws newton and newton_coulomb)");
   }
   if (k == "e") {
-    detail::throw_error(who, law, ": restitution e = ", e, " is outside [0, ",
-                        superelastic ? "inf) (super-elastic)" : "1]");
+    saltus::detail::throw_error(who, law, ": restitution e = ", e, " is outside [0, ",
+                                superelastic ? "inf) (super-elastic)" : "1]");
   }
   if (k == "e_t") {
-    detail::throw_error(who, law, ": tangential restitution e_t = ", e_t, " is outside [",
-                        e_t_min(kind), ", 1]");
+    saltus::detail::throw_error(who, law, ": tangential restitution e_t = ", e_t, " is outside [",
+                                e_t_min(kind), ", 1]");
   }
   if (k == "mu_s") {
-    detail::throw_error(who, law, ": static friction coefficient mu_s = ", mu_s,
-                        " is below the kinetic mu = ", mu,
-                        " or not finite; expected mu_s >= mu (a contact that starts to slide "
-                        "under mu_s slides on under mu)");
+    saltus::detail::throw_error(
+        who, law, ": static friction coefficient mu_s = ", mu_s, " is below the kinetic mu = ", mu,
+        " or not finite; expected mu_s >= mu (a contact that starts to slide "
+        "under mu_s slides on under mu)");
   }
-  detail::throw_error(who, law, ": friction coefficient mu = ", mu, " must be finite and >= 0");
+  saltus::detail::throw_error(who, law, ": friction coefficient mu = ", mu,
+                              " must be finite and >= 0");
 }
 
 void validate(const PlanarImpactInput& input, const std::string& who) {
   const Eigen::Matrix2d& A = input.A;
   if (!A.allFinite() || !input.v_minus.allFinite()) {
-    detail::throw_error(who, ": collision matrix or pre-impact velocity has a non-finite entry");
+    saltus::detail::throw_error(who,
+                                ": collision matrix or pre-impact velocity has a non-finite entry");
   }
   // Relative to A's own entries (all in one unit, 1 / mass), so any unit of mass reads alike.
   if (std::abs(A(0, 1) - A(1, 0)) > 1e-12 * A.cwiseAbs().maxCoeff()) {
-    detail::throw_error(who, ": collision matrix is not symmetric: A_tn = ", A(0, 1),
-                        ", A_nt = ", A(1, 0));
+    saltus::detail::throw_error(who, ": collision matrix is not symmetric: A_tn = ", A(0, 1),
+                                ", A_nt = ", A(1, 0));
   }
   const double det = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0);
   if (!(A(0, 0) > 0.0) || !(A(1, 1) > 0.0) || !(det > 0.0)) {
-    detail::throw_error(who, ": collision matrix is not positive definite: A_tt = ", A(0, 0),
-                        ", A_nn = ", A(1, 1), ", det = ", det,
-                        " (the contact's normal and tangential directions must be independent)");
+    saltus::detail::throw_error(
+        who, ": collision matrix is not positive definite: A_tt = ", A(0, 0), ", A_nn = ", A(1, 1),
+        ", det = ", det, " (the contact's normal and tangential directions must be independent)");
   }
 }
 
@@ -193,7 +195,7 @@ PlanarImpactResult solve_planar_impact(const PlanarImpactInput& input, const Con
     case ImpactLawKind::NewtonCoulomb:
       return newton_coulomb_impact(input, law.e, law.e_t, law.mu, law.superelastic);
   }
-  detail::throw_error(who, ": unknown impact law");
+  saltus::detail::throw_error(who, ": unknown impact law");
 }
 
 }  // namespace saltus::mech

@@ -21,31 +21,32 @@ std::string where_q(ConstVectorRef q) {
 
 void check_mass_matrix(ConstMatrixRef M, ConstVectorRef q, const std::string& who) {
   if (M.rows() != M.cols() || M.rows() == 0) {
-    detail::throw_error(who, ": mass matrix is ", M.rows(), " x ", M.cols(),
-                        "; expected a non-empty square matrix");
+    saltus::detail::throw_error(who, ": mass matrix is ", M.rows(), " x ", M.cols(),
+                                "; expected a non-empty square matrix");
   }
   if (q.size() != 0 && q.size() != M.rows()) {
-    detail::throw_error(who, ": mass matrix is ", M.rows(), " x ", M.cols(), " but q has ",
-                        q.size(), " entries");
+    saltus::detail::throw_error(who, ": mass matrix is ", M.rows(), " x ", M.cols(), " but q has ",
+                                q.size(), " entries");
   }
   if (!M.allFinite()) {
-    detail::throw_error(who, ": mass matrix has a non-finite entry", where_q(q));
+    saltus::detail::throw_error(who, ": mass matrix has a non-finite entry", where_q(q));
   }
   const double scale = 1.0 + M.cwiseAbs().maxCoeff();
   for (Eigen::Index i = 0; i < M.rows(); ++i) {
     for (Eigen::Index j = i + 1; j < M.cols(); ++j) {
       if (std::abs(M(i, j) - M(j, i)) > 1e-12 * scale) {
-        detail::throw_error(who, ": mass matrix is not symmetric", where_q(q), ": M(", i, ",", j,
-                            ") = ", M(i, j), " but M(", j, ",", i, ") = ", M(j, i));
+        saltus::detail::throw_error(who, ": mass matrix is not symmetric", where_q(q), ": M(", i,
+                                    ",", j, ") = ", M(i, j), " but M(", j, ",", i, ") = ", M(j, i));
       }
     }
   }
   Eigen::LLT<Matrix> llt(M);
   if (llt.info() != Eigen::Success) {
     Eigen::SelfAdjointEigenSolver<Matrix> eig(M, Eigen::EigenvaluesOnly);
-    detail::throw_error(who, ": mass matrix is not symmetric positive definite", where_q(q),
-                        ": smallest eigenvalue ", eig.eigenvalues().minCoeff(),
-                        " <= 0; check the inertia parameters (masses, inertias) of the model");
+    saltus::detail::throw_error(
+        who, ": mass matrix is not symmetric positive definite", where_q(q),
+        ": smallest eigenvalue ", eig.eigenvalues().minCoeff(),
+        " <= 0; check the inertia parameters (masses, inertias) of the model");
   }
 }
 

@@ -13,16 +13,17 @@ NewtonImpact newton_impact(ConstMatrixRef M, ConstVectorRef w_N, ConstVectorRef 
   check_mass_matrix(M, Vector(), who);
   const Eigen::Index n = M.rows();
   if (w_N.size() != n || qdot_minus.size() != n) {
-    detail::throw_error(who, ": w_N has ", w_N.size(), " and qdot- ", qdot_minus.size(),
-                        " entries; expected ", n);
+    saltus::detail::throw_error(who, ": w_N has ", w_N.size(), " and qdot- ", qdot_minus.size(),
+                                " entries; expected ", n);
   }
   if (!std::isfinite(e) || e < 0.0 || (e > 1.0 && !superelastic)) {
-    detail::throw_error(who, ": restitution e = ", e, " is outside [0, 1]",
-                        e > 1.0 ? " (a super-elastic contact: pass superelastic = true)" : "");
+    saltus::detail::throw_error(
+        who, ": restitution e = ", e, " is outside [0, 1]",
+        e > 1.0 ? " (a super-elastic contact: pass superelastic = true)" : "");
   }
   if (!(w_N.norm() > 0.0) || !w_N.allFinite()) {
-    detail::throw_error(who, ": the gap gradient w_N vanishes (|w_N| = ", w_N.norm(),
-                        "): the contact normal is undefined here");
+    saltus::detail::throw_error(who, ": the gap gradient w_N vanishes (|w_N| = ", w_N.norm(),
+                                "): the contact normal is undefined here");
   }
   NewtonImpact out;
   const Vector Minv_w = M.llt().solve(w_N);

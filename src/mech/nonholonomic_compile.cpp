@@ -23,10 +23,10 @@ struct CompiledNonholonomic {
 
 namespace {
 
-using Context = std::shared_ptr<const detail::CompiledNonholonomic>;
+using NonholonomicContext = std::shared_ptr<const detail::CompiledNonholonomic>;
 using detail::load;
 
-Flow constrained_flow(const Context& ctx) {
+Flow constrained_flow(const NonholonomicContext& ctx) {
   Flow flow = ode_flow(2 * ctx->n, [ctx](const auto& t, const auto& x, auto& xdot) {
     using S = std::decay_t<decltype(x[0])>;
     const int n = ctx->n;
@@ -63,8 +63,8 @@ Flow constrained_flow(const Context& ctx) {
 
 // What a wall's guard value reads.
 struct WallContext {
-  WallContext(Context m, const NonholonomicWall* w) : model(std::move(m)), wall(w) {}
-  Context model;
+  WallContext(NonholonomicContext m, const NonholonomicWall* w) : model(std::move(m)), wall(w) {}
+  NonholonomicContext model;
   const NonholonomicWall* wall;
 };
 
@@ -81,7 +81,7 @@ void wall_guard_set(const void* context, double, const double* x, const double*,
   for (int w = 0; w < m.wall_count(); ++w) values[w] = -values[w];
 }
 
-Guard wall_guard(const Context& ctx, ModeId mode, int w) {
+Guard wall_guard(const NonholonomicContext& ctx, ModeId mode, int w) {
   const NonholonomicModel& m = ctx->model;
   // One jump: the wall's map solved once, with the impulse's coefficients (qdot+ - qdot- =
   // epsilon grad h + lambda_a W^a), D and T+ - T- as outputs; a map without an answer (D = 0,
@@ -205,7 +205,7 @@ bool generic_velocity_projection(const NonholonomicModel& m, const ConstVectorRe
 // 0 by definition, not read from the start) and scaled to T = target; q is left alone. The
 // projection moves qdot by the integrator's local error only, so the scaling of the nearest
 // admissible velocity is the kinetic-metric projection up to second order in that error.
-InvariantProjection energy_projection(const Context& ctx) {
+InvariantProjection energy_projection(const NonholonomicContext& ctx) {
   InvariantProjection p;
   p.count = 1;
   p.values = [ctx](const ConstVectorRef& x, VectorRef c) {

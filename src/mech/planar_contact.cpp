@@ -11,27 +11,27 @@ namespace {
 
 void check_vector(const Vector& v, int n_c, const char* name, const char* who) {
   if (v.size() != n_c) {
-    detail::throw_error(who, ": contacts.", name, " has size ", v.size(), " but there are ", n_c,
-                        " contacts (columns of W_N)");
+    saltus::detail::throw_error(who, ": contacts.", name, " has size ", v.size(), " but there are ",
+                                n_c, " contacts (columns of W_N)");
   }
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     if (!std::isfinite(v(i))) {
-      detail::throw_error(who, ": contacts.", name, "(", i, ") = ", v(i), " is not finite");
+      saltus::detail::throw_error(who, ": contacts.", name, "(", i, ") = ", v(i), " is not finite");
     }
   }
 }
 
 void check_matrix(const Matrix& m, int n_dof, int n_c, const char* name, const char* who) {
   if (m.rows() != n_dof || m.cols() != n_c) {
-    detail::throw_error(who, ": contacts.", name, " is ", m.rows(), " x ", m.cols(),
-                        " but must be n x n_c = ", n_dof, " x ", n_c,
-                        " (columns are force directions, [LB] (2.3))");
+    saltus::detail::throw_error(who, ": contacts.", name, " is ", m.rows(), " x ", m.cols(),
+                                " but must be n x n_c = ", n_dof, " x ", n_c,
+                                " (columns are force directions, [LB] (2.3))");
   }
   for (Eigen::Index j = 0; j < m.cols(); ++j) {
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
       if (!std::isfinite(m(i, j))) {
-        detail::throw_error(who, ": contacts.", name, "(", i, ", ", j, ") = ", m(i, j),
-                            " is not finite");
+        saltus::detail::throw_error(who, ": contacts.", name, "(", i, ", ", j, ") = ", m(i, j),
+                                    " is not finite");
       }
     }
   }
@@ -51,8 +51,8 @@ void validate(const PlanarContacts& c, int n_dof, const char* who) {
   check_vector(c.mu, n_c, "mu", who);
   for (int i = 0; i < n_c; ++i) {
     if (c.mu(i) < 0.0) {
-      detail::throw_error(who, ": friction coefficient mu(", i, ") = ", c.mu(i),
-                          " is negative; Coulomb's law needs mu >= 0");
+      saltus::detail::throw_error(who, ": friction coefficient mu(", i, ") = ", c.mu(i),
+                                  " is negative; Coulomb's law needs mu >= 0");
     }
   }
 }
@@ -61,12 +61,13 @@ void validate(const ContactIndexSets& s, int n_c, const char* who) {
   const auto check = [&](const std::vector<int>& set, const char* name) {
     for (std::size_t k = 0; k < set.size(); ++k) {
       if (set[k] < 0 || set[k] >= n_c) {
-        detail::throw_error(who, ": index set ", name, " holds contact ", set[k], " outside [0, ",
-                            n_c, ")");
+        saltus::detail::throw_error(who, ": index set ", name, " holds contact ", set[k],
+                                    " outside [0, ", n_c, ")");
       }
       if (k > 0 && set[k] <= set[k - 1]) {
-        detail::throw_error(who, ": index set ", name, " must be sorted without repeats, got ",
-                            set[k - 1], " before ", set[k]);
+        saltus::detail::throw_error(who, ": index set ", name,
+                                    " must be sorted without repeats, got ", set[k - 1], " before ",
+                                    set[k]);
       }
     }
   };
@@ -74,8 +75,8 @@ void validate(const ContactIndexSets& s, int n_c, const char* who) {
                           const char* nb) {
     for (int i : a) {
       if (!std::binary_search(b.begin(), b.end(), i)) {
-        detail::throw_error(who, ": contact ", i, " is in ", na, " but not in ", nb,
-                            " ([LB] (2.1) needs I_H in I_N in I_S)");
+        saltus::detail::throw_error(who, ": contact ", i, " is in ", na, " but not in ", nb,
+                                    " ([LB] (2.1) needs I_H in I_N in I_S)");
       }
     }
   };
@@ -103,8 +104,8 @@ PlanarContacts rigid_body_ground_contacts(const std::vector<Eigen::Vector2d>& of
                                           const Eigen::Vector3d& qdot, ConstVectorRef mu) {
   const int n_c = static_cast<int>(offsets.size());
   if (mu.size() != n_c) {
-    detail::throw_error("rigid_body_ground_contacts: mu has size ", mu.size(), " but there are ",
-                        n_c, " contact points");
+    saltus::detail::throw_error("rigid_body_ground_contacts: mu has size ", mu.size(),
+                                " but there are ", n_c, " contact points");
   }
   PlanarContacts c;
   c.W_N.resize(3, n_c);
@@ -129,10 +130,11 @@ PlanarContacts rigid_body_ground_contacts(const std::vector<Eigen::Vector2d>& of
 
 Eigen::Matrix3d rigid_body_mass_matrix(double m, double rho2) {
   if (!(std::isfinite(m) && m > 0.0)) {
-    detail::throw_error("rigid_body_mass_matrix: mass m = ", m, " must be finite and > 0");
+    saltus::detail::throw_error("rigid_body_mass_matrix: mass m = ", m, " must be finite and > 0");
   }
   if (!(std::isfinite(rho2) && rho2 > 0.0)) {
-    detail::throw_error("rigid_body_mass_matrix: rho^2 = ", rho2, " must be finite and > 0");
+    saltus::detail::throw_error("rigid_body_mass_matrix: rho^2 = ", rho2,
+                                " must be finite and > 0");
   }
   return Eigen::Vector3d(m, m, m * rho2).asDiagonal();
 }

@@ -11,7 +11,7 @@ namespace saltus::model {
 namespace {
 
 std::string number_text(double v) {
-  return detail::text(v);
+  return saltus::detail::text(v);
 }
 
 }  // namespace

@@ -64,8 +64,8 @@ void update_runtime_contact_laws(const Model& model) {
                        : key == "mu" && at.mu > 0     ? at.mu
                        : key == "mu_s" && at.mu_s > 0 ? at.mu_s
                                                       : at.table;
-      if (line > 0) detail::throw_error(model.file, ":", line, ": ", e.what());
-      detail::throw_error(model.file, ": ", e.what());
+      if (line > 0) saltus::detail::throw_error(model.file, ":", line, ": ", e.what());
+      saltus::detail::throw_error(model.file, ": ", e.what());
     }
   }
 }

@@ -32,12 +32,13 @@ void set_runtime_parameter(const Model& model, std::string_view name, double val
     for (int i : model.runtime_parameters) {
       known += (known.empty() ? "" : ", ") + model.parameters[static_cast<size_t>(i)].name;
     }
-    detail::throw_error(model.file, ": '", name, "' is not a run-time parameter of the model ",
-                        "(run-time parameters: ", known.empty() ? "none" : known, ")");
+    saltus::detail::throw_error(model.file, ": '", name,
+                                "' is not a run-time parameter of the model ",
+                                "(run-time parameters: ", known.empty() ? "none" : known, ")");
   }
   if (!std::isfinite(value)) {
-    detail::throw_error(model.file, ": run-time parameter '", name, "' = ", value,
-                        " is not finite");
+    saltus::detail::throw_error(model.file, ": run-time parameter '", name, "' = ", value,
+                                " is not finite");
   }
   double& slot = (*model.graph->parameter_values())[static_cast<size_t>(k)];
   const double before = slot;

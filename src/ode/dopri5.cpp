@@ -1,3 +1,5 @@
+// Compiled alone in unity builds: its Butcher tableau (kC2, ...) has the names of the other
+// Runge-Kutta methods (CMakeLists.txt, SALTUS_UNITY_BUILD).
 #include "saltus/ode/dopri5.hpp"
 
 #include <algorithm>

@@ -26,8 +26,8 @@ fs::path normalized_target(const fs::path& dir) {
   fs::path target = dir.lexically_normal();
   if (!target.has_filename() && target.has_parent_path()) target = target.parent_path();
   if (target.empty() || target == "." || target == ".." || target == "/") {
-    detail::throw_error("output folder '", dir.string(),
-                        "' names no folder of its own; choose a new or saltus-made folder");
+    saltus::detail::throw_error("output folder '", dir.string(),
+                                "' names no folder of its own; choose a new or saltus-made folder");
   }
   return target;
 }
@@ -54,20 +54,21 @@ void require_replaceable(const fs::path& target) {
   std::error_code ec;
   const fs::file_status status = fs::symlink_status(target, ec);
   if (status.type() == fs::file_type::not_found) return;
-  if (ec) detail::throw_error("cannot inspect '", target.string(), "': ", ec.message());
+  if (ec) saltus::detail::throw_error("cannot inspect '", target.string(), "': ", ec.message());
   if (status.type() != fs::file_type::directory) {
-    detail::throw_error("output folder '", target.string(),
-                        "' exists and is not a folder; nothing was replaced");
+    saltus::detail::throw_error("output folder '", target.string(),
+                                "' exists and is not a folder; nothing was replaced");
   }
   for (const fs::directory_entry& e : fs::directory_iterator(target, ec)) {
     const std::string name = e.path().filename().string();
     if (!written_by_saltus(name) || !e.is_regular_file()) {
-      detail::throw_error("output folder '", target.string(), "' holds '", name,
-                          "', which saltus does not write; it was left as it is (remove it or "
-                          "choose another --out)");
+      saltus::detail::throw_error(
+          "output folder '", target.string(), "' holds '", name,
+          "', which saltus does not write; it was left as it is (remove it or "
+          "choose another --out)");
     }
   }
-  if (ec) detail::throw_error("cannot list '", target.string(), "': ", ec.message());
+  if (ec) saltus::detail::throw_error("cannot list '", target.string(), "': ", ec.message());
 }
 
 // A new, empty hidden folder beside `target`, on the same file system so that rename works.
@@ -83,18 +84,21 @@ fs::path make_fresh_folder(const fs::path& target) {
     std::error_code ec;
     if (fs::create_directory(fresh, ec)) return fresh;
     if (ec && ec != std::errc::file_exists) {
-      detail::throw_error("cannot create a folder beside '", target.string(), "': ", ec.message());
+      saltus::detail::throw_error("cannot create a folder beside '", target.string(),
+                                  "': ", ec.message());
     }
   }
-  detail::throw_error("cannot create a fresh folder beside '", target.string(), "'");
+  saltus::detail::throw_error("cannot create a fresh folder beside '", target.string(), "'");
 }
 
 void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) detail::throw_error("cannot write '", path.string(), "': ", std::strerror(errno));
+  if (!out)
+    saltus::detail::throw_error("cannot write '", path.string(), "': ", std::strerror(errno));
   out << text;
   out.flush();
-  if (!out) detail::throw_error("writing '", path.string(), "' failed: ", std::strerror(errno));
+  if (!out)
+    saltus::detail::throw_error("writing '", path.string(), "' failed: ", std::strerror(errno));
 }
 
 // Puts `fresh` at `target` and returns where the old target now is (empty if there was none).
@@ -108,27 +112,27 @@ fs::path swap_in(const fs::path& fresh, const fs::path& target) {
     }
   }
   if (errno != EINVAL && errno != ENOSYS) {
-    detail::throw_error("cannot move '", fresh.string(), "' to '", target.string(),
-                        "': ", std::strerror(errno));
+    saltus::detail::throw_error("cannot move '", fresh.string(), "' to '", target.string(),
+                                "': ", std::strerror(errno));
   }
   // A file system without atomic exchange: move the old folder aside first, and back on failure.
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(target, ec))) {
     fs::rename(fresh, target, ec);
     if (ec)
-      detail::throw_error("cannot move '", fresh.string(), "' to '", target.string(),
-                          "': ", ec.message());
+      saltus::detail::throw_error("cannot move '", fresh.string(), "' to '", target.string(),
+                                  "': ", ec.message());
     return {};
   }
   const fs::path old = fresh.string() + ".old";
   fs::rename(target, old, ec);
-  if (ec) detail::throw_error("cannot move '", target.string(), "' aside: ", ec.message());
+  if (ec) saltus::detail::throw_error("cannot move '", target.string(), "' aside: ", ec.message());
   fs::rename(fresh, target, ec);
   if (ec) {
     std::error_code ignore;
     fs::rename(old, target, ignore);
-    detail::throw_error("cannot move '", fresh.string(), "' to '", target.string(),
-                        "': ", ec.message());
+    saltus::detail::throw_error("cannot move '", fresh.string(), "' to '", target.string(),
+                                "': ", ec.message());
   }
   return old;
 }
@@ -157,8 +161,8 @@ void replace_output_folder(const fs::path& dir, const std::vector<OutputFile>& f
     std::error_code ec;
     fs::create_directories(target.parent_path(), ec);
     if (ec) {
-      detail::throw_error("cannot create the folder '", target.parent_path().string(),
-                          "': ", ec.message());
+      saltus::detail::throw_error("cannot create the folder '", target.parent_path().string(),
+                                  "': ", ec.message());
     }
   }
   require_replaceable(target);
@@ -182,8 +186,9 @@ void replace_output_folder(const fs::path& dir, const std::vector<OutputFile>& f
     std::error_code ec;
     fs::remove_all(old, ec);
     if (ec) {
-      detail::throw_error("wrote '", target.string(), "' but cannot delete the previous run's '",
-                          old.string(), "': ", ec.message());
+      saltus::detail::throw_error("wrote '", target.string(),
+                                  "' but cannot delete the previous run's '", old.string(),
+                                  "': ", ec.message());
     }
   }
 }

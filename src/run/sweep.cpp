@@ -46,7 +46,7 @@ std::string exact_text(double v) {
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) detail::throw_error("cannot read model file '", path.string(), "'");
+  if (!in) saltus::detail::throw_error("cannot read model file '", path.string(), "'");
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -75,13 +75,14 @@ CollectedQuantity parse_quantity(const std::string& name, const model::Model& m)
     }
     std::string outputs;
     for (const model::ModelOutput& o : m.outputs) outputs += (outputs.empty() ? "" : ", ") + o.name;
-    detail::throw_error("--collect: '", name, "' names no state or output of ", m.file,
-                        " (states: ", joined_names(m.states),
-                        "; outputs: ", outputs.empty() ? "none" : outputs, ")");
+    saltus::detail::throw_error("--collect: '", name, "' names no state or output of ", m.file,
+                                " (states: ", joined_names(m.states),
+                                "; outputs: ", outputs.empty() ? "none" : outputs, ")");
   }
-  detail::throw_error("--collect: unknown quantity '", name,
-                      "' (known: zeno_time, zeno_events, events.count, t_final, final.<state>, "
-                      "final.<output>)");
+  saltus::detail::throw_error(
+      "--collect: unknown quantity '", name,
+      "' (known: zeno_time, zeno_events, events.count, t_final, final.<state>, "
+      "final.<output>)");
 }
 
 double collected_value(const CollectedQuantity& q, const model::ModelRun& run) {
@@ -114,20 +115,21 @@ std::vector<CollectedQuantity> checked_quantities(const SweepSpec& spec, const m
     bool known = m.state_index(axis.name) >= 0;
     for (const model::Quantity& p : m.parameters) known = known || p.name == axis.name;
     if (!known) {
-      detail::throw_error("--vary: '", axis.name, "' is not a parameter or state of ", m.file,
-                          " (parameters: ", joined_names(m.parameters),
-                          "; states: ", joined_names(m.states), ")");
+      saltus::detail::throw_error("--vary: '", axis.name, "' is not a parameter or state of ",
+                                  m.file, " (parameters: ", joined_names(m.parameters),
+                                  "; states: ", joined_names(m.states), ")");
     }
     for (size_t k = 0; k < i; ++k) {
       if (spec.axes[k].name == axis.name) {
-        detail::throw_error("--vary: '", axis.name, "' is varied twice");
+        saltus::detail::throw_error("--vary: '", axis.name, "' is varied twice");
       }
     }
   }
-  if (spec.axes.empty()) detail::throw_error("a sweep needs at least one --vary NAME=LO:HI:N");
+  if (spec.axes.empty())
+    saltus::detail::throw_error("a sweep needs at least one --vary NAME=LO:HI:N");
   if (spec.random && spec.random_count < 1) {
-    detail::throw_error("--random: the number of points must be at least 1, got ",
-                        spec.random_count);
+    saltus::detail::throw_error("--random: the number of points must be at least 1, got ",
+                                spec.random_count);
   }
   double points = static_cast<double>(spec.random_count);
   if (!spec.random) {
@@ -135,10 +137,10 @@ std::vector<CollectedQuantity> checked_quantities(const SweepSpec& spec, const m
     for (const SweepAxis& a : spec.axes) points *= static_cast<double>(a.count);
   }
   if (points > kMaxPoints) {
-    detail::throw_error("the sweep has ", points, " points; at most ", kMaxPoints,
-                        " fit in one table");
+    saltus::detail::throw_error("the sweep has ", points, " points; at most ", kMaxPoints,
+                                " fit in one table");
   }
-  if (spec.collect.empty()) detail::throw_error("--collect: name at least one quantity");
+  if (spec.collect.empty()) saltus::detail::throw_error("--collect: name at least one quantity");
   std::vector<CollectedQuantity> out;
   for (const std::string& name : spec.collect) out.push_back(parse_quantity(name, m));
   return out;
@@ -227,8 +229,8 @@ double parse_bound(std::string_view field, std::string_view text, const char* wh
     used = 0;
   }
   if (s.empty() || used != s.size() || !std::isfinite(v)) {
-    detail::throw_error("--vary '", text, "': ", what, " '", s,
-                        "' is not a finite number (expected NAME=LO:HI:N)");
+    saltus::detail::throw_error("--vary '", text, "': ", what, " '", s,
+                                "' is not a finite number (expected NAME=LO:HI:N)");
   }
   return v;
 }
@@ -244,7 +246,8 @@ long SweepResult::failed_count() const {
 SweepAxis parse_sweep_axis(std::string_view text) {
   const size_t eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0) {
-    detail::throw_error("--vary '", text, "': expected NAME=LO:HI:N (e.g. e=0.05:0.95:100)");
+    saltus::detail::throw_error("--vary '", text,
+                                "': expected NAME=LO:HI:N (e.g. e=0.05:0.95:100)");
   }
   std::vector<std::string_view> fields;
   std::string_view rest = text.substr(eq + 1);
@@ -254,8 +257,8 @@ SweepAxis parse_sweep_axis(std::string_view text) {
   }
   fields.push_back(rest);
   if (fields.size() != 3) {
-    detail::throw_error("--vary '", text, "': expected three fields LO:HI:N after '=', got ",
-                        fields.size());
+    saltus::detail::throw_error("--vary '", text,
+                                "': expected three fields LO:HI:N after '=', got ", fields.size());
   }
   SweepAxis axis;
   axis.name = std::string(text.substr(0, eq));
@@ -263,12 +266,12 @@ SweepAxis parse_sweep_axis(std::string_view text) {
   axis.high = parse_bound(fields[1], text, "HI");
   const double count = parse_bound(fields[2], text, "N");
   if (count < 1 || count != std::floor(count) || count > 1e9) {
-    detail::throw_error("--vary '", text, "': N must be a whole number of points >= 1, got '",
-                        fields[2], "'");
+    saltus::detail::throw_error(
+        "--vary '", text, "': N must be a whole number of points >= 1, got '", fields[2], "'");
   }
   axis.count = static_cast<long>(count);
   if (axis.low > axis.high) {
-    detail::throw_error("--vary '", text, "': the range is empty (LO > HI)");
+    saltus::detail::throw_error("--vary '", text, "': the range is empty (LO > HI)");
   }
   return axis;
 }

@@ -152,7 +152,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
-      detail::throw_error("cannot write '", tmp.string(), "': ", std::strerror(errno));
+      saltus::detail::throw_error("cannot write '", tmp.string(), "': ", std::strerror(errno));
     }
     out << text;
     out.flush();
@@ -160,7 +160,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
       out.close();
       std::error_code ignore;
       std::filesystem::remove(tmp, ignore);
-      detail::throw_error("writing '", tmp.string(), "' failed: ", std::strerror(errno));
+      saltus::detail::throw_error("writing '", tmp.string(), "' failed: ", std::strerror(errno));
     }
   }
   std::error_code ec;
@@ -168,8 +168,8 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   if (ec) {
     std::error_code ignore;
     std::filesystem::remove(tmp, ignore);
-    detail::throw_error("cannot move '", tmp.string(), "' to '", path.string(),
-                        "': ", ec.message());
+    saltus::detail::throw_error("cannot move '", tmp.string(), "' to '", path.string(),
+                                "': ", ec.message());
   }
 }
 

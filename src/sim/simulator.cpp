@@ -26,10 +26,10 @@ void check_guard_gradients(const HybridSystem& system, const SimulationOptions& 
   for (const Mode& m : system.modes()) {
     for (const Guard& g : m.guards) {
       if (!g.gradient) {
-        detail::throw_error("events.root_finder = newton needs guard gradients; guard '", g.name,
-                            "' of mode '", m.name,
-                            "' has none (use make_guard, or another root "
-                            "finder)");
+        saltus::detail::throw_error("events.root_finder = newton needs guard gradients; guard '",
+                                    g.name, "' of mode '", m.name,
+                                    "' has none (use make_guard, or another root "
+                                    "finder)");
       }
     }
   }
@@ -41,7 +41,7 @@ Simulator::Simulator(const HybridSystem& system, const SimulationOptions& option
     : engine_(std::make_unique<Engine>(system, options)) {
   system.validate();
   const std::string problems = options.validate();
-  if (!problems.empty()) detail::throw_error("invalid simulation options: ", problems);
+  if (!problems.empty()) saltus::detail::throw_error("invalid simulation options: ", problems);
   check_guard_gradients(system, options);
   switch (options.integrator) {
     case Integrator::Dopri5:

@@ -5,6 +5,7 @@ Usage: cli_density_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest tes
 apps/CMakeLists.txt); the helpers are those of cli_test.py.
 """
 import os
+import re
 
 from cli_test import expect, expect_exit, has_matplotlib, main, read_csv, read_summary
 
@@ -101,9 +102,11 @@ def density_of_a_model_file(cli):
 
 
 def sleigh_with(cli, name, line):
-    # models/chaplygin_sleigh.toml with `line` added to its [mechanics].
+    # models/chaplygin_sleigh.toml with `line` added to its [mechanics], its units left out: the
+    # lines added write their constants as bare numbers (a unit check would refuse them first).
     with open(cli.model("chaplygin_sleigh.toml")) as f:
-        text = f.read()
+        text = re.sub(r'(,\s*)?\bunit\s*=\s*"[^"]*"', "", f.read())
+        text = re.sub(r'(?m)^time_unit\s*=.*$', "", text)
     path = os.path.join(cli.work, name)
     with open(path, "w") as f:
         f.write(text.replace("[mechanics]\n", "[mechanics]\n" + line + "\n", 1))
