@@ -2,8 +2,6 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"
 #endif
-// (Just over 450 lines: the collected quantities, final.<output> among them, are parsed and read
-// beside the sweep's plan, points and tables that use them.)
 #include "saltus/run/sweep.hpp"
 
 #include <algorithm>
@@ -20,6 +18,7 @@
 #include "saltus/model/model_loader.hpp"
 #include "saltus/model/model_run.hpp"
 #include "saltus/model/runtime_parameters.hpp"
+#include "saltus/run/collected_quantity.hpp"
 #include "saltus/run/npy_file.hpp"
 #include "saltus/run/number_text.hpp"
 #include "saltus/run/output_columns.hpp"
@@ -31,13 +30,6 @@ namespace {
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 // Every point is a row held in memory until the table is written.
 constexpr double kMaxPoints = 1e7;
-
-enum class QuantityKind { ZenoTime, ZenoEvents, EventCount, FinalTime, FinalState, FinalOutput };
-
-struct CollectedQuantity {
-  QuantityKind kind = QuantityKind::ZenoTime;
-  Eigen::Index state = 0;  // FinalState: the state; FinalOutput: the [outputs] entry
-};
 
 // %.17g round-trips a double exactly, so an override or a table cell is the point's own value.
 std::string exact_text(double v) {
@@ -56,56 +48,6 @@ std::string joined_names(const std::vector<model::Quantity>& quantities) {
   std::string out;
   for (const model::Quantity& q : quantities) out += (out.empty() ? "" : ", ") + q.name;
   return out.empty() ? "none" : out;
-}
-
-CollectedQuantity parse_quantity(const std::string& name, const model::Model& m) {
-  if (name == "zeno_time") return {QuantityKind::ZenoTime, 0};
-  if (name == "zeno_events") return {QuantityKind::ZenoEvents, 0};
-  if (name == "events.count") return {QuantityKind::EventCount, 0};
-  if (name == "t_final") return {QuantityKind::FinalTime, 0};
-  const std::string prefix = "final.";
-  if (name.rfind(prefix, 0) == 0) {
-    const std::string rest = name.substr(prefix.size());
-    const int state = m.state_index(rest);
-    if (state >= 0) return {QuantityKind::FinalState, state};
-    for (size_t k = 0; k < m.outputs.size(); ++k) {
-      if (m.outputs[k].name == rest) {
-        return {QuantityKind::FinalOutput, static_cast<Eigen::Index>(k)};
-      }
-    }
-    std::string outputs;
-    for (const model::ModelOutput& o : m.outputs) outputs += (outputs.empty() ? "" : ", ") + o.name;
-    saltus::detail::throw_error("--collect: '", name, "' names no state or output of ", m.file,
-                                " (states: ", joined_names(m.states),
-                                "; outputs: ", outputs.empty() ? "none" : outputs, ")");
-  }
-  saltus::detail::throw_error(
-      "--collect: unknown quantity '", name,
-      "' (known: zeno_time, zeno_events, events.count, t_final, final.<state>, "
-      "final.<output>)");
-}
-
-double collected_value(const CollectedQuantity& q, const model::ModelRun& run) {
-  const SimulationSummary& s = run.result.summary;
-  switch (q.kind) {
-    case QuantityKind::ZenoTime:
-      return s.zeno_time;
-    case QuantityKind::ZenoEvents:
-      return std::isnan(s.zeno_time) ? kMissing : static_cast<double>(s.events_before_zeno);
-    case QuantityKind::EventCount:
-      return static_cast<double>(s.jumps);
-    case QuantityKind::FinalTime:
-      return s.t_final;
-    case QuantityKind::FinalState:
-      return q.state < run.result.x_final.size() ? run.result.x_final[q.state] : kMissing;
-    case QuantityKind::FinalOutput:
-      // The output at the run's last state (x_final has the model's states once it ran).
-      if (run.result.x_final.size() != static_cast<Eigen::Index>(run.model->states.size())) {
-        return kMissing;
-      }
-      return output_values(*run.model, s.t_final, run.result.x_final)[q.state];
-  }
-  return kMissing;
 }
 
 // The quantities `spec` collects, checked against the model loaded with the base overrides.
@@ -142,7 +84,7 @@ std::vector<CollectedQuantity> checked_quantities(const SweepSpec& spec, const m
   }
   if (spec.collect.empty()) saltus::detail::throw_error("--collect: name at least one quantity");
   std::vector<CollectedQuantity> out;
-  for (const std::string& name : spec.collect) out.push_back(parse_quantity(name, m));
+  for (const std::string& name : spec.collect) out.push_back(parse_collected_quantity(name, m));
   return out;
 }
 

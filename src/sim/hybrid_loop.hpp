@@ -179,15 +179,9 @@ class HybridLoop final : private GuardRates {
       const bool inside = g.direction == Direction::Either          ? std::abs(p) <= tol
                           : g.set_rule == Guard::SetRule::ClosedSet ? s >= -tol
                                                                     : s > tol;
+      double c = 1.0;
       if (g.set_rule != Guard::SetRule::Crossings && inside) {
-        const double c = g.when ? g.when(now(), x_.head(nx_), z_.head(nz_)) : 1.0;
-        if (std::isnan(c)) {
-          stop(Termination::NonFiniteState,
-               message("the condition of guard '", g.name, "' of mode '", m.name, "' (when",
-                       g.when_text.empty() ? std::string() : " = '" + g.when_text + "'", ") is ", c,
-                       " at t0 = ", now(), " at x = ", vector_text(x_.head(nx_))));
-          return;
-        }
+        if (!condition_at_start(g, m, c)) return;
         if (c != 0.0) {  // a start inside the set jumps first
           start_fired_.push_back(k);
           guards_.arming[k] = Arming::OnTriggerSideAfterReset;
@@ -201,14 +195,7 @@ class HybridLoop final : private GuardRates {
       }
       if (g.direction != Direction::Either && s > tol && g.when) {
         // Outside its jump set it may start on its trigger side (it waits to move away).
-        const double c = g.when(now(), x_.head(nx_), z_.head(nz_));
-        if (std::isnan(c)) {
-          stop(Termination::NonFiniteState,
-               message("the condition of guard '", g.name, "' of mode '", m.name, "' (when",
-                       g.when_text.empty() ? std::string() : " = '" + g.when_text + "'", ") is ", c,
-                       " at t0 = ", now(), " at x = ", vector_text(x_.head(nx_))));
-          return;
-        }
+        if (!condition_at_start(g, m, c)) return;
         if (c == 0.0) {
           guards_.arming[k] = Arming::OnTriggerSideAfterReset;
           continue;
@@ -415,6 +402,16 @@ class HybridLoop final : private GuardRates {
   bool note_trigger_sides();
   void examine_guards_after_reset();
   void stop_on_condition(const char* where);
+  // Guard g's condition (1 without one) at the start into c; a NaN stops the run (false).
+  bool condition_at_start(const Guard& g, const Mode& m, double& c) {
+    c = g.when ? g.when(now(), x_.head(nx_), z_.head(nz_)) : 1.0;
+    if (!std::isnan(c)) return true;
+    stop(Termination::NonFiniteState,
+         message("the condition of guard '", g.name, "' of mode '", m.name, "' (when",
+                 g.when_text.empty() ? std::string() : " = '" + g.when_text + "'", ") is ", c,
+                 " at t0 = ", now(), " at x = ", vector_text(x_.head(nx_))));
+    return false;
+  }
   void restart_stepper(bool keep_step_size);
 
   // ------------------------------------------------------------------ invariant projection

@@ -309,6 +309,20 @@ TEST(HybridSets, BadSetsAreRefusedAtTheirLine) {
                       "priority 'random'; expected \"jump\"");
   expect_load_refused(ball("jump_set = \"x <= 0\"\njump_target = \"nowhere\""),
                       "targets unknown mode 'nowhere'");
+  // The jump map is a reset: checked against the states' units.
+  const std::string with_units = R"(
+[states]
+x = { initial = 1.0, unit = "m" }
+v = { initial = 0.0, unit = "m/s" }
+[modes.ball]
+flow = ["x' = v", "v' = -9.81"]
+jump_set = "x <= 0 && v <= 0"
+jump = ["v = -x"]
+[solver]
+t_end = 1.0
+)";
+  expect_load_refused(with_units, "mode 'ball' jump");
+  expect_load_refused(with_units, "the right side has dimension m, the left side v has m s^-1");
 }
 
 }  // namespace

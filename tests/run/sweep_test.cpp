@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "saltus/core/error.hpp"
 #include "saltus/model/diagnostic.hpp"
@@ -87,6 +88,52 @@ TEST(Sweep, BallZenoTimeMatchesItsClosedFormAtEveryPoint) {
     EXPECT_EQ(p.collected[1], 0.0) << e;  // at rest on the floor after the hand-over
     EXPECT_GT(p.collected[2], 2.0) << e;
   }
+}
+
+TEST(Sweep, EventQuantitiesAreTheBallsBounceTimesSpeedsAndFlightTimes) {
+  // The k-th impact of a ball dropped from h0 (e = 0.5): t_1 = sqrt(2 h0/g), then flights of
+  // 2 e^k s/g (s = g t_1); after impact k the speed is e^k s. return_time: the last flight. For
+  // h0 in [0.95, 1.05] the run's end, 1.18 s, lies after the third impact (2.5 t_1 <= 1.157 s)
+  // and before the fourth (2.75 t_1 >= 1.21 s).
+  SweepSpec spec = ball_sweep(
+      "h0=0.95:1.05:5", {"event.impact.1.t", "event.impact.3.t", "event.impact.3.v",
+                         "event.impact.last.t", "return_time.impact", "event.impact.100000.t"});
+  spec.overrides = {"solver.rtol=1e-12", "t_end=1.18", "e=0.5"};
+  const SweepResult r = saltus::run::run_sweep(spec, 2);
+  ASSERT_EQ(r.points.size(), 5u);
+  const double e = 0.5, g = 9.81;
+  for (const auto& p : r.points) {
+    const double h0 = p.values[0];
+    ASSERT_TRUE(p.succeeded) << h0 << ": " << p.status << " " << p.message;
+    const double t1 = std::sqrt(2 * h0 / g), s = g * t1;
+    std::vector<double> t{t1};
+    for (int k = 1; t.back() + 2 * std::pow(e, k) * s / g < 1.18; ++k) {
+      t.push_back(t.back() + 2 * std::pow(e, k) * s / g);
+    }
+    ASSERT_EQ(t.size(), 3u) << h0;
+    EXPECT_NEAR(p.collected[0], t[0], 1e-10 * t1);
+    EXPECT_NEAR(p.collected[1], t[2], 1e-10 * t1);
+    EXPECT_NEAR(p.collected[2], e * e * e * s, 1e-9 * s);
+    EXPECT_NEAR(p.collected[3], t[2], 1e-10 * t1);
+    EXPECT_NEAR(p.collected[4], t[2] - t[1], 1e-10 * t1);
+    EXPECT_TRUE(std::isnan(p.collected[5]));  // no such event: missing, not an error
+  }
+}
+
+TEST(Sweep, EventQuantitiesNameWhatIsWrong) {
+  std::string e = error_of(ball_sweep("e=0.1:0.9:3", {"event.bounce.1.t"}));
+  EXPECT_NE(e.find("names no guard or section 'bounce'"), std::string::npos) << e;
+  EXPECT_NE(e.find("(guards and sections: impact, lift-off)"), std::string::npos) << e;
+  e = error_of(ball_sweep("e=0.1:0.9:3", {"event.impact.0.t"}));
+  EXPECT_NE(e.find("the event number '0' is not a whole number from 1, or 'last'"),
+            std::string::npos)
+      << e;
+  e = error_of(ball_sweep("e=0.1:0.9:3", {"event.impact.2.w"}));
+  EXPECT_NE(e.find("'w' is neither t nor a state"), std::string::npos) << e;
+  e = error_of(ball_sweep("e=0.1:0.9:3", {"event.impact"}));
+  EXPECT_NE(e.find("is not event.<guard>.<k>.<t or state>"), std::string::npos) << e;
+  e = error_of(ball_sweep("e=0.1:0.9:3", {"return_time.nothing"}));
+  EXPECT_NE(e.find("names no guard or section 'nothing'"), std::string::npos) << e;
 }
 
 TEST(Sweep, ThreadedSweepEqualsTheSerialLoopBitForBit) {

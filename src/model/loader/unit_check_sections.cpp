@@ -100,6 +100,7 @@ void UnitCheck::check_modes() {
     for (const char* set : {"flow_set", "jump_set"}) {
       if (const toml::node* c = m->get(set)) expression(*c, where + " " + set, s);
     }
+    assignments(m->get("jump"), where + " jump", s, false);  // the jump map: a reset
     if (const toml::array* guards = m->get_as<toml::array>("guards")) {
       for (size_t i = 0; i < guards->size(); ++i) {
         const toml::table* g = (*guards)[i].as_table();
