@@ -1,6 +1,6 @@
 // Compiled alone in unity builds: its nodes (kC2, ...) have the names of the explicit Runge-Kutta
 // tableaus (CMakeLists.txt, SALTUS_UNITY_BUILD).
-// Radau IIA (order 5) for stiff ODEs and index-1 DAEs; see radau5.hpp. Length (~460 lines): one
+// Radau IIA (order 5) for stiff ODEs and index-1 DAEs; see radau5.hpp. Length (~490 lines): one
 // integrator whose stages, simplified Newton, error estimate and dense output share its state.
 #include "saltus/ode/radau5.hpp"
 
