@@ -1,6 +1,6 @@
 // Recursive-descent parser that builds its nodes directly in an ExpressionGraph (folded and shared
-// as they are made). (Just over 450 lines: the grammar's levels, the function table and the
-// error messages with their columns read best in one file.)
+// as they are made). (About 510 lines: the grammar's levels, && and || among them, the function
+// table and the error messages with their columns read best in one file.)
 // GCC 12 reports a false -Wrestrict inside std::string's operator+ at -O2 (GCC bug 105329).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"

@@ -1,8 +1,8 @@
 // A mode's flow_set and jump_set (HyEQ's C and D, issue 47 item 1; docs/MODEL_FORMAT.md "Flow and
 // jump sets"): HyEQ's bouncing ball and thermostat (models/hyeq_*.toml) against their closed
-// forms for seeded random parameters, in other units and started at t0 = 1e6; a start inside D
-// jumps first; a corner of D is one jump; a state leaving C outside D stops the run naming both
-// sets; flow priority; a seeded randomized run never leaves C u D; bad input at its line.
+// forms for seeded random parameters, in other units and started at t0 = 1e6 and 1e9; a start
+// inside D jumps first; a corner of D is one jump; a state leaving C outside D stops the run naming
+// both sets; flow priority; a seeded randomized run never leaves C u D; bad input at its line.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,7 +64,7 @@ TEST(HybridSets, HyEQsBouncingBallJumpsAtItsClosedFormTimes) {
     ASSERT_LT(horizon, t_zeno);
     // In metres and seconds, in millimetres and milliseconds, and started at t0 = 1e6 units.
     for (const auto& [mm, t0] :
-         std::vector<std::pair<double, double>>{{1, 0}, {1e3, 0}, {1, 1e6}}) {
+         std::vector<std::pair<double, double>>{{1, 0}, {1e3, 0}, {1, 1e6}, {1, 1e9}}) {
       SCOPED_TRACE("draw " + std::to_string(draw) + " scale " + num(mm) + " t0 " + num(t0));
       const ModelRun r =
           run_file("hyeq_bouncing_ball.toml",
