@@ -60,10 +60,10 @@ bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, Mo
   }
   if (!allow_differences) {
     failure =
-        "the reset has no derivative (a custom reset without Reset::jacobian, e.g. an impact "
-        "law solved by an LCP or a Routh process): write it with Reset::to_ad or in a model "
-        "file, or allow central differences of its apply (SaltationOptions::"
-        "allow_numerical_derivatives, `--numerical-resets` on the command line)";
+        "the reset has no derivative (a contact's impact under Routh's process, the "
+        "Chatterjee-Ruina or the naive law; in the library, a reset without Reset::jacobian): "
+        "run with `--numerical-resets` for central differences of the reset "
+        "(SaltationOptions::allow_numerical_derivatives in the library)";
     return false;
   }
   out.numerical = true;

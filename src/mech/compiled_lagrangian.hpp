@@ -89,6 +89,21 @@ struct CompiledLagrangian {
     return table[key(mode, code)];
   }
   ModeId open(unsigned mask) const { return find({-1, ClosedKind::None, mask}); }
+  // What mode `id` holds (the inverse of find(); a relabel renames its contacts).
+  LagrangianMode mode_of(ModeId id) const {
+    for (const auto& [m, k] : index_set_modes) {
+      if (k == id) return m;
+    }
+    for (size_t key = 0; key < table.size(); ++key) {
+      if (table[key] != id) continue;
+      LagrangianMode mode = open_configuration(static_cast<unsigned>(key % configurations));
+      const size_t rest = key / configurations;
+      mode.kind = static_cast<ClosedKind>(rest % kKinds);
+      mode.closed_contact = static_cast<int>(rest / kKinds) - 1;
+      return mode;
+    }
+    return {};
+  }
 
   LagrangianModel model;
   int n;
@@ -99,6 +114,16 @@ struct CompiledLagrangian {
 };
 
 using Context = std::shared_ptr<const CompiledLagrangian>;
+
+// `inner`, a reset of contact d's impacts, followed by d's relabel when the impact leaves d
+// closed (contact_relabel.cpp): x+ renamed, the mode's contacts renamed.
+Reset relabelled(const Context& ctx, int d, Reset inner);
+
+// Whether contact c's impacts have an exact derivative (impact_jacobian.cpp): Newton's law, the
+// Newton-Coulomb law, or any frictionless law (they coincide with Newton's).
+bool has_exact_impact_jacobian(const LagrangianContact& c);
+// dx+/dx- of contact d's impact from `from` (with its relabel), by AD of the solved active set.
+Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode& from);
 
 // Gives guard g, whose value is sign * g_N(q) of contact d, the gap's enclosure (the certified
 // event search) when the contact's gap has one, and declares the coordinates it reads.

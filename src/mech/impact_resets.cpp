@@ -108,7 +108,7 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
           return true;
         }
         const std::vector<int> set = detail::simultaneous_impact_set(
-            ctx->model, d, closed_bits(from), x.head(n), x.tail(n), jump.state_scales);
+            ctx->model, t, d, closed_bits(from), x.head(n), x.tail(n), jump.state_scales);
         if (set.size() > 1) return simultaneous_jump(*ctx, set, from, t, x, jump);
         if (before >= -rest && may_close) {
           jump.x_plus.head(2 * n) = x;
@@ -167,13 +167,19 @@ Reset impact_reset(const Context& ctx, int d, const LagrangianMode& from) {
 
 Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from) {
   const LagrangianModel& m = ctx->model;
+  Reset reset = m.contact(d).relabel.empty()
+                    ? impact_reset(ctx, d, from)
+                    : detail::relabelled(ctx, d, impact_reset(ctx, d, from));
+  if (has_exact_impact_jacobian(m.contact(d))) reset.jacobian = impact_jacobian(ctx, d, from);
   Guard g = make_guard(
       "impact:" + m.contact(d).name, Direction::Rising,
       [ctx, d](const auto&, const auto& x, const auto&) {
         using S = std::decay_t<decltype(x[0])>;
         return S(-ctx->model.contact(d).gap(load<S>(x, 0, ctx->n)));
       },
-      impact_reset(ctx, d, from));
+      std::move(reset));
+  g.when = m.contact(d).when;
+  g.when_text = m.contact(d).when_text;
   enclose_gap_guard(g, ctx, d, -1.0);
   return g;
 }

@@ -324,7 +324,9 @@ Guard penetration_guard(const Context& ctx, int d, ModeId self) {
         jump.cause = code(ContactStop::Penetration);
         return false;
       }));
-  g.scale_offset = kPenetrationLimit;  // the engine's level in the gap's own scale
+  g.scale_offset = kPenetrationLimit;   // the engine's level in the gap's own scale
+  g.when = ctx->model.contact(d).when;  // a foot behind the stance foot is not in the ground
+  g.when_text = ctx->model.contact(d).when_text;
   enclose_gap_guard(g, ctx, d, -1.0);
   return g;
 }

@@ -66,7 +66,7 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
   std::vector<int> closing;  // rigid contacts that would each stay closed
   for (int i = 0; i < m.contact_count(); ++i) {
     const LagrangianContact& c = m.contact(i);
-    if (!c.rigid()) continue;
+    if (!c.rigid() || !c.may_be_hit(t, q, qd)) continue;
     const SecondOrderJet g = detail::along(c.gap, q, qd);
     // Touching (mech::touches: the round-off of the gap's terms) and at rest to kEventRestRate
     // of its rate's terms sum_k |w_k qdot_k| (issue 34, 44).

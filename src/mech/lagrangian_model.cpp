@@ -88,6 +88,25 @@ void LagrangianModel::set_contact_law(int i, ContactImpactLaw law) {
   contacts_[i].law = law;
 }
 
+void LagrangianModel::set_contact_when(int i, Guard::Condition when, std::string when_text) {
+  if (!contact(i).rigid()) {
+    saltus::detail::throw_error(
+        describe_contact(i), ": is compliant; a jump set (when) gates a rigid contact's impacts");
+  }
+  contacts_[i].when = std::move(when);
+  contacts_[i].when_text = std::move(when_text);
+}
+
+bool LagrangianContact::may_be_hit(double t, ConstVectorRef q, ConstVectorRef qdot) const {
+  if (!when) return true;
+  // Fixed capacity: the impact paths that ask stay free of allocations.
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2 * kMaxDof, 1> x(q.size() + qdot.size());
+  x << q, qdot;
+  const Vector none;
+  const double c = when(t, x, none);
+  return !std::isnan(c) && c != 0.0;
+}
+
 void LagrangianContact::check_stribeck() const {
   if (!stribeck) return;
   // At rest the curve meets the stick cone from inside: a slip that starts under mu_s

@@ -29,11 +29,13 @@ std::string contact_names(const LagrangianModel& m, const std::vector<int>& cont
 // Whether rigid contact i joins I_S of an impact at (q, qdot): touching (contact_state.hpp), or
 // approaching and reaching its surface within `lead`, the time the located state may precede the
 // fired contact's impact. No allocation, so the single-contact path stays allocation-free.
-static bool joins_impact(const LagrangianModel& m, int i, int fired, unsigned closed,
+// A contact whose `when` fails there does not join (a walker's foot behind the stance foot).
+static bool joins_impact(const LagrangianModel& m, double t, int i, int fired, unsigned closed,
                          const DofVector<double>& q, const DofVector<double>& qdot, double lead,
                          const double* q_scale) {
   if (i == fired || !m.contact(i).rigid()) return false;
   if ((closed >> i) & 1u) return true;
+  if (!m.contact(i).may_be_hit(t, q, qdot)) return false;
   const double g = m.contact(i).gap(q);
   if (g <= 0.0) return true;  // touching, approaching or not (see the header)
   DofVector<double> w;
@@ -41,8 +43,8 @@ static bool joins_impact(const LagrangianModel& m, int i, int fired, unsigned cl
   return g <= touching_band(w, q, g, q_scale) + std::max(-w.dot(qdot), 0.0) * lead;
 }
 
-std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
-                                         ConstVectorRef q, ConstVectorRef qdot,
+std::vector<int> simultaneous_impact_set(const LagrangianModel& m, double t, int fired,
+                                         unsigned closed, ConstVectorRef q, ConstVectorRef qdot,
                                          const double* state_scales) {
   if (m.contact_count() < 2) return {};  // the fired contact alone: nothing to compute
   const int n = m.dof();
@@ -56,12 +58,12 @@ std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, un
   }
   int others = 0;
   for (int i = 0; i < m.contact_count(); ++i) {
-    others += joins_impact(m, i, fired, closed, qv, vv, lead, state_scales);
+    others += joins_impact(m, t, i, fired, closed, qv, vv, lead, state_scales);
   }
   if (others == 0) return {};  // d alone: no allocation
   std::vector<int> set{fired};
   for (int i = 0; i < m.contact_count(); ++i) {
-    if (joins_impact(m, i, fired, closed, qv, vv, lead, state_scales)) set.push_back(i);
+    if (joins_impact(m, t, i, fired, closed, qv, vv, lead, state_scales)) set.push_back(i);
   }
   return set;
 }

@@ -61,8 +61,8 @@ struct SimultaneousImpact {
 // I_S of an impact of contact `fired` at (q, qdot) in a mode holding the contacts of `closed`
 // (bit i: contact i) at (q, qdot): the fired contact first; EMPTY (no allocation) when no other
 // contact joins. state_scales: Jump::state_scales (the run's largest |x_k|), or nullptr.
-std::vector<int> simultaneous_impact_set(const LagrangianModel& m, int fired, unsigned closed,
-                                         ConstVectorRef q, ConstVectorRef qdot,
+std::vector<int> simultaneous_impact_set(const LagrangianModel& m, double t, int fired,
+                                         unsigned closed, ConstVectorRef q, ConstVectorRef qdot,
                                          const double* state_scales = nullptr);
 
 // Solves the Moreau-Newton impact LCP over `contacts` at (q, qdot-); t for messages.

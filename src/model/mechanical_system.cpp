@@ -1,6 +1,7 @@
 #include "saltus/model/mechanical_system.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "condition_tape.hpp"
 #include "mechanical_tapes.hpp"
 #include "saltus/bridge/bridged_run.hpp"
 #include "saltus/core/error.hpp"
@@ -225,6 +227,82 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   return nm;
 }
 
+// Contact k's image under the renaming R: the contact whose gap at R(q) is k's gap at q at
+// every probe (the leg swap carries the swing foot's gap into the stance foot's); -1 when none.
+int relabelled_contact(const mech::LagrangianModel& lm, int k,
+                       const std::vector<mech::ConfigurationFunction>& R,
+                       const std::vector<Vector>& probes) {
+  for (int to = 0; to < lm.contact_count(); ++to) {
+    bool all = lm.contact(to).rigid() == lm.contact(k).rigid();
+    for (size_t p = 0; all && p < probes.size(); ++p) {
+      const mech::DofVector<double> q = probes[p];
+      mech::DofVector<double> q_plus(q.size());
+      for (Eigen::Index i = 0; i < q.size(); ++i) q_plus[i] = R[static_cast<size_t>(i)](q);
+      const double g = lm.contact(k).gap(q), g_plus = lm.contact(to).gap(q_plus);
+      all = std::abs(g - g_plus) <= 1e-10 * (1.0 + std::abs(g));
+    }
+    if (all) return to;
+  }
+  return -1;
+}
+
+// Each rigid contact's `when` and `relabel` (ModelContact) given to `lm`; a relabel that is not a
+// symmetry of the model is an error at its line. The symmetry is probed at the initial
+// configuration and at three configurations moved off it in every coordinate.
+void add_when_and_relabel(mech::LagrangianModel& lm, const Model& model) {
+  const ModelMechanics& m = *model.mechanics;
+  const int n = m.dof;
+  for (size_t i = 0; i < m.contacts.size(); ++i) {
+    const ModelContact& c = m.contacts[i];
+    if (c.when == lang::kNoNode) continue;
+    auto tape = std::make_shared<const lang::Tape>(detail::condition_tape(*model.graph, c.when));
+    lm.set_contact_when(
+        static_cast<int>(i),
+        [tape](double t, const ConstVectorRef& x, const ConstVectorRef& z) {
+          return detail::evaluate_condition(*tape, t, x, z);
+        },
+        c.when_text);
+  }
+  const Vector q0 = model.initial_state().head(n);
+  std::vector<Vector> probes{q0};
+  for (int p = 1; p <= 3; ++p) {
+    Vector q = q0;
+    for (int k = 0; k < n; ++k) q[k] += 0.05 * p * ((k + p) % 2 == 0 ? 1.0 : -0.7) * (1 + k % 3);
+    probes.push_back(q);
+  }
+  for (size_t i = 0; i < m.contacts.size(); ++i) {
+    const ModelContact& c = m.contacts[i];
+    if (c.relabel.empty()) continue;
+    std::vector<mech::ConfigurationFunction> R;
+    for (int k = 0; k < n; ++k) {
+      const lang::NodeId node = c.relabel[static_cast<size_t>(k)];
+      if (node == lang::kNoNode) {
+        R.emplace_back([k](const auto& q) { return q[k]; });
+      } else {
+        R.push_back(configuration_function(
+            std::make_shared<const lang::Tape>(lang::compile_tape(*model.graph, {{node, 0}})), n));
+      }
+    }
+    const std::string at = model.file + ":" + std::to_string(c.lines.relabel) + ": ";
+    std::vector<int> contacts;
+    for (int k = 0; k < lm.contact_count(); ++k) {
+      contacts.push_back(relabelled_contact(lm, k, R, probes));
+      if (contacts.back() < 0) {
+        saltus::detail::throw_error(at, lm.describe_contact(static_cast<int>(i)),
+                                    ": relabel carries the gap of contact '", lm.contact(k).name,
+                                    "' into no contact's gap; expected a renaming of the "
+                                    "coordinates under which the contacts trade places (a leg "
+                                    "swap: the swing foot's gap becomes the stance foot's)");
+      }
+    }
+    try {
+      lm.set_relabel(static_cast<int>(i), std::move(R), std::move(contacts), probes);
+    } catch (const Error& e) {
+      saltus::detail::throw_error(at, e.what());
+    }
+  }
+}
+
 mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool check_start) {
   const ModelMechanics& m = *model->mechanics;
   const int n = m.dof;
@@ -252,6 +330,7 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
       lm.add_contact(c.name, c.body, gap, current_rigid_law(*model, static_cast<int>(i)));
     }
   }
+  add_when_and_relabel(lm, *model);
   // The initial configuration: M(q0) SPD, every gap gradient non-zero, no rigid contact
   // penetrated (a compliant contact with g_N < 0 starts active). A gap within the simulator's
   // guard band of zero is touching, not penetrating (a gap from a trigonometric formula is
@@ -261,7 +340,12 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
   const Vector q0 = model->initial_state().head(n);
   lm.check_configuration(q0);
   for (int i = 0; i < lm.contact_count(); ++i) {
-    if (m.contacts[static_cast<size_t>(i)].compliant) continue;
+    // A contact that cannot be hit there (its `when` fails: a foot behind the stance foot) may
+    // lie below its surface.
+    if (m.contacts[static_cast<size_t>(i)].compliant ||
+        !lm.contact(i).may_be_hit(model->t_start, q0, model->initial_state().tail(n))) {
+      continue;
+    }
     const double band = initial_gap_band(lm, i, q0, model->options.events.guard_tolerance);
     const double gap0 = lm.gap(i, q0);
     if (gap0 < -band) {

@@ -4,6 +4,8 @@
 // (add_sections, add_discontinuities) share its value_tape.
 #include "saltus/model/model_system.hpp"
 
+#include "condition_tape.hpp"
+
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -15,7 +17,48 @@
 #include "saltus/model/mechanical_system.hpp"
 
 namespace saltus::model {
+
+namespace detail {
+
+// The operands of the comparisons in condition `root` (a comparison, or products, min or max of
+// conditions: the loader's is_condition_node).
+void condition_operands(const lang::ExpressionGraph& g, lang::NodeId root,
+                        std::vector<lang::NodeId>& out) {
+  const lang::ExpressionNode& n = g.node(root);
+  if (lang::is_comparison(n.op)) {
+    out.insert(out.end(), {n.a, n.b});
+  } else if (n.op == lang::OpCode::Mul || n.op == lang::OpCode::Min || n.op == lang::OpCode::Max) {
+    condition_operands(g, n.a, out);
+    condition_operands(g, n.b, out);
+  }
+}
+
+lang::Tape condition_tape(const lang::ExpressionGraph& g, lang::NodeId when) {
+  std::vector<lang::NodeId> nodes{when};
+  condition_operands(g, when, nodes);
+  std::vector<lang::TapeOutput> out;
+  for (size_t i = 0; i < nodes.size(); ++i) out.push_back({nodes[i], static_cast<std::int32_t>(i)});
+  return lang::compile_tape(g, out);
+}
+
+// c(t, x, z) of a jump set: 1 or 0, NaN when an operand of its comparisons is NaN.
+double evaluate_condition(const lang::Tape& tape, double t, const ConstVectorRef& x,
+                          const ConstVectorRef& z) {
+  double value = 0.0;
+  bool nan = false;
+  lang::run(tape, t, x, x, z, [&](int k, double v) {
+    if (k == 0) value = v;
+    nan = nan || std::isnan(v);
+  });
+  return nan ? kNaN : value;
+}
+
+}  // namespace detail
+
 namespace {
+
+using detail::condition_tape;
+using detail::evaluate_condition;
 
 // Slots of a Jacobian tape: the blocks d out / d in_k in order, each column-major (rows = the
 // outputs). `blocks` holds the variables of each block.
@@ -272,37 +315,6 @@ Reset model_reset(const std::shared_ptr<const CompiledMode>& m, const ModelGuard
     reset_jacobian(m, target)(t, x, z, d_dx, d_dz, d_dt);
   };
   return r;
-}
-
-// The operands of the comparisons in condition `root` (a comparison, or products, min or max of
-// conditions: the loader's is_condition_node).
-void condition_operands(const lang::ExpressionGraph& g, lang::NodeId root,
-                        std::vector<lang::NodeId>& out) {
-  const lang::ExpressionNode& n = g.node(root);
-  if (lang::is_comparison(n.op)) {
-    out.insert(out.end(), {n.a, n.b});
-  } else if (n.op == lang::OpCode::Mul || n.op == lang::OpCode::Min || n.op == lang::OpCode::Max) {
-    condition_operands(g, n.a, out);
-    condition_operands(g, n.b, out);
-  }
-}
-
-lang::Tape condition_tape(const lang::ExpressionGraph& g, lang::NodeId when) {
-  std::vector<lang::NodeId> nodes{when};
-  condition_operands(g, when, nodes);
-  return value_tape(g, nodes);
-}
-
-// c(t, x, z) of a jump set: 1 or 0, NaN when an operand of its comparisons is NaN.
-double evaluate_condition(const lang::Tape& tape, double t, const ConstVectorRef& x,
-                          const ConstVectorRef& z) {
-  double value = 0.0;
-  bool nan = false;
-  run(tape, t, x, x, z, [&](int k, double v) {
-    if (k == 0) value = v;
-    nan = nan || std::isnan(v);
-  });
-  return nan ? kNaN : value;
 }
 
 Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const ModelGuard& g,

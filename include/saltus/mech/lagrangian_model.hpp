@@ -267,6 +267,19 @@ struct LagrangianContact {
   // Optional Stribeck curve of a rigid frictional contact: the sliding coefficient mu_k(v) of
   // the slip speed v = |gdot_T| >= 0, given as entry 0 of its argument; empty: law.mu.
   ConfigurationFunction stribeck;
+  // Optional (rigid): the contact can be hit only where when(t, x, z) != 0, x = (q, qdot): a
+  // walker's swing foot, which passes through the ground behind the stance foot (Modelica's
+  // `when`, HyEQ's jump set). It gates the impact and penetration guards, closing at the start
+  // and the start's penetration check, and joining another contact's simultaneous impact; a
+  // closed contact stays closed whatever it says. Empty: always.
+  Guard::Condition when;
+  std::string when_text;  // as written, for messages
+  // Optional (rigid): after an impact of this contact that leaves it closed, the coordinates are
+  // renamed, q+ = R(q) and qdot+ = dR/dq qdot (a walker's stance and swing legs swapped), and
+  // every contact k continues as contact relabel_contacts[k]. R is a symmetry of the model
+  // (LagrangianModel::set_relabel checks it). Empty: no renaming.
+  std::vector<ConfigurationFunction> relabel;
+  std::vector<int> relabel_contacts;
   std::string description;  // "model 'm', body 'b', contact 'c'" (for messages)
 
   bool rigid() const { return model == ContactModel::Rigid; }
@@ -288,6 +301,9 @@ struct LagrangianContact {
     v[0] = slip_speed;
     return stribeck(v);
   }
+  // Whether the contact can be hit at (t, q, qdot): `when` holds there, or there is none. A NaN
+  // condition counts as false.
+  bool may_be_hit(double t, ConstVectorRef q, ConstVectorRef qdot) const;
   // Throws saltus::Error naming the contact when the Stribeck curve at rest, mu_k(0), lies
   // outside [0, law.static_mu()].
   void check_stribeck() const;
@@ -421,6 +437,16 @@ class LagrangianModel {
   // slip speed v (LagrangianContact::stribeck); validated by compile(). Throws for another
   // contact.
   void set_stribeck(int i, ConfigurationFunction mu_of_slip_speed);
+  // Gives rigid contact i a jump set (LagrangianContact::when). Throws for a compliant contact.
+  void set_contact_when(int i, Guard::Condition when, std::string when_text);
+  // Renames the coordinates after rigid contact i's impacts that leave it closed
+  // (LagrangianContact::relabel): q+ = R(q) (one function per coordinate) and contact k becomes
+  // contacts[k]. Throws saltus::Error naming the contact unless R is a symmetry of the model at
+  // the `probes` configurations: contacts a permutation, R(R(q)) = q, M and h invariant
+  // (P^T M(R q) P = M(q), P^T h(t, R q, P qdot) = h(t, q, qdot) with P = dR/dq), and every
+  // contact's gap and tangent carried into its image's.
+  void set_relabel(int i, std::vector<ConfigurationFunction> coordinates, std::vector<int> contacts,
+                   const std::vector<Vector>& probes);
   // Changes a compliant contact's force law. Throws for a rigid contact.
   void set_compliant_law(int i, CompliantContactLaw law);
 

@@ -124,10 +124,17 @@ struct ModelContact {
   // A rigid frictional contact's Stribeck curve: its sliding coefficient as a function of the slip
   // speed, state 0 of this tape (fixed when loaded); null: rigid_law.mu.
   std::shared_ptr<const lang::Tape> stribeck;
+  // `when`: the contact's jump set, a condition of t, q and q' (mech::LagrangianContact::when);
+  // kNoNode: always.
+  lang::NodeId when = lang::kNoNode;
+  std::string when_text;
+  // `relabel`: the coordinates after an impact that leaves the contact closed, q_i+ =
+  // relabel[i](q) in coordinate order (mech::LagrangianContact::relabel); empty: none.
+  std::vector<lang::NodeId> relabel;
   // Lines in the model file (0: not written there, or given by --set) of the [[contacts]] table
   // and of its e, e_t, mu and mu_s, for the messages of values refused at run time.
   struct Lines {
-    int table = 0, e = 0, e_t = 0, mu = 0, mu_s = 0;
+    int table = 0, e = 0, e_t = 0, mu = 0, mu_s = 0, relabel = 0;
   } lines;
   // painleve = "bridge" (0) or "stop" (1); -1: not given, the model's [mechanics] painleve holds
   // (bridge/bridged_run.hpp).

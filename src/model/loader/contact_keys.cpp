@@ -14,13 +14,14 @@ namespace {
 // also reads name, body, gap and law. Empty for an unknown law.
 const std::vector<std::string>& keys_read_by(const std::string& law) {
   static const std::map<std::string, std::vector<std::string>> kReads = {
-      {"newton", {"e", "superelastic"}},
-      {"naive", {"e", "mu", "mu_s", "stribeck", "tangent"}},
-      {"chatterjee_ruina", {"e", "mu", "mu_s", "stribeck", "tangent", "e_t"}},
-      {"routh_newton", {"e", "mu", "mu_s", "stribeck", "tangent"}},
-      {"routh_poisson", {"e", "mu", "mu_s", "stribeck", "tangent"}},
-      {"routh_stronge", {"e", "mu", "mu_s", "stribeck", "tangent"}},
-      {"newton_coulomb", {"e", "mu", "mu_s", "stribeck", "tangent", "e_t", "superelastic"}},
+      {"newton", {"e", "superelastic", "when", "relabel"}},
+      {"naive", {"e", "mu", "mu_s", "stribeck", "tangent", "when", "relabel"}},
+      {"chatterjee_ruina", {"e", "mu", "mu_s", "stribeck", "tangent", "e_t", "when", "relabel"}},
+      {"routh_newton", {"e", "mu", "mu_s", "stribeck", "tangent", "when", "relabel"}},
+      {"routh_poisson", {"e", "mu", "mu_s", "stribeck", "tangent", "when", "relabel"}},
+      {"routh_stronge", {"e", "mu", "mu_s", "stribeck", "tangent", "when", "relabel"}},
+      {"newton_coulomb",
+       {"e", "mu", "mu_s", "stribeck", "tangent", "e_t", "superelastic", "when", "relabel"}},
       {"linear_spring", {"k", "mu", "tangent"}},
       {"kelvin_voigt", {"k", "c", "release", "mu", "tangent"}},
       {"hunt_crossley", {"k", "c", "n", "mu", "tangent"}}};

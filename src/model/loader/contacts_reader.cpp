@@ -126,6 +126,35 @@ std::optional<int> ModelReader::painleve_policy(const toml::node& v, const std::
   return std::nullopt;
 }
 
+// A rigid contact's `when` (a condition of t, q and q': where it can be hit) and `relabel`
+// (["q_i = R_i(q)", ...]: the coordinates after an impact that leaves it closed; a coordinate
+// not named is kept). The symmetry of the relabel is checked when the system is built.
+void ModelReader::read_contact_when_and_relabel(const toml::table& t, ModelContact& c,
+                                                const std::string& where) {
+  const lang::SymbolTable s = symbols({});
+  if (const toml::node* w = t.get("when")) {
+    if (auto node = condition(*w, where, s)) {
+      c.when = *node;
+      c.when_text = *w->value<std::string>();
+    }
+  }
+  const toml::node* r = t.get("relabel");
+  if (r == nullptr) return;
+  c.lines.relabel = written_line(t, c.name, "relabel");
+  const int n = model_.mechanics->dof;
+  c.relabel.assign(static_cast<size_t>(n), lang::kNoNode);
+  for (const Assigned& a : assignments(*r, where + " relabel", s, false, {})) {
+    // A velocity's name ("x'") is not a left side of the form: velocities follow, dR/dq qdot.
+    const std::string culprit = forbidden_input(a.value, false);
+    if (!culprit.empty()) {
+      add(*r, where + " relabel of '" + state_names_[static_cast<size_t>(a.state)] +
+                  "' depends on " + culprit + "; expected a function of the coordinates");
+    } else if (a.state >= 0 && a.state < n) {
+      c.relabel[static_cast<size_t>(a.state)] = a.value;
+    }
+  }
+}
+
 // [[contacts]]: name, body, gap g_N(q), tangent s_T(q), law and its coefficients.
 void ModelReader::read_contacts(const toml::table& doc) {
   if (!model_.mechanics) return;
@@ -301,6 +330,7 @@ void ModelReader::read_contact(const toml::table& t, int index) {
         }
       }
       if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
+      read_contact_when_and_relabel(t, c, where);
       if (frictional) {
         if (t.get("tangent") == nullptr) {
           add(t, where + " (law " + law + ") has no tangent; expected tangent = \"s_T(q)\", " +

@@ -163,6 +163,8 @@ class ModelReader {
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
+  void read_contact_when_and_relabel(const toml::table& t, ModelContact& c,
+                                     const std::string& where);
   std::optional<int> painleve_policy(const toml::node& v, const std::string& what);
   std::optional<std::pair<lang::NodeId, double>> runtime_coefficient(const toml::node& v,
                                                                      const std::string& what);
