@@ -255,9 +255,9 @@ int run_command_line(int argc, const char* const* argv) {
                         "of the file or a state with rate 0, e.g. sigma of "
                         "models/impact_oscillator.toml)");
   orbit_cmd->add_option("--curve", orbit.curve,
-                        "NAME=C:D with --continue: each fold and period doubling of the branch "
-                        "followed in the plane of the two parameters over NAME in [C, D] "
-                        "(curves.csv, curves.png)");
+                        "NAME=C:D with --continue: each fold, period doubling and grazing of "
+                        "the branch followed in the plane of the two parameters over NAME in "
+                        "[C, D] (curves.csv, curves.png)");
   orbit_cmd->add_option("--points", orbit.points, "Continuation: most branch points")
       ->capture_default_str();
   orbit_cmd->add_option("--step", orbit.step, "Continuation: first arclength step")

@@ -143,16 +143,23 @@ bool load_model(const OrbitArguments& args, LoadedModel& lm, std::string& runtim
     return false;
   }
   const std::string name = args.continuation.substr(0, args.continuation.find('='));
-  if (!is_parameter(*lm.run.model, name)) return true;
+  const std::string second = args.curve.substr(0, args.curve.find('='));
+  // Each of the two that is a parameter is loaded as a state (the other may be a state already:
+  // models/impact_oscillator.toml's sigma).
+  const bool first_is_parameter = is_parameter(*lm.run.model, name);
+  const bool second_is_parameter =
+      !args.curve.empty() && second != name && is_parameter(*lm.run.model, second);
+  if (!first_is_parameter && !second_is_parameter) return true;
   if (!lm.run.model->modes.empty()) {
-    derivative = "exact (the parameter loaded as a state of rate 0)";
-    std::vector<std::string> as_states = {name};
-    const std::string second = args.curve.substr(0, args.curve.find('='));
-    if (!args.curve.empty() && is_parameter(*lm.run.model, second) && second != name) {
-      as_states.push_back(second);
+    std::vector<std::string> as_states;
+    if (first_is_parameter) {
+      derivative = "exact (the parameter loaded as a state of rate 0)";
+      as_states.push_back(name);
     }
+    if (second_is_parameter) as_states.push_back(second);
     return load_for_analysis(args.model, args.set, lm, {}, as_states);
   }
+  if (!first_is_parameter) return true;
   runtime_parameter = name;
   derivative = "central differences of the return map in the parameter (kept at run time)";
   return load_for_analysis(args.model, args.set, lm, {name});
@@ -197,7 +204,9 @@ int orbit_command(const OrbitArguments& args) {
                             args.min_time == 0.0 ? 0.5 * horizon : args.min_time, horizon);
     }
     if (!args.curve.empty() && args.continuation.empty()) {
-      throw Error("--curve continues the branch's folds and period doublings: give --continue too");
+      throw Error(
+          "--curve continues the branch's folds, period doublings and grazings: give --continue "
+          "too");
     }
     if (args.switch_at_pd && args.continuation.empty()) {
       throw Error("--switch-at-pd switches branches along a continuation: give --continue too");

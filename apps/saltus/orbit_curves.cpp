@@ -1,10 +1,12 @@
 #include "orbit_curves.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <sstream>
 
 #include "orbit_branch_output.hpp"
+#include "saltus/analysis/grazing_curve.hpp"
 #include "saltus/run/number_text.hpp"
 
 namespace saltus::cli {
@@ -49,14 +51,25 @@ nlohmann::ordered_json follow_curves(const std::vector<std::string>& names,
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   std::vector<analysis::BifurcationCurve> curves;
   for (const analysis::BifurcationPoint& b : branch.bifurcations) {
-    if (b.kind != analysis::BifurcationKind::Fold &&
-        b.kind != analysis::BifurcationKind::PeriodDoubling) {
-      continue;
+    if (b.kind == analysis::BifurcationKind::NeimarkSacker || branch.points.empty()) continue;
+    analysis::BifurcationCurve c;
+    if (b.kind == analysis::BifurcationKind::Grazing) {
+      // Located again at each q from the branch's side: the distance and side of its last orbit
+      // off the grazing (an unrefined grazing is the branch's last point itself).
+      double approach = 0.0;
+      for (size_t k = std::min(static_cast<size_t>(b.after_point), branch.points.size() - 1);
+           approach == 0.0; --k) {
+        approach = branch.points[k].x[request.first] - b.parameter;
+        if (k == 0) break;
+      }
+      c = family && std::isfinite(b.t0)
+              ? analysis::continue_grazing_curve(family->map_at(b.t0, b.mode), b, approach, o)
+              : analysis::continue_grazing_curve(map, b, approach, o);
+    } else {
+      c = family && std::isfinite(b.t0)
+              ? analysis::continue_stroboscopic_bifurcation_curve(*family, b, o)
+              : analysis::continue_bifurcation_curve(map, b, o);
     }
-    analysis::BifurcationCurve c =
-        family && std::isfinite(b.t0)
-            ? analysis::continue_stroboscopic_bifurcation_curve(*family, b, o)
-            : analysis::continue_bifurcation_curve(map, b, o);
     nlohmann::ordered_json j;
     j["kind"] = to_string(c.kind);
     j["from"] = {{p_name, b.parameter}, {q_name, b.x[request.second]}};
@@ -85,8 +98,8 @@ nlohmann::ordered_json follow_curves(const std::vector<std::string>& names,
     curves.push_back(std::move(c));
   }
   if (curves.empty()) {
-    std::cout << "curve      no fold or period doubling on the branch to continue in " << q_name
-              << "\n";
+    std::cout << "curve      no fold, period doubling or grazing on the branch to continue in "
+              << q_name << "\n";
   }
   Eigen::Index multipliers = 0;
   for (const analysis::BifurcationCurve& c : curves) {

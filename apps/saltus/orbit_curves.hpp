@@ -1,5 +1,6 @@
-// `saltus orbit --continue P=A:B --curve Q=C:D`: every fold and period doubling found on the
-// branch continued in the plane (P, Q) over Q in [C, D] (analysis/bifurcation_curve.hpp).
+// `saltus orbit --continue P=A:B --curve Q=C:D`: every fold, period doubling and grazing found on
+// the branch continued in the plane (P, Q) over Q in [C, D] (analysis/bifurcation_curve.hpp,
+// analysis/grazing_curve.hpp).
 // Writes curves.csv (one row per curve point: curve, kind, point, the states (P and Q among them),
 // t_state, period, resets, test, the multipliers) and returns orbit.json's "curves" entry.
 #pragma once

@@ -155,6 +155,8 @@ class Locator {
     const Sample& nearest = samples.back();
     g.nearest_parameter = nearest.x[p];
     g.nearest_evidence = nearest.s;
+    g.nearest_period = nearest.orbit.period;
+    g.resets = resets_;
     g.multipliers = nearest.orbit.multipliers;
     g.change = change;
     g.orbits = orbits_;

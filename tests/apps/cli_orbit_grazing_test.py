@@ -72,6 +72,37 @@ def orbit_locates_the_grazing_from_both_sides(cli):
 
 
 @case
+def grazing_curves_in_a_second_parameter_are_the_closed_form(cli):
+    # --curve continues the branch's grazing in the plane (sigma, Q): every point is located
+    # again, from the branch's side, so each is on sigma_g = |A / (1 - w^2)| to the locator's
+    # accuracy (10 TOL, as a located grazing): in the forcing amplitude A (a line through 0) from
+    # the impacting side and from the smooth side, and in e (sigma_g does not depend on it).
+    for name, rng, sets, curve in (
+            ("impacting", "sigma=0:0.3", [], "A=0.8:1.2"),
+            ("smooth", "sigma=0.3:0", [f"x={P!r}", "v=0", "sigma=0.3"], "A=0.8:1.2"),
+            ("restitution", "sigma=0:0.3", [], "e=0.5:0.9")):
+        out = os.path.join(cli.work, name)
+        args = ["orbit", cli.model("impact_oscillator.toml"), "--period", repr(T), "--continue",
+                rng, "--curve", curve, "--no-plot", "--out", out]
+        for s in sets:
+            args += ["--set", s]
+        code, stdout, stderr = cli.run(*args)
+        expect_exit(code, 0, stdout, stderr, name + ": orbit --curve " + curve)
+        q, lo, hi = curve.split("=")[0], *map(float, curve.split("=")[1].split(":"))
+        rows = [r for r in read_csv(os.path.join(out, "curves.csv")) if r["kind"] == "grazing"]
+        qs = [float(r[q]) for r in rows]
+        expect(len(rows) >= 8 and qs[0] == lo and qs[-1] == hi, name + ": the whole range", qs)
+        expect(all(a < b for a, b in zip(qs, qs[1:])), name + ": ordered along q", qs)
+        for r in rows:
+            a = float(r["A"]) if q == "A" else A
+            want = abs(a / (1 - W * W))
+            expect(abs(float(r["sigma"]) - want) <= 10 * TOL * (1 + want), name, r, want)
+        o = read_json(out, "orbit.json")
+        c = [j for j in o["curves"] if j["kind"] == "grazing"]
+        expect(len(c) == 1 and c[0]["status"] == "continued", name + ": orbit.json", o["curves"])
+
+
+@case
 def orbit_locates_the_grazing_in_decimetres(cli):
     # The same oscillator with lengths in dm (A, x, v, sigma times 10): the grazing at 10 sigma_g
     # (relative 10 TOL). Up from sigma = 0 the corrector fails 1.2e-5 before it, where the

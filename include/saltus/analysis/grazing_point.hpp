@@ -54,6 +54,8 @@ struct GrazingPoint {
   // The solved orbit nearest the grazing: its parameter, evidence and multipliers.
   double nearest_parameter = kNaN;
   double nearest_evidence = kNaN;
+  double nearest_period = kNaN;  // its return time
+  long resets = -1;              // resets per period of the orbits on the approach
   Eigen::VectorXcd multipliers;
   int orbits = 0;       // orbits solved
   std::string message;  // how it was located, or why it was not
