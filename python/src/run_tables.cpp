@@ -87,6 +87,9 @@ py::dict event_table(const model::ModelRun& run) {
     for (const std::string& n : xn) columns.push_back(n + side);
     for (const std::string& n : zn) columns.push_back(n + side);
   }
+  const run::OutputColumns at_events = run::event_output_columns(run);  // as events.csv
+  for (const std::string& n : at_events.names) columns.push_back(n);
+  const long ne = static_cast<long>(at_events.names.size());
   const std::vector<std::string> extra = reset_output_columns(system);
   for (const std::string& n : extra) columns.push_back(n);
 
@@ -95,7 +98,7 @@ py::dict event_table(const model::ModelRun& run) {
   py::array_t<double> values({n, width});
   double* v = values.mutable_data();
   std::vector<std::string> guard(static_cast<size_t>(n)), before(guard), after(guard);
-  const long outputs_at = 5 + 2 * (nx + nz);
+  const long outputs_at = 5 + 2 * (nx + nz) + ne;
   for (long i = 0; i < n; ++i) {
     const EventRecord& e = log[i];
     double* row = v + i * width;
@@ -108,6 +111,7 @@ py::dict event_table(const model::ModelRun& run) {
     put(row, 5 + nx, log.z_before(i), nz);
     put(row, 5 + nx + nz, log.x_after(i), nx);
     put(row, 5 + 2 * nx + nz, log.z_after(i), nz);
+    for (long k = 0; k < ne; ++k) row[5 + 2 * (nx + nz) + k] = at_events.values(i, k);
     for (size_t k = 0; k < extra.size(); ++k) row[outputs_at + static_cast<long>(k)] = kAbsent;
     const auto idx = static_cast<size_t>(i);
     before[idx] = mode_name(system, run.result, e.mode_before);

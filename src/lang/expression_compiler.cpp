@@ -1,6 +1,6 @@
 // Recursive-descent parser that builds its nodes directly in an ExpressionGraph (folded and shared
-// as they are made). (About 510 lines: the grammar's levels, && and || among them, the function
-// table and the error messages with their columns read best in one file.)
+// as they are made). (About 550 lines: the grammar's levels, && and || among them, the function
+// table, calls of a name and the error messages with their columns read best in one file.)
 // GCC 12 reports a false -Wrestrict inside std::string's operator+ at -O2 (GCC bug 105329).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"
@@ -299,6 +299,51 @@ class Parser {
                        n_args > 2 ? args[2] : kNoNode);
   }
 
+  // f(a) of a function of a name (SymbolTable::name_functions), after its '('.
+  int name_call(const NameFunction& fn, std::string_view f) {
+    skip_space();
+    const size_t at = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+      ++pos_;
+    }
+    const std::string_view arg = text_.substr(at, pos_ - at);
+    if (!is_identifier(arg)) {
+      pos_ = at;
+      error(at, "unexpected " + describe(text_, at) + " in the argument of '" + std::string(f) +
+                    "'; expected the name of a " + fn.what + ", e.g. " + std::string(f) + "(" +
+                    (fn.values.empty() ? fn.what : fn.values.begin()->first) + ")");
+      return -1;
+    }
+    if (!accept(")")) {
+      skip_space();
+      error(pos_, "unexpected " + describe(text_, pos_) + " in the argument of '" + std::string(f) +
+                      "'; expected ')' after the name of a " + fn.what + " (" + std::string(f) +
+                      " takes one)");
+      return -1;
+    }
+    if (const auto it = fn.values.find(arg); it != fn.values.end()) return it->second;
+    const std::string call = std::string(f) + "(" + std::string(arg) + ")";
+    std::string message;
+    if (const auto r = fn.refused.find(arg); r != fn.refused.end()) {
+      message = call + ": " + r->second;
+    } else if (fn.values.empty() && fn.refused.empty()) {
+      message = call + ": " + fn.none;
+    } else {
+      // Not a name of this kind at all: every name it has, taken or refused, in order.
+      std::vector<std::string> names;
+      for (const auto& entry : fn.values) names.push_back(entry.first);
+      for (const auto& entry : fn.refused) names.push_back(entry.first);
+      std::sort(names.begin(), names.end());
+      message =
+          "unknown " + fn.what + " '" + std::string(arg) + "' in " + call + "; expected one of: ";
+      for (size_t k = 0; k < names.size(); ++k) message += (k == 0 ? "" : ", ") + names[k];
+    }
+    issues_.push_back({base_ + static_cast<int>(at), message});
+    unknown_ = true;
+    return placeholder();
+  }
+
   int name_node(std::string_view name, size_t at) {
     skip_space();
     const bool prime = pos_ < text_.size() && text_[pos_] == '\'';
@@ -380,6 +425,11 @@ class Parser {
       const std::string_view name = text_.substr(at, pos_ - at);
       skip_space();
       if (pos_ < text_.size() && text_[pos_] == '(') {
+        if (const auto it = symbols_.name_functions.find(name);
+            it != symbols_.name_functions.end()) {
+          ++pos_;
+          return name_call(it->second, name);
+        }
         const FunctionInfo* f = find_function(name);
         if (f == nullptr) {
           issues_.push_back({base_ + static_cast<int>(at),

@@ -166,11 +166,12 @@ double collected_value(const CollectedQuantity& q, const model::ModelRun& run) {
     case Kind::FinalState:
       return q.index < run.result.x_final.size() ? run.result.x_final[q.index] : kMissing;
     case Kind::FinalOutput:
-      // The output at the run's last state (x_final has the model's states once it ran).
+      // The output at the run's last state in its last mode (a contact force is that mode's;
+      // x_final has the model's states once it ran).
       if (run.result.x_final.size() != static_cast<Eigen::Index>(run.model->states.size())) {
         return kMissing;
       }
-      return output_values(*run.model, s.t_final, run.result.x_final)[q.index];
+      return output_values(run, s.final_mode, s.t_final, run.result.x_final)[q.index];
     case Kind::EventTime:
     case Kind::EventState: {
       const std::vector<long> events = events_of(q.guard, run);

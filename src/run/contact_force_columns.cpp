@@ -30,6 +30,23 @@ std::vector<std::string> column_names(const mech::LagrangianModel& lm,
 
 }  // namespace
 
+std::optional<mech::ContactForces> contact_forces_at(const model::ModelRun& run, ModeId mode,
+                                                     double t, ConstVectorRef x) {
+  if (!run.lagrangian) return std::nullopt;
+  const mech::LagrangianModel::Compiled& compiled = *run.lagrangian;
+  const mech::LagrangianModel& lm = compiled.model();
+  const int n = lm.dof();
+  if (mode < 0 || static_cast<size_t>(mode) >= compiled.modes.size() || x.size() < 2 * n) {
+    return std::nullopt;
+  }
+  try {
+    return lm.contact_forces(compiled.modes[static_cast<size_t>(mode)], t, x.head(n),
+                             x.segment(n, n));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 std::vector<std::string> contact_force_names(const model::ModelRun& run) {
   std::vector<int> normal_column, tangent_column;
   return run.lagrangian ? column_names(run.lagrangian->model(), normal_column, tangent_column)
@@ -40,31 +57,23 @@ ContactForceColumns contact_force_columns(const model::ModelRun& run) {
   ContactForceColumns out;
   // The run's own compiled model (its mode ids); none without rigid or compliant contacts.
   if (!run.lagrangian || run.lagrangian->model().contact_count() == 0) return out;
-  const mech::LagrangianModel::Compiled& compiled = *run.lagrangian;
-  const mech::LagrangianModel& lm = compiled.model();
-  const int n = lm.dof(), k = lm.contact_count();
+  const mech::LagrangianModel& lm = run.lagrangian->model();
+  const int k = lm.contact_count();
   std::vector<int> normal_column, tangent_column;
   out.names = column_names(lm, normal_column, tangent_column);
   const Trajectory& tr = run.result.trajectory;
   out.values = Matrix::Zero(tr.size(), static_cast<Eigen::Index>(out.names.size()));
   for (long i = 0; i < tr.size(); ++i) {
-    const ModeId id = tr.mode(i);
-    if (id < 0 || static_cast<size_t>(id) >= compiled.modes.size()) {
-      out.values.row(i).setConstant(kNaN);  // a mode the table does not know: no value
-      continue;
-    }
-    mech::ContactForces f;
-    try {
-      f = lm.contact_forces(compiled.modes[static_cast<size_t>(id)], tr.t(i), tr.x(i).head(n),
-                            tr.x(i).segment(n, n));
-    } catch (const std::exception&) {
-      out.values.row(i).setConstant(kNaN);  // e.g. M(q) not SPD there: the run says why
+    const std::optional<mech::ContactForces> f =
+        contact_forces_at(run, tr.mode(i), tr.t(i), tr.x(i));
+    if (!f) {
+      out.values.row(i).setConstant(kNaN);  // a mode the table does not know, M(q) not SPD
       continue;
     }
     for (int c = 0; c < k; ++c) {
-      out.values(i, normal_column[static_cast<size_t>(c)]) = f.normal[c];
+      out.values(i, normal_column[static_cast<size_t>(c)]) = f->normal[c];
       if (tangent_column[static_cast<size_t>(c)] >= 0) {
-        out.values(i, tangent_column[static_cast<size_t>(c)]) = f.tangential[c];
+        out.values(i, tangent_column[static_cast<size_t>(c)]) = f->tangential[c];
       }
     }
   }

@@ -367,7 +367,11 @@ std::string model_trajectory_csv(const model::ModelRun& run) {
 }
 
 std::string model_events_csv(const model::ModelRun& run) {
-  return events_csv(run.system, run.result, model_csv_columns(*run.model));
+  CsvColumns columns = model_csv_columns(*run.model);
+  OutputColumns outputs = event_output_columns(run);  // [outputs] before and after each event
+  columns.event_extra_names = std::move(outputs.names);
+  columns.event_extra = std::move(outputs.values);
+  return events_csv(run.system, run.result, columns);
 }
 
 void write_run_outputs(const model::ModelRun& run, const std::filesystem::path& dir) {

@@ -111,10 +111,16 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
     for (const std::string& n : xn) out += "," + n + side;
     for (const std::string& n : zn) out += "," + n + side;
   }
+  for (const std::string& n : columns.event_extra_names) out += "," + n;
+  const int event_extra = static_cast<int>(columns.event_extra_names.size());
+  const EventLog& log = result.events;
+  if (event_extra > 0 && columns.event_extra.rows() != log.size()) {
+    saltus::detail::throw_error("events_csv: ", columns.event_extra.rows(),
+                                " rows of extra columns for ", log.size(), " events");
+  }
   const std::vector<std::string> extra = reset_output_columns(system);
   for (const std::string& n : extra) out += "," + n;
   // Records with a note (a layer's rows, a simultaneous impact's shares): one more column.
-  const EventLog& log = result.events;
   if (log.has_notes()) out += ",note";
   out += '\n';
   for (long i = 0; i < log.size(); ++i) {
@@ -127,6 +133,7 @@ std::string events_csv(const HybridSystem& system, const SimulationResult& resul
     append_row(out, log.z_before(i), nz);
     append_row(out, log.x_after(i), nx);
     append_row(out, log.z_after(i), nz);
+    if (event_extra > 0) append_row(out, columns.event_extra.row(i).transpose(), event_extra);
     // The reset's outputs, each in its named column (empty where this guard has none).
     std::vector<std::string> cells(extra.size());
     if (e.guard >= 0 && e.n_outputs > 0) {

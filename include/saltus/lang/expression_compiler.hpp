@@ -12,7 +12,8 @@
 // Names: t, parameters (folded to constants, or run-time parameter leaves), pi, the differential
 // states x, the algebraic states z of the mode and named subexpressions (definitions). Functions:
 // min, max (2 or more arguments), abs, sign, pow, sqrt, exp, log, sin, cos, tan, asin, acos, atan,
-// atan2, sinh, cosh, tanh, if(c, a, b).
+// atan2, sinh, cosh, tanh, if(c, a, b). Functions of a name (SymbolTable::name_functions: a
+// mechanical model's contact quantities in [outputs], normal_force(floor)) take one bare name.
 //
 // Every problem found is reported (unknown names, wrong arity, syntax), each with its offset in
 // the text; the caller maps offsets to file, line and column.
@@ -28,6 +29,18 @@
 #include "saltus/lang/tape.hpp"
 
 namespace saltus::lang {
+
+// A function whose one argument is a bare name (a mechanical model's contact quantities in
+// [outputs]: normal_force(floor), model/contact_quantities.hpp): the call f(a) is the node
+// values[a]. Any other name is refused naming f and a: with refused[a] as the reason when it is
+// there, else as an unknown `what` with the keys of `values` listed, or with `none` as the
+// reason when `values` and `refused` are both empty.
+struct NameFunction {
+  std::map<std::string, NodeId, std::less<>> values;
+  std::map<std::string, std::string, std::less<>> refused;
+  std::string what = "name";  // what the arguments are: "contact"
+  std::string none;           // why no name is taken: "the model has no [[contacts]]"
+};
 
 struct SymbolTable {
   std::map<std::string, double, std::less<>> constants;  // parameters, folded at compile time
@@ -47,6 +60,9 @@ struct SymbolTable {
   // is that state's index for state i (-1: none); such a q' is allowed in every expression.
   std::vector<int> velocity_of;
   bool allow_algebraic = true;
+  // Functions of a name, by function name (nodes of the graph parsed into); a call of one of
+  // these names is never a built-in function.
+  std::map<std::string, NameFunction, std::less<>> name_functions;
 };
 
 struct ExpressionIssue {

@@ -26,7 +26,8 @@ std::string summary_json(const model::ModelRun& run);
 CsvColumns model_csv_columns(const model::Model& m);
 
 // trajectory.csv with the model's output variables (all states and algebraic states when the
-// model names none); events.csv with every state before and after each event.
+// model names none); events.csv with every state and [outputs] entry before and after each
+// event (output_columns.hpp).
 std::string model_trajectory_csv(const model::ModelRun& run);
 std::string model_events_csv(const model::ModelRun& run);
 

@@ -6,6 +6,7 @@
 //   trajectory.csv  t, j, mode, <x names>, <z names>   (names x0, x1, ... unless given)
 //   events.csv      t, j, guard, mode_before, mode_after, retrigger, chained, observation,
 //                   <x names>_before, <z names>_before, <x names>_after, <z names>_after,
+//                   <event_extra_names: a model's [outputs] as <name>_before, <name>_after>,
 //                   <every Reset::output_names entry of the system, e.g. impulse>,
 //                   note (only when a record has one: a layer's rows, a simultaneous impact)
 // Numbers use 17 significant digits (exact round trip of doubles). A state of a mode smaller
@@ -28,6 +29,10 @@ struct CsvColumns {
   // (a mechanical model's contact forces).
   std::vector<std::string> extra_names;
   Matrix extra;
+  // events.csv only: columns after the states after the event, one row of `event_extra` per
+  // event (a model's [outputs] before and after it).
+  std::vector<std::string> event_extra_names;
+  Matrix event_extra;
 };
 
 std::string trajectory_csv(const HybridSystem& system, const SimulationResult& result,

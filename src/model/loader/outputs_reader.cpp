@@ -1,16 +1,93 @@
 // [outputs]: named outputs, y = expression of t, the parameters, the states (discrete variables
-// and a mechanical model's q and q' included) and the [let] names, written as columns of
-// trajectory.csv after the states (run/output_columns.hpp). Not algebraic states: they belong to
-// one mode, and a column must mean the same in every row.
+// and a mechanical model's q and q' included), the [let] names and a mechanical model's contact
+// quantities (model/contact_quantities.hpp: normal_force(c), gap(c), ...), written as columns of
+// trajectory.csv after the states (run/output_columns.hpp) and before and after every event in
+// events.csv. Not algebraic states: they belong to one mode, and a column must mean the same in
+// every row.
 #include "model_reader.hpp"
+#include "saltus/model/contact_quantities.hpp"
 
 namespace saltus::model::loader {
+namespace {
+
+// w(q)^T q' for a function `node` of the coordinates: its rate along the motion.
+lang::NodeId rate_of(lang::ExpressionGraph& g, lang::NodeId node,
+                     const std::vector<int>& velocity_of, int dof) {
+  lang::NodeId sum = g.constant(0.0);
+  for (int i = 0; i < dof; ++i) {
+    const lang::NodeId w = g.derivative(node, {lang::OpCode::State, i});
+    const lang::NodeId v = g.state(velocity_of[static_cast<size_t>(i)]);
+    sum = g.make(lang::OpCode::Add, sum, g.make(lang::OpCode::Mul, w, v));
+  }
+  return sum;
+}
+
+// The contact quantities of model/contact_quantities.hpp as functions of a contact's name, nodes
+// of `g`: gaps and rates as expressions of q and q', forces as the tapes' algebraic inputs.
+std::map<std::string, lang::NameFunction, std::less<>> contact_functions(
+    const Model& model, bool hamiltonian, lang::ExpressionGraph& g,
+    const std::vector<int>& velocity_of, int dof) {
+  std::map<std::string, lang::NameFunction, std::less<>> out;
+  const ModelMechanics* mech = model.mechanics ? &*model.mechanics : nullptr;
+  for (const ContactQuantityName& f : kContactQuantities) {
+    lang::NameFunction& fn = out[f.name];
+    fn.what = "contact";
+    fn.none = std::string("contact quantities are read in a mechanical model with [[contacts]]") +
+              (mech != nullptr ? " and this one has none"
+               : hamiltonian ? " ([coordinates], [mechanics]); a Hamiltonian model's walls are not"
+                               " such contacts"
+                             : " ([coordinates], [mechanics]); this model has [states]") +
+              "; expected a name of t, the parameters, the states or [let]";
+    if (mech == nullptr) continue;
+    const bool force =
+        f.quantity == ContactQuantity::NormalForce || f.quantity == ContactQuantity::TangentForce;
+    for (size_t k = 0; k < mech->contacts.size(); ++k) {
+      const ModelContact& c = mech->contacts[k];
+      if (f.tangential && c.tangent == lang::kNoNode) {
+        fn.refused[c.name] = "contact '" + c.name + "' has no tangent (no friction); expected a " +
+                             "contact with a `tangent`";
+        continue;
+      }
+      if (force && !mech->constraint_rows.empty()) {
+        fn.refused[c.name] = "contact '" + c.name + "' is a wall of a model with velocity " +
+                             "constraints, whose contact forces are not computed (its impacts " +
+                             "are in events.csv); expected gap or gap_rate";
+        continue;
+      }
+      const int contact = static_cast<int>(k);
+      const lang::NodeId along = f.tangential ? c.tangent : c.gap;
+      switch (f.quantity) {
+        case ContactQuantity::NormalForce:
+          fn.values[c.name] = g.algebraic(normal_force_input(contact));
+          break;
+        case ContactQuantity::TangentForce:
+          fn.values[c.name] = g.algebraic(tangent_force_input(contact));
+          break;
+        case ContactQuantity::Gap:
+          fn.values[c.name] = c.gap;
+          break;
+        case ContactQuantity::GapRate:
+        case ContactQuantity::TangentRate:
+          fn.values[c.name] = rate_of(g, along, velocity_of, dof);
+          break;
+        case ContactQuantity::SlipSpeed:
+          fn.values[c.name] = g.make(lang::OpCode::Abs, rate_of(g, along, velocity_of, dof));
+          break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 void ModelReader::read_outputs(const toml::table& doc) {
   const toml::table* t = table_at(doc, "outputs", "the file", false);
   if (t == nullptr) return;
   lang::SymbolTable s = symbols({});
   s.allow_algebraic = false;
+  s.name_functions =
+      contact_functions(model_, doc.contains("hamiltonian"), *graph_, velocity_of_, dof_);
   for (const auto& [k, v] : ordered(*t)) {
     if (!new_name(*v, k, "output")) continue;
     const std::string where = "output '" + k + "'";

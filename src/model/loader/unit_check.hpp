@@ -5,8 +5,10 @@
 // Checked: flows (the right side in the state's unit per time unit), residuals and constraints
 // (both sides), resets and Zeno resets (the state's unit), guard values, `when` and `terminate`
 // conditions, [let] names and sections (consistent within), initial values, parameter values and
-// outputs with a unit; in a mechanical model the energies (one dimension), the generalised
-// forces (energy per coordinate), velocity constraints, gaps and tangents. A Hamiltonian model's
+// outputs with a unit (a contact quantity read there has the dimension its contact gives it:
+// a normal force energy per gap, a tangential one energy per tangent, rates per time unit); in a
+// mechanical model the energies (one dimension), the generalised forces (energy per
+// coordinate), velocity constraints, gaps and tangents. A Hamiltonian model's
 // unit strings are parsed, its expressions are not checked. An expression that does not parse
 // was reported by its own reader and is skipped here.
 #pragma once
@@ -86,6 +88,15 @@ class UnitCheck {
   std::map<std::string, std::vector<std::string>> algebraic_names_;
   std::map<std::string, Declared> output_units_;
   const std::vector<std::string>* leaf_algebraic_ = nullptr;
+  // A mechanical model's energy and its contacts' gap and tangent dimensions, in file order
+  // (for the contact quantities of [outputs]).
+  NodeDimension energy_;
+  struct ContactDimensions {
+    std::string name;
+    NodeDimension gap, tangent;
+    bool has_tangent = false;
+  };
+  std::vector<ContactDimensions> contacts_;
 };
 
 }  // namespace saltus::model::loader

@@ -1,5 +1,6 @@
 // The unit check's walk over a model file's sections (unit_check.hpp): parameters, initial
 // values, [let], modes and their guards, [mechanics] and [[contacts]], [outputs], [[sections]].
+#include "saltus/model/contact_quantities.hpp"
 #include "unit_check.hpp"
 
 namespace saltus::model::loader {
@@ -143,15 +144,22 @@ void UnitCheck::check_mechanics() {
       }
     }
     equations(m->get("constraints"), "[mechanics] constraint", symbols_);
+    energy_ = energy;
   }
   if (const toml::array* contacts = doc_["contacts"].as_array()) {
     for (size_t i = 0; i < contacts->size(); ++i) {
       const toml::table* c = (*contacts)[i].as_table();
       if (c == nullptr) continue;
       const std::string where = "contact " + std::to_string(i + 1);
-      for (const char* key : {"gap", "tangent"}) {
-        if (const toml::node* n = c->get(key)) expression(*n, where + " " + key, symbols_);
+      ContactDimensions dims;
+      dims.name = "contact" + std::to_string(i);
+      if (const auto name = c->get_as<std::string>("name")) dims.name = name->get();
+      if (const toml::node* n = c->get("gap")) dims.gap = expression(*n, where + " gap", symbols_);
+      if (const toml::node* n = c->get("tangent")) {
+        dims.tangent = expression(*n, where + " tangent", symbols_);
+        dims.has_tangent = true;
       }
+      contacts_.push_back(dims);
       for (const char* key : {"e", "mu", "mu_s", "e_t"}) {
         const toml::node* n = c->get(key);
         if (n == nullptr || !n->is_string()) continue;
@@ -162,16 +170,60 @@ void UnitCheck::check_mechanics() {
   }
 }
 
+namespace {
+
+// A quotient of dimensions where both are known; unknown otherwise.
+NodeDimension dimension_quotient(const NodeDimension& a, const NodeDimension& b) {
+  return a.is_known() && b.is_known() ? NodeDimension::known(a.dimension / b.dimension)
+                                      : NodeDimension::unknown();
+}
+
+}  // namespace
+
 void UnitCheck::check_outputs_and_sections() {
   if (const toml::table* t = doc_["outputs"].as_table()) {
+    // Contact quantities (model/contact_quantities.hpp) as leaves of their contact's dimensions:
+    // leaf 6 c + q is quantity q of contact c (file order); named so for the messages.
+    lang::SymbolTable s = symbols_;
+    std::vector<Declared> dims;
+    std::vector<std::string> names;
+    int leaf = 0;
+    for (const ContactDimensions& c : contacts_) {
+      for (const ContactQuantityName& f : kContactQuantities) {
+        const NodeDimension along = f.tangential ? c.tangent : c.gap;
+        NodeDimension d = along;
+        switch (f.quantity) {
+          case ContactQuantity::NormalForce:
+          case ContactQuantity::TangentForce:
+            d = dimension_quotient(energy_, along);
+            break;
+          case ContactQuantity::Gap:
+            break;
+          case ContactQuantity::GapRate:
+          case ContactQuantity::TangentRate:
+          case ContactQuantity::SlipSpeed:
+            d = dimension_quotient(along, time_.dim);
+            break;
+        }
+        dims.push_back({d, ""});
+        names.push_back(std::string(f.name) + "(" + c.name + ")");
+        lang::NameFunction& fn = s.name_functions[f.name];
+        if (!f.tangential || c.has_tangent) fn.values[c.name] = graph_.algebraic(leaf);
+        ++leaf;
+      }
+    }
+    leaf_algebraic_ = &names;
+    infer_ = inference(&dims);
     for (const auto& [k, v] : r_.ordered(*t)) {
       const toml::node* value = v->is_table() ? v->as_table()->get("value") : v;
       if (value == nullptr) continue;
       const std::string what = "output '" + k + "'";
-      const NodeDimension d = expression(*value, what, symbols_);
+      const NodeDimension d = expression(*value, what, s);
       const Declared unit = output_units_[k];
       compare(d, unit.dim, *value, what, "its value", "its unit '" + unit.unit + "'");
     }
+    leaf_algebraic_ = nullptr;
+    infer_ = inference(nullptr);
   }
   if (const toml::array* sections = doc_["sections"].as_array()) {
     for (size_t i = 0; i < sections->size(); ++i) {
