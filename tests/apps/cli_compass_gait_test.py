@@ -54,6 +54,13 @@ def compass_gait_steps_are_the_papers_transitions(cli):
         # The legs are swapped: th1+ is th2-, the old stance leg is the new swing leg.
         expect(float(e["th1_after"]) == float(e["th2_before"]) and
                float(e["th2_after"]) == float(e["th1_before"]), "legs swapped", e)
+        # [outputs] of the stance foot's contact: its normal force is least at the end of the
+        # step, its friction ratio largest at the start (the oracle's pivot force).
+        expect(abs(float(e["stance_force_before"]) - ref["min_normal_force"]) <
+               1e-7 * ref["min_normal_force"], "normal force", e["stance_force_before"],
+               ref["min_normal_force"])
+        expect(abs(float(e["friction_ratio_after"]) - ref["max_friction_ratio"]) < 1e-7,
+               "friction ratio", e["friction_ratio_after"], ref["max_friction_ratio"])
     # The hip's advance per step is the step length 2 l sin(theta+).
     x = [float(e["x_after"]) for e in events]
     for a, b in zip(x, x[1:]):
