@@ -12,7 +12,7 @@ namespace saltus::analysis {
 namespace {
 
 // The located point at q (held exactly: the interpolated orbit carries q's round-off).
-CurvePoint curve_point(const GrazingPoint& g, double q, const CurveOptions& o) {
+CurvePoint grazing_curve_point(const GrazingPoint& g, double q, const CurveOptions& o) {
   CurvePoint c;
   c.x = g.x;
   c.x[o.second] = q;
@@ -27,8 +27,8 @@ CurvePoint curve_point(const GrazingPoint& g, double q, const CurveOptions& o) {
 
 // The grazing at q, predicted at p_pred: located from orbits at p_pred + 2 d and p_pred + d on
 // the branch's side (d doubled, up to three times, when the locator finds no two orbits there).
-bool locate_at(const ReturnMap& map, const Vector& guess, double q, double p_pred, double approach,
-               const CurveOptions& o, GrazingPoint& out) {
+bool locate_grazing_at(const ReturnMap& map, const Vector& guess, double q, double p_pred,
+                       double approach, const CurveOptions& o, GrazingPoint& out) {
   GrazingOptions g;
   g.parameter = o.first;
   g.orbit_tolerance = o.tolerance;
@@ -47,15 +47,15 @@ bool locate_at(const ReturnMap& map, const Vector& guess, double q, double p_pre
   return false;
 }
 
-struct Side {
+struct GrazingCurveSide {
   std::vector<CurvePoint> points;
   std::string stop_reason;
   bool failed = false;
 };
 
-Side follow_side(const ReturnMap& map, const CurvePoint& start, long resets, double approach,
-                 double direction, const CurveOptions& o) {
-  Side side;
+GrazingCurveSide follow_grazing_side(const ReturnMap& map, const CurvePoint& start, long resets,
+                                     double approach, double direction, const CurveOptions& o) {
+  GrazingCurveSide side;
   CurvePoint last = start, before = start;
   bool has_before = false;
   double step = o.initial_step;
@@ -71,7 +71,8 @@ Side follow_side(const ReturnMap& map, const CurvePoint& start, long resets, dou
     const double q = direction * (end - last.q) <= step ? end : last.q + direction * step;
     const double slope = has_before ? (last.p - before.p) / (last.q - before.q) : 0.0;
     GrazingPoint g;
-    const bool located = locate_at(map, last.x, q, last.p + slope * (q - last.q), approach, o, g);
+    const bool located =
+        locate_grazing_at(map, last.x, q, last.p + slope * (q - last.q), approach, o, g);
     if (!located || g.resets != resets) {
       if (step * 0.5 < o.min_step) {
         os << "the grazing was not located at " << o.second_name << " = " << q << " with the "
@@ -86,7 +87,7 @@ Side follow_side(const ReturnMap& map, const CurvePoint& start, long resets, dou
     }
     before = last;
     has_before = true;
-    last = curve_point(g, q, o);
+    last = grazing_curve_point(g, q, o);
     side.points.push_back(last);
     step = std::min(1.5 * step, o.max_step);
   }
@@ -111,13 +112,13 @@ BifurcationCurve continue_grazing_curve(const ReturnMap& map, const BifurcationP
   }
   // The start located again with its own approach, for its orbits' resets and multipliers.
   GrazingPoint g;
-  if (!locate_at(map, start.x, q0, start.parameter, approach, options, g)) {
+  if (!locate_grazing_at(map, start.x, q0, start.parameter, approach, options, g)) {
     curve.message = "the grazing was not located again at the start: " + g.message;
     return curve;
   }
-  const CurvePoint first = curve_point(g, q0, options);
-  const Side down = follow_side(map, first, g.resets, approach, -1.0, options);
-  const Side up = follow_side(map, first, g.resets, approach, +1.0, options);
+  const CurvePoint first = grazing_curve_point(g, q0, options);
+  const GrazingCurveSide down = follow_grazing_side(map, first, g.resets, approach, -1.0, options);
+  const GrazingCurveSide up = follow_grazing_side(map, first, g.resets, approach, +1.0, options);
   curve.points.assign(down.points.rbegin(), down.points.rend());
   curve.points.push_back(first);
   curve.points.insert(curve.points.end(), up.points.begin(), up.points.end());

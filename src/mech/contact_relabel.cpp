@@ -29,12 +29,13 @@ void relabel_map(const std::vector<ConfigurationFunction>& R, const DofVector<do
   }
 }
 
-// |a - b| within round-off of the larger of the two (the same expression after renaming).
-bool same(double a, double b, double scale) {
+// |a - b| within round-off of the larger of the two (the same_to_round_off expression after
+// renaming).
+bool same_to_round_off(double a, double b, double scale) {
   return std::abs(a - b) <= 1e-10 * (1.0 + scale);
 }
 
-unsigned permuted(unsigned bits, const std::vector<int>& to) {
+unsigned permuted_bits(unsigned bits, const std::vector<int>& to) {
   unsigned out = 0;
   for (size_t k = 0; k < to.size(); ++k) {
     if ((bits >> k) & 1u) out |= 1u << to[k];
@@ -98,7 +99,7 @@ void LagrangianModel::set_relabel(int i, std::vector<ConfigurationFunction> coor
     for (size_t k = 0; k < contacts.size(); ++k) {
       const LagrangianContact &a = contact(static_cast<int>(k)), &b = contact(contacts[k]);
       const double g = a.gap(q), g_plus = b.gap(q_plus);
-      bool ok = same(g, g_plus, std::abs(g));
+      bool ok = same_to_round_off(g, g_plus, std::abs(g));
       if (ok && a.tangent) {
         const Vector w = tangent_gradient(static_cast<int>(k), q),
                      w_plus = P.transpose() * tangent_gradient(contacts[k], q_plus);
@@ -121,9 +122,9 @@ namespace detail {
 LagrangianMode relabelled_mode(const LagrangianModel& m, int d, LagrangianMode mode) {
   const std::vector<int>& to = m.contact(d).relabel_contacts;
   if (mode.closed_contact >= 0) mode.closed_contact = to[static_cast<size_t>(mode.closed_contact)];
-  mode.closed_set = permuted(mode.closed_set, to);
-  mode.stick_set = permuted(mode.stick_set, to);
-  mode.slip_negative_set = permuted(mode.slip_negative_set, to);
+  mode.closed_set = permuted_bits(mode.closed_set, to);
+  mode.stick_set = permuted_bits(mode.stick_set, to);
+  mode.slip_negative_set = permuted_bits(mode.slip_negative_set, to);
   return mode;
 }
 

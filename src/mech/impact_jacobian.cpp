@@ -28,30 +28,30 @@ namespace saltus::mech::detail {
 
 namespace {
 
-enum class RowKind { Normal, Tangent, SlidingNormal };
+enum class ImpactRowKind { Normal, Tangent, SlidingNormal };
 
 struct ImpactRow {
   int contact;
-  RowKind kind;
+  ImpactRowKind kind;
   double restitution;
   double mu_s = 0.0;  // mu s of a sliding contact: F = w_N - mu s w_T
 };
 
 template <class S>
-using System = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 3 * kMaxDof, 3 * kMaxDof>;
+using ImpactSystem = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 3 * kMaxDof, 3 * kMaxDof>;
 template <class S>
-using SystemVector = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 3 * kMaxDof, 1>;
+using ImpactSystemVector = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, 3 * kMaxDof, 1>;
 
 // The impact equations of the active set `rows` at (q, qdot-), in the scalar S (double or Dual):
 // K (qdot+, lambda) = rhs with K = [[M, -F^T], [C, 0]], rhs = (M qdot-, -r C qdot-).
 template <class S>
-void impact_system(const LagrangianModel& m, const std::vector<ImpactRow>& rows,
-                   const DofVector<S>& q, const DofVector<S>& qd, System<S>& K,
-                   SystemVector<S>& rhs) {
+void impact_equations(const LagrangianModel& m, const std::vector<ImpactRow>& rows,
+                      const DofVector<S>& q, const DofVector<S>& qd, ImpactSystem<S>& K,
+                      ImpactSystemVector<S>& rhs) {
   const int n = m.dof();
   const auto k = static_cast<Eigen::Index>(rows.size());
-  K = System<S>::Zero(n + k, n + k);
-  rhs = SystemVector<S>::Zero(n + k);
+  K = ImpactSystem<S>::Zero(n + k, n + k);
+  rhs = ImpactSystemVector<S>::Zero(n + k);
   DofMatrix<S> M = DofMatrix<S>::Zero(n, n);
   m.eval_mass(q, M);
   K.topLeftCorner(n, n) = M;
@@ -65,11 +65,11 @@ void impact_system(const LagrangianModel& m, const std::vector<ImpactRow>& rows,
     const ImpactRow& row = rows[static_cast<size_t>(r)];
     const LagrangianContact& c = m.contact(row.contact);
     gradient(c.gap, q, w_N);
-    if (row.kind != RowKind::Normal) gradient(c.tangent, q, w_T);
-    c_row = row.kind == RowKind::Tangent ? w_T : w_N;
-    f_row = row.kind == RowKind::Normal    ? w_N
-            : row.kind == RowKind::Tangent ? w_T
-                                           : DofVector<S>(w_N - S(row.mu_s) * w_T);
+    if (row.kind != ImpactRowKind::Normal) gradient(c.tangent, q, w_T);
+    c_row = row.kind == ImpactRowKind::Tangent ? w_T : w_N;
+    f_row = row.kind == ImpactRowKind::Normal    ? w_N
+            : row.kind == ImpactRowKind::Tangent ? w_T
+                                                 : DofVector<S>(w_N - S(row.mu_s) * w_T);
     K.block(0, n + r, n, 1) = -f_row;
     K.block(n + r, 0, 1, n) = c_row.transpose();
     rhs[n + r] = S(-row.restitution) * c_row.dot(qd);
@@ -78,19 +78,19 @@ void impact_system(const LagrangianModel& m, const std::vector<ImpactRow>& rows,
 
 // The rows of one contact that took normal impulse P_N and tangential impulse P_T, approaching
 // at gdot_N- (restitution only then).
-void add_rows(const LagrangianContact& c, int index, double P_N, double P_T, double rate_N,
-              double scale, std::vector<ImpactRow>& rows) {
+void add_impact_rows(const LagrangianContact& c, int index, double P_N, double P_T, double rate_N,
+                     double scale, std::vector<ImpactRow>& rows) {
   if (!(P_N > 1e-12 * scale)) return;  // no impulse: the contact does not hold
   const bool frictional = c.frictional() && c.law.mu > 0.0;
   const double e = rate_N < 0.0 ? c.law.e : 0.0;
   const double e_t = c.law.kind == ImpactLawKind::NewtonCoulomb ? c.law.e_t : 0.0;
   if (!frictional) {
-    rows.push_back({index, RowKind::Normal, e});
+    rows.push_back({index, ImpactRowKind::Normal, e});
   } else if (std::abs(P_T) < c.law.mu * P_N * (1.0 - 1e-9)) {
-    rows.push_back({index, RowKind::Normal, e});
-    rows.push_back({index, RowKind::Tangent, e_t});
+    rows.push_back({index, ImpactRowKind::Normal, e});
+    rows.push_back({index, ImpactRowKind::Tangent, e_t});
   } else {  // at the cone's edge: P_T = -mu s P_N
-    rows.push_back({index, RowKind::SlidingNormal, e, c.law.mu * (P_T > 0.0 ? -1.0 : 1.0)});
+    rows.push_back({index, ImpactRowKind::SlidingNormal, e, c.law.mu * (P_T > 0.0 ? -1.0 : 1.0)});
   }
 }
 
@@ -129,20 +129,20 @@ Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode&
         const int c = imp.contacts[j];
         DofVector<double> w;
         gradient(m.contact(c).gap, q, w);
-        add_rows(m.contact(c), c, imp.impulse_N[static_cast<Eigen::Index>(j)],
-                 imp.impulse_T[static_cast<Eigen::Index>(j)], w.dot(qd), scale, rows);
+        add_impact_rows(m.contact(c), c, imp.impulse_N[static_cast<Eigen::Index>(j)],
+                        imp.impulse_T[static_cast<Eigen::Index>(j)], w.dot(qd), scale, rows);
       }
     } else if (before < -rest) {
       const ContactImpact imp = m.resolve_impact(d, x.head(n), x.tail(n));
-      add_rows(m.contact(d), d, imp.planar.impulse[1], imp.planar.impulse[0], before,
-               std::abs(imp.planar.impulse[1]), rows);
+      add_impact_rows(m.contact(d), d, imp.planar.impulse[1], imp.planar.impulse[0], before,
+                      std::abs(imp.planar.impulse[1]), rows);
     }
     const LagrangianContact& c = m.contact(d);
     // K0 y0 = rhs0 in doubles; along each seeded input, K0 dy = drhs - dK y0 (the implicit
     // function theorem: only the entries of K and rhs are differentiated, by AD).
-    System<double> K0;
-    SystemVector<double> rhs0;
-    impact_system<double>(m, rows, q, qd, K0, rhs0);
+    ImpactSystem<double> K0;
+    ImpactSystemVector<double> rhs0;
+    impact_equations<double>(m, rows, q, qd, K0, rhs0);
     const Eigen::PartialPivLU<Eigen::MatrixXd> lu(K0);
     const Eigen::VectorXd y0 = lu.solve(Eigen::VectorXd(rhs0));
     const DofVector<double> qdot_plus = y0.head(n);
@@ -158,11 +158,11 @@ Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode&
       qj[k] = Dual(q[k]);
       qdj[k] = Dual(qd[k]);
     }
-    System<Dual> K;
-    SystemVector<Dual> rhs;
+    ImpactSystem<Dual> K;
+    ImpactSystemVector<Dual> rhs;
     for (int k = 0; k < 2 * n; ++k) {
       (k < n ? qj[k] : qdj[k - n]).v[0] = 1.0;
-      impact_system<Dual>(m, rows, qj, qdj, K, rhs);
+      impact_equations<Dual>(m, rows, qj, qdj, K, rhs);
       Eigen::VectorXd drhs(rhs.size());
       Eigen::MatrixXd dK(K.rows(), K.cols());
       for (Eigen::Index i = 0; i < rhs.size(); ++i) drhs[i] = rhs[i].derivative();
