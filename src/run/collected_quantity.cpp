@@ -62,8 +62,9 @@ CollectedQuantity parse_event(const std::string& name, const model::Model& m) {
                            ? std::string::npos
                            : rest.rfind('.', field_dot - 1);
   if (k_dot == std::string::npos || k_dot == 0) {
-    saltus::detail::throw_error("--collect: '", name,
-                                "' is not event.<guard>.<k>.<t or state> (e.g. event.impact.3.t)");
+    saltus::detail::throw_error(
+        "--collect: '", name,
+        "' is not event.<guard>.<k>.<t, state or output> (e.g. event.impact.3.t)");
   }
   CollectedQuantity q;
   q.guard = rest.substr(0, k_dot);
@@ -91,14 +92,23 @@ CollectedQuantity parse_event(const std::string& name, const model::Model& m) {
     return q;
   }
   const int state = m.state_index(field);
-  if (state < 0) {
-    saltus::detail::throw_error("--collect: '", name, "': '", field,
-                                "' is neither t nor a state of ", m.file,
-                                " (states: ", joined(state_names(m)), ")");
+  if (state >= 0) {
+    q.kind = Kind::EventState;
+    q.index = state;
+    return q;
   }
-  q.kind = Kind::EventState;
-  q.index = state;
-  return q;
+  std::vector<std::string> outputs;
+  for (size_t k = 0; k < m.outputs.size(); ++k) {
+    if (m.outputs[k].name == field) {
+      q.kind = Kind::EventOutput;
+      q.index = static_cast<Eigen::Index>(k);
+      return q;
+    }
+    outputs.push_back(m.outputs[k].name);
+  }
+  saltus::detail::throw_error(
+      "--collect: '", name, "': '", field, "' is neither t nor a state or output of ", m.file,
+      " (states: ", joined(state_names(m)), "; outputs: ", joined(outputs), ")");
 }
 
 // The indices in run.result.events of the events of guard `name` (any mode), in order.
@@ -149,7 +159,7 @@ CollectedQuantity parse_collected_quantity(const std::string& name, const model:
   saltus::detail::throw_error(
       "--collect: unknown quantity '", name,
       "' (known: zeno_time, zeno_events, events.count, t_final, final.<state>, final.<output>, "
-      "event.<guard>.<k>.t, event.<guard>.<k>.<state>, return_time.<guard>)");
+      "event.<guard>.<k>.t, event.<guard>.<k>.<state or output>, return_time.<guard>)");
 }
 
 double collected_value(const CollectedQuantity& q, const model::ModelRun& run) {
@@ -173,14 +183,19 @@ double collected_value(const CollectedQuantity& q, const model::ModelRun& run) {
       }
       return output_values(run, s.final_mode, s.t_final, run.result.x_final)[q.index];
     case Kind::EventTime:
-    case Kind::EventState: {
+    case Kind::EventState:
+    case Kind::EventOutput: {
       const std::vector<long> events = events_of(q.guard, run);
       const long n = static_cast<long>(events.size());
       if (n == 0 || q.k > n) return kMissing;
       const long i = events[static_cast<size_t>(q.k < 0 ? n - 1 : q.k - 1)];
-      if (q.kind == Kind::EventTime) return run.result.events[i].t;
+      const EventRecord& e = run.result.events[i];
+      if (q.kind == Kind::EventTime) return e.t;
       const auto x = run.result.events.x_after(i);
-      return q.index < x.size() ? x[q.index] : kMissing;
+      if (q.kind == Kind::EventState) return q.index < x.size() ? x[q.index] : kMissing;
+      // The output after the event, in the mode after it (events.csv's <output>_after).
+      if (x.size() != static_cast<Eigen::Index>(run.model->states.size())) return kMissing;
+      return output_values(run, e.mode_after, e.t, Vector(x))[q.index];
     }
     case Kind::ReturnTime: {
       const std::vector<long> events = events_of(q.guard, run);

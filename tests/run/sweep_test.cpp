@@ -120,6 +120,39 @@ TEST(Sweep, EventQuantitiesAreTheBallsBounceTimesSpeedsAndFlightTimes) {
   }
 }
 
+TEST(Sweep, OutputsAfterAnEventAreTheWearingBallsEnergyAndWear) {
+  // models/bouncing_ball_wear.toml: bounce k rebounds at u_k = e0 wear^(k-1) s_k, s_1 = g t_1,
+  // s_(k+1) = u_k; after bounce 3 its [outputs] energy is 1/2 m u_3^2 (at the floor) and worn is
+  // 1 - wear^3 (e_now = e0 wear^3).
+  SweepSpec spec;
+  spec.model_file = models_dir() / "bouncing_ball_wear.toml";
+  spec.axes.push_back(saltus::run::parse_sweep_axis("h0=0.5:2:4"));
+  spec.collect = {"event.impact.3.energy", "event.impact.3.worn", "event.impact.9.energy"};
+  const SweepResult r = saltus::run::run_sweep(spec, 2);
+  ASSERT_EQ(r.points.size(), 4u);
+  const double g = 9.81, e0 = 0.9, wear = 0.99;
+  for (const auto& p : r.points) {
+    const double h0 = p.values[0];
+    ASSERT_TRUE(p.succeeded) << h0 << ": " << p.status << " " << p.message;
+    double s = std::sqrt(2 * g * h0), e = e0;
+    for (int k = 1; k < 3; ++k) {
+      s *= e;
+      e *= wear;
+    }
+    const double u3 = e * s, energy = 0.5 * u3 * u3;
+    EXPECT_NEAR(p.collected[0], energy, 1e-9 * energy) << h0;
+    EXPECT_NEAR(p.collected[1], 1 - wear * wear * wear, 1e-14) << h0;
+    EXPECT_TRUE(std::isnan(p.collected[2]));  // it stops at the fifth bounce
+  }
+  const std::string err = error_of([&] {
+    SweepSpec bad = spec;
+    bad.collect = {"event.impact.2.power"};
+    return bad;
+  }());
+  EXPECT_NE(err.find("'power' is neither t nor a state or output"), std::string::npos) << err;
+  EXPECT_NE(err.find("outputs: energy, worn"), std::string::npos) << err;
+}
+
 TEST(Sweep, EventQuantitiesNameWhatIsWrong) {
   std::string e = error_of(ball_sweep("e=0.1:0.9:3", {"event.bounce.1.t"}));
   EXPECT_NE(e.find("names no guard or section 'bounce'"), std::string::npos) << e;
@@ -129,9 +162,9 @@ TEST(Sweep, EventQuantitiesNameWhatIsWrong) {
             std::string::npos)
       << e;
   e = error_of(ball_sweep("e=0.1:0.9:3", {"event.impact.2.w"}));
-  EXPECT_NE(e.find("'w' is neither t nor a state"), std::string::npos) << e;
+  EXPECT_NE(e.find("'w' is neither t nor a state or output"), std::string::npos) << e;
   e = error_of(ball_sweep("e=0.1:0.9:3", {"event.impact"}));
-  EXPECT_NE(e.find("is not event.<guard>.<k>.<t or state>"), std::string::npos) << e;
+  EXPECT_NE(e.find("is not event.<guard>.<k>.<t, state or output>"), std::string::npos) << e;
   e = error_of(ball_sweep("e=0.1:0.9:3", {"return_time.nothing"}));
   EXPECT_NE(e.find("names no guard or section 'nothing'"), std::string::npos) << e;
 }

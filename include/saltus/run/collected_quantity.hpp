@@ -1,7 +1,7 @@
 // A number read by name from a finished run: what `saltus sweep --collect` tabulates
 // (docs/SWEEPS.md "Collected quantities"): the Zeno time, counts, the final state and [outputs],
-// and values at events (the k-th event of a guard: its time and the state after it; the time
-// between a guard's last two events, a period).
+// and values at events (the k-th event of a guard: its time, the state and outputs after it; the
+// time between a guard's last two events, a period).
 #pragma once
 
 #include <string>
@@ -22,12 +22,14 @@ struct CollectedQuantity {
     FinalOutput,  // final.<output>
     EventTime,    // event.<guard>.<k>.t
     EventState,   // event.<guard>.<k>.<state> (after the event)
+    EventOutput,  // event.<guard>.<k>.<output> (after the event, in the mode after it)
     ReturnTime,   // return_time.<guard>: its last event's time minus the one before
   };
   Kind kind = Kind::ZenoTime;
-  Eigen::Index index = 0;  // FinalState, EventState: the state; FinalOutput: the output
-  std::string guard;       // EventTime, EventState, ReturnTime: a guard or section name
-  long k = 0;              // the k-th event of `guard` (from 1); -1: its last
+  Eigen::Index index =
+      0;              // FinalState, EventState: the state; FinalOutput, EventOutput: the output
+  std::string guard;  // EventTime, EventState, EventOutput, ReturnTime: a guard or section
+  long k = 0;         // the k-th event of `guard` (from 1); -1: its last
 };
 
 // The quantity `name` reads, checked against model `m`: an unknown name, state, output or guard
