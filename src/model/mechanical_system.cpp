@@ -227,6 +227,8 @@ mech::NonholonomicModel nonholonomic_model(std::shared_ptr<const Model> model_pt
   return nm;
 }
 
+namespace {
+
 // Contact k's image under the renaming R: the contact whose gap at R(q) is k's gap at q at
 // every probe (the leg swap carries the swing foot's gap into the stance foot's); -1 when none.
 int relabelled_contact(const mech::LagrangianModel& lm, int k,
@@ -303,6 +305,8 @@ void add_when_and_relabel(mech::LagrangianModel& lm, const Model& model) {
   }
 }
 
+}  // namespace
+
 mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool check_start) {
   const ModelMechanics& m = *model->mechanics;
   const int n = m.dof;
@@ -362,6 +366,42 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
   return lm;
 }
 
+namespace {
+
+// Bodies' Euler charts: where sin(theta) falls to kChartPole the ZXZ chart is near its pole (the
+// mass matrix singular at sin(theta) = 0, phi' and psi' unbounded near it) and no chart is
+// switched to yet: the run ends there with status reset-failed naming the body, t and theta.
+constexpr double kChartPole = 1e-3;
+
+void watch_chart_poles(HybridSystem& system, const Model& model) {
+  for (const ModelMechanics::Body& b : model.mechanics->bodies) {
+    const int theta = b.theta;
+    const std::string name = b.name, file = model.file;
+    for (ModeId mode = 0; mode < system.mode_count(); ++mode) {
+      Guard g = make_guard(
+          "chart-pole:" + name, Direction::Rising,
+          [theta](const auto&, const auto& x, const auto&) {
+            using std::sin;
+            const auto s = sin(x[theta]);
+            return kChartPole * kChartPole - s * s;
+          },
+          Reset::custom(
+              mode, false,
+              [name, file, theta](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+                jump.failure = saltus::detail::text(
+                    file, ": body '", name, "': at t = ", t, " its Euler angle theta = ", x[theta],
+                    " reaches the ZXZ chart's pole (|sin(theta)| = ", kChartPole,
+                    "): the chart is singular there and saltus does not switch to "
+                    "another chart yet");
+                return false;
+              }));
+      system.add_guard(mode, std::move(g));
+    }
+  }
+}
+
+}  // namespace
+
 MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
                                          bool project_invariants, bool painleve_start) {
   if (!model->mechanics->constraint_rows.empty()) {
@@ -391,6 +431,7 @@ MechanicalSystem build_mechanical_system(std::shared_ptr<const Model> model,
                      [modes](double t, const Vector& x) { return modes->initial_mode(t, x); }};
   add_sections(m.system, *model);
   add_discontinuities(m.system, *model);
+  watch_chart_poles(m.system, *model);
   return m;
 }
 

@@ -153,6 +153,13 @@ struct ModelMechanics {
   // Q_i of [mechanics] forces as written (constant 0 where none is given); h includes them.
   std::vector<lang::NodeId> applied_forces;
   std::vector<ModelContact> contacts;
+  // [[bodies]]: each spatial body's name and the coordinate of its Euler angle theta (the ZXZ
+  // chart's pole is sin(theta) = 0, watched in every mode: mechanical_system.cpp).
+  struct Body {
+    std::string name;
+    int theta = -1;
+  };
+  std::vector<Body> bodies;
   // Jumps of the forces (sign(), comparisons, if()), in every mode's flow.
   std::vector<ModelDiscontinuity> discontinuities;
   // [mechanics] painleve = "stop": a stop with no event-driven answer (Painleve, an impact

@@ -98,19 +98,28 @@ void ModelReader::read_mechanics(const toml::table& doc) {
   if (t == nullptr || !model_.mechanics) return;
   ModelMechanics& m = *model_.mechanics;
   const int n = m.dof;
-  check_keys(*t, "[mechanics]",
-             {"kinetic_energy", "potential_energy", "forces", "constraints", "painleve"});
+  check_keys(
+      *t, "[mechanics]",
+      {"kinetic_energy", "potential_energy", "forces", "constraints", "painleve", "gravity"});
   if (const toml::node* v = t->get("painleve")) {
     if (auto p = painleve_policy(*v, "[mechanics] painleve")) m.painleve_stop = *p == 1;
   }
-  m.kinetic_energy = mechanics_expression(*t, "kinetic_energy", "[mechanics]");
-  if (t->get("kinetic_energy") == nullptr) {
+  const bool bodies = doc.contains("bodies");
+  m.kinetic_energy = t->get("kinetic_energy") != nullptr
+                         ? mechanics_expression(*t, "kinetic_energy", "[mechanics]")
+                         : graph_->constant(0.0);
+  if (t->get("kinetic_energy") == nullptr && !bodies) {
     add(*t, "[mechanics] has no kinetic_energy; expected kinetic_energy = \"T(q, q')\", e.g. " +
-                std::string("\"0.5*m*x'^2\""));
+                std::string("\"0.5*m*x'^2\"") + ", or [[bodies]]");
   }
   m.potential_energy = t->get("potential_energy") != nullptr
                            ? mechanics_expression(*t, "potential_energy", "[mechanics]")
                            : graph_->constant(0.0);
+  if (bodies && m.kinetic_energy != lang::kNoNode && m.potential_energy != lang::kNoNode &&
+      !read_bodies(doc, m.kinetic_energy, m.potential_energy,
+                   body_vector(*t, "gravity", "[mechanics]"))) {
+    return;  // the equations of a model with a bad body would only repeat its problem
+  }
   std::vector<lang::NodeId> Q(static_cast<size_t>(n), graph_->constant(0.0));
   if (const toml::node* f = t->get("forces")) {
     if (!f->is_table()) {
@@ -137,7 +146,8 @@ void ModelReader::read_mechanics(const toml::table& doc) {
     }
   }
   if (m.kinetic_energy == lang::kNoNode || m.potential_energy == lang::kNoNode) return;
-  const toml::node& T_node = *t->get("kinetic_energy");
+  const toml::node& T_node =
+      t->get("kinetic_energy") != nullptr ? *t->get("kinetic_energy") : *doc.get("bodies");
   if (const std::string v = forbidden_input(m.potential_energy, true); !v.empty()) {
     add(*t->get("potential_energy"), "[mechanics] potential_energy depends on " + v +
                                          "; expected a function of t and the coordinates");

@@ -186,8 +186,8 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
   apply_overrides(doc, overrides);
   check_keys(doc, "the top level",
              {"model", "parameters", "let", "states", "discrete", "initial", "modes", "coordinates",
-              "mechanics", "hamiltonian", "contacts", "solver", "output", "outputs", "drawing",
-              "sections"});
+              "mechanics", "hamiltonian", "contacts", "bodies", "solver", "output", "outputs",
+              "drawing", "sections"});
   read_model_section(doc);
   read_parameters(doc);
   check_runtime_parameters();
@@ -208,7 +208,8 @@ Model ModelReader::load(const std::vector<std::string>& overrides) {
     read_coordinates(doc, true);
     read_lets(doc);
     read_hamiltonian(doc);
-  } else if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts")) {
+  } else if (doc.contains("coordinates") || doc.contains("mechanics") || doc.contains("contacts") ||
+             doc.contains("bodies")) {
     // A mechanical model: its states and modes follow from the coordinates and contacts.
     for (const char* key : {"states", "discrete", "modes"}) {
       if (const toml::node* n = doc.get(key)) {

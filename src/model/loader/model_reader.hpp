@@ -29,6 +29,7 @@
 
 #include <toml++/toml.h>
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -160,6 +161,12 @@ class ModelReader {
                                     const std::string& where);
   lang::NodeId geometry_expression(const toml::table& t, const char* key, const std::string& where);
   void read_mechanics(const toml::table& doc);
+  // [[bodies]]: spatial rigid bodies' energies added to T and V (bodies_reader.cpp); false
+  // after reporting a problem.
+  bool read_bodies(const toml::table& doc, lang::NodeId& T, lang::NodeId& V,
+                   const std::optional<std::array<lang::NodeId, 3>>& gravity);
+  std::optional<std::array<lang::NodeId, 3>> body_vector(const toml::table& t, const char* key,
+                                                         const std::string& where);
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);

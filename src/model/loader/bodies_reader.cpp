@@ -1,0 +1,206 @@
+// [[bodies]]: spatial rigid bodies of a mechanical model (issue 48, stage 1), whose kinetic and
+// potential energies are added to [mechanics]' before the equations are derived.
+//
+// A body has a mass m, principal moments of inertia (I1, I2, I3) about its centre of mass along
+// its body axes, and an orientation given by three coordinates (phi, theta, psi): ZXZ Euler angles,
+// R = Rz(phi) Rx(theta) Rz(psi) (a local chart of the rotations, singular where sin(theta) = 0:
+// there the mass matrix is singular and refused at the evaluation that meets it). Its angular
+// velocity in body axes is
+//   w = (phi' sin(theta) sin(psi) + theta' cos(psi), phi' sin(theta) cos(psi) - theta' sin(psi),
+//        phi' cos(theta) + psi').
+// Its centre of mass c in the world frame is `position` (three expressions of the coordinates) or
+// follows from `fixed_point`, the body point (in body axes, from the centre of mass) held at the
+// world origin by a frictionless spherical joint: c = -R r. Then
+//   T = 1/2 m |c'|^2 + 1/2 (I1 w1^2 + I2 w2^2 + I3 w3^2),  V = -m gravity . c,
+// c' = sum_i dc/dq_i q_i' derived symbolically, gravity the [mechanics] vector (default 0).
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "model_reader.hpp"
+
+namespace saltus::model::loader {
+
+namespace {
+
+using lang::NodeId;
+using lang::OpCode;
+
+}  // namespace
+
+// Three expressions at `key` of `t` (numbers or strings), each of the coordinates and
+// parameters; nullopt after reporting a problem.
+std::optional<std::array<lang::NodeId, 3>> ModelReader::body_vector(const toml::table& t,
+                                                                    const char* key,
+                                                                    const std::string& where) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return std::nullopt;
+  const toml::array* a = n->as_array();
+  if (a == nullptr || a->size() != 3) {
+    add(*n, where + " " + key + " is " + type_name(*n) + "; expected three expressions [x, y, z]");
+    return std::nullopt;
+  }
+  std::array<NodeId, 3> out{};
+  for (size_t k = 0; k < 3; ++k) {
+    const toml::node& e = *a->get(k);
+    if (auto x = e.value<double>()) {
+      out[k] = graph_->constant(*x);
+      continue;
+    }
+    const auto node = expression(e, where + " " + key, symbols({}));
+    if (!node) return std::nullopt;
+    if (const std::string culprit = forbidden_input(*node, false); !culprit.empty()) {
+      add(e, where + " " + key + " depends on " + culprit +
+                 "; expected functions of the coordinates and parameters");
+      return std::nullopt;
+    }
+    out[k] = *node;
+  }
+  return out;
+}
+
+bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::NodeId& V,
+                              const std::optional<std::array<lang::NodeId, 3>>& gravity) {
+  const toml::node* list = doc.get("bodies");
+  if (list == nullptr) return true;
+  if (!list->is_array_of_tables()) {
+    add(*list, "bodies is " + type_name(*list) + "; expected [[bodies]] tables");
+    return false;
+  }
+  bool all = true;  // every body read
+  lang::ExpressionGraph& g = *graph_;
+  const int n = model_.mechanics->dof;
+  const auto add_ = [&g](NodeId a, NodeId b) { return g.make(OpCode::Add, a, b); };
+  const auto mul = [&g](NodeId a, NodeId b) { return g.make(OpCode::Mul, a, b); };
+  const auto sub = [&g](NodeId a, NodeId b) { return g.make(OpCode::Sub, a, b); };
+  const auto sin = [&g](NodeId a) { return g.make(OpCode::Sin, a); };
+  const auto cos = [&g](NodeId a) { return g.make(OpCode::Cos, a); };
+  const auto half = g.constant(0.5);
+  int index = 0;
+  bool failed = false;
+  for (const toml::node& e : *list->as_array()) {
+    all = all && !failed;
+    failed = true;  // until the body is added
+    const toml::table& t = *e.as_table();
+    std::string name = "body" + std::to_string(index++);
+    if (const toml::node* v = t.get("name")) {
+      if (auto s = string(*v, "body name")) name = *s;
+    }
+    const std::string where = "body '" + name + "'";
+    check_keys(t, where, {"name", "mass", "inertia", "orientation", "position", "fixed_point"});
+    // The orientation: three coordinates, ZXZ Euler angles.
+    std::array<int, 3> angle{-1, -1, -1};
+    const toml::node* o = t.get("orientation");
+    const toml::array* oa = o != nullptr ? o->as_array() : nullptr;
+    if (oa == nullptr || oa->size() != 3) {
+      add(o != nullptr ? *o : static_cast<const toml::node&>(t),
+          where + " has no orientation; expected orientation = [\"phi\", \"theta\", \"psi\"], " +
+              "three coordinates: ZXZ Euler angles");
+      continue;
+    }
+    bool ok = true;
+    for (size_t k = 0; k < 3 && ok; ++k) {
+      const auto s = oa->get(k)->value<std::string>();
+      const auto it = s ? std::find(state_names_.begin(), state_names_.begin() + n, *s)
+                        : state_names_.begin() + n;
+      if (it == state_names_.begin() + n) {
+        add(*oa->get(k),
+            where + " orientation: entry " + std::to_string(k + 1) +
+                " is not a coordinate; expected one of " +
+                join(std::vector<std::string>(state_names_.begin(), state_names_.begin() + n)));
+        ok = false;
+      } else {
+        angle[k] = static_cast<int>(it - state_names_.begin());
+      }
+    }
+    const auto inertia = body_vector(t, "inertia", where);
+    const toml::node* mass_node = t.get("mass");
+    std::optional<NodeId> mass;
+    if (mass_node != nullptr) {
+      if (auto x = mass_node->value<double>()) {
+        mass = g.constant(*x);
+      } else {
+        mass = expression(*mass_node, where + " mass", symbols({}));
+      }
+    }
+    if (!mass || !inertia) {
+      if (!mass_node) add(t, where + " has no mass; expected mass = <number or parameter>");
+      if (!t.get("inertia")) {
+        add(t, where + " has no inertia; expected inertia = [I1, I2, I3], the principal " +
+                   "moments about the centre of mass");
+      }
+      continue;
+    }
+    if (!ok) continue;
+    // Positive principal moments satisfying the triangle inequalities (a rigid body's).
+    const lang::Tape moments =
+        lang::compile_tape(g, {{(*inertia)[0], 0}, {(*inertia)[1], 1}, {(*inertia)[2], 2}});
+    std::array<double, 3> I{};
+    const Vector x0 = model_.initial_state(), none(0);
+    lang::run(moments, model_.t_start, x0, x0, none,
+              [&I](int k, double v) { I[static_cast<size_t>(k)] = v; });
+    const bool positive = I[0] > 0.0 && I[1] > 0.0 && I[2] > 0.0;
+    const bool triangle = I[0] <= I[1] + I[2] && I[1] <= I[0] + I[2] && I[2] <= I[0] + I[1];
+    if (!positive || !triangle) {
+      add(*t.get("inertia"), where + " inertia (" + short_number(I[0]) + ", " + short_number(I[1]) +
+                                 ", " + short_number(I[2]) +
+                                 ") is not a rigid body's: expected positive principal " +
+                                 "moments with each at most the sum of the other two");
+      continue;
+    }
+    const NodeId phi = g.state(angle[0]), theta = g.state(angle[1]), psi = g.state(angle[2]);
+    const NodeId dphi = g.state(n + angle[0]), dtheta = g.state(n + angle[1]),
+                 dpsi = g.state(n + angle[2]);
+    const NodeId w1 = add_(mul(mul(dphi, sin(theta)), sin(psi)), mul(dtheta, cos(psi)));
+    const NodeId w2 = sub(mul(mul(dphi, sin(theta)), cos(psi)), mul(dtheta, sin(psi)));
+    const NodeId w3 = add_(mul(dphi, cos(theta)), dpsi);
+    // R = Rz(phi) Rx(theta) Rz(psi), row by row.
+    const NodeId cf = cos(phi), sf = sin(phi), ct = cos(theta), st = sin(theta), cp = cos(psi),
+                 sp = sin(psi);
+    const std::array<std::array<NodeId, 3>, 3> R{
+        {{sub(mul(cf, cp), mul(mul(sf, ct), sp)),
+          g.make(OpCode::Neg, add_(mul(cf, sp), mul(mul(sf, ct), cp))), mul(sf, st)},
+         {add_(mul(sf, cp), mul(mul(cf, ct), sp)), sub(mul(mul(cf, ct), cp), mul(sf, sp)),
+          g.make(OpCode::Neg, mul(cf, st))},
+         {mul(st, sp), mul(st, cp), ct}}};
+    std::array<NodeId, 3> c{};
+    const auto position = body_vector(t, "position", where);
+    const auto fixed = body_vector(t, "fixed_point", where);
+    if (position.has_value() == fixed.has_value()) {
+      add(t, where + (position ? " has both position and fixed_point" : " has no position") +
+                 "; expected position = [x, y, z] (its centre of mass) or fixed_point = " +
+                 "[x, y, z] (the body point, from the centre of mass, held at the origin)");
+      continue;
+    }
+    for (size_t i = 0; i < 3; ++i) {
+      if (position) {
+        c[i] = (*position)[i];
+      } else {
+        NodeId sum = g.constant(0.0);
+        for (size_t j = 0; j < 3; ++j) sum = add_(sum, mul(R[i][j], (*fixed)[j]));
+        c[i] = g.make(OpCode::Neg, sum);
+      }
+    }
+    NodeId speed2 = g.constant(0.0);
+    for (size_t i = 0; i < 3; ++i) {
+      NodeId rate = g.constant(0.0);
+      for (int k = 0; k < n; ++k) {
+        rate = add_(rate, mul(g.derivative(c[i], {OpCode::State, k}), g.state(n + k)));
+      }
+      speed2 = add_(speed2, mul(rate, rate));
+    }
+    const NodeId spin = add_(add_(mul((*inertia)[0], mul(w1, w1)), mul((*inertia)[1], mul(w2, w2))),
+                             mul((*inertia)[2], mul(w3, w3)));
+    T = add_(T, mul(half, add_(mul(*mass, speed2), spin)));
+    model_.mechanics->bodies.push_back({name, angle[1]});
+    failed = false;
+    if (gravity) {
+      NodeId dot = g.constant(0.0);
+      for (size_t i = 0; i < 3; ++i) dot = add_(dot, mul((*gravity)[i], c[i]));
+      V = sub(V, mul(*mass, dot));
+    }
+  }
+  return all && !failed;
+}
+
+}  // namespace saltus::model::loader
