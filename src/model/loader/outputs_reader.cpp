@@ -43,6 +43,9 @@ std::map<std::string, lang::NameFunction, std::less<>> contact_functions(
         f.quantity == ContactQuantity::NormalForce || f.quantity == ContactQuantity::TangentForce;
     for (size_t k = 0; k < mech->contacts.size(); ++k) {
       const ModelContact& c = mech->contacts[k];
+      // A gap that did not load is a problem reported at its line already (the fuzzer's
+      // replays: a derivative of kNoNode read outside the graph).
+      if (c.gap == lang::kNoNode) continue;
       if (f.tangential && c.tangent == lang::kNoNode) {
         fn.refused[c.name] = "contact '" + c.name + "' has no tangent (no friction); expected a " +
                              "contact with a `tangent`";
