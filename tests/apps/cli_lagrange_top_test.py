@@ -175,6 +175,34 @@ def thrown_box_falls_and_keeps_its_angular_momentum(cli):
 
 
 @case
+def a_force_and_a_torque_on_a_body_are_the_closed_form(cli):
+    # A symmetric body (I1 = I2) spinning about its axis, no gravity, pushed along y by a
+    # constant force F and braked by an axial torque -c w3 (body axes): its centre of mass
+    # moves as y0 + F t^2 / (2 m), its spin decays as w3(0) exp(-c t / I3), its axis stays put.
+    m, F, c, I1, I3, w0 = 2.0, 0.6, 0.003, 0.02, 0.01, 40.0
+    text = FREE_BODY % {"phi": 0.3, "theta": 1.1, "psi": 0.0, "dphi": 0.0, "dtheta": 0.0,
+                        "dpsi": w0, "I1": I1, "I2": I1, "I3": I3}
+    text = text.replace('gravity = [0.0, 0.0, "-g"]', "")
+    text = text.replace('position = ["x", "y", "z"]',
+                        'position = ["x", "y", "z"]\nforce = [0.0, %r, 0.0]\n'
+                        'torque = [0.0, 0.0, "-%r*(psi\' + phi\'*cos(theta))"]' % (F, c))
+    path = os.path.join(cli.work, "pushed_top.toml")
+    with open(path, "w") as f:
+        f.write(text)
+    out = os.path.join(cli.work, "pushed")
+    code, stdout, stderr = cli.run("run", path, "--out", out)
+    expect_exit(code, 0, stdout, stderr, "the pushed top")
+    for r in read_csv(os.path.join(out, "trajectory.csv")):
+        t = float(r["t"])
+        expect(abs(float(r["y"]) - (-0.2 + 0.5 * t + 0.5 * F / m * t * t)) < 1e-10, "force", r)
+        w3 = float(r["psi'"]) + float(r["phi'"]) * math.cos(float(r["theta"]))
+        want = w0 * math.exp(-c * t / I3)
+        expect(abs(w3 - want) < 1e-10 * w0, "torque", t, w3, want)
+        expect(abs(float(r["theta"]) - 1.1) < 1e-10 and abs(float(r["phi"]) - 0.3) < 1e-10,
+               "the axis stays", r)
+
+
+@case
 def a_body_reaching_its_chart_pole_ends_the_run_naming_it(cli):
     # A top without spin started near upright falls through theta = pi, the ZXZ chart's pole:
     # the run ends there (status reset-failed) naming the body, t and theta, its outputs written.

@@ -12,7 +12,10 @@
 // follows from `fixed_point`, the body point (in body axes, from the centre of mass) held at the
 // world origin by a frictionless spherical joint: c = -R r. Then
 //   T = 1/2 m |c'|^2 + 1/2 (I1 w1^2 + I2 w2^2 + I3 w3^2),  V = -m gravity . c,
-// c' = sum_i dc/dq_i q_i' derived symbolically, gravity the [mechanics] vector (default 0).
+// c' = sum_i dc/dq_i q_i' derived symbolically, gravity the [mechanics] vector (default 0). An
+// applied `force` (world frame, at the centre of mass) and `torque` (body axes), expressions of t,
+// the coordinates and the velocities, add the generalised forces Q_k = F . dc/dq_k +
+// tau . dw/dq'_k (their virtual power).
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -32,7 +35,8 @@ using lang::OpCode;
 // parameters; nullopt after reporting a problem.
 std::optional<std::array<lang::NodeId, 3>> ModelReader::body_vector(const toml::table& t,
                                                                     const char* key,
-                                                                    const std::string& where) {
+                                                                    const std::string& where,
+                                                                    bool geometry) {
   const toml::node* n = t.get(key);
   if (n == nullptr) return std::nullopt;
   const toml::array* a = n->as_array();
@@ -49,7 +53,8 @@ std::optional<std::array<lang::NodeId, 3>> ModelReader::body_vector(const toml::
     }
     const auto node = expression(e, where + " " + key, symbols({}));
     if (!node) return std::nullopt;
-    if (const std::string culprit = forbidden_input(*node, false); !culprit.empty()) {
+    if (const std::string culprit = geometry ? forbidden_input(*node, false) : "";
+        !culprit.empty()) {
       add(e, where + " " + key + " depends on " + culprit +
                  "; expected functions of the coordinates and parameters");
       return std::nullopt;
@@ -60,6 +65,7 @@ std::optional<std::array<lang::NodeId, 3>> ModelReader::body_vector(const toml::
 }
 
 bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::NodeId& V,
+                              std::vector<lang::NodeId>& Q,
                               const std::optional<std::array<lang::NodeId, 3>>& gravity) {
   const toml::node* list = doc.get("bodies");
   if (list == nullptr) return true;
@@ -87,7 +93,9 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       if (auto s = string(*v, "body name")) name = *s;
     }
     const std::string where = "body '" + name + "'";
-    check_keys(t, where, {"name", "mass", "inertia", "orientation", "position", "fixed_point"});
+    check_keys(
+        t, where,
+        {"name", "mass", "inertia", "orientation", "position", "fixed_point", "force", "torque"});
     // The orientation: three coordinates, ZXZ Euler angles.
     std::array<int, 3> angle{-1, -1, -1};
     const toml::node* o = t.get("orientation");
@@ -192,6 +200,20 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
     const NodeId spin = add_(add_(mul((*inertia)[0], mul(w1, w1)), mul((*inertia)[1], mul(w2, w2))),
                              mul((*inertia)[2], mul(w3, w3)));
     T = add_(T, mul(half, add_(mul(*mass, speed2), spin)));
+    // Applied force (world frame, at the centre of mass) and torque (body axes): their virtual
+    // power F . c' + tau . w gives Q_k = F . dc/dq_k + tau . dw/dq'_k.
+    const auto force = body_vector(t, "force", where, false);
+    const auto torque = body_vector(t, "torque", where, false);
+    if ((t.get("force") && !force) || (t.get("torque") && !torque)) continue;
+    const std::array<NodeId, 3> w{w1, w2, w3};
+    for (int k = 0; k < n; ++k) {
+      NodeId q = Q[static_cast<size_t>(k)];
+      for (size_t i = 0; i < 3; ++i) {
+        if (force) q = add_(q, mul((*force)[i], g.derivative(c[i], {OpCode::State, k})));
+        if (torque) q = add_(q, mul((*torque)[i], g.derivative(w[i], {OpCode::State, n + k})));
+      }
+      Q[static_cast<size_t>(k)] = q;
+    }
     model_.mechanics->bodies.push_back({name, angle[1]});
     failed = false;
     if (gravity) {

@@ -115,11 +115,6 @@ void ModelReader::read_mechanics(const toml::table& doc) {
   m.potential_energy = t->get("potential_energy") != nullptr
                            ? mechanics_expression(*t, "potential_energy", "[mechanics]")
                            : graph_->constant(0.0);
-  if (bodies && m.kinetic_energy != lang::kNoNode && m.potential_energy != lang::kNoNode &&
-      !read_bodies(doc, m.kinetic_energy, m.potential_energy,
-                   body_vector(*t, "gravity", "[mechanics]"))) {
-    return;  // the equations of a model with a bad body would only repeat its problem
-  }
   std::vector<lang::NodeId> Q(static_cast<size_t>(n), graph_->constant(0.0));
   if (const toml::node* f = t->get("forces")) {
     if (!f->is_table()) {
@@ -146,6 +141,10 @@ void ModelReader::read_mechanics(const toml::table& doc) {
     }
   }
   if (m.kinetic_energy == lang::kNoNode || m.potential_energy == lang::kNoNode) return;
+  if (bodies && !read_bodies(doc, m.kinetic_energy, m.potential_energy, Q,
+                             body_vector(*t, "gravity", "[mechanics]"))) {
+    return;  // the equations of a model with a bad body would only repeat its problem
+  }
   const toml::node& T_node =
       t->get("kinetic_energy") != nullptr ? *t->get("kinetic_energy") : *doc.get("bodies");
   if (const std::string v = forbidden_input(m.potential_energy, true); !v.empty()) {

@@ -164,9 +164,13 @@ class ModelReader {
   // [[bodies]]: spatial rigid bodies' energies added to T and V (bodies_reader.cpp); false
   // after reporting a problem.
   bool read_bodies(const toml::table& doc, lang::NodeId& T, lang::NodeId& V,
+                   std::vector<lang::NodeId>& Q,
                    const std::optional<std::array<lang::NodeId, 3>>& gravity);
+  // Three expressions at `key`; `geometry`: of the coordinates and parameters only (else t and
+  // the velocities too: a force).
   std::optional<std::array<lang::NodeId, 3>> body_vector(const toml::table& t, const char* key,
-                                                         const std::string& where);
+                                                         const std::string& where,
+                                                         bool geometry = true);
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
