@@ -375,6 +375,7 @@ constexpr double kChartPole = 1e-3;
 
 void watch_chart_poles(HybridSystem& system, const Model& model) {
   for (const ModelMechanics::Body& b : model.mechanics->bodies) {
+    if (b.theta < 0) continue;  // not a free rotation: its Euler map is regular
     const int theta = b.theta;
     const std::string name = b.name, file = model.file;
     for (ModeId mode = 0; mode < system.mode_count(); ++mode) {

@@ -153,8 +153,9 @@ struct ModelMechanics {
   // Q_i of [mechanics] forces as written (constant 0 where none is given); h includes them.
   std::vector<lang::NodeId> applied_forces;
   std::vector<ModelContact> contacts;
-  // [[bodies]]: each spatial body's name and the coordinate of its Euler angle theta (the ZXZ
-  // chart's pole is sin(theta) = 0, watched in every mode: mechanical_system.cpp).
+  // [[bodies]]: each spatial body's name and, for a free rotation (its three Euler angles
+  // coordinates), the coordinate of theta (the ZXZ chart's pole is sin(theta) = 0, watched in
+  // every mode: mechanical_system.cpp); -1 for a revolute joint or other given angles.
   struct Body {
     std::string name;
     int theta = -1;

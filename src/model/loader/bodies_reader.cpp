@@ -2,10 +2,11 @@
 // potential energies are added to [mechanics]' before the equations are derived.
 //
 // A body has a mass m, principal moments of inertia (I1, I2, I3) about its centre of mass along
-// its body axes, and an orientation given by three coordinates (phi, theta, psi): ZXZ Euler angles,
-// R = Rz(phi) Rx(theta) Rz(psi) (a local chart of the rotations, singular where sin(theta) = 0:
-// there the mass matrix is singular and refused at the evaluation that meets it). Its angular
-// velocity in body axes is
+// its body axes, and an orientation given by three expressions of the coordinates (phi, theta,
+// psi): ZXZ Euler angles, R = Rz(phi) Rx(theta) Rz(psi). Three coordinates make a free rotation,
+// in a local chart singular where sin(theta) = 0 (watched: mechanical_system.cpp); constants and
+// one coordinate make a revolute joint. With the angles' rates sum_k d(angle)/dq_k q_k', its
+// angular velocity in body axes is
 //   w = (phi' sin(theta) sin(psi) + theta' cos(psi), phi' sin(theta) cos(psi) - theta' sin(psi),
 //        phi' cos(theta) + psi').
 // Its centre of mass c in the world frame is `position` (three expressions of the coordinates) or
@@ -96,30 +97,26 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
     check_keys(
         t, where,
         {"name", "mass", "inertia", "orientation", "position", "fixed_point", "force", "torque"});
-    // The orientation: three coordinates, ZXZ Euler angles.
-    std::array<int, 3> angle{-1, -1, -1};
-    const toml::node* o = t.get("orientation");
-    const toml::array* oa = o != nullptr ? o->as_array() : nullptr;
-    if (oa == nullptr || oa->size() != 3) {
-      add(o != nullptr ? *o : static_cast<const toml::node&>(t),
-          where + " has no orientation; expected orientation = [\"phi\", \"theta\", \"psi\"], " +
-              "three coordinates: ZXZ Euler angles");
+    // The orientation: ZXZ Euler angles, three expressions of the coordinates (coordinates
+    // themselves for a free rotation; one coordinate and two constants for a revolute joint).
+    const auto angles = body_vector(t, "orientation", where);
+    if (!angles) {
+      if (!t.get("orientation")) {
+        add(t, where + " has no orientation; expected orientation = [\"phi\", \"theta\", " +
+                   "\"psi\"], ZXZ Euler angles (coordinates, or expressions of them)");
+      }
       continue;
     }
-    bool ok = true;
-    for (size_t k = 0; k < 3 && ok; ++k) {
-      const auto s = oa->get(k)->value<std::string>();
-      const auto it = s ? std::find(state_names_.begin(), state_names_.begin() + n, *s)
-                        : state_names_.begin() + n;
-      if (it == state_names_.begin() + n) {
-        add(*oa->get(k),
-            where + " orientation: entry " + std::to_string(k + 1) +
-                " is not a coordinate; expected one of " +
-                join(std::vector<std::string>(state_names_.begin(), state_names_.begin() + n)));
-        ok = false;
-      } else {
-        angle[k] = static_cast<int>(it - state_names_.begin());
+    // The chart's pole is watched where all three are coordinates (a free rotation): the
+    // coordinate of theta, else -1.
+    int pole_theta = -1;
+    {
+      std::array<int, 3> plain{-1, -1, -1};
+      for (size_t k = 0; k < 3; ++k) {
+        const lang::ExpressionNode& a = g.node((*angles)[k]);
+        if (a.op == OpCode::State && a.index < n) plain[k] = a.index;
       }
+      if (plain[0] >= 0 && plain[1] >= 0 && plain[2] >= 0) pole_theta = plain[1];
     }
     const auto inertia = body_vector(t, "inertia", where);
     const toml::node* mass_node = t.get("mass");
@@ -139,7 +136,6 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       }
       continue;
     }
-    if (!ok) continue;
     // Positive principal moments satisfying the triangle inequalities (a rigid body's).
     const lang::Tape moments =
         lang::compile_tape(g, {{(*inertia)[0], 0}, {(*inertia)[1], 1}, {(*inertia)[2], 2}});
@@ -156,9 +152,16 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
                                  "moments with each at most the sum of the other two");
       continue;
     }
-    const NodeId phi = g.state(angle[0]), theta = g.state(angle[1]), psi = g.state(angle[2]);
-    const NodeId dphi = g.state(n + angle[0]), dtheta = g.state(n + angle[1]),
-                 dpsi = g.state(n + angle[2]);
+    // An angle's rate along the motion: sum_k d(angle)/dq_k q_k'.
+    const auto rate = [&](NodeId a) {
+      NodeId sum = g.constant(0.0);
+      for (int k = 0; k < n; ++k) {
+        sum = add_(sum, mul(g.derivative(a, {OpCode::State, k}), g.state(n + k)));
+      }
+      return sum;
+    };
+    const NodeId phi = (*angles)[0], theta = (*angles)[1], psi = (*angles)[2];
+    const NodeId dphi = rate(phi), dtheta = rate(theta), dpsi = rate(psi);
     const NodeId w1 = add_(mul(mul(dphi, sin(theta)), sin(psi)), mul(dtheta, cos(psi)));
     const NodeId w2 = sub(mul(mul(dphi, sin(theta)), cos(psi)), mul(dtheta, sin(psi)));
     const NodeId w3 = add_(mul(dphi, cos(theta)), dpsi);
@@ -191,11 +194,8 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
     }
     NodeId speed2 = g.constant(0.0);
     for (size_t i = 0; i < 3; ++i) {
-      NodeId rate = g.constant(0.0);
-      for (int k = 0; k < n; ++k) {
-        rate = add_(rate, mul(g.derivative(c[i], {OpCode::State, k}), g.state(n + k)));
-      }
-      speed2 = add_(speed2, mul(rate, rate));
+      const NodeId ci = rate(c[i]);
+      speed2 = add_(speed2, mul(ci, ci));
     }
     const NodeId spin = add_(add_(mul((*inertia)[0], mul(w1, w1)), mul((*inertia)[1], mul(w2, w2))),
                              mul((*inertia)[2], mul(w3, w3)));
@@ -214,7 +214,7 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       }
       Q[static_cast<size_t>(k)] = q;
     }
-    model_.mechanics->bodies.push_back({name, angle[1]});
+    model_.mechanics->bodies.push_back({name, pole_theta});
     failed = false;
     if (gravity) {
       NodeId dot = g.constant(0.0);
