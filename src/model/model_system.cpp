@@ -1,7 +1,8 @@
 // A model file's modes, guards, resets, sections and watched discontinuities as a HybridSystem
-// (model_system.hpp). Just over 450 lines: the tapes of one mode (flow, Jacobians, guards and
-// their resets) are compiled together, and the observers added to every builder's system
-// (add_sections, add_discontinuities) share its value_tape.
+// (model_system.hpp). About 500 lines: the tapes of one mode (flow, Jacobians, guards and their
+// resets) are compiled together, and the observers added to every builder's system
+// (add_sections, add_discontinuities) share its value_tape; conditions (condition_tape.hpp) are
+// the next piece to move out.
 #include "saltus/model/model_system.hpp"
 
 #include "condition_tape.hpp"
