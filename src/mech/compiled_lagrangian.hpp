@@ -122,8 +122,10 @@ Reset relabelled(const Context& ctx, int d, Reset inner);
 // Whether contact c's impacts have an exact derivative (impact_jacobian.cpp): Newton's law, the
 // Newton-Coulomb law, or any frictionless law (they coincide with Newton's).
 bool has_exact_impact_jacobian(const LagrangianContact& c);
-// dx+/dx- of contact d's impact from `from` (with its relabel), by AD of the solved active set.
-Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode& from);
+// dx+/dx- of contact d's impact from `from` (with its relabel), by AD of the solved active set;
+// `apply`: the reset's own, whose answer the active set must reproduce (else saltus::Error).
+Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode& from,
+                                Reset::Apply apply);
 
 // Gives guard g, whose value is sign * g_N(q) of contact d, the gap's enclosure (the certified
 // event search) when the contact's gap has one, and declares the coordinates it reads.

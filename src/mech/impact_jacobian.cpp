@@ -12,7 +12,9 @@
 // read off the impact solved in doubles (lagrangian_model.cpp, multi_contact_impact.cpp), so the
 // derivative is the one-sided derivative of the solved branch at a corner (an impulse that just
 // vanishes, a stick at the cone's edge).
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <Eigen/LU>
@@ -101,9 +103,10 @@ bool has_exact_impact_jacobian(const LagrangianContact& c) {
                        c.law.kind == ImpactLawKind::NewtonCoulomb || !c.frictional());
 }
 
-Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode& from) {
-  return [ctx, d, from](double t, ConstVectorRef x, ConstVectorRef, MatrixRef d_dx, MatrixRef d_dz,
-                        VectorRef d_dt) {
+Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode& from,
+                                Reset::Apply apply) {
+  return [ctx, d, from, apply](double t, ConstVectorRef x, ConstVectorRef z, MatrixRef d_dx,
+                               MatrixRef d_dz, VectorRef d_dt) {
     const LagrangianModel& m = ctx->model;
     const int n = ctx->n;
     d_dx.setIdentity();
@@ -146,13 +149,37 @@ Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode&
     const Eigen::PartialPivLU<Eigen::MatrixXd> lu(K0);
     const Eigen::VectorXd y0 = lu.solve(Eigen::VectorXd(rhs0));
     const DofVector<double> qdot_plus = y0.head(n);
-    DofVector<double> w_after;
-    gradient(c.gap, q, w_after);
-    // The reset renames the coordinates when the impact leaves d closed (at rest to round-off).
-    const bool relabel =
-        !c.relabel.empty() &&
-        std::abs(w_after.dot(qdot_plus)) <=
-            1e-9 * (std::abs(before) + w_after.cwiseAbs().dot(qdot_plus.cwiseAbs()));
+    // The law's own answer (the reset's apply, its relabel included) says whether the
+    // coordinates were renamed, and checks the active set read off the impact: the derivative
+    // of another branch than the one the run took would be silently wrong.
+    Vector buffer(2 * n), outputs(3);
+    std::string failure;
+    Jump jump{kNoMode, buffer, outputs, failure, nullptr};
+    if (!apply(t, x, z, jump)) {
+      saltus::detail::throw_error(m.describe_contact(d), ": impact at t = ", t,
+                                  " has no post-event state: ", failure);
+    }
+    DofVector<double> renamed_q(n), renamed_qdot(n), grad;
+    for (int i = 0; i < n && !c.relabel.empty(); ++i) {
+      renamed_q[i] = c.relabel[static_cast<size_t>(i)](q);
+      gradient(c.relabel[static_cast<size_t>(i)], q, grad);
+      renamed_qdot[i] = grad.dot(qdot_plus);
+    }
+    const auto off = [&](const DofVector<double>& q_plus, const DofVector<double>& v_plus) {
+      return std::max((buffer.head(n) - q_plus).cwiseAbs().maxCoeff(),
+                      (buffer.segment(n, n) - v_plus).cwiseAbs().maxCoeff());
+    };
+    const double plain = off(q, qdot_plus);
+    const bool relabel = !c.relabel.empty() && off(renamed_q, renamed_qdot) < plain;
+    const double miss = relabel ? off(renamed_q, renamed_qdot) : plain;
+    if (!(miss <= 1e-8 * (1.0 + buffer.head(2 * n).cwiseAbs().maxCoeff()))) {
+      saltus::detail::throw_error(m.describe_contact(d), ": impact at t = ", t,
+                                  ": its derivative's active set does not reproduce the law's "
+                                  "answer (off by ",
+                                  miss,
+                                  "): the contacts' impulses were read as another active set than "
+                                  "the law's");
+    }
     DofVector<Dual> qj(n), qdj(n);
     for (int k = 0; k < n; ++k) {
       qj[k] = Dual(q[k]);

@@ -170,7 +170,9 @@ Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from) {
   Reset reset = m.contact(d).relabel.empty()
                     ? impact_reset(ctx, d, from)
                     : detail::relabelled(ctx, d, impact_reset(ctx, d, from));
-  if (has_exact_impact_jacobian(m.contact(d))) reset.jacobian = impact_jacobian(ctx, d, from);
+  if (has_exact_impact_jacobian(m.contact(d))) {
+    reset.jacobian = impact_jacobian(ctx, d, from, reset.apply);
+  }
   Guard g = make_guard(
       "impact:" + m.contact(d).name, Direction::Rising,
       [ctx, d](const auto&, const auto& x, const auto&) {
