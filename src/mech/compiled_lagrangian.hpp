@@ -118,6 +118,9 @@ using Context = std::shared_ptr<const CompiledLagrangian>;
 // `inner`, a reset of contact d's impacts, followed by d's relabel when the impact leaves d
 // closed (contact_relabel.cpp): x+ renamed, the mode's contacts renamed.
 Reset relabelled(const Context& ctx, int d, Reset inner);
+// R(q) into q_plus and P = dR/dq (row i: the gradient of R_i) of a relabel at q.
+void relabel_map(const std::vector<ConfigurationFunction>& R, const DofVector<double>& q,
+                 DofVector<double>& q_plus, DofMatrix<double>& P);
 
 // Whether contact c's impacts have an exact derivative (impact_jacobian.cpp): Newton's law, the
 // Newton-Coulomb law, or any frictionless law (they coincide with Newton's).

@@ -15,20 +15,6 @@ namespace saltus::mech {
 
 namespace {
 
-// P = dR/dq at q (row i: the gradient of R_i) and R(q).
-void relabel_map(const std::vector<ConfigurationFunction>& R, const DofVector<double>& q,
-                 DofVector<double>& q_plus, DofMatrix<double>& P) {
-  const Eigen::Index n = q.size();
-  q_plus.resize(n);
-  P.resize(n, n);
-  DofVector<double> row;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    q_plus[i] = R[static_cast<size_t>(i)](q);
-    detail::gradient(R[static_cast<size_t>(i)], q, row);
-    P.row(i) = row.transpose();
-  }
-}
-
 // |a - b| within round-off of the larger of the two (the same_to_round_off expression after
 // renaming).
 bool same_to_round_off(double a, double b, double scale) {
@@ -79,7 +65,7 @@ void LagrangianModel::set_relabel(int i, std::vector<ConfigurationFunction> coor
     const DofVector<double> q = detail::load<double>(probe, 0, n_);
     DofVector<double> q_plus, qdot(n_);
     DofMatrix<double> P;
-    relabel_map(coordinates, q, q_plus, P);
+    detail::relabel_map(coordinates, q, q_plus, P);
     for (int k = 0; k < n_; ++k) qdot[k] = 0.3 + 0.1 * k;
     const Vector qdot_plus = P * qdot;
     const Matrix M = mass_matrix(q), M_plus = mass_matrix(q_plus);
@@ -118,6 +104,20 @@ void LagrangianModel::set_relabel(int i, std::vector<ConfigurationFunction> coor
 }
 
 namespace detail {
+
+// P = dR/dq at q (row i: the gradient of R_i) and R(q).
+void relabel_map(const std::vector<ConfigurationFunction>& R, const DofVector<double>& q,
+                 DofVector<double>& q_plus, DofMatrix<double>& P) {
+  const Eigen::Index n = q.size();
+  q_plus.resize(n);
+  P.resize(n, n);
+  DofVector<double> row;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    q_plus[i] = R[static_cast<size_t>(i)](q);
+    detail::gradient(R[static_cast<size_t>(i)], q, row);
+    P.row(i) = row.transpose();
+  }
+}
 
 LagrangianMode relabelled_mode(const LagrangianModel& m, int d, LagrangianMode mode) {
   const std::vector<int>& to = m.contact(d).relabel_contacts;

@@ -159,11 +159,11 @@ Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode&
       saltus::detail::throw_error(m.describe_contact(d), ": impact at t = ", t,
                                   " has no post-event state: ", failure);
     }
-    DofVector<double> renamed_q(n), renamed_qdot(n), grad;
-    for (int i = 0; i < n && !c.relabel.empty(); ++i) {
-      renamed_q[i] = c.relabel[static_cast<size_t>(i)](q);
-      gradient(c.relabel[static_cast<size_t>(i)], q, grad);
-      renamed_qdot[i] = grad.dot(qdot_plus);
+    DofVector<double> renamed_q = q, renamed_qdot = qdot_plus;
+    if (!c.relabel.empty()) {
+      DofMatrix<double> P;
+      relabel_map(c.relabel, q, renamed_q, P);
+      renamed_qdot = P * qdot_plus;
     }
     const auto off = [&](const DofVector<double>& q_plus, const DofVector<double>& v_plus) {
       return std::max((buffer.head(n) - q_plus).cwiseAbs().maxCoeff(),
