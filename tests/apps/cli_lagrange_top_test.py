@@ -276,6 +276,27 @@ def a_body_reaching_its_chart_pole_ends_the_run_naming_it(cli):
 
 
 @case
+def the_top_in_centimetres_and_from_t0_1e6_turns_at_the_same_times(cli):
+    # The file's top in cm (l = 10, g = 981, moments in kg cm^2) and started at t0 = 1e6: the
+    # same turn times after t0 (the clock's round-off at 1e6 is 2.2e-10 s).
+    runs = {}
+    for name, sets in (("m", []), ("cm", ["l=10", "g=981", "I1=200", "I3=80"]),
+                       ("t0", ["initial.t=1e6", "t_end=1000005"])):
+        out = os.path.join(cli.work, name)
+        args = ["run", cli.model("lagrange_top.toml"), "--out", out]
+        for s_ in sets:
+            args += ["--set", s_]
+        code, stdout, stderr = cli.run(*args)
+        expect_exit(code, 0, stdout, stderr, name)
+        runs[name] = [float(e["t"]) for e in read_csv(os.path.join(out, "events.csv"))
+                      if e["guard"] == "turn"]
+    for name, t0 in (("cm", 0.0), ("t0", 1e6)):
+        expect(len(runs[name]) == len(runs["m"]) >= 10, name + ": as many turns", runs[name])
+        for a, b in zip(runs["m"], runs[name]):
+            expect(abs((b - t0) - a) < 1e-12 + 1e-15 * t0, name, a, b)
+
+
+@case
 def bad_bodies_are_refused_at_their_lines(cli):
     with open(cli.model("lagrange_top.toml")) as f:
         text = f.read()
