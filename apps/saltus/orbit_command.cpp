@@ -378,6 +378,16 @@ int orbit_command(const OrbitArguments& args) {
       j["monodromy"] = run::matrix_rows_json(orbit.monodromy);
       j["min_crossing_rate"] = orbit.min_crossing_rate;
       j["closest_approach"] = orbit.closest_approach;
+      if (!orbit.corner.empty()) {
+        // On a corner of the map: each side's multipliers with its sequence (issue 46).
+        nlohmann::ordered_json sides = nlohmann::ordered_json::array();
+        for (const analysis::CornerMultipliers& side : orbit.corner_sides) {
+          sides.push_back({{"sequence", side.sequence},
+                           {"multipliers", multipliers_json(side.multipliers)},
+                           {"monodromy", run::matrix_rows_json(side.monodromy)}});
+        }
+        j["corner"] = {{"message", orbit.corner}, {"sides", sides}};
+      }
       cyclic_problem = cyclic_report(names, shooting, orbit, j);
     }
     std::cout << "orbit      " << to_string(orbit.status) << ": " << orbit.message << "\n";
@@ -401,6 +411,13 @@ int orbit_command(const OrbitArguments& args) {
         std::cout << " " << orbit.multipliers[k];
       }
       std::cout << "\n";
+      for (const analysis::CornerMultipliers& side : orbit.corner_sides) {
+        std::cout << "corner     " << side.sequence << ": multipliers";
+        for (Eigen::Index k = 0; k < side.multipliers.size(); ++k) {
+          std::cout << " " << side.multipliers[k];
+        }
+        std::cout << "\n";
+      }
     }
     status = orbit.converged() ? 0 : 2;
   } else {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "one_pass_sensitivity.hpp"
+#include "reset_instants.hpp"
 #include "saltus/analysis/arc_transition.hpp"
 #include "saltus/core/error.hpp"
 
@@ -21,31 +22,101 @@ double relative_gap(const Vector& a, ConstVectorRef b) {
   return (a - b).lpNorm<Eigen::Infinity>() / (1.0 + b.lpNorm<Eigen::Infinity>());
 }
 
-// Two resets at one instant (simultaneous crossings, or a guard the first jump carried across):
-// the flow map has a corner there, its one-sided derivatives differ, and the product of the two
-// saltation matrices is only one of them (issue 34: it was reported as the derivative). Returns
-// the message naming both events, or "" when every reset stands alone.
-std::string simultaneous_resets(const HybridSystem& system, const EventLog& log) {
-  long previous = -1;
-  for (long i = 0; i < log.size(); ++i) {
-    if (log[i].observation || log[i].guard == kZenoHandoverGuard) continue;
-    if (previous >= 0 && log[i].t == log[previous].t) {
-      const auto name = [&](long k) {
-        const EventRecord& r = log[k];
-        return "guard '" + system.mode(r.mode_before).guards[r.guard].name + "' of mode '" +
-               system.mode(r.mode_before).name + "'";
-      };
-      return saltus::detail::text(
-          "events ", previous, " and ", i, " (", name(previous), ", then ", name(i),
-          ") reset the state at the same t = ", log[i].t,
-          ": the flow map has a corner there (one-sided derivatives differ) and is not "
-          "differentiable at this start");
-    }
-    previous = i;
+// The product of the arcs' transition matrices and each chain's saltation matrix over the
+// logged run (hybrid_sensitivity.hpp): writes out.flow_map_jacobian, events, volume factors
+// and arc_state_mismatch; false with out's status and message set where a matrix is undefined.
+bool differentiate_chains(const HybridSystem& system, const std::vector<std::vector<long>>& chains,
+                          ModeId mode, double t0, ConstVectorRef x0, ConstVectorRef z0,
+                          const SimulationOptions& options, const SaltationOptions& saltation,
+                          FlowMapSensitivity& out) {
+  out.events.clear();
+  out.impact_volume_factor = 1.0;
+  const EventLog& log = out.run.events;
+  const bool stops_at_event = out.run.termination() == Termination::TerminalEvent;
+  std::vector<long> chain_starting_at(static_cast<size_t>(log.size()), -1);
+  for (size_t c = 0; c < chains.size(); ++c) {
+    chain_starting_at[static_cast<size_t>(chains[c].front())] = static_cast<long>(c);
   }
-  return "";
+  ArcTransition arcs(system, options);
+  Matrix jacobian = Matrix::Identity(x0.size(), x0.size()), phi;
+  ModeId m = mode;
+  double t = t0;
+  Vector x = x0, z = z0, x_arc;
+  std::string failure;
+  for (long i = 0; i < log.size(); ++i) {
+    const EventRecord& r = log[i];
+    const bool observation_stop = r.observation && stops_at_event && i + 1 == log.size();
+    const long c = chain_starting_at[static_cast<size_t>(i)];
+    if (c < 0 && !observation_stop) continue;  // an observation, or a chain's later reset
+    const std::span<const long> chain =
+        c >= 0 ? std::span<const long>(chains[c]) : std::span<const long>(&i, 1);
+    const long last = chain.back();
+    const bool stops_here = stops_at_event && last + 1 == log.size();
+    if (!arcs.propagate(m, t, x, z, r.t, phi, x_arc, failure)) {
+      fail(out, SensitivityStatus::IntegrationFailed, failure);
+      return false;
+    }
+    out.arc_state_mismatch = std::max(out.arc_state_mismatch, relative_gap(x_arc, log.x_before(i)));
+    const Saltation s = instant_saltation(system, log, chain, stops_here, saltation);
+    if (s.status != SensitivityStatus::Ok) {
+      fail(out, s.status, s.message);
+      return false;
+    }
+    jacobian = s.matrix * (phi * jacobian);
+    if (!r.observation) {
+      out.events.push_back({i, r.t, r.mode_before, log[last].mode_after, r.guard, s.matrix,
+                            s.hybrid_jacobian, s.crossing_rate, s.numerical_reset_jacobian, last,
+                            static_cast<int>(chain.size())});
+      out.impact_volume_factor *= s.hybrid_jacobian;
+    }
+    m = log[last].mode_after;
+    t = r.t;
+    x = log.x_after(last);
+    z = log.z_after(last);
+  }
+  if (!stops_at_event) {
+    if (!arcs.propagate(m, t, x, z, out.run.t_final, phi, x_arc, failure)) {
+      fail(out, SensitivityStatus::IntegrationFailed, failure);
+      return false;
+    }
+    out.arc_state_mismatch = std::max(out.arc_state_mismatch, relative_gap(x_arc, out.run.x_final));
+    jacobian = phi * jacobian;
+  }
+  out.flow_map_jacobian = jacobian;
+  return true;
 }
 
+// A run with one corner (reset_instants.hpp): its one-sided derivatives, the side the run took
+// first. More corners, or a side with an undefined matrix: none.
+std::vector<CornerSide> corner_sides(const HybridSystem& system, const detail::ResetInstants& in,
+                                     ModeId mode, double t0, ConstVectorRef x0, ConstVectorRef z0,
+                                     const SimulationOptions& options,
+                                     const SaltationOptions& saltation, FlowMapSensitivity& out) {
+  std::vector<CornerSide> sides;
+  if (in.corners.size() != 1) return sides;
+  const detail::ResetCorner& c = in.corners.front();
+  const HybridSystem& s = system;
+  const EventRecord& a = out.run.events[c.previous];
+  const EventRecord& b = out.run.events[c.follower];
+  if (a.guard < 0 || b.guard < 0) return sides;  // a layer's record: no guard to name
+  const std::string first = "'" + s.mode(a.mode_before).guards[a.guard].name + "'";
+  const std::string second = "'" + s.mode(b.mode_before).guards[b.guard].name + "'";
+  if (c.landing && differentiate_chains(system, detail::joined_at(in, c), mode, t0, x0, z0, options,
+                                        saltation, out)) {
+    sides.push_back({first + ", then " + second + " at once (carried across by the jump)",
+                     out.flow_map_jacobian});
+  }
+  if (differentiate_chains(system, in.chains, mode, t0, x0, z0, options, saltation, out)) {
+    sides.push_back({c.landing ? first + ", then " + second + " after a moment in mode '" +
+                                     s.mode(b.mode_before).name + "'"
+                               : first + ", then " + second +
+                                     " (the order fired; the other order is not differentiated)",
+                     out.flow_map_jacobian});
+  }
+  if (c.landing && sides.size() < 2) sides.clear();
+  if (sides.size() == 2 && a.t != b.t) std::swap(sides[0], sides[1]);  // the run's side first
+  return sides;
+}
 }  // namespace
 
 FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode, double t0,
@@ -55,9 +126,21 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
   if (detail::one_pass_applicable(system)) {
     FlowMapSensitivity one =
         detail::one_pass_sensitivity(system, mode, t0, x0, t_end, options, saltation);
-    if (!one.ok()) return one;
-    const std::string corner = simultaneous_resets(system, one.run.events);
-    return corner.empty() ? one : fail(one, SensitivityStatus::NotDifferentiable, corner);
+    // One pass applies each reset's own saltation matrix as it fires; resets that chain at one
+    // instant need their composite, so such runs are differentiated in two, and so are those
+    // whose reset failed in one pass at the instant of the reset before it (a carried guard's
+    // own matrix may be undefined where the composite is not).
+    if (!one.ok()) {
+      const EventLog& log = one.run.events;
+      const bool at_previous_reset = (one.status == SensitivityStatus::Grazing ||
+                                      one.status == SensitivityStatus::NotDifferentiable) &&
+                                     log.size() > 0 && !log[log.size() - 1].observation &&
+                                     log[log.size() - 1].t == one.run.t_final;
+      if (!at_previous_reset) return one;
+    }
+    if (one.ok() && !detail::group_resets_by_instant(system, one.run, t0, x0, options).has_chain) {
+      return one;
+    }
   }
   FlowMapSensitivity out;
   SimulationOptions run_options = options;
@@ -70,11 +153,7 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
   if (!out.run.summary.ok()) {
     return fail(out, SensitivityStatus::SimulationFailed, out.run.summary.message);
   }
-  const bool stops_at_event = termination == Termination::TerminalEvent;
   const EventLog& log = out.run.events;
-  if (const std::string corner = simultaneous_resets(system, log); !corner.empty()) {
-    return fail(out, SensitivityStatus::NotDifferentiable, corner);
-  }
   for (long i = 0; i < log.size(); ++i) {
     // The impacts before a hand-over approach grazing; the hand-over itself is not differentiable.
     if (log[i].guard == kZenoHandoverGuard) {
@@ -82,41 +161,20 @@ FlowMapSensitivity flow_map_sensitivity(const HybridSystem& system, ModeId mode,
       return fail(out, s.status, s.message);
     }
   }
-  ArcTransition arcs(system, options);
-  Matrix jacobian = Matrix::Identity(x0.size(), x0.size()), phi;
-  ModeId m = mode;
-  double t = t0;
-  Vector x = x0, z = z0, x_arc;
-  std::string failure;
-  for (long i = 0; i < log.size(); ++i) {
-    const EventRecord& r = log[i];
-    const bool stops_here = stops_at_event && i + 1 == log.size();
-    if (r.observation && !stops_here) continue;
-    if (!arcs.propagate(m, t, x, z, r.t, phi, x_arc, failure)) {
-      return fail(out, SensitivityStatus::IntegrationFailed, failure);
-    }
-    out.arc_state_mismatch = std::max(out.arc_state_mismatch, relative_gap(x_arc, log.x_before(i)));
-    const Saltation s = event_saltation(system, log, i, stops_here, saltation);
-    if (s.status != SensitivityStatus::Ok) return fail(out, s.status, s.message);
-    jacobian = s.matrix * (phi * jacobian);
-    if (!r.observation) {
-      out.events.push_back({i, r.t, r.mode_before, r.mode_after, r.guard, s.matrix,
-                            s.hybrid_jacobian, s.crossing_rate, s.numerical_reset_jacobian});
-      out.impact_volume_factor *= s.hybrid_jacobian;
-    }
-    m = r.mode_after;
-    t = r.t;
-    x = log.x_after(i);
-    z = log.z_after(i);
+  const detail::ResetInstants instants =
+      detail::group_resets_by_instant(system, out.run, t0, x0, options);
+  if (!instants.corners.empty()) {
+    std::vector<CornerSide> sides =
+        corner_sides(system, instants, mode, t0, x0, z0, options, saltation, out);
+    out.events.clear();
+    fail(out, SensitivityStatus::NotDifferentiable, instants.corners.front().message);
+    out.corner_sides = std::move(sides);
+    return out;
   }
-  if (!stops_at_event) {
-    if (!arcs.propagate(m, t, x, z, out.run.t_final, phi, x_arc, failure)) {
-      return fail(out, SensitivityStatus::IntegrationFailed, failure);
-    }
-    out.arc_state_mismatch = std::max(out.arc_state_mismatch, relative_gap(x_arc, out.run.x_final));
-    jacobian = phi * jacobian;
+  if (!differentiate_chains(system, instants.chains, mode, t0, x0, z0, options, saltation, out)) {
+    return out;
   }
-  out.flow_map_jacobian = jacobian;
+  const Matrix& jacobian = out.flow_map_jacobian;
   if (jacobian.rows() == jacobian.cols()) out.volume_factor = jacobian.determinant();
   out.status = SensitivityStatus::Ok;
   return out;

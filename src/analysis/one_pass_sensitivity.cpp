@@ -199,7 +199,7 @@ FlowMapSensitivity one_pass_sensitivity(const HybridSystem& system, ModeId mode,
   }
   out.events = std::move(shared->events);
   for (size_t k = 0; k < out.events.size(); ++k) {
-    out.events[k].event = resets[k];
+    out.events[k].event = out.events[k].last_event = resets[k];
     out.impact_volume_factor *= out.events[k].hybrid_jacobian;
   }
   out.flow_map_jacobian = jacobian;

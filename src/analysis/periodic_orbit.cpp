@@ -106,7 +106,9 @@ Vector gather(const Vector& v, const std::vector<Eigen::Index>& keep) {
 void take(PeriodicOrbit& out, const MapValue& p, const std::vector<int>& cyclic) {
   const Vector r = p.x - out.x;
   out.residual = closing_residual(r, cyclic);
-  out.monodromy = p.jacobian;
+  out.monodromy = p.ok() ? p.jacobian : p.corner_sides.front().jacobian;
+  out.corner = p.ok() ? std::string() : p.message;
+  out.corner_sides.clear();
   out.events_per_period = p.resets;
   out.section_crossings = p.section_crossings;
   out.period = p.return_time;
@@ -124,6 +126,12 @@ void take(PeriodicOrbit& out, const MapValue& p, const std::vector<int>& cyclic)
     out.cyclic_column_error[static_cast<Eigen::Index>(i)] =
         (out.monodromy.col(k) - unit).lpNorm<Eigen::Infinity>();
   }
+}
+
+// The map and a derivative are defined at the iterate: smooth there, or on a corner with its
+// sides' derivatives.
+bool usable(const MapValue& p) {
+  return p.ok() || p.at_corner();
 }
 
 PeriodicOrbit undefined(PeriodicOrbit out, const MapValue& p, int iteration, double residual) {
@@ -154,7 +162,7 @@ PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
   os.precision(6);
   MapValue p = map(out.x);
   out.iterations = 0;
-  if (!p.ok()) return undefined(out, p, 0, kNaN);
+  if (!usable(p)) return undefined(out, p, 0, kNaN);
   for (;; ++out.iterations) {
     take(out, p, cyclic);
     const std::vector<Eigen::Index> free = newton_states(out.x.size(), out.constant_states, cyclic);
@@ -162,7 +170,12 @@ PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
     if (out.residual <= tolerance) {
       out.status = ShootingStatus::Converged;
       out.multipliers = floquet_multipliers(block(out.monodromy, free));
+      for (const CornerSide& side : p.corner_sides) {
+        out.corner_sides.push_back(
+            {side.sequence, side.jacobian, floquet_multipliers(block(side.jacobian, free))});
+      }
       os << "converged in " << out.iterations << " Newton steps, residual " << out.residual;
+      if (!out.corner.empty()) os << ", on a corner of the map (" << out.corner << ")";
       out.message = os.str();
       return out;
     }
@@ -200,7 +213,7 @@ PeriodicOrbit find_fixed_point(const ReturnMap& map, const Vector& guess,
       const Vector trial_x = out.x + lambda * step;
       MapValue trial = map(trial_x);
       const bool first = lambda == 1.0;
-      if (trial.ok()) {
+      if (usable(trial)) {
         defined = true;
         const Vector r_trial = gather(trial.x - trial_x, free);
         const double closing = closing_residual(trial.x - trial_x, cyclic);

@@ -117,7 +117,8 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
   out.message = s.message;
   out.x = s.run.x_final;
   out.return_time = s.run.t_final - t0;
-  out.resets = static_cast<long>(s.events.size());
+  out.resets = 0;
+  for (const EventSensitivity& e : s.events) out.resets += e.resets;
   const EventLog& log = s.run.events;
   for (long i = 0; i < log.size(); ++i) {
     const EventRecord& r = log[i];
@@ -148,7 +149,13 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
     out.min_crossing_rate = std::min(out.min_crossing_rate, std::abs(e.crossing_rate));
     out.reset_times.push_back(e.t);
   }
-  if (!s.ok()) return out;
+  // At a corner the map's value stands and each side's derivative is known (corner_sides).
+  const bool corner = !s.ok() && !s.corner_sides.empty();
+  if (!s.ok() && !corner) return out;
+  if (corner) {
+    out.resets = 0;
+    for (long i = 0; i < log.size(); ++i) out.resets += log[i].observation ? 0 : 1;
+  }
   out.mode = s.run.final_mode;
   out.terminal_guard = foreign_terminal(system, s.run, ends_on_section ? section_name : "");
   if (!out.terminal_guard.empty()) {
@@ -172,14 +179,38 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
     out.message = os.str();
     return out;
   }
-  if ((must_return && s.run.final_mode != mode) || s.flow_map_jacobian.rows() != x.size()) {
+  const long rows = corner ? s.corner_sides.front().jacobian.rows() : s.flow_map_jacobian.rows();
+  if ((must_return && s.run.final_mode != mode) || rows != x.size()) {
     out.status = SensitivityStatus::SimulationFailed;
     out.message = "the orbit returns in mode '" + system.mode(s.run.final_mode).name +
                   "', not in '" + system.mode(mode).name + "'";
     return out;
   }
   out.jacobian = std::move(s.flow_map_jacobian);
+  out.corner_sides = std::move(s.corner_sides);
   return out;
+}
+
+// second's derivatives after first's (the map through first.x): a corner's sides in either
+// piece are composed with the other's derivative; a corner in both is not differentiated.
+void compose_after(MapValue& second, const MapValue& first) {
+  if (second.ok() && first.ok()) {
+    second.jacobian = second.jacobian * first.jacobian;
+    return;
+  }
+  if (second.ok() && first.at_corner()) {
+    for (const CornerSide& side : first.corner_sides) {
+      second.corner_sides.push_back({side.sequence, second.jacobian * side.jacobian});
+    }
+    second.jacobian = Matrix();
+    second.status = first.status;
+    second.message = first.message;
+  } else if (second.at_corner() && first.ok()) {
+    for (CornerSide& side : second.corner_sides) side.jacobian = side.jacobian * first.jacobian;
+  } else if (second.at_corner() && first.at_corner()) {
+    second.corner_sides.clear();
+    second.message = first.message + "; and " + second.message;
+  }
 }
 
 }  // namespace
@@ -244,18 +275,19 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
           algebraic_guess](const Vector& x) {
     MapValue first = evaluate(*free, mode, t0, x, t0 + min_time, false, name, options, saltation,
                               algebraic_guess, false);
-    if (!first.ok()) return first;
+    if (!first.ok() && !first.at_corner()) return first;
     // The section ends the run in whichever mode first.x has reached.
     MapValue second = evaluate(*to_section, first.mode, t0 + min_time, first.x, t0 + horizon, true,
                                name, options, saltation, algebraic_guess, false);
-    if (second.ok() && second.mode != mode) {
+    if ((second.ok() || second.at_corner()) && second.mode != mode) {
       second.status = SensitivityStatus::SimulationFailed;
       second.message = "the orbit returns to the section in mode '" +
                        to_section->mode(second.mode).name + "', not in '" +
                        to_section->mode(mode).name + "'";
       second.jacobian = Matrix();
+      second.corner_sides.clear();
     }
-    if (second.jacobian.size() > 0) second.jacobian = second.jacobian * first.jacobian;
+    compose_after(second, first);
     second.return_time += min_time;
     second.resets += first.resets;
     second.section_crossings += first.section_crossings;

@@ -48,6 +48,14 @@ std::string where(const HybridSystem& system, const EventRecord& r) {
 
 Saltation event_saltation(const HybridSystem& system, const EventLog& events, long i,
                           bool run_stops_here, const SaltationOptions& options) {
+  const long chain[] = {i};
+  return instant_saltation(system, events, chain, run_stops_here, options);
+}
+
+Saltation instant_saltation(const HybridSystem& system, const EventLog& events,
+                            std::span<const long> chain, bool run_stops_here,
+                            const SaltationOptions& options) {
+  const long i = chain.front();
   const EventRecord& r = events[i];
   if (r.guard == kZenoHandoverGuard) {
     std::ostringstream os;
@@ -57,7 +65,6 @@ Saltation event_saltation(const HybridSystem& system, const EventLog& events, lo
     return failed(SensitivityStatus::ZenoPoint, os.str());
   }
   const Mode& before = system.mode(r.mode_before);
-  const Mode& after = system.mode(r.mode_after);
   const Guard& guard = before.guards[static_cast<size_t>(r.guard)];
   const double t = r.t;
   if (r.observation && !run_stops_here) {  // no jump: the flow goes on unchanged
@@ -103,24 +110,42 @@ Saltation event_saltation(const HybridSystem& system, const EventLog& events, lo
     s.hybrid_jacobian = s.matrix.determinant();
     return s;
   }
-  ResetJacobian dr;
-  if (!reset_jacobian(system, r.mode_before, r.guard, r.mode_after, t, events.x_before(i), minus.z,
-                      options.allow_numerical_derivatives, dr, failure)) {
-    return failed(SensitivityStatus::NotDifferentiable, where(system, r) + ": " + failure);
-  }
-  Vector f_plus = Vector::Zero(r.nx_after);
-  if (!run_stops_here) {
-    if (!detail::linearize_mode(after.flow, t, events.x_after(i), events.z_after(i), plus,
-                                failure)) {
+  // The composite jump R_K o ... o R_1 at the first reset's instant: DR_x and DR_t by the chain
+  // rule, each reset's total derivative through the algebraic states of the mode it leaves.
+  Matrix dr_x = Matrix::Identity(r.nx_before, r.nx_before);
+  Vector dr_t = Vector::Zero(r.nx_before);
+  for (const long k : chain) {
+    const EventRecord& rk = events[k];
+    detail::ModeLinearization lin_k;
+    if (k != i && !detail::linearize_mode(system.mode(rk.mode_before).flow, t, events.x_before(k),
+                                          events.z_before(k), lin_k, failure)) {
       return failed(SensitivityStatus::NotDifferentiable,
-                    where(system, r) + ": after the event, " + failure);
+                    where(system, rk) + ": before the event, " + failure);
+    }
+    const detail::ModeLinearization& at = k == i ? minus : lin_k;
+    ResetJacobian dr;
+    if (!reset_jacobian(system, rk.mode_before, rk.guard, rk.mode_after, t, events.x_before(k),
+                        at.z, options.allow_numerical_derivatives, dr, failure)) {
+      return failed(SensitivityStatus::NotDifferentiable, where(system, rk) + ": " + failure);
+    }
+    const Matrix dk_x = dr.d_dx + dr.d_dz * at.dzdx;
+    dr_t = dr.d_dt + dr.d_dz * at.dzdt + dk_x * dr_t;
+    dr_x = dk_x * dr_x;
+    s.numerical_reset_jacobian = s.numerical_reset_jacobian || dr.numerical;
+  }
+  const long last = chain.back();
+  const EventRecord& rl = events[last];
+  Vector f_plus = Vector::Zero(rl.nx_after);
+  if (!run_stops_here) {
+    if (!detail::linearize_mode(system.mode(rl.mode_after).flow, t, events.x_after(last),
+                                events.z_after(last), plus, failure)) {
+      return failed(SensitivityStatus::NotDifferentiable,
+                    where(system, rl) + ": after the event, " + failure);
     }
     f_plus = plus.xdot;
   }
-  const Matrix dr_x = dr.d_dx + dr.d_dz * minus.dzdx;
-  const Vector dr_t = dr.d_dt + dr.d_dz * minus.dzdt;
   s.matrix = dr_x + (f_plus - dr_x * minus.xdot - dr_t) * p_x / rate;
-  s.numerical_reset_jacobian = dr.numerical || !guard.gradient;
+  s.numerical_reset_jacobian = s.numerical_reset_jacobian || !guard.gradient;
   if (s.matrix.rows() == s.matrix.cols()) s.hybrid_jacobian = s.matrix.determinant();
   if (!s.matrix.allFinite()) {
     return failed(SensitivityStatus::NotDifferentiable,

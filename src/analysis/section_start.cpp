@@ -108,9 +108,7 @@ SectionReturn first_return(const HybridSystem& system, ModeId mode, double t0, c
   std::ostringstream os;
   os.precision(10);
   HybridSystem watched;
-  ModeId m = mode;
   double t = t0;
-  Vector x = x0, z = z0;
   if (section.direction != Direction::Either) {
     // Leaving: the first crossing against the section's direction, or the first reset that puts
     // the state on the section's far side (a walker's heel strike: theta jumps from - to +).
@@ -126,7 +124,7 @@ SectionReturn first_return(const HybridSystem& system, ModeId mode, double t0, c
       return jumped_off ? CallbackResult::Stop : CallbackResult::Continue;
     };
     const SimulationResult r =
-        run_to(system, against, m, t, x, z, t0 + horizon, options, watched, left);
+        run_to(system, against, mode, t0, x0, z0, t0 + horizon, options, watched, left);
     if (!jumped_off && !ended_on(watched, r, against.name)) {
       os << "the start never leaves the section '" << section.name << "' (no crossing against "
          << "its direction between t = " << t0 << " and t = " << t0 + horizon
@@ -134,15 +132,27 @@ SectionReturn first_return(const HybridSystem& system, ModeId mode, double t0, c
       out.message = os.str();
       return out;
     }
-    const EventLog& log = r.events;
-    const long k = log.size() - 1;
-    m = log[k].mode_after;
-    t = log[k].t;
-    x = log.x_after(k);
-    z = log.z_after(k);
+    t = r.events[r.events.size() - 1].t;
   }
   out.t_leave = t;
-  const SimulationResult r = run_to(system, section, m, t, x, z, t0 + horizon, options, watched);
+  // The return: the start run again to the section's first crossing after t_leave (a leaving
+  // reset may be the first of several at its instant, whose state no run may start from). The
+  // section watches without ending the run; the crossing after t_leave ends it.
+  watched = system;
+  Guard watch = section;
+  watch.observe_only = true;
+  watch.reset = Reset{};
+  for (ModeId md = 0; md < watched.mode_count(); ++md) watched.add_guard(md, watch);
+  SimulationOptions o = options;
+  o.output = OutputOptions{};
+  o.output.record_events = true;
+  o.on_event = [&watched, &section, t](const EventInfo& e) {
+    const bool returned =
+        e.observation && e.guard >= 0 && e.t > t &&
+        watched.mode(e.mode_before).guards[static_cast<size_t>(e.guard)].name == section.name;
+    return returned ? CallbackResult::Stop : CallbackResult::Continue;
+  };
+  const SimulationResult r = simulate(watched, mode, t0, x0, t0 + horizon, o, z0);
   if (!ended_on(watched, r, section.name)) {
     os << "the start leaves the section '" << section.name << "' at t = " << out.t_leave
        << " and does not return to it by t = " << t0 + horizon << ": " << r.summary.message;

@@ -86,6 +86,8 @@ std::string sensitivity_json(const ModelSensitivity& s) {
   for (const analysis::EventSensitivity& e : f.events) {
     nlohmann::ordered_json ev;
     ev["event"] = e.event;
+    // Resets composed with this one at its instant (carried across by it): the matrix spans them.
+    if (e.last_event != e.event) ev["through_event"] = e.last_event;
     ev["t"] = e.t;
     ev["mode_before"] = mode_name(run, e.mode_before);
     ev["mode_after"] = mode_name(run, e.mode_after);

@@ -47,6 +47,13 @@ struct ShootingOptions {
   std::vector<int> cyclic;
 };
 
+// One side of a fixed point on a corner of the map (MapValue::corner_sides).
+struct CornerMultipliers {
+  std::string sequence;          // the events at the corner, in this side's order
+  Matrix monodromy;              // DP on this side
+  Eigen::VectorXcd multipliers;  // its eigenvalues (on the free states), by decreasing modulus
+};
+
 struct PeriodicOrbit {
   double period = kNaN;                  // return time of the map at x
   double min_crossing_rate = kInfinity;  // grazing evidence (return_map.hpp)
@@ -72,6 +79,13 @@ struct PeriodicOrbit {
   // translation (otherwise the orbit found depends on the value it was held at).
   Vector cyclic_column_error;
   int line_search_halvings = 0;  // over all iterations (0: undamped Newton)
+  // A fixed point on a corner of the map (two resets meet at one instant there and nearby starts
+  // part): `corner` names the events; `corner_sides` holds each side's multipliers, and
+  // monodromy and multipliers above are the first side's (the side the run took). Newton steps
+  // with that side's derivative wherever an iterate lies on a corner (a generalized Jacobian's
+  // element: each side's is the derivative of the smooth map that side follows).
+  std::string corner;
+  std::vector<CornerMultipliers> corner_sides;
   bool converged() const { return status == ShootingStatus::Converged; }
 };
 

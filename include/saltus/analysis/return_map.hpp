@@ -39,7 +39,11 @@ struct MapValue {
   double closest_approach = kInfinity;   // min over the guards' extrema on the arcs of -p
   ModeId mode = kNoMode;                 // the mode the run ended in
   std::string terminal_guard;            // a terminal guard that stopped the run before its end
+  // NotDifferentiable at a corner of the map (FlowMapSensitivity::corner_sides): x above is P(x)
+  // and these are DP on each side, the side the run took first (Newton steps with it).
+  std::vector<CornerSide> corner_sides;
   bool ok() const { return status == SensitivityStatus::Ok; }
+  bool at_corner() const { return !ok() && !corner_sides.empty(); }
 };
 
 using ReturnMap = std::function<MapValue(const Vector& x)>;

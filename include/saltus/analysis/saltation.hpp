@@ -24,6 +24,7 @@
 // A crossing with P_t + P_x f- = 0 (grazing) has no saltation matrix: status Grazing, no NaN.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "saltus/core/hybrid_system.hpp"
@@ -68,5 +69,19 @@ struct Saltation {
 // has none (status ZenoPoint).
 Saltation event_saltation(const HybridSystem& system, const EventLog& events, long i,
                           bool run_stops_here, const SaltationOptions& options = {});
+
+// The saltation matrix of resets logged at one instant, `chain` (indices into `events`, in
+// order), where each reset after the first was carried across by the one before it: its guard
+// already lay beyond its surface at the state that reset left (hybrid_sensitivity.hpp decides
+// which). Their instant is the first's at every start near this one, so the jump is the
+// composite R = R_K o ... o R_1 and
+//   S = DR_x + (f+ - DR_x f- - DR_t) P_x / (P_t + P_x f-),
+// DR_x = DR_K,x ... DR_1,x and DR_t = DR_K,t + DR_K,x DR_(K-1),t + ... by the chain rule, with
+// the first event's guard, rate and f-, and f+ of the mode the last one enters. (The product of
+// the events' own matrices S_K ... S_1 is not this: it takes each later event's instant from its
+// own guard, which the perturbed start does not cross.) A chain of one is event_saltation.
+Saltation instant_saltation(const HybridSystem& system, const EventLog& events,
+                            std::span<const long> chain, bool run_stops_here,
+                            const SaltationOptions& options = {});
 
 }  // namespace saltus::analysis
