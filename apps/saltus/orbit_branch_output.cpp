@@ -79,6 +79,10 @@ nlohmann::ordered_json bifurcations_json(const analysis::Branch& b) {
                                 {"test_value", p.test_value}};
     if (std::isfinite(p.angle)) j["angle"] = p.angle;
     if (std::isfinite(p.t0)) j["t_state"] = p.t0;
+    if (!p.sequence_change.empty()) {
+      j["sliding_kind"] = to_string(p.sliding);
+      j["sequence_change"] = p.sequence_change;
+    }
     j["multipliers"] = multipliers_json(p.multipliers);
     j["message"] = p.message;
     bif.push_back(j);

@@ -301,6 +301,34 @@ bool refine_grazing(const Continuation& c, const Branch& branch, const Continuat
   return true;
 }
 
+// The orbit a little past the located grazing `b` (direction: the branch's sign of dp), on the
+// far side's own event sequence, and the change of sequence across it, named in `b`.
+void name_the_sequence_change(const Continuation& c, const Branch& branch,
+                              const ContinuationOptions& o, double direction, BifurcationPoint& b) {
+  const MapValue near = c.map()(branch.points.back().x);
+  if (!near.ok()) return;
+  ShootingOptions s;
+  s.tolerance = o.tolerance;
+  s.max_iterations = o.first_orbit_iterations;
+  for (const double d : {1e-4, 1e-3}) {
+    Vector guess = b.x;
+    guess[o.parameter] = b.parameter + direction * d * (1.0 + std::abs(b.parameter));
+    const PeriodicOrbit far = find_fixed_point(c.map(), guess, s);
+    if (!far.converged()) continue;
+    const MapValue beyond = c.map()(far.x);
+    if (beyond.sequence == near.sequence) continue;
+    const SequenceChange change = classify_sequence_change(near.sequence, beyond.sequence);
+    b.sliding = change.kind;
+    b.sequence_change = change.description;
+    std::ostringstream os;
+    os.precision(10);
+    os << "; at parameter " << guess[o.parameter] << " past it the orbit's events per period are "
+       << change.description;
+    b.message += os.str();
+    return;
+  }
+}
+
 // Steps along the branch from the converged point u (evaluation e) with tangent t until it ends;
 // points and bifurcations are appended to `branch`.
 void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
@@ -379,6 +407,16 @@ void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
            << residual << "): " << message << "; the branch is partial" << not_located;
         branch.stop_reason = os.str();
         return;
+      }
+      if (converged && !same_sequence && at_anchor.value.ok()) {
+        // The step past it saw the other sequence: the change is read off the two orbits.
+        const SequenceChange change =
+            classify_sequence_change(at_anchor.value.sequence, en.value.sequence);
+        b.sliding = change.kind;
+        b.sequence_change = change.description;
+        b.message += "; the orbit's events per period go " + change.description;
+      } else if (located) {
+        name_the_sequence_change(c, branch, o, t[n - 1] >= 0.0 ? 1.0 : -1.0, b);
       }
       branch.bifurcations.push_back(b);
       branch.stop_reason = b.message;

@@ -149,6 +149,14 @@ MapValue evaluate(const HybridSystem& system, ModeId mode, double t0, const Vect
     out.min_crossing_rate = std::min(out.min_crossing_rate, std::abs(e.crossing_rate));
     out.reset_times.push_back(e.t);
   }
+  for (long i = 0; i < log.size(); ++i) {
+    const EventRecord& r = log[i];
+    if (r.observation) continue;
+    const char* kind = record_kind_name(r);
+    out.sequence.push_back(
+        kind != nullptr ? std::string(kind)
+                        : system.mode(r.mode_before).guards[static_cast<size_t>(r.guard)].name);
+  }
   // At a corner the map's value stands and each side's derivative is known (corner_sides).
   const bool corner = !s.ok() && !s.corner_sides.empty();
   if (!s.ok() && !corner) return out;
@@ -293,6 +301,7 @@ ReturnMap section_map(const HybridSystem& system, ModeId mode, double t0, Guard 
     second.section_crossings += first.section_crossings;
     second.reset_times.insert(second.reset_times.begin(), first.reset_times.begin(),
                               first.reset_times.end());
+    second.sequence.insert(second.sequence.begin(), first.sequence.begin(), first.sequence.end());
     second.min_crossing_rate = std::min(second.min_crossing_rate, first.min_crossing_rate);
     second.closest_approach = std::min(second.closest_approach, first.closest_approach);
     return second;

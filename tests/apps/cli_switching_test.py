@@ -224,5 +224,96 @@ def orbit_through_sliding_and_its_continuation(cli):
                "branch point at vb = %r" % vb, r, period, x_turn)
 
 
+# Issue 46 item 2: sliding bifurcations of a limit cycle. Below y = c the flow is r' = r (mu -
+# r^2), theta' = 1 (the circle r = sqrt(mu) attracts); above it the flow is (-1, x - x0), which
+# pushes back onto y = c where x < x0, so y = c slides where the lower flow rises into it.
+# Written with sign() as a user would.
+CIRCLE = """
+[model]
+name = "circle_and_line"
+
+[parameters]
+c = {c!r}
+x0 = {x0!r}
+mu = {mu!r}
+
+[states]
+x = {x!r}
+y = 0.0
+
+[modes.m]
+flow = ["x' = (1 - sign(y - c))/2*(-y + x*(mu - x^2 - y^2)) + (1 + sign(y - c))/2*(-1)",
+        "y' = (1 - sign(y - c))/2*(x + y*(mu - x^2 - y^2)) + (1 + sign(y - c))/2*(x - x0)"]
+
+[solver]
+t_end = 20.0
+rtol = 1e-12
+atol = 1e-14
+"""
+
+
+def crossing_sliding_mu(c, x0):
+    """mu where the cycle's upward crossing of y = c reaches x = x0, the sliding region's end
+    [derived]: the cycle leaves the sliding region where the lower flow is tangent to y = c (the
+    root x_e < 0 of x + c (mu - x^2 - c^2) = 0) and, by the lower flow in closed form (r^2 =
+    mu / (1 + (mu / r0^2 - 1) e^(-2 mu t)), theta = theta0 + t), comes back to y = c at x0.
+    Bisection on mu."""
+    def miss(mu):
+        xe = (1 - math.sqrt(1 + 4 * c * c * (mu - c * c))) / (2 * c)
+        r0 = xe * xe + c * c
+        t = 2 * math.pi - (math.atan2(c, xe) - math.atan2(c, x0))
+        return mu / (1 + (mu / r0 - 1) * math.exp(-2 * mu * t)) - (x0 * x0 + c * c)
+    lo, hi = c * c + 1e-9, c * c + 4 * x0 * x0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if miss(lo) * miss(mid) <= 0:
+            hi = mid
+        else:
+            lo = mid
+    return 0.5 * (lo + hi)
+
+
+@case
+def orbit_locates_and_names_sliding_bifurcations(cli):
+    # Grazing-sliding: the circle r = sqrt(mu) touches y = c at mu = c^2 [derived], at the top,
+    # where the lower flow is tangent: beyond it the cycle lands on y = c, slides and leaves
+    # (x0 = 1 keeps the upper flow pushing back near the top). Continued in mu from either side
+    # (and from t0 = 1e6): the grazing within 1e-8 (1 + c^2), named grazing-sliding.
+    # Crossing-sliding: with x0 > 0 the cycle crosses y = c upward beyond x0 (a moment above,
+    # then lands and slides) and lands directly below it; the bifurcation is where the crossing
+    # reaches x0 (crossing_sliding_mu). From the crossing side the located mu within 1e-8; from
+    # the sliding side the step that saw the other sequence within 1e-6; named crossing-sliding.
+    def bifurcation(name, c, x0, mu_from, mu_to, x, t0=0.0):
+        model = os.path.join(cli.work, name + ".toml")
+        with open(model, "w") as f:
+            f.write(CIRCLE.format(c=c, x0=x0, mu=mu_from, x=x))
+        out = os.path.join(cli.work, name)
+        code, stdout, stderr = cli.run("orbit", model, "--section", "y=0,+", "--continue",
+                                       "mu=%r:%r" % (mu_from, mu_to), "--set",
+                                       "initial.t=%r" % t0, "--set",
+                                       "solver.t_end=%r" % (t0 + 20.0), "--out", out,
+                                       "--no-plot")
+        expect_exit(code, 0, stdout, stderr, name)
+        b = read_json(out, "orbit.json")["bifurcations"]
+        expect(len(b) == 1 and b[0]["kind"] == "grazing", name + ": one grazing", b)
+        return b[0]
+    for c in (0.5, 0.8):
+        for lower, t0 in ((True, 0.0), (False, 0.0), (True, 1e6)):
+            a, z = (0.8 * c * c, 1.2 * c * c) if lower else (1.2 * c * c, 0.8 * c * c)
+            name = "grazing_sliding_%g_%s_%g" % (c, lower, t0)
+            b = bifurcation(name, c, 1.0, a, z, math.sqrt(a), t0)
+            expect(abs(b["parameter"] - c * c) < 1e-8 * (1 + c * c), name + ": mu = c^2",
+                   b["parameter"], c * c)
+            expect(b.get("sliding_kind") == "grazing-sliding", name + ": named", b)
+    c, x0 = 0.5, 0.3
+    mu = crossing_sliding_mu(c, x0)
+    b = bifurcation("crossing_sliding_down", c, x0, 0.38, 0.30, 0.62)
+    expect(abs(b["parameter"] - mu) < 1e-8, "crossing-sliding located", b["parameter"], mu)
+    expect(b.get("sliding_kind") == "crossing-sliding", "crossing-sliding named", b)
+    b = bifurcation("crossing_sliding_up", c, x0, 0.30, 0.38, 0.55)
+    expect(abs(b["parameter"] - mu) < 1e-6, "crossing-sliding from the sliding side",
+           b["parameter"], mu)
+    expect(b.get("sliding_kind") == "crossing-sliding", "named from the sliding side", b)
+
 if __name__ == "__main__":
     main(CASES, "cli_switching_test.py")

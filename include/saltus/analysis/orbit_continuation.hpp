@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "saltus/analysis/periodic_orbit.hpp"
+#include "saltus/analysis/sliding_bifurcation.hpp"
 #include "saltus/analysis/stroboscopic_phase.hpp"
 
 namespace saltus::analysis {
@@ -74,6 +75,12 @@ struct BifurcationPoint {
   double t0 = kNaN;       // the instant of x (BranchPoint::t0)
   ModeId mode = kNoMode;  // the mode at t0 (stroboscopic maps; kNoMode for others)
   std::string message;
+  // Grazing: the orbit solved a little past the located point (1e-4, then 1e-3, of 1 + |p|
+  // beyond it), on the far side's own event sequence, and how the sequence changed across it
+  // (sliding_bifurcation.hpp): the sliding bifurcation's kind, or None with the change stated.
+  // Empty when no orbit past it was found or its sequence is the same.
+  SlidingKind sliding = SlidingKind::None;
+  std::string sequence_change;
 };
 
 // How a continuation ended.

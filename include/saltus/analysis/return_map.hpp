@@ -30,8 +30,9 @@ struct MapValue {
   Vector x;             // P(x)
   Matrix jacobian;      // DP (empty unless ok)
   double return_time = kNaN;
-  long resets = 0;                  // resets between x and P(x)
-  std::vector<double> reset_times;  // their instants (absolute t), in order
+  long resets = 0;                    // resets between x and P(x)
+  std::vector<double> reset_times;    // their instants (absolute t), in order
+  std::vector<std::string> sequence;  // the guard of each reset, in order (a layer's kind)
   // Section maps: crossings of the section in its direction before the return (during
   // min_time, after the start): 0 when P is the first return.
   long section_crossings = 0;
