@@ -25,10 +25,12 @@ double relative_gap(const Vector& a, ConstVectorRef b) {
 // The product of the arcs' transition matrices and each chain's saltation matrix over the
 // logged run (hybrid_sensitivity.hpp): writes out.flow_map_jacobian, events, volume factors
 // and arc_state_mismatch; false with out's status and message set where a matrix is undefined.
+// `instead`: the saltation matrix used for the chain that starts at event `instead_at` (-1: none).
 bool differentiate_chains(const HybridSystem& system, const std::vector<std::vector<long>>& chains,
                           ModeId mode, double t0, ConstVectorRef x0, ConstVectorRef z0,
                           const SimulationOptions& options, const SaltationOptions& saltation,
-                          FlowMapSensitivity& out) {
+                          FlowMapSensitivity& out, long instead_at = -1,
+                          const Saltation* instead = nullptr) {
   out.events.clear();
   out.impact_volume_factor = 1.0;
   const EventLog& log = out.run.events;
@@ -57,7 +59,9 @@ bool differentiate_chains(const HybridSystem& system, const std::vector<std::vec
       return false;
     }
     out.arc_state_mismatch = std::max(out.arc_state_mismatch, relative_gap(x_arc, log.x_before(i)));
-    const Saltation s = instant_saltation(system, log, chain, stops_here, saltation);
+    const Saltation s = i == instead_at && instead != nullptr
+                            ? *instead
+                            : instant_saltation(system, log, chain, stops_here, saltation);
     if (s.status != SensitivityStatus::Ok) {
       fail(out, s.status, s.message);
       return false;
@@ -86,6 +90,68 @@ bool differentiate_chains(const HybridSystem& system, const std::vector<std::vec
   return true;
 }
 
+// Guard `guard` of `mode`'s reset applied at (t, x) (no algebraic states): false where it fails.
+bool apply_reset(const HybridSystem& system, ModeId mode, GuardId guard, double t, const Vector& x,
+                 Vector& x_plus, ModeId& target) {
+  const Reset& reset = system.mode(mode).guards[static_cast<size_t>(guard)].reset;
+  target = reset.target == kNoMode ? mode : reset.target;
+  if (!reset.apply) {
+    x_plus = x;
+    return true;
+  }
+  std::vector<int> nx(static_cast<size_t>(system.mode_count()));
+  for (ModeId m = 0; m < system.mode_count(); ++m)
+    nx[static_cast<size_t>(m)] = system.mode(m).flow.nx;
+  Vector buffer(system.max_nx()), outputs(static_cast<Eigen::Index>(reset.output_names.size()));
+  std::string failure;
+  Jump jump{target, buffer, outputs, failure, nx.data()};
+  if (!reset.apply(t, x, Vector(), jump)) return false;
+  target = jump.target;
+  x_plus = buffer.head(nx[static_cast<size_t>(target)]);
+  return true;
+}
+
+// Two surfaces of one mode crossed at one instant, the run taking a's reset then b's: the
+// saltation matrix of the other order, b's reset then a's, where both keep to that mode, no
+// algebraic states enter, and the other order ends in the same state (the map continuous at
+// the corner). Status NotDifferentiable otherwise.
+Saltation other_order(const HybridSystem& system, const EventLog& log, long previous, long last,
+                      bool stops_here, const SaltationOptions& saltation) {
+  const EventRecord& a = log[previous];
+  const EventRecord& b = log[last];
+  Saltation none;
+  none.status = SensitivityStatus::NotDifferentiable;
+  const ModeId m = a.mode_before;
+  if (a.mode_after != m || b.mode_before != m || a.nz_before != 0 || b.nz_after != 0) return none;
+  const Vector x = log.x_before(previous);
+  Vector y1, y2;
+  ModeId to_b = kNoMode, to_a = kNoMode;
+  if (!apply_reset(system, m, b.guard, a.t, x, y1, to_b) || to_b != m ||
+      !apply_reset(system, m, a.guard, a.t, y1, y2, to_a) || to_a != log[last].mode_after) {
+    return none;
+  }
+  const Vector end = log.x_after(last);
+  if ((y2 - end).lpNorm<Eigen::Infinity>() > 1e-12 * (1.0 + end.lpNorm<Eigen::Infinity>())) {
+    return none;
+  }
+  EventLog swapped;
+  EventRecord first = b, second = a;
+  first.mode_after = m;
+  second.mode_after = to_a;
+  swapped.add(first, x, Vector(), y1, Vector());
+  swapped.add(second, y1, Vector(), y2, Vector());
+  const Saltation sb = event_saltation(system, swapped, 0, false, saltation);
+  const Saltation sa = event_saltation(system, swapped, 1, stops_here, saltation);
+  if (sb.status != SensitivityStatus::Ok) return sb;
+  if (sa.status != SensitivityStatus::Ok) return sa;
+  Saltation out = sa;
+  out.matrix = sa.matrix * sb.matrix;
+  out.crossing_rate = sb.crossing_rate;
+  out.numerical_reset_jacobian = sa.numerical_reset_jacobian || sb.numerical_reset_jacobian;
+  if (out.matrix.rows() == out.matrix.cols()) out.hybrid_jacobian = out.matrix.determinant();
+  return out;
+}
+
 // A run with one corner (reset_instants.hpp): its one-sided derivatives, the side the run took
 // first. More corners, or a side with an undefined matrix: none.
 std::vector<CornerSide> corner_sides(const HybridSystem& system, const detail::ResetInstants& in,
@@ -109,9 +175,19 @@ std::vector<CornerSide> corner_sides(const HybridSystem& system, const detail::R
   if (differentiate_chains(system, in.chains, mode, t0, x0, z0, options, saltation, out)) {
     sides.push_back({c.landing ? first + ", then " + second + " after a moment in mode '" +
                                      s.mode(b.mode_before).name + "'"
-                               : first + ", then " + second +
-                                     " (the order fired; the other order is not differentiated)",
+                               : first + ", then " + second,
                      out.flow_map_jacobian});
+  }
+  if (!c.landing && sides.size() == 1) {
+    const bool stops_here = out.run.termination() == Termination::TerminalEvent &&
+                            c.follower + 1 == out.run.events.size();
+    const Saltation swapped =
+        other_order(system, out.run.events, c.previous, c.follower, stops_here, saltation);
+    if (swapped.status == SensitivityStatus::Ok &&
+        differentiate_chains(system, detail::joined_at(in, c), mode, t0, x0, z0, options, saltation,
+                             out, c.previous, &swapped)) {
+      sides.push_back({second + ", then " + first, out.flow_map_jacobian});
+    }
   }
   if (c.landing && sides.size() < 2) sides.clear();
   if (sides.size() == 2 && a.t != b.t) std::swap(sides[0], sides[1]);  // the run's side first

@@ -13,7 +13,8 @@
 //    jump that landed within the margin of it) is the same corner;
 //  - crossing: the later guard was at its surface before the jump too (two surfaces crossed at
 //    one instant). The order fired gives one one-sided derivative, the product of the events'
-//    own matrices; the other order is not differentiated.
+//    own matrices; the other order another, with the resets applied the other way round
+//    (hybrid_sensitivity.cpp, where that order is defined and ends in the same state).
 #pragma once
 
 #include <string>

@@ -260,5 +260,54 @@ TEST(InstantChain, NewtonConvergesOnACornerAndReportsBothSides) {
   }
 }
 
+TEST(InstantChain, TwoWallsCrossedAtOneInstantGiveBothOrders) {
+  // A point reaching the corner of the walls x = 0 and y = 0 at t = 1 crosses both at once;
+  // its y-acceleration is its x-velocity (v_y' = v_x), so the order matters to first order:
+  // the walls hit in either order give two one-sided derivatives (the order fired, and the
+  // other computed by applying the resets the other way round), each against one-sided
+  // differences of whole runs in x0 (x0 - h: the x-wall first; x0 + h: the y-wall first).
+  HybridSystem sys;
+  const ModeId m = sys.add_mode("box", ode_flow(4, [](const auto&, const auto& x, auto& xd) {
+                                  xd[0] = x[2];
+                                  xd[1] = x[3];
+                                  xd[2] = 0.0 * x[2];
+                                  xd[3] = x[2];
+                                }));
+  for (int axis : {0, 1}) {
+    sys.add_guard(m, make_guard(
+                         axis == 0 ? "x-wall" : "y-wall", Direction::Falling,
+                         [axis](const auto&, const auto& x, const auto&) { return x[axis]; },
+                         Reset::to_ad(m, [axis](const auto&, const auto& x, const auto&, auto& xp) {
+                           for (int i = 0; i < 4; ++i) xp[i] = x[i];
+                           xp[2 + axis] = -x[2 + axis];
+                         })));
+  }
+  const SimulationOptions options = saltus::testing::differentiation_options();
+  Vector x0(4);
+  x0 << 1.0, 1.5, -1.0, -1.0;  // x = 1 - t, y = 1.5 - t - t^2 / 2: both 0 at t = 1
+  const double t_end = 1.5;
+  const FlowMapSensitivity s = flow_map_sensitivity(sys, m, 0.0, x0, t_end, options);
+  ASSERT_EQ(s.status, SensitivityStatus::NotDifferentiable) << s.message;
+  EXPECT_NE(s.message.find("both surfaces were crossed"), std::string::npos) << s.message;
+  ASSERT_EQ(s.corner_sides.size(), 2u) << s.message;
+  const double h = 1e-6;
+  const auto final_state = [&](double dx) {
+    Vector x = x0;
+    x[0] += dx;
+    return simulate(sys, m, 0.0, x, t_end, options).x_final;
+  };
+  const Vector at = final_state(0.0);
+  const Vector x_first = (at - final_state(-h)) / h, y_first = (final_state(h) - at) / h;
+  EXPECT_GT((x_first - y_first).lpNorm<Eigen::Infinity>(), 0.1);  // a true corner
+  for (const CornerSide& side : s.corner_sides) {
+    const bool x_wall_first = side.sequence.rfind("'x-wall'", 0) == 0;
+    const Vector& expected = x_wall_first ? x_first : y_first;
+    EXPECT_LE((side.jacobian.col(0) - expected).lpNorm<Eigen::Infinity>(), 1e-4)
+        << side.sequence << "\n"
+        << side.jacobian.col(0).transpose() << "\nvs " << expected.transpose();
+  }
+  EXPECT_NE(s.corner_sides[0].sequence, s.corner_sides[1].sequence);
+}
+
 }  // namespace
 }  // namespace saltus::analysis

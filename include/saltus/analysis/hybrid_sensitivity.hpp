@@ -64,7 +64,8 @@ struct FlowMapSensitivity {
   double arc_state_mismatch = 0.0;
   // NotDifferentiable at one corner (reset_instants.hpp): its one-sided derivatives, the side
   // the run took first; both sides where a jump landed on the next guard's surface, the order
-  // fired alone where two surfaces were crossed at one instant. Empty otherwise. Never the
+  // fired and, where it is defined and ends in the same state, the other order, where two
+  // surfaces were crossed at one instant. Empty otherwise. Never the
   // flow map's derivative: each holds only for the starts on its side.
   std::vector<CornerSide> corner_sides;
   bool ok() const { return status == SensitivityStatus::Ok; }
