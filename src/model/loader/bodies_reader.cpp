@@ -215,6 +215,7 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       Q[static_cast<size_t>(k)] = q;
     }
     model_.mechanics->bodies.push_back({name, pole_theta});
+    body_frames_.push_back({name, c, R});
     failed = false;
     if (gravity) {
       NodeId dot = g.constant(0.0);

@@ -234,9 +234,26 @@ void ModelReader::read_contact(const toml::table& t, int index) {
     if (auto p = painleve_policy(*v, where + " painleve")) c.painleve = *p;
   }
   auto geometry = [&](const char* key) { return geometry_expression(t, key, where); };
-  c.gap = geometry("gap");
-  if (t.get("gap") == nullptr) {
-    add(t, where + " has no gap; expected gap = \"g_N(q)\" (positive when open)");
+  if (t.get("point") != nullptr) {
+    // A point of a [[bodies]] body: its gap derived (body_point_gap.cpp), frictionless.
+    if (t.get("gap") != nullptr) {
+      add(*t.get("gap"), where + " has both gap and point; expected one: the gap written, or " +
+                             "a point of a [[bodies]] body whose gap is derived");
+    } else if (frictional || t.get("tangent") != nullptr || t.get("mu") != nullptr) {
+      add(t.get("law") != nullptr ? *t.get("law") : static_cast<const toml::node&>(t),
+          where + " on a body point has law '" + law + "'" +
+              (t.get("tangent") != nullptr || t.get("mu") != nullptr ? " with friction" : "") +
+              "; expected a frictionless law (newton, or a compliant law without mu): " +
+              "friction in space needs two tangent directions, not built yet");
+    } else {
+      c.gap = body_point_gap(t, c.body, where);
+    }
+  } else {
+    c.gap = geometry("gap");
+    if (t.get("gap") == nullptr) {
+      add(t, where + " has no gap; expected gap = \"g_N(q)\" (positive when open), or " +
+                 "point = [x, y, z] on a [[bodies]] body");
+    }
   }
   // `follows`: where a rigid law keeps a coefficient that reads run-time parameters (null: a
   // number fixed when loaded; number() refuses run-time parameters).

@@ -171,6 +171,18 @@ class ModelReader {
   std::optional<std::array<lang::NodeId, 3>> body_vector(const toml::table& t, const char* key,
                                                          const std::string& where,
                                                          bool geometry = true);
+  // A [[bodies]] body's frame, kept for the contacts on its points (body_point_gap.cpp): its
+  // centre of mass c and rotation R (body axes to world) as expressions of the coordinates.
+  struct BodyFrame {
+    std::string name;
+    std::array<lang::NodeId, 3> c;
+    std::array<std::array<lang::NodeId, 3>, 3> R;
+  };
+  std::vector<BodyFrame> body_frames_;
+  // A contact's gap from `point` on a [[bodies]] body and `plane` (body_point_gap.cpp);
+  // kNoNode after reporting a problem.
+  lang::NodeId body_point_gap(const toml::table& t, const std::string& body,
+                              const std::string& where);
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);

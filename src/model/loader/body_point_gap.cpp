@@ -1,0 +1,88 @@
+// A contact on a point of a spatial rigid body (issue 48, stage 2): the gap derived from the
+// body's frame instead of written by hand.
+//
+//   [[contacts]]
+//   body = "cube"                  # a [[bodies]] body
+//   point = ["-a", "-a", "-a"]     # in body axes, from the centre of mass
+//   plane = [0, 0, 1, 0]           # n . x = d (default: the floor z = 0); n need not be unit
+//   radius = "r"                   # optional: a sphere of that radius about the point
+//
+// gap = (n . (c + R p) - d) / |n| - radius, the point's signed distance from the plane (the
+// sphere's from its surface), with c and R the body's (bodies_reader.cpp). Only frictionless
+// laws: friction in space needs two tangent directions (stage 3).
+#include <algorithm>
+#include <cmath>
+
+#include "model_reader.hpp"
+
+namespace saltus::model::loader {
+
+lang::NodeId ModelReader::body_point_gap(const toml::table& t, const std::string& body,
+                                         const std::string& where) {
+  using lang::NodeId;
+  using lang::OpCode;
+  lang::ExpressionGraph& g = *graph_;
+  const auto frame = std::find_if(body_frames_.begin(), body_frames_.end(),
+                                  [&](const BodyFrame& f) { return f.name == body; });
+  if (frame == body_frames_.end()) {
+    std::string names;
+    for (const BodyFrame& f : body_frames_) names += (names.empty() ? "" : ", ") + f.name;
+    add(*t.get("point"), where + " has a point on body '" + body +
+                             "', which is no [[bodies]] body; expected body = one of " +
+                             (names.empty() ? std::string("(none declared)") : names));
+    return lang::kNoNode;
+  }
+  const auto point = body_vector(t, "point", where);
+  if (!point) return lang::kNoNode;
+  // The plane n . x = d: four numbers or expressions of the parameters.
+  std::array<NodeId, 4> plane{g.constant(0.0), g.constant(0.0), g.constant(1.0), g.constant(0.0)};
+  if (const toml::node* n = t.get("plane")) {
+    const toml::array* a = n->as_array();
+    if (a == nullptr || a->size() != 4) {
+      add(*n, where + " plane is " + type_name(*n) + "; expected [nx, ny, nz, d], the plane " +
+                  "n . x = d the point must stay on the side n points to");
+      return lang::kNoNode;
+    }
+    for (size_t k = 0; k < 4; ++k) {
+      const toml::node& e = *a->get(k);
+      if (auto x = e.value<double>()) {
+        plane[k] = g.constant(*x);
+        continue;
+      }
+      const auto node = expression(e, where + " plane", symbols({}));
+      if (!node) return lang::kNoNode;
+      const std::vector<lang::Variable> in = graph_->inputs(*node);
+      if (std::any_of(in.begin(), in.end(),
+                      [](const lang::Variable& v) { return v.kind == OpCode::State; })) {
+        add(e, where + " plane depends on the coordinates; expected numbers or parameters " +
+                   "(a fixed plane)");
+        return lang::kNoNode;
+      }
+      plane[k] = *node;
+    }
+  }
+  const auto mul = [&g](NodeId a, NodeId b) { return g.make(OpCode::Mul, a, b); };
+  const auto add_ = [&g](NodeId a, NodeId b) { return g.make(OpCode::Add, a, b); };
+  NodeId along = g.constant(0.0), norm2 = g.constant(0.0);
+  for (size_t i = 0; i < 3; ++i) {
+    NodeId x = frame->c[i];
+    for (size_t j = 0; j < 3; ++j) x = add_(x, mul(frame->R[i][j], (*point)[j]));
+    along = add_(along, mul(plane[i], x));
+    norm2 = add_(norm2, mul(plane[i], plane[i]));
+  }
+  NodeId gap =
+      g.make(OpCode::Div, g.make(OpCode::Sub, along, plane[3]), g.make(OpCode::Sqrt, norm2));
+  if (const toml::node* r = t.get("radius")) {
+    std::optional<NodeId> radius;
+    if (auto x = r->value<double>()) {
+      radius = g.constant(*x);
+    } else {
+      radius = expression(*r, where + " radius", symbols({}));
+    }
+    if (!radius) return lang::kNoNode;
+    gap = g.make(OpCode::Sub, gap, *radius);
+  }
+  return gap;
+}
+
+}  // namespace saltus::model::loader

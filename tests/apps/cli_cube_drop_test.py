@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""End-to-end tests of frictionless impacts of a spatial rigid body (issue 48, stage 2):
+models/cube_drop.toml, a cube whose eight corners are contacts on body points (gaps derived from
+the body's frame), dropped on a corner, an edge and a face, against the closed form of a
+frictionless impact of a rigid body [derived, Newton's law]: with r the lever arm from the centre
+of mass to the contact point (for an edge or a face, by symmetry, the middle of the corners that
+touch), n the floor's normal and I_w = R I R^T,
+    P = -(1 + e) v_n / (1/m + (r x n) . I_w^-1 (r x n)),
+    v+ = v- + P n / m,  w+ = w- + I_w^-1 (r x P n),
+v_n the contact point's normal velocity before the impact. The cube falls from rest without
+spin, so v_n is the centre's vertical velocity at the impact, sqrt(2 g h) for a fall of h.
+
+Usage: cli_cube_drop_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per CASE,
+apps/CMakeLists.txt), run by Debian's python3 (NumPy).
+"""
+import os
+
+import numpy as np
+
+from cli_analysis_test import read_json
+from cli_test import expect, expect_exit, main, read_csv
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+M, G, A = 1.0, 9.81, 0.1
+I = 2.0 / 3.0 * M * A * A
+CORNERS = {"c1": (-1, -1, -1), "c2": (1, -1, -1), "c3": (-1, 1, -1), "c4": (1, 1, -1),
+           "c5": (-1, -1, 1), "c6": (1, -1, 1), "c7": (-1, 1, 1), "c8": (1, 1, 1)}
+
+
+def rotation(phi, theta, psi):
+    def rz(a):
+        return np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+    rx = np.array([[1, 0, 0], [0, np.cos(theta), -np.sin(theta)],
+                   [0, np.sin(theta), np.cos(theta)]])
+    return rz(phi) @ rx @ rz(psi)
+
+
+def omega_world(row, which, phi, theta, psi):
+    """The angular velocity in the world frame from the Euler rates of events.csv's row."""
+    dphi, dth, dpsi = (float(row[k + "_" + which]) for k in ("phi'", "theta'", "psi'"))
+    w_body = np.array([dphi * np.sin(theta) * np.sin(psi) + dth * np.cos(psi),
+                       dphi * np.sin(theta) * np.cos(psi) - dth * np.sin(psi),
+                       dphi * np.cos(theta) + dpsi])
+    return rotation(phi, theta, psi) @ w_body
+
+
+def drop(cli, name, angles, e, t_end, z0=0.5, extra=()):
+    out = os.path.join(cli.work, name)
+    args = ["run", cli.model("cube_drop.toml"), "--out", out, "--set", "e=%r" % e,
+            "--set", "solver.t_end=%r" % t_end, "--set", "z=%r" % z0]
+    for k, v in zip(("phi", "theta", "psi"), angles):
+        args += ["--set", "%s=%r" % (k, v)]
+    code, stdout, stderr = cli.run(*args, *extra)
+    expect_exit(code, 0, stdout, stderr, name)
+    return read_csv(os.path.join(out, "events.csv"))
+
+
+def check_first_impact(rows, angles, e, touching, what):
+    """The first instant's impacts: the corners `touching`, then the closed form."""
+    t0 = float(rows[0]["t"])
+    at = [r for r in rows if float(r["t"]) == t0]
+    expect(sorted(r["guard"] for r in at) == sorted("impact:" + c for c in touching),
+           what + ": the corners that land", [r["guard"] for r in at], touching)
+    first, last = at[0], at[-1]
+    R = rotation(*angles)
+    r = R @ (A * np.mean([np.array(CORNERS[c], dtype=float) for c in touching], axis=0))
+    n = np.array([0.0, 0.0, 1.0])
+    v = np.array([float(first[k + "'_before"]) for k in "xyz"])
+    expect(np.abs(v[:2]).max() < 1e-12 and v[2] < 0, what + ": falling straight", v)
+    Iw = R @ np.diag([I, I, I]) @ R.T
+    rn = np.cross(r, n)
+    P = -(1 + e) * v[2] / (1 / M + rn @ np.linalg.solve(Iw, rn))
+    v_after = v + P * n / M
+    w_after = np.linalg.solve(Iw, np.cross(r, P * n))
+    got_v = np.array([float(last[k + "'_after"]) for k in "xyz"])
+    got_w = omega_world(last, "after", *angles)
+    scale = abs(v[2])
+    expect(np.abs(got_v - v_after).max() < 1e-10 * scale, what + ": centre velocity",
+           got_v, v_after)
+    expect(np.abs(got_w - w_after).max() < 1e-10 * scale / A, what + ": angular velocity",
+           got_w, w_after)
+    # Energy: kept at e = 1, the normal velocity's loss otherwise.
+    kinetic = 0.5 * M * got_v @ got_v + 0.5 * got_w @ Iw @ got_w
+    before = 0.5 * M * v @ v
+    if e == 1:
+        expect(abs(kinetic - before) < 1e-10 * before, what + ": energy kept", kinetic, before)
+    else:
+        expect(kinetic < before * (1 - 1e-3), what + ": energy lost", kinetic, before)
+    # The contact point's normal velocity after the impact is -e times the one before.
+    vn_after = got_v[2] + np.cross(got_w, r)[2]
+    expect(abs(vn_after + e * v[2]) < 1e-10 * scale, what + ": Newton's law at the point",
+           vn_after, -e * v[2])
+
+
+@case
+def a_cube_dropped_on_a_corner_an_edge_and_a_face(cli):
+    # Issue 48's must-show, frictionless: a corner (a generic tilt: c1 alone), an edge (tilted
+    # about the body x axis: c1 and c2 at one instant), a face (theta = pi/2: the face y = -a,
+    # corners c1, c2, c5, c6); e = 1 then e = 0.5; the post-impact velocities against the
+    # closed form (1e-10), energy kept at e = 1, Newton's law at the contact point.
+    for e in (1.0, 0.5):
+        for angles, touching, what, t_end in (
+                ((0.1, 0.7, 0.4), ["c1"], "corner", 0.27),
+                ((0.0, 0.3, 0.0), ["c1", "c2"], "edge", 0.28),
+                ((0.0, np.pi / 2, 0.0), ["c1", "c2", "c5", "c6"], "face", 0.29)):
+            rows = drop(cli, "%s_%g" % (what, e), angles, e, t_end)
+            check_first_impact(rows, angles, e, touching, "%s, e = %g" % (what, e))
+
+
+@case
+def point_contacts_refuse_what_they_cannot_do(cli):
+    # A point on a body that is not a [[bodies]] body, a point with a gap too, a frictional law
+    # on a point: refused at the contact, naming it (exit 1).
+    with open(cli.model("cube_drop.toml")) as f:
+        text = f.read()
+    for change, words in (
+            (('body = "cube"\npoint = ["-a", "-a", "-a"]',
+              'body = "box"\npoint = ["-a", "-a", "-a"]'), ["'c1'", "no [[bodies]] body"]),
+            (('name = "c1"\n', 'name = "c1"\ngap = "z"\n'), ["'c1'", "both gap and point"]),
+            (('name = "c1"\n', 'name = "c1"\nlaw = "newton_coulomb"\nmu = 0.3\n'),
+             ["'c1'", "frictionless"]),
+            (('name = "c1"\n', 'name = "c1"\nplane = [0, 0, "z", 0]\n'),
+             ["'c1'", "plane depends on the coordinates"])):
+        path = os.path.join(cli.work, "bad.toml")
+        with open(path, "w") as f:
+            f.write(text.replace(*change, 1))
+        code, stdout, stderr = cli.run("check", path)
+        expect(code == 1 and all(w in stderr for w in words), "refused: " + change[1],
+               code, stderr)
+
+
+if __name__ == "__main__":
+    main(CASES, "cli_cube_drop_test.py")
