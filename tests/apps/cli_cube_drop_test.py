@@ -115,6 +115,34 @@ def a_cube_dropped_on_a_corner_an_edge_and_a_face(cli):
 
 
 @case
+def a_cube_dropped_flat_comes_to_rest_at_the_zeno_time(cli):
+    # The face drop at e = 0.5 bounces flat like a ball: impacts at t_1 = sqrt(2 h / g) and then
+    # every 2 e^k v_1 / g, accumulating at t_1 + 2 e v_1 / (g (1 - e)) [derived], h = z0 - a.
+    # There the run hands over to resting on the face (Zeno hand-over, then the contact set:
+    # four corners hold three independent constraints, and one of them is let go at once) and
+    # rests: z = a, every velocity 0 (1e-9), to t_end.
+    e, z0 = 0.5, 0.5
+    out = os.path.join(cli.work, "rest")
+    code, stdout, stderr = cli.run("run", cli.model("cube_drop.toml"), "--out", out, "--set",
+                                   "e=%r" % e, "--set", "z=%r" % z0, "--set", "phi=0.0",
+                                   "--set", "theta=%r" % (np.pi / 2), "--set", "psi=0.0",
+                                   "--set", "solver.t_end=2.0")
+    expect_exit(code, 0, stdout, stderr, "flat drop to rest")
+    s = read_json(out, "summary.json")
+    t1 = np.sqrt(2 * (z0 - A) / G)
+    t_zeno = t1 + 2 * e * G * t1 / (G * (1 - e))
+    expect(s["status"] == "end-time-reached", "ends at t_end", s["status"])
+    rows = read_csv(os.path.join(out, "events.csv"))
+    hand = [r for r in rows if r["guard"] == "zeno-handover"]
+    expect(len(hand) == 1 and abs(float(hand[0]["t"]) - t_zeno) < 1e-9, "the Zeno time",
+           [r["t"] for r in hand], t_zeno)
+    last = read_csv(os.path.join(out, "trajectory.csv"))[-1]
+    expect(abs(float(last["z"]) - A) < 1e-9, "resting on the face", last["z"])
+    expect(all(abs(float(last[k + "'"])) < 1e-9 for k in ("x", "y", "z", "phi", "theta", "psi")),
+           "at rest", last)
+
+
+@case
 def point_contacts_refuse_what_they_cannot_do(cli):
     # A point on a body that is not a [[bodies]] body, a point with a gap too, a frictional law
     # on a point: refused at the contact, naming it (exit 1).
