@@ -16,6 +16,7 @@
 #include "saltus/model/model_system.hpp"
 #include "saltus/systems/bouncing_ball.hpp"
 #include "support/model_files.hpp"
+#include "two_walls.hpp"
 
 namespace saltus::analysis {
 namespace {
@@ -280,22 +281,8 @@ TEST(FlowMapJacobian, ZenoHandoverIsAStatus) {
 // The sensitivity now says NotDifferentiable, naming the two guards and t; a start off the
 // corner stays Ok.
 TEST(FlowMapJacobian, SimultaneousResetsAtACornerAreAStatus) {
-  HybridSystem sys;
-  const ModeId m = sys.add_mode("box", ode_flow(4, [](const auto&, const auto& x, auto& xd) {
-                                  xd[0] = x[2];
-                                  xd[1] = x[3];
-                                  xd[2] = 0.0 * x[2];
-                                  xd[3] = 0.0 * x[3];
-                                }));
-  for (int axis : {0, 1}) {
-    sys.add_guard(m, make_guard(
-                         axis == 0 ? "x-wall" : "y-wall", Direction::Falling,
-                         [axis](const auto&, const auto& x, const auto&) { return x[axis]; },
-                         Reset::to_ad(m, [axis](const auto&, const auto& x, const auto&, auto& xp) {
-                           for (int i = 0; i < 4; ++i) xp[i] = x[i];
-                           xp[2 + axis] = -x[2 + axis];
-                         })));
-  }
+  const HybridSystem sys = saltus::testing::two_walls();
+  const ModeId m = 0;
   SimulationOptions o;
   o.stepper.rtol = 1e-10;
   o.stepper.atol = 1e-12;

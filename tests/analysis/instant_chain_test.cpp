@@ -17,6 +17,7 @@
 
 #include "flow_map_differences.hpp"
 #include "saltus/analysis/periodic_orbit.hpp"
+#include "two_walls.hpp"
 
 namespace saltus::analysis {
 namespace {
@@ -266,22 +267,8 @@ TEST(InstantChain, TwoWallsCrossedAtOneInstantGiveBothOrders) {
   // the walls hit in either order give two one-sided derivatives (the order fired, and the
   // other computed by applying the resets the other way round), each against one-sided
   // differences of whole runs in x0 (x0 - h: the x-wall first; x0 + h: the y-wall first).
-  HybridSystem sys;
-  const ModeId m = sys.add_mode("box", ode_flow(4, [](const auto&, const auto& x, auto& xd) {
-                                  xd[0] = x[2];
-                                  xd[1] = x[3];
-                                  xd[2] = 0.0 * x[2];
-                                  xd[3] = x[2];
-                                }));
-  for (int axis : {0, 1}) {
-    sys.add_guard(m, make_guard(
-                         axis == 0 ? "x-wall" : "y-wall", Direction::Falling,
-                         [axis](const auto&, const auto& x, const auto&) { return x[axis]; },
-                         Reset::to_ad(m, [axis](const auto&, const auto& x, const auto&, auto& xp) {
-                           for (int i = 0; i < 4; ++i) xp[i] = x[i];
-                           xp[2 + axis] = -x[2 + axis];
-                         })));
-  }
+  const HybridSystem sys = saltus::testing::two_walls(1.0);
+  const ModeId m = 0;
   const SimulationOptions options = saltus::testing::differentiation_options();
   Vector x0(4);
   x0 << 1.0, 1.5, -1.0, -1.0;  // x = 1 - t, y = 1.5 - t - t^2 / 2: both 0 at t = 1
