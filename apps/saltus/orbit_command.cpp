@@ -1,5 +1,5 @@
 // `saltus orbit`: the map (stroboscopic or section, its start and min_time), the solve or the
-// continuation, and orbit.json. (About 510 lines: the set-up, the single solve and the
+// continuation, and orbit.json. (About 530 lines: the set-up, the single solve and the
 // continuation share the loaded model, the map and the JSON being filled; the branch files are
 // in orbit_branch_output.cpp, the period-2 branch in orbit_period_two.cpp, the bifurcation
 // curves in orbit_curves.cpp. The set-up of a section map is the next piece to move out.)

@@ -1,8 +1,9 @@
 // Pseudo-arclength continuation of periodic orbits with fold, period-doubling, Neimark-Sacker
 // and grazing detection (contract in include/saltus/analysis/orbit_continuation.hpp). (About
-// 590 lines: the corrector, the step control, the bisection of test functions, the re-timing of
-// a stroboscopic map and the hand-over to the grazing locator share one state, the Continuation
-// below; the test functions' location is the next piece to move out.)
+// 630 lines: the corrector, the step control, the bisection of test functions, the re-timing of
+// a stroboscopic map, the hand-over to the grazing locator and the naming of a sliding
+// bifurcation share one state, the Continuation below; the test functions' location is the next
+// piece to move out.)
 #include "saltus/analysis/orbit_continuation.hpp"
 
 #include <Eigen/LU>
