@@ -1,6 +1,8 @@
 // Next index sets by the contact-force LCP; see src/mech/index_set_choice.hpp.
 #include "index_set_choice.hpp"
 
+#include <Eigen/Cholesky>
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <vector>
@@ -121,6 +123,43 @@ ContactForceProblem force_problem_of_sets(const LagrangianModel& m, double t, Co
   return p;
 }
 
+namespace {
+
+// A closed contact whose normal lies within this (relative, in the kinetic metric) of the span of
+// the normals kept before it adds no constraint: far above the round-off of a face's corners
+// (1e-16) and far below any independent contact's.
+constexpr double kDependentNormal = 1e-10;
+
+// Closed contacts whose normals depend on the others' (the four corners of a face on the floor:
+// three independent constraints) make the closed mode's force system singular: their forces
+// are not determined, the motion is. Keeps a largest independent set in the kinetic metric
+// (w_i . w_j in M^-1), the contacts with the larger normal forces first; the others leave the
+// closed set, resting open at gap 0 with the rate the kept ones give them (0 to round-off).
+unsigned independent_normals(const ContactForceProblem& problem, const std::vector<int>& ids,
+                             const ContactSolution& sol, unsigned closed) {
+  std::vector<int> order;  // columns of the problem, by decreasing normal force
+  for (int j = 0; j < static_cast<int>(ids.size()); ++j) {
+    if (closed & (1u << ids[static_cast<size_t>(j)])) order.push_back(j);
+  }
+  if (order.size() < 2) return closed;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return sol.lambda_N[a] > sol.lambda_N[b]; });
+  const Eigen::LLT<Matrix> M(problem.mass);
+  std::vector<Vector> basis;  // orthonormal, of L^-1 w over the kept contacts
+  unsigned kept = 0;
+  for (const int j : order) {
+    Vector v = M.matrixL().solve(problem.contacts.W_N.col(j));
+    const double size = v.norm();
+    for (const Vector& b : basis) v -= b.dot(v) * b;
+    if (!(v.norm() > kDependentNormal * size)) continue;
+    basis.push_back(v / v.norm());
+    kept |= 1u << ids[static_cast<size_t>(j)];
+  }
+  return kept;
+}
+
+}  // namespace
+
 bool choose_index_sets(const LagrangianModel& m, double t, ConstVectorRef q, ConstVectorRef qdot,
                        unsigned closed, unsigned stick, unsigned slip_negative,
                        unsigned compliant_mask, LagrangianMode& out, std::string& failure) {
@@ -131,8 +170,9 @@ bool choose_index_sets(const LagrangianModel& m, double t, ConstVectorRef q, Con
   std::vector<int> ids;
   for_each_bit(closed, [&](int i) { ids.push_back(i); });
   const int k = static_cast<int>(ids.size());
-  const ContactOutcome outcome = solve_contact_forces(
-      force_problem_of_sets(m, t, q, qdot, closed, stick, slip_negative, compliant_mask));
+  const ContactForceProblem problem =
+      force_problem_of_sets(m, t, q, qdot, closed, stick, slip_negative, compliant_mask);
+  const ContactOutcome outcome = solve_contact_forces(problem);
   if (!outcome.can_continue()) {
     failure =
         saltus::detail::text("model '", m.name(), "': contact forces over the closed contacts ",
@@ -150,7 +190,8 @@ bool choose_index_sets(const LagrangianModel& m, double t, ConstVectorRef q, Con
     if (mode.tangential == TangentialState::Stick) next_stick |= 1u << i;
     if (mode.tangential == TangentialState::SlideNegative) next_negative |= 1u << i;
   }
-  out = mode_of_sets(m, next, next_stick, next_negative, compliant_mask);
+  next = independent_normals(problem, ids, sol, next);
+  out = mode_of_sets(m, next, next_stick & next, next_negative & next, compliant_mask);
   return true;
 }
 
