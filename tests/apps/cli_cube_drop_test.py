@@ -215,6 +215,89 @@ def random_drops_never_penetrate_or_gain_energy(cli):
     expect(ends.get("end-time-reached", 0) >= 8, "most drops reach the end", ends)
 
 
+SPHERE = """
+[model]
+name = "sphere_on_incline"
+
+[parameters]
+m = 1.0
+g = {g!r}
+r = 0.05
+al = {al!r}
+I = "2/5*m*r^2"
+
+[coordinates]
+x = {{ initial = 0.0, velocity = 0.0 }}
+y = {{ initial = 0.0, velocity = 0.0 }}
+z = {{ initial = 0.3, velocity = 0.0 }}
+phi = {{ initial = 0.0, velocity = 0.0 }}
+theta = {{ initial = 1.0, velocity = 0.0 }}
+psi = {{ initial = 0.0, velocity = 0.0 }}
+
+[mechanics]
+gravity = [0.0, 0.0, "-g"]
+
+[[bodies]]
+name = "ball"
+mass = "m"
+inertia = ["I", "I", "I"]
+orientation = ["phi", "theta", "psi"]
+position = ["x", "y", "z"]
+
+[[contacts]]
+name = "incline"
+body = "ball"
+point = [0, 0, 0]
+radius = "r"
+plane = [0, "-2*sin(al)", "2*cos(al)", 0]   # not a unit normal: the gap divides by |n|
+e = 0.0
+
+[solver]
+t_end = 0.6
+integrator = "dop853"
+rtol = 1e-12
+atol = 1e-14
+
+[output]
+sample_interval = 0.01
+"""
+
+
+@case
+def a_sphere_lands_on_a_frictionless_incline_and_slides(cli):
+    # A sphere (a contact on its centre with a radius) dropped on the plane through the origin
+    # with normal (0, -sin al, cos al), written twice as long: one plastic impact (e = 0), then
+    # the contact stays closed and the centre slides at the radius from the plane (1e-9) with
+    # acceleration g sin al down the slope (1e-9) [derived: no friction, no spin].
+    for al in (0.3, 0.7):
+        g = 9.81
+        model = os.path.join(cli.work, "sphere_%g.toml" % al)
+        with open(model, "w") as f:
+            f.write(SPHERE.format(g=g, al=al))
+        out = os.path.join(cli.work, "sphere_%g" % al)
+        code, stdout, stderr = cli.run("run", model, "--out", out)
+        expect_exit(code, 0, stdout, stderr, "sphere on the incline")
+        events = read_csv(os.path.join(out, "events.csv"))
+        expect([r["guard"] for r in events] == ["impact:incline"], "one impact", events)
+        t_hit = float(events[0]["t"])
+        n = np.array([0.0, -np.sin(al), np.cos(al)])
+        down = np.array([0.0, -np.cos(al), -np.sin(al)])
+        rows = [r for r in read_csv(os.path.join(out, "trajectory.csv"))
+                if float(r["t"]) > t_hit + 0.01]
+        expect(len(rows) > 10, "samples after the landing", len(rows))
+        first = None
+        for r in rows:
+            c = np.array([float(r[k]) for k in "xyz"])
+            v = np.array([float(r[k + "'"]) for k in "xyz"])
+            expect(abs(n @ c - 0.05) < 1e-9, "on the incline", r["t"], n @ c)
+            expect(abs(n @ v) < 1e-9, "no normal velocity", r["t"], n @ v)
+            first = first or (float(r["t"]), down @ v)
+            slope = (down @ v - first[1]) / max(float(r["t"]) - first[0], 1e-300)
+            if float(r["t"]) > first[0]:
+                expect(abs(slope - g * np.sin(al)) < 1e-9 * g, "g sin al down the slope",
+                       r["t"], slope, g * np.sin(al))
+
+
 @case
 def point_contacts_refuse_what_they_cannot_do(cli):
     # A point on a body that is not a [[bodies]] body, a point with a gap too, a frictional law
