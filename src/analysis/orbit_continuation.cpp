@@ -556,6 +556,13 @@ Branch start_and_follow(Continuation& c, const ReturnMap& map, const Vector& gue
                          ": " + orbit.message;
     return branch;
   }
+  if (!orbit.corner.empty()) {
+    // Found, but where the map has two one-sided derivatives: no tangent to follow.
+    branch.stop_reason = "the first orbit lies on a corner of the map (" + orbit.corner +
+                         "): continuation needs the map's derivative; start from a parameter "
+                         "value off the corner";
+    return branch;
+  }
   Vector u = permutation(n, o.parameter) * orbit.x;
   // The first point, corrected once more with the arclength row e_p (h = 0): its evaluation.
   Vector e_p = Vector::Zero(n);

@@ -17,7 +17,7 @@ import math
 import os
 
 from cli_analysis_test import read_json
-from cli_test import expect, expect_exit, main
+from cli_test import expect, expect_exit, main, read_csv
 
 CASES = {}
 
@@ -106,6 +106,16 @@ def orbit_through_resets_chained_at_one_instant(cli):
     expect(o["resets_per_period"] == 2, "two resets per period", o["resets_per_period"])
     mods = sorted((m["re"] for m in o["multipliers"]), reverse=True)
     expect(abs(mods[0] - E * Q) < 1e-8 and abs(mods[1]) < 1e-8, "multipliers e q and 0", mods)
+    # Continued in the kick k over [1, 1.5]: every branch point on the closed form (1e-8).
+    out = os.path.join(cli.work, "chained_branch")
+    code, stdout, stderr = cli.run("orbit", model(cli, 0.5 * E * Q * U, "chained"), "--section",
+                                   "v=0,+", "--continue", "k=1.0:1.5", "--out", out, "--no-plot")
+    expect_exit(code, 0, stdout, stderr, "continuation through the chain")
+    rows = read_csv(os.path.join(out, "branch.csv"))
+    expect(len(rows) >= 5 and float(rows[-1]["k"]) > 1.45, "branch points", len(rows))
+    for r in rows:
+        x_min = X_MIN * float(r["k"]) / K  # the cycle scales with k
+        expect(abs(float(r["x"]) - x_min) < 1e-8 * (1 + U), "branch point", r, x_min)
     # sensitivity.json names the chain: one matrix through both resets.
     out = os.path.join(cli.work, "chained_sensitivity")
     code, stdout, stderr = cli.run("sensitivity", model(cli, 0.5 * E * Q * U, "chained"), "--out",
@@ -139,6 +149,12 @@ def orbit_on_a_corner_reports_both_sides(cli):
     expect(abs(carried[0]["multipliers"][0]["re"] - E * Q) < 1e-8, "carried side's e q",
            carried[0]["multipliers"], E * Q)
     expect("corner" in stdout and "after a moment" in stdout, "sides printed", stdout)
+    # A continuation cannot start on the corner (no tangent): refused, saying so.
+    code, stdout_c, stderr_c = cli.run("orbit", path, "--section", "v=0,+", "--continue",
+                                       "k=1.0:1.2", "--out", os.path.join(cli.work, "cc"),
+                                       "--no-plot")
+    expect(code == 2 and "lies on a corner of the map" in stderr_c, "continuation refused",
+           code, stderr_c)
 
     # The slow side's slope: x_min after one period from x_min + h, by plain runs.
     def next_minimum(x):
