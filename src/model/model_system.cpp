@@ -326,6 +326,7 @@ Guard make_model_guard(const std::shared_ptr<const CompiledMode>& m, const Model
   guard.terminal = g.terminal;
   guard.set_rule = g.set_rule;
   guard.exclusive_group = g.exclusive_group;
+  guard.scale_offset = g.scale_offset;
   if (g.when != lang::kNoNode) {
     guard.when = [m, c](double t, const ConstVectorRef& x, const ConstVectorRef& z) {
       return evaluate_condition(c->when, t, x, z);

@@ -310,6 +310,27 @@ def orbit_locates_and_names_sliding_bifurcations(cli):
     b = bifurcation("crossing_sliding_down", c, x0, 0.38, 0.30, 0.62)
     expect(abs(b["parameter"] - mu) < 1e-8, "crossing-sliding located", b["parameter"], mu)
     expect(b.get("sliding_kind") == "crossing-sliding", "crossing-sliding named", b)
+    # At mu just past the crossing-sliding the cycle crosses y = c 1.6e-8 beyond x0: the flight
+    # above stays below round-off and the upper flow turns back while the state is a round-off
+    # under y = c. Those runs integrated the upper flow below the surface (11.6 under it by
+    # t = 12), silently; `past:` now takes the crossing. 20 starts: no sample of an upper mode
+    # lies under the surface by more than 1e-8.
+    model = os.path.join(cli.work, "past.toml")
+    with open(model, "w") as f:
+        f.write(CIRCLE.format(c=c, x0=x0, mu=0.34254002825, x=0.55))
+    pasts = 0
+    for i in range(20):
+        out = os.path.join(cli.work, "past")
+        code, stdout, stderr = cli.run("run", model, "--out", out, "--set",
+                                       "x=%r" % (0.55 + 0.0005 * i), "--set", "solver.t_end=12")
+        expect_exit(code, 0, stdout, stderr, "run past the crossing-sliding")
+        under = [float(r["y"]) - c for r in read_csv(os.path.join(out, "trajectory.csv"))
+                 if ">0]" in r["mode"]]
+        lowest = min(under or [0.0])
+        expect(lowest > -1e-8, "upper flow kept above the surface", i, lowest)
+        pasts += sum(r["guard"].startswith("past:")
+                     for r in read_csv(os.path.join(out, "events.csv")))
+    expect(pasts >= 5, "the crossings taken by past:", pasts)
     b = bifurcation("crossing_sliding_up", c, x0, 0.30, 0.38, 0.55)
     expect(abs(b["parameter"] - mu) < 1e-6, "crossing-sliding from the sliding side",
            b["parameter"], mu)

@@ -78,6 +78,9 @@ struct ModelGuard {
   // Values reported with each event (events.csv), functions of the pre-event state.
   std::vector<std::string> output_names;
   std::vector<lang::NodeId> outputs;
+  // A level as a fraction of the guard's scale (core/guard.hpp Guard::scale_offset): the loader's
+  // guards that watch a switching surface crossed by more than round-off.
+  double scale_offset = 0.0;
 };
 
 struct ModelZenoHandover {

@@ -44,6 +44,10 @@ constexpr int kMaxSurfaces = 6;
 // round-off of l at a located exit (a few 1e-16) and far below any tolerance; it delays the exit
 // by kLeaveMargin / |dl/dt| (1e-12 s on the relay).
 constexpr double kLeaveMargin = 1e-12;
+// How far past a surface (a fraction of h's scale, Guard::scale_offset) a region's state may lie
+// before its `past:h` guard takes the crossing: far above round-off (a located exit leaves the
+// state ~1e-16 past) and the engine's band (2e-12), far below any tolerance a user sets.
+constexpr double kPastMargin = 1e-9;
 
 // A mode's surfaces: each distinct switching function once, each switch on one of them.
 struct Surfaces {
@@ -305,8 +309,31 @@ void ModelReader::lower_switches() {
         slide.when_text =
             "the flows on both sides of " + s.names[static_cast<size_t>(k)] + " = 0 push onto it";
         slide.targets[0].target = s.sliding_mode(k, p);
+        // Past the surface by more than round-off while on this side: a crossing neither guard
+        // took, because this side's own rate pointed away when the state reached h and turned
+        // back later (a crossing at the end of the sliding region, where the other side's flow
+        // is tangent: the excursion below round-off). Taken then as the crossing it was, by the
+        // same rule; where neither holds the run stops naming it, never integrating this side's
+        // flow on the other.
+        ModelGuard past;
+        past.name = "past:" + s.names[static_cast<size_t>(k)];
+        past.value = cross.value;
+        past.scale_offset = kPastMargin;
+        // Only while this side's flow carries the state further past: a state a round-off past
+        // after a jump, its own flow carrying it back, is no crossing (the exit from sliding).
+        past.when = g.make(above ? OpCode::Less : OpCode::Greater, own, zero);
+        past.when_text =
+            "this side's flow carries the state across " + s.names[static_cast<size_t>(k)] + " = 0";
+        ModelTarget carry_on = cross.targets[0];
+        carry_on.when = cross.when;
+        carry_on.when_text = cross.when_text;
+        ModelTarget onto = slide.targets[0];
+        onto.when = slide.when;
+        onto.when_text = slide.when_text;
+        past.targets = {carry_on, onto};
         mode.guards.push_back(std::move(cross));
         mode.guards.push_back(std::move(slide));
+        mode.guards.push_back(std::move(past));
       }
       copy_own(mode);
       modes.push_back(std::move(mode));
