@@ -1,9 +1,9 @@
 // Pseudo-arclength continuation of periodic orbits with fold, period-doubling, Neimark-Sacker
 // and grazing detection (contract in include/saltus/analysis/orbit_continuation.hpp). (About
-// 630 lines: the corrector, the step control, the bisection of test functions, the re-timing of
-// a stroboscopic map, the hand-over to the grazing locator and the naming of a sliding
-// bifurcation share one state, the Continuation below; the test functions' location is the next
-// piece to move out.)
+// 670 lines: the corrector, the step control, the bisection of test functions, the re-timing of
+// a stroboscopic map, the hand-over to the grazing locator, and the naming and bisection of a
+// change of event sequence share one state, the Continuation below; the test functions'
+// location and the sequence change are the next pieces to move out.)
 #include "saltus/analysis/orbit_continuation.hpp"
 
 #include <Eigen/LU>
@@ -330,6 +330,39 @@ void name_the_sequence_change(const Continuation& c, const Branch& branch,
   }
 }
 
+// Where the orbit's events per period change between the fixed points x_lo (sequence `before`)
+// and x_hi (another) when no evidence vanishes there (a crossing-sliding seen from the sliding
+// side): bisection on the parameter, each midpoint's orbit solved at that parameter from the
+// states halfway between; its sequence says which end it replaces. True with the bracket's
+// middle in `b` once the bracket is within the tolerance.
+bool bisect_sequence_change(const Continuation& c, const ContinuationOptions& o, Vector x_lo,
+                            Vector x_hi, const std::vector<std::string>& before,
+                            BifurcationPoint& b) {
+  ShootingOptions s;
+  s.tolerance = o.tolerance;
+  s.max_iterations = o.first_orbit_iterations;
+  const int k = o.parameter;
+  for (int i = 0; i < 80; ++i) {
+    if (std::abs(x_hi[k] - x_lo[k]) <= o.tolerance * (1.0 + std::abs(x_lo[k]))) {
+      std::ostringstream os;
+      os.precision(16);
+      os << "; located at parameter " << 0.5 * (x_lo[k] + x_hi[k]) << " by bisection of the "
+         << "event sequence (" << i << " orbits, bracket " << std::abs(x_hi[k] - x_lo[k]) << ")";
+      b.parameter = 0.5 * (x_lo[k] + x_hi[k]);
+      b.x = x_lo;
+      b.message += os.str();
+      return true;
+    }
+    const PeriodicOrbit mid = find_fixed_point(c.map(), 0.5 * (x_lo + x_hi), s);
+    if (!mid.converged()) {
+      b.message += "; not located by bisection of the event sequence: " + mid.message;
+      return false;
+    }
+    (c.map()(mid.x).sequence == before ? x_lo : x_hi) = mid.x;
+  }
+  return false;
+}
+
 // Steps along the branch from the converged point u (evaluation e) with tangent t until it ends;
 // points and bifurcations are appended to `branch`.
 void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
@@ -416,6 +449,9 @@ void follow(Continuation& c, Branch& branch, Vector u, Evaluation e, Vector t,
         b.sliding = change.kind;
         b.sequence_change = change.description;
         b.message += "; the orbit's events per period go " + change.description;
+        if (!located) {
+          bisect_sequence_change(c, o, c.state(anchor), c.state(next), at_anchor.value.sequence, b);
+        }
       } else if (located) {
         name_the_sequence_change(c, branch, o, t[n - 1] >= 0.0 ? 1.0 : -1.0, b);
       }

@@ -78,7 +78,9 @@ struct BifurcationPoint {
   // Grazing: the orbit solved a little past the located point (1e-4, then 1e-3, of 1 + |p|
   // beyond it), on the far side's own event sequence, and how the sequence changed across it
   // (sliding_bifurcation.hpp): the sliding bifurcation's kind, or None with the change stated.
-  // Empty when no orbit past it was found or its sequence is the same.
+  // Empty when no orbit past it was found or its sequence is the same. A change that the
+  // branch's step saw while no evidence vanished (a crossing-sliding met from the sliding side)
+  // is located by bisection of the event sequence (the parameter and message say so).
   SlidingKind sliding = SlidingKind::None;
   std::string sequence_change;
 };
