@@ -69,6 +69,20 @@ struct BoostedWall {
   }
 };
 
+// A wall of random damping, restitution and kick, its boost's acceleration in [a_low, a_high],
+// its threshold v_min at `threshold` times the cycle's rebound speed e q u.
+BoostedWall random_wall(std::mt19937& rng, double a_low, double a_high, double threshold) {
+  std::uniform_real_distribution<double> damping(0.05, 0.6), restitution(0.3, 0.9), kick(0.3, 3.0),
+      accel(a_low, a_high);
+  BoostedWall w;
+  w.c = damping(rng);
+  w.e = restitution(rng);
+  w.k = kick(rng);
+  w.a = accel(rng);
+  w.v_min = threshold * w.e * w.q() * w.u();
+  return w;
+}
+
 Guard lowest_point() {
   return make_observer("lowest", Direction::Rising,
                        [](const auto&, const auto& x, const auto&) { return x[1]; });
@@ -127,18 +141,12 @@ TEST(InstantChain, SeededCyclesOnTheSectionMatchTheirClosedForm) {
   // Newton on the Poincare map of v = 0 through the chained resets: the cycle's point, period
   // and multipliers e q and 0, for random walls (each with e v- > v_min on the cycle).
   std::mt19937 rng(20261130);
-  std::uniform_real_distribution<double> damping(0.05, 0.6), restitution(0.3, 0.9), kick(0.3, 3.0),
-      accel(-9.0, 9.0), offset(0.85, 1.2);
+  std::uniform_real_distribution<double> offset(0.85, 1.2);
   const SimulationOptions options = saltus::testing::differentiation_options();
   int solved = 0;
   for (int trial = 0; trial < 12; ++trial) {
-    BoostedWall w;
-    w.c = damping(rng);
-    w.e = restitution(rng);
-    w.k = kick(rng);
-    w.a = accel(rng);
-    // The cycle hits the wall at speed q u: the threshold lies below e q u by a random margin.
-    w.v_min = 0.5 * w.e * w.q() * w.u();
+    // The cycle hits the wall at speed q u: the threshold lies at half its rebound e q u.
+    const BoostedWall w = random_wall(rng, -9.0, 9.0, 0.5);
     Vector guess = w.section_point();
     guess[0] *= offset(rng);
     const PeriodicOrbit orbit = shoot_on_section(
@@ -221,16 +229,10 @@ TEST(InstantChain, NewtonConvergesOnACornerAndReportsBothSides) {
   // multiplier is e q, the other side's is the slope of the map computed by plain evaluations
   // to the right of the point (x_min larger: slower rebounds).
   std::mt19937 rng(20261131);
-  std::uniform_real_distribution<double> damping(0.05, 0.6), restitution(0.3, 0.9), kick(0.3, 3.0),
-      accel(-9.0, -1.0), offset(0.8, 1.25);
+  std::uniform_real_distribution<double> offset(0.8, 1.25);
   const SimulationOptions options = saltus::testing::differentiation_options();
   for (int trial = 0; trial < 8; ++trial) {
-    BoostedWall w;
-    w.c = damping(rng);
-    w.e = restitution(rng);
-    w.k = kick(rng);
-    w.a = accel(rng);
-    w.v_min = w.e * w.q() * w.u();
+    const BoostedWall w = random_wall(rng, -9.0, -1.0, 1.0);
     const HybridSystem sys = w.build();
     const ReturnMap map =
         section_map(sys, 0, 0.0, lowest_point(), 0.25 * w.period(), 3.0 * w.period(), options);
