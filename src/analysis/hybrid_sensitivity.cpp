@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "one_pass_sensitivity.hpp"
+#include "reset_apply.hpp"
 #include "reset_instants.hpp"
 #include "saltus/analysis/arc_transition.hpp"
 #include "saltus/core/error.hpp"
@@ -90,25 +91,18 @@ bool differentiate_chains(const HybridSystem& system, const std::vector<std::vec
   return true;
 }
 
-// Guard `guard` of `mode`'s reset applied at (t, x) (no algebraic states): false where it fails.
-bool apply_reset(const HybridSystem& system, ModeId mode, GuardId guard, double t, const Vector& x,
-                 Vector& x_plus, ModeId& target) {
+// Guard `guard` of `mode`'s reset applied at (t, x) (no algebraic states), which must lead to
+// `target`: false where it fails or leads elsewhere.
+bool apply_reset(const HybridSystem& system, ModeId mode, GuardId guard, ModeId target, double t,
+                 const Vector& x, Vector& x_plus) {
   const Reset& reset = system.mode(mode).guards[static_cast<size_t>(guard)].reset;
-  target = reset.target == kNoMode ? mode : reset.target;
-  if (!reset.apply) {
+  if (!reset.apply) {  // an identity reset
     x_plus = x;
-    return true;
+    return (reset.target == kNoMode ? mode : reset.target) == target;
   }
-  std::vector<int> nx(static_cast<size_t>(system.mode_count()));
-  for (ModeId m = 0; m < system.mode_count(); ++m)
-    nx[static_cast<size_t>(m)] = system.mode(m).flow.nx;
-  Vector buffer(system.max_nx()), outputs(static_cast<Eigen::Index>(reset.output_names.size()));
-  std::string failure;
-  Jump jump{target, buffer, outputs, failure, nx.data()};
-  if (!reset.apply(t, x, Vector(), jump)) return false;
-  target = jump.target;
-  x_plus = buffer.head(nx[static_cast<size_t>(target)]);
-  return true;
+  x_plus.resize(system.mode(target).flow.nx);
+  detail::ApplyProbe apply(system, reset);
+  return apply(t, x, Vector(), target, x_plus);
 }
 
 // Two surfaces of one mode crossed at one instant, the run taking a's reset then b's: the
@@ -125,9 +119,9 @@ Saltation other_order(const HybridSystem& system, const EventLog& log, long prev
   if (a.mode_after != m || b.mode_before != m || a.nz_before != 0 || b.nz_after != 0) return none;
   const Vector x = log.x_before(previous);
   Vector y1, y2;
-  ModeId to_b = kNoMode, to_a = kNoMode;
-  if (!apply_reset(system, m, b.guard, a.t, x, y1, to_b) || to_b != m ||
-      !apply_reset(system, m, a.guard, a.t, y1, y2, to_a) || to_a != log[last].mode_after) {
+  const ModeId to_a = log[last].mode_after;
+  if (!apply_reset(system, m, b.guard, m, a.t, x, y1) ||
+      !apply_reset(system, m, a.guard, to_a, a.t, y1, y2)) {
     return none;
   }
   const Vector end = log.x_after(last);

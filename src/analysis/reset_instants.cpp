@@ -75,7 +75,12 @@ ResetInstants group_resets_by_instant(const HybridSystem& system, const Simulati
                                       const SimulationOptions& options) {
   ResetInstants out;
   const EventLog& log = run.events;
-  const Vector scales = run_scales(run, x0, options);
+  // The run's scales, computed at the first pair of resets that needs them (most runs have none).
+  Vector scales_storage;
+  const auto scales = [&]() -> const Vector& {
+    if (scales_storage.size() == 0) scales_storage = run_scales(run, x0, options);
+    return scales_storage;
+  };
   for (long i = 0; i < log.size(); ++i) {
     const EventRecord& r = log[i];
     if (r.observation || r.guard == kZenoHandoverGuard) continue;
@@ -93,7 +98,7 @@ ResetInstants group_resets_by_instant(const HybridSystem& system, const Simulati
       const bool moment = guards && r.mode_before == p.mode_after &&
                           r.t - p.t <= kMoment * std::max(std::abs(run.t_final - t0), 1e-300) &&
                           margins_from_surface(*g, p.t, log.x_after(previous),
-                                               log.z_after(previous), scales) <= 1.0;
+                                               log.z_after(previous), scales()) <= 1.0;
       if (moment) {
         out.has_chain = true;
         ResetCorner c;
@@ -112,7 +117,7 @@ ResetInstants group_resets_by_instant(const HybridSystem& system, const Simulati
     }
     out.has_chain = true;
     const double after =
-        g ? margins_from_surface(*g, r.t, log.x_before(i), log.z_before(i), scales) : kNaN;
+        g ? margins_from_surface(*g, r.t, log.x_before(i), log.z_before(i), scales()) : kNaN;
     if (after > 1.0) {  // carried across
       out.chains.back().push_back(i);
       continue;
@@ -125,7 +130,7 @@ ResetInstants group_resets_by_instant(const HybridSystem& system, const Simulati
     const bool same_mode = guards && r.mode_before == p.mode_before;
     c.landing =
         guards && (!same_mode || margins_from_surface(*g, p.t, log.x_before(previous),
-                                                      log.z_before(previous), scales) > 1.0);
+                                                      log.z_before(previous), scales()) > 1.0);
     const std::string a = guards ? event_name(system, p) : "a layer's reset";
     const std::string b = guards ? event_name(system, r) : "a layer's reset";
     c.message = saltus::detail::text(

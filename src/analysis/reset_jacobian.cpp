@@ -4,41 +4,9 @@
 #include <limits>
 #include <vector>
 
+#include "reset_apply.hpp"
+
 namespace saltus::analysis {
-namespace {
-
-// Runs the reset's apply at (t, x, z); x+ (the target's nx entries) into `x_plus`.
-struct ApplyProbe {
-  const HybridSystem& system;
-  const Reset& reset;
-  std::vector<int> nx_of_mode;
-  Vector buffer, outputs;
-  std::string failure;
-
-  ApplyProbe(const HybridSystem& s, const Reset& r)
-      : system(s), reset(r), buffer(s.max_nx()), outputs(r.output_names.size()) {
-    for (const Mode& m : s.modes()) nx_of_mode.push_back(m.flow.nx);
-  }
-  bool operator()(double t, ConstVectorRef x, ConstVectorRef z, ModeId target, VectorRef x_plus) {
-    Jump jump{reset.target, buffer, outputs, failure, nx_of_mode.data()};
-    bool ok = false;
-    try {
-      ok = reset.apply(t, x, z, jump);
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    if (!ok) return false;
-    if (jump.target != target) {
-      failure = "the reset chose mode '" + system.mode(jump.target).name + "' instead of '" +
-                system.mode(target).name + "'";
-      return false;
-    }
-    x_plus = buffer.head(x_plus.size());
-    return true;
-  }
-};
-
-}  // namespace
 
 bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, ModeId target,
                     double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
@@ -67,7 +35,7 @@ bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, Mo
     return false;
   }
   out.numerical = true;
-  ApplyProbe apply(system, reset);
+  detail::ApplyProbe apply(system, reset);
   const double root = std::cbrt(std::numeric_limits<double>::epsilon());
   Vector xs = x_minus, zs = z_minus, up(n_plus), down(n_plus);
   double ts = t;
