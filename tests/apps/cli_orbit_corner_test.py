@@ -36,7 +36,10 @@ T_MIN = math.atan2(2 * WD, C) / WD  # the minimum of x after leaving the wall
 X_MIN = -(U / WD) * math.exp(-C * T_MIN / 2) * math.sin(WD * T_MIN)
 
 
-def model(cli, vmin, name, x0=-1.3, v0=0.4):
+def model(cli, vmin, name, x0=-1.3, v0=0.4, length=1.0):
+    """The boosted wall with lengths in units of `length` metres (x, v, k, vmin, a scaled)."""
+    vmin, x0, v0 = vmin * length, x0 * length, v0 * length
+    k, a = K * length, A * length
     text = f"""
 [model]
 name = "boosted_wall"
@@ -44,9 +47,9 @@ name = "boosted_wall"
 [parameters]
 c = {C}
 e = {E}
-k = {K}
+k = {k!r}
 vmin = {vmin!r}
-a = {A}
+a = {a!r}
 
 [initial]
 mode = "free"
@@ -86,10 +89,11 @@ atol = 1e-14
     return path
 
 
-def orbit(cli, path, name):
+def orbit(cli, path, name, t0=0.0):
     out = os.path.join(cli.work, name)
     code, stdout, stderr = cli.run("orbit", path, "--section", "v=0,+", "--out", out,
-                                   "--no-plot")
+                                   "--no-plot", "--set", "initial.t=%r" % t0, "--set",
+                                   "solver.t_end=%r" % (t0 + 10.0))
     expect_exit(code, 0, stdout, stderr, "orbit of " + name)
     return read_json(out, "orbit.json"), stdout
 
@@ -125,6 +129,34 @@ def orbit_through_resets_chained_at_one_instant(cli):
     expect(s["status"] == "ok" and s["events"][0]["guard"] == "wall" and
            s["events"][0]["through_event"] == s["events"][0]["event"] + 1,
            "the wall's matrix runs through the kick", s["events"])
+
+
+@case
+def chains_and_corners_do_not_depend_on_units_or_the_time_origin(cli):
+    # The chained cycle and the corner cycle with lengths in centimetres (x, v, k, vmin, a times
+    # 100) and from t0 = 1e6: the same period (1e-8, 1e-8 + the clock's 1e-16 t0 per event), the
+    # cycle point scaled by 100 (1e-8 relative), the same multipliers (1e-8), the corner found
+    # with its two sides and the kicked side's e q.
+    for length, t0 in ((100.0, 0.0), (1.0, 1e6)):
+        tag = "%g_%g" % (length, t0)
+        clock = 1e-8 + 1e-15 * t0
+        o, _ = orbit(cli, model(cli, 0.5 * E * Q * U, "chained_" + tag, length=length),
+                     "chained_" + tag, t0)
+        expect(o["status"] == "converged" and "corner" not in o, "chained " + tag, o)
+        expect(abs(o["return_time"] - PERIOD) < clock, "chained period " + tag, o["return_time"])
+        expect(abs(o["state"]["x"] / length - X_MIN) < 1e-8 * (1 + U), "chained point " + tag,
+               o["state"])
+        mods = sorted((m["re"] for m in o["multipliers"]), reverse=True)
+        expect(abs(mods[0] - E * Q) < 1e-8, "chained multiplier " + tag, mods)
+        o, _ = orbit(cli, model(cli, E * Q * U, "corner_" + tag, length=length),
+                     "corner_" + tag, t0)
+        expect(o["status"] == "converged" and "corner" in o and len(o["corner"]["sides"]) == 2,
+               "corner " + tag, o)
+        expect(abs(o["state"]["x"] / length - X_MIN) < 1e-8 * (1 + U), "corner point " + tag,
+               o["state"])
+        carried = [sd for sd in o["corner"]["sides"] if "at once" in sd["sequence"]]
+        expect(len(carried) == 1 and abs(carried[0]["multipliers"][0]["re"] - E * Q) < 1e-8,
+               "corner's kicked side " + tag, o["corner"]["sides"])
 
 
 @case

@@ -12,7 +12,9 @@
 //            switch).
 // Guards of a region on h > 0 (h < 0 mirrored): "cross:h" where h falls to 0 with a <= 0 and
 // b <= 0 (the other side's flow carries on across: the other region), "slide:h" where a < 0 and
-// b > 0 (it pushes back: attractive sliding); with a > 0 neither (not an arrival). Of a sliding
+// b > 0 (it pushes back: attractive sliding); with a > 0 neither (not an arrival); "past:h"
+// where the state lies kPastMargin past h while its own flow carries it further (a crossing the
+// other two missed: the own flow pointed away at h and turned back under round-off). Of a sliding
 // mode: "leave:h>0" where l rises to 1 (f+ tangent: the + side takes over; past 1 by kLeaveMargin),
 // "leave:h<0" where l falls to 0, and "cross:g" for another surface g, taken where the sliding flow
 // beyond g carries on across; elsewhere no target holds and the run stops naming both surfaces
@@ -21,6 +23,8 @@
 // region is the one the initial state is in; on a surface, the side its flows leave towards, or
 // sliding where both push onto it; a repelling surface at the start (both push away: two solutions)
 // is refused, naming it.
+// (Just over 450 lines: the regions, the sliding modes and their guards are built from one
+// Surfaces record and one set of rate expressions; splitting them would pass both around.)
 #include <cmath>
 #include <map>
 #include <sstream>
