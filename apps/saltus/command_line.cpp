@@ -8,6 +8,7 @@
 #include "bifurcation_command.hpp"
 #include "commands.hpp"
 #include "density_command.hpp"
+#include "equilibrium_command.hpp"
 #include "lyapunov_command.hpp"
 #include "orbit_command.hpp"
 #include "sensitivity_command.hpp"
@@ -345,7 +346,11 @@ int run_command_line(int argc, const char* const* argv) {
   saltus::cli::LyapunovArguments lyap;
   CLI::App* lyap_cmd = saltus::cli::add_lyapunov_subcommand(app, lyap);
 
+  saltus::cli::EquilibriumArguments equilibrium;
+  CLI::App* equilibrium_cmd = saltus::cli::add_equilibrium_subcommand(app, equilibrium);
+
   CLI11_PARSE(app, argc, argv);
+  if (*equilibrium_cmd) return saltus::cli::equilibrium_command(equilibrium);
   if (*density_cmd) return saltus::cli::density_command(density);
   if (*orbit_cmd) return saltus::cli::orbit_command(orbit);
   if (*bif_cmd) return saltus::cli::bifurcation_command(bif);

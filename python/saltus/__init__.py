@@ -8,25 +8,26 @@
     saltus.System(["x", "v"], {"flight": saltus.Mode(flow, [saltus.Transition(...)])}).run(...)
 
 See docs/PYTHON.md. Plot helpers are in :mod:`saltus.plot` (matplotlib); the analysis commands
-(orbit, bifurcation, sensitivity, lyapunov) in :mod:`saltus.analysis`.
+(orbit, bifurcation, sensitivity, lyapunov, equilibrium) in :mod:`saltus.analysis`.
 """
 
-from .analysis import bifurcation, lyapunov, orbit, sensitivity
+from .analysis import bifurcation, equilibrium, lyapunov, orbit, sensitivity
 from .errors import (ArityError, CallableError, CommandError, EngineError, ExpressionError,
                      MissingValueError, ModelError, RunFailedError, SaltusError, TomlSyntaxError,
                      UnknownModeError, UnknownParameterError, UnknownStateError,
                      UnknownSymbolError)
 from .model import Guard, Model, Run, load, load_string
-from .results import (BifurcationResult, CommandResult, LyapunovResult, OrbitResult,
-                      SensitivityResult)
+from .results import (BifurcationResult, CommandResult, EquilibriumResult, LyapunovResult,
+                      OrbitResult, SensitivityResult)
 from .sweep import SweepResult, sweep
 from .system import Mode, System, Transition
 from .tables import Table
 
 __all__ = [
-    "load", "load_string", "sweep", "orbit", "bifurcation", "sensitivity", "lyapunov", "Guard",
-    "Model", "Run", "System", "Mode", "Transition", "SweepResult", "Table", "CommandResult",
-    "OrbitResult", "BifurcationResult", "SensitivityResult", "LyapunovResult", "SaltusError",
+    "load", "load_string", "sweep", "orbit", "bifurcation", "sensitivity", "lyapunov",
+    "equilibrium", "Guard", "Model", "Run", "System", "Mode", "Transition", "SweepResult", "Table",
+    "CommandResult", "OrbitResult", "BifurcationResult", "SensitivityResult", "LyapunovResult",
+    "EquilibriumResult", "SaltusError",
     "EngineError", "CommandError", "RunFailedError", "CallableError", "ModelError",
     "TomlSyntaxError", "UnknownSymbolError", "ArityError", "UnknownModeError", "UnknownStateError",
     "MissingValueError", "UnknownParameterError", "ExpressionError",

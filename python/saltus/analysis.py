@@ -1,5 +1,6 @@
 """The analysis commands from Python: ``saltus.orbit``, ``saltus.bifurcation``,
-``saltus.sensitivity`` and ``saltus.lyapunov`` run ``saltus orbit`` (...) in this process, with
+``saltus.sensitivity``, ``saltus.lyapunov`` and ``saltus.equilibrium`` run ``saltus orbit`` (...)
+in this process, with
 the command's options and into the command's output folder, and read its files back.
 
     r = saltus.orbit("models/passive_walker.toml", "out/branch", section="theta=0,-",
@@ -37,7 +38,8 @@ import sys
 from . import _core
 from .errors import CommandError
 from .model import Model, _override_text
-from .results import (BifurcationResult, LyapunovResult, OrbitResult, SensitivityResult)
+from .results import (BifurcationResult, EquilibriumResult, LyapunovResult, OrbitResult,
+                      SensitivityResult)
 
 # Keywords whose False is a flag of its own (the commands' "!--no-plot").
 _NEGATED = {"plot": "--no-plot"}
@@ -182,3 +184,14 @@ def lyapunov(model, out, quiet=False, **options):
     exponents; lyapunov.json says why).
     """
     return _run("lyapunov", LyapunovResult, model, out, quiet, options)
+
+
+def equilibrium(model, out, quiet=False, **options):
+    """``saltus equilibrium MODEL --out OUT ...``: the equilibria of the model's modes and, with
+    ``continue_``, their branches with folds, Hopf and boundary-equilibrium bifurcations.
+
+    Options: ``mode`` (a list), ``continue_`` (``{"NAME": (A, B)}`` or "NAME=A:B"),
+    ``max_step``, ``set``. Returns a :class:`saltus.results.EquilibriumResult` (``complete``
+    False when none was found or a branch stopped short; equilibria.json says why).
+    """
+    return _run("equilibrium", EquilibriumResult, model, out, quiet, options)

@@ -124,3 +124,12 @@ class LyapunovResult(CommandResult):
         if values is None:
             return None
         return np.array([-np.inf if v is None else v for v in values], dtype=np.float64)
+
+
+class EquilibriumResult(CommandResult):
+    """``saltus equilibrium``: ``equilibria`` (equilibria.json) and ``branches`` (branches.csv,
+    with ``continue_``)."""
+
+    equilibria = property(lambda self: self.json("equilibria.json"),
+                          doc="equilibria.json as a dict.")
+    branches = property(lambda self: self.table("branches.csv"), doc="branches.csv (--continue).")

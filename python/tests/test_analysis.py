@@ -222,6 +222,17 @@ def test_seeded_random_analyses_equal_the_command(cli, scratch):
     assert r.status == done.returncode == 0, done.stderr
     expect_same_folders(command, r.out)
     assert r.complete and len(r.exponents) == 2 and r.exponents[0] > 0 > r.exponents[1]
+    # A node's branch through its boundary-equilibrium point (mu = c^2 = 0.25).
+    beb = model_path("boundary_equilibrium.toml")
+    command = scratch / "equilibrium_command"
+    done = run_cli(cli, "equilibrium", beb, "--continue", "mu=0.1:0.5", "--out", str(command))
+    r = saltus.equilibrium(beb, scratch / "equilibrium_python", continue_={"mu": (0.1, 0.5)},
+                           quiet=True)
+    assert r.status == done.returncode == 0, done.stderr
+    expect_same_folders(command, r.out)
+    point = r.equilibria["branches"][0]["bifurcations"][0]
+    assert point["boundary_kind"] == "persistence" and abs(point["parameter"] - 0.25) < 1e-12
+    assert len(r.branches["mu"]) == r.equilibria["branches"][0]["points"]
 
 
 def test_a_command_releases_the_gil(scratch):

@@ -8,6 +8,16 @@
 
 namespace saltus::model {
 
+Guard expression_observer(const Model& model, lang::NodeId node, std::string name,
+                          Direction direction) {
+  auto tape = std::make_shared<const lang::Tape>(lang::compile_tape(*model.graph, {{node, 0}}));
+  Guard observer = make_observer(
+      std::move(name), direction,
+      [tape](const auto& t, const auto& x, const auto& z) { return evaluate(*tape, t, x, z); });
+  observer.enclosure = lang::tape_enclosure(tape);
+  return observer;
+}
+
 Guard section_guard(const Model& model, std::string_view spec) {
   for (const ModelSection& s : model.sections) {  // the name of one of the model's [[sections]]
     if (s.name != spec) continue;
@@ -15,13 +25,7 @@ Guard section_guard(const Model& model, std::string_view spec) {
       throw Error("section '" + s.name + "' of " + model.file + " is stroboscopic (period " +
                   std::to_string(s.period) + "); give --period instead of --section");
     }
-    auto tape =
-        std::make_shared<const lang::Tape>(lang::compile_tape(*model.graph, {{s.value, 0}}));
-    Guard observer = make_observer(
-        "section " + s.name, s.direction,
-        [tape](const auto& t, const auto& x, const auto& z) { return evaluate(*tape, t, x, z); });
-    observer.enclosure = lang::tape_enclosure(tape);
-    return observer;
+    return expression_observer(model, s.value, "section " + s.name, s.direction);
   }
   std::string_view text = spec;
   Direction direction = Direction::Rising;

@@ -106,6 +106,14 @@ struct ModelMode {
   std::vector<ModelGuard> guards;
   std::optional<ModelZenoHandover> zeno;
   std::vector<ModelDiscontinuity> discontinuities;
+  // A sliding mode of a flow written with sign() (loader/switching_modes.cpp): its surface h = 0
+  // and the regions on its two sides (h > 0: plus, h < 0: minus), for the equilibrium analysis
+  // (analysis/equilibrium.hpp). Empty for every other mode.
+  struct SlidingSurface {
+    lang::NodeId h = lang::kNoNode;
+    int plus = -1, minus = -1;
+  };
+  std::optional<SlidingSurface> sliding;
 };
 
 // A unilateral contact of a mechanical model ([[contacts]]).

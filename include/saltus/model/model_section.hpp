@@ -21,6 +21,11 @@ namespace saltus::model {
 // offset and problem.
 Guard section_guard(const Model& model, std::string_view spec);
 
+// An observer guard of one of the model's expressions (a section's value, a sliding mode's
+// surface): value, gradient (automatic differentiation of the tape) and enclosure.
+Guard expression_observer(const Model& model, lang::NodeId node, std::string name,
+                          Direction direction = Direction::Either);
+
 // The index of state `name`; throws saltus::Error (a parameter of that name: says to make it a
 // state with rate 0; unknown: lists the states).
 int parameter_state_index(const Model& model, const std::string& name);

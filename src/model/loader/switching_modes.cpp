@@ -349,6 +349,9 @@ void ModelReader::lower_switches() {
         mode.name = mode_name(o, p, k);
         NodeId weight = lang::kNoNode;
         mode.flow = sliding_flow(o, k, p, weight);
+        mode.sliding = ModelMode::SlidingSurface{s.h[static_cast<size_t>(k)],
+                                                 s.first_region + static_cast<int>(p | (1u << k)),
+                                                 s.first_region + static_cast<int>(p)};
         for (const bool up : {true, false}) {
           ModelGuard leave;
           leave.name = "leave:" + s.names[static_cast<size_t>(k)] + (up ? ">0" : "<0");
