@@ -94,23 +94,36 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       if (auto s = string(*v, "body name")) name = *s;
     }
     const std::string where = "body '" + name + "'";
-    check_keys(
-        t, where,
-        {"name", "mass", "inertia", "orientation", "position", "fixed_point", "force", "torque"});
+    check_keys(t, where,
+               {"name", "mass", "inertia", "orientation", "quaternion", "position", "fixed_point",
+                "force", "torque"});
     // The orientation: ZXZ Euler angles, three expressions of the coordinates (coordinates
-    // themselves for a free rotation; one coordinate and two constants for a revolute joint).
-    const auto angles = body_vector(t, "orientation", where);
-    if (!angles) {
-      if (!t.get("orientation")) {
-        add(t, where + " has no orientation; expected orientation = [\"phi\", \"theta\", " +
-                   "\"psi\"], ZXZ Euler angles (coordinates, or expressions of them)");
+    // themselves for a free rotation; one coordinate and two constants for a revolute joint), or
+    // a quaternion of four coordinates (body_quaternion.cpp).
+    std::optional<std::array<NodeId, 3>> angles;
+    std::optional<BodyQuaternion> quaternion;
+    if (t.get("quaternion") != nullptr) {
+      if (t.get("orientation") != nullptr) {
+        add(t, where + " has both orientation and quaternion; expected one of them");
+        continue;
       }
-      continue;
+      quaternion = body_quaternion(t, where);
+      if (!quaternion) continue;
+    } else {
+      angles = body_vector(t, "orientation", where);
+      if (!angles) {
+        if (!t.get("orientation")) {
+          add(t, where + " has no orientation; expected orientation = [\"phi\", \"theta\", " +
+                     "\"psi\"], ZXZ Euler angles (coordinates, or expressions of them), or " +
+                     "quaternion = [\"q0\", \"q1\", \"q2\", \"q3\"], four coordinates");
+        }
+        continue;
+      }
     }
-    // The chart's pole is watched where all three are coordinates (a free rotation): the
-    // coordinate of theta, else -1.
+    // The chart's pole is watched where all three angles are coordinates (a free rotation): the
+    // coordinate of theta, else -1. A quaternion has no pole.
     int pole_theta = -1;
-    {
+    if (angles) {
       std::array<int, 3> plain{-1, -1, -1};
       for (size_t k = 0; k < 3; ++k) {
         const lang::ExpressionNode& a = g.node((*angles)[k]);
@@ -160,20 +173,28 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       }
       return sum;
     };
-    const NodeId phi = (*angles)[0], theta = (*angles)[1], psi = (*angles)[2];
-    const NodeId dphi = rate(phi), dtheta = rate(theta), dpsi = rate(psi);
-    const NodeId w1 = add_(mul(mul(dphi, sin(theta)), sin(psi)), mul(dtheta, cos(psi)));
-    const NodeId w2 = sub(mul(mul(dphi, sin(theta)), cos(psi)), mul(dtheta, sin(psi)));
-    const NodeId w3 = add_(mul(dphi, cos(theta)), dpsi);
-    // R = Rz(phi) Rx(theta) Rz(psi), row by row.
-    const NodeId cf = cos(phi), sf = sin(phi), ct = cos(theta), st = sin(theta), cp = cos(psi),
-                 sp = sin(psi);
-    const std::array<std::array<NodeId, 3>, 3> R{
-        {{sub(mul(cf, cp), mul(mul(sf, ct), sp)),
-          g.make(OpCode::Neg, add_(mul(cf, sp), mul(mul(sf, ct), cp))), mul(sf, st)},
-         {add_(mul(sf, cp), mul(mul(cf, ct), sp)), sub(mul(mul(cf, ct), cp), mul(sf, sp)),
-          g.make(OpCode::Neg, mul(cf, st))},
-         {mul(st, sp), mul(st, cp), ct}}};
+    NodeId w1, w2, w3;
+    std::array<std::array<NodeId, 3>, 3> R{};
+    if (quaternion) {
+      R = quaternion->rotation;
+      w1 = quaternion->spin[0];
+      w2 = quaternion->spin[1];
+      w3 = quaternion->spin[2];
+    } else {
+      const NodeId phi = (*angles)[0], theta = (*angles)[1], psi = (*angles)[2];
+      const NodeId dphi = rate(phi), dtheta = rate(theta), dpsi = rate(psi);
+      w1 = add_(mul(mul(dphi, sin(theta)), sin(psi)), mul(dtheta, cos(psi)));
+      w2 = sub(mul(mul(dphi, sin(theta)), cos(psi)), mul(dtheta, sin(psi)));
+      w3 = add_(mul(dphi, cos(theta)), dpsi);
+      // R = Rz(phi) Rx(theta) Rz(psi), row by row.
+      const NodeId cf = cos(phi), sf = sin(phi), ct = cos(theta), st = sin(theta), cp = cos(psi),
+                   sp = sin(psi);
+      R = {{{sub(mul(cf, cp), mul(mul(sf, ct), sp)),
+             g.make(OpCode::Neg, add_(mul(cf, sp), mul(mul(sf, ct), cp))), mul(sf, st)},
+            {add_(mul(sf, cp), mul(mul(cf, ct), sp)), sub(mul(mul(cf, ct), cp), mul(sf, sp)),
+             g.make(OpCode::Neg, mul(cf, st))},
+            {mul(st, sp), mul(st, cp), ct}}};
+    }
     std::array<NodeId, 3> c{};
     const auto position = body_vector(t, "position", where);
     const auto fixed = body_vector(t, "fixed_point", where);
@@ -197,8 +218,15 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       const NodeId ci = rate(c[i]);
       speed2 = add_(speed2, mul(ci, ci));
     }
-    const NodeId spin = add_(add_(mul((*inertia)[0], mul(w1, w1)), mul((*inertia)[1], mul(w2, w2))),
-                             mul((*inertia)[2], mul(w3, w3)));
+    NodeId spin = add_(add_(mul((*inertia)[0], mul(w1, w1)), mul((*inertia)[1], mul(w2, w2))),
+                       mul((*inertia)[2], mul(w3, w3)));
+    if (quaternion) {
+      // The gauge term 4 Ibar (d ln|q| / dt)^2, Ibar the mean moment (body_quaternion.cpp).
+      const NodeId mean =
+          mul(g.constant(1.0 / 3.0), add_(add_((*inertia)[0], (*inertia)[1]), (*inertia)[2]));
+      spin = add_(spin,
+                  mul(g.constant(4.0), mul(mean, mul(quaternion->log_rate, quaternion->log_rate))));
+    }
     T = add_(T, mul(half, add_(mul(*mass, speed2), spin)));
     // Applied force (world frame, at the centre of mass) and torque (body axes): their virtual
     // power F . c' + tau . w gives Q_k = F . dc/dq_k + tau . dw/dq'_k.

@@ -171,6 +171,15 @@ class ModelReader {
   std::optional<std::array<lang::NodeId, 3>> body_vector(const toml::table& t, const char* key,
                                                          const std::string& where,
                                                          bool geometry = true);
+  // A body's orientation as a quaternion of four coordinates (body_quaternion.cpp): its
+  // rotation (body axes to world, of q / |q|), its angular velocity in body axes and the rate of
+  // log |q|; nullopt after reporting a problem.
+  struct BodyQuaternion {
+    std::array<std::array<lang::NodeId, 3>, 3> rotation;
+    std::array<lang::NodeId, 3> spin;
+    lang::NodeId log_rate;
+  };
+  std::optional<BodyQuaternion> body_quaternion(const toml::table& t, const std::string& where);
   // A [[bodies]] body's frame, kept for the contacts on its points (body_point_gap.cpp): its
   // centre of mass c and rotation R (body axes to world) as expressions of the coordinates.
   struct BodyFrame {
