@@ -6,9 +6,14 @@
 //   point = ["-a", "-a", "-a"]     # in body axes, from the centre of mass
 //   plane = [0, 0, 1, 0]           # n . x = d (default: the floor z = 0); n need not be unit
 //   radius = "r"                   # optional: a sphere of that radius about the point
+//   rim = "R", axis = [0, 0, 1]    # optional: a disk of radius R about the point, normal to
+//                                  # axis (body axes); with radius, a torus of tube radius r
 //
-// gap = (n . (c + R p) - d) / |n| - radius, the point's signed distance from the plane (the
-// sphere's from its surface), with c and R the body's (bodies_reader.cpp). Only frictionless
+// gap = (n . (c + R p) - d) / |n| - rim sqrt(1 - (n . R a)^2 / (|n| |a|)^2) - radius: the
+// point's signed distance from the plane, less the depth of a disk's lowest rim point below its
+// centre, less a sphere's (or the torus's tube's) radius, with c and R the body's
+// (bodies_reader.cpp). The disk's depth is not differentiable where it lies flat (n . a = 1:
+// its whole rim touches), which no rim contact handles. Only frictionless
 // laws: friction in space needs two tangent directions (stage 3).
 #include <algorithm>
 #include <cmath>
@@ -70,15 +75,39 @@ lang::NodeId ModelReader::body_point_gap(const toml::table& t, const std::string
     along = add_(along, mul(plane[i], x));
     norm2 = add_(norm2, mul(plane[i], plane[i]));
   }
-  NodeId gap =
-      g.make(OpCode::Div, g.make(OpCode::Sub, along, plane[3]), g.make(OpCode::Sqrt, norm2));
-  if (const toml::node* r = t.get("radius")) {
-    std::optional<NodeId> radius;
-    if (auto x = r->value<double>()) {
-      radius = g.constant(*x);
-    } else {
-      radius = expression(*r, where + " radius", symbols({}));
+  const NodeId norm = g.make(OpCode::Sqrt, norm2);
+  NodeId gap = g.make(OpCode::Div, g.make(OpCode::Sub, along, plane[3]), norm);
+  // A length: a number or an expression of the parameters.
+  const auto length = [&](const char* key) -> std::optional<NodeId> {
+    const toml::node& r = *t.get(key);
+    if (auto x = r.value<double>()) return g.constant(*x);
+    return expression(r, where + " " + key, symbols({}));
+  };
+  // A disk's rim: its lowest point lies rim sqrt(1 - (n . a)^2) below its centre along the
+  // unit normal n, a the disk's unit axis in the world (R axis / |axis|).
+  if ((t.get("rim") != nullptr) != (t.get("axis") != nullptr)) {
+    add(t, where + (t.get("rim") ? " has rim but no axis" : " has axis but no rim") +
+               "; expected both: a disk of radius rim about the point, normal to axis (body axes)");
+    return lang::kNoNode;
+  }
+  if (t.get("rim") != nullptr) {
+    const auto axis = body_vector(t, "axis", where);
+    const auto rim = length("rim");
+    if (!axis || !rim) return lang::kNoNode;
+    NodeId cosine = g.constant(0.0), axis2 = g.constant(0.0);
+    for (size_t i = 0; i < 3; ++i) {
+      NodeId a = g.constant(0.0);
+      for (size_t j = 0; j < 3; ++j) a = add_(a, mul(frame->R[i][j], (*axis)[j]));
+      cosine = add_(cosine, mul(plane[i], a));
+      axis2 = add_(axis2, mul((*axis)[i], (*axis)[i]));
     }
+    // (n . a)^2 with n and a made unit.
+    const NodeId c2 = g.make(OpCode::Div, mul(cosine, cosine), mul(norm2, axis2));
+    const NodeId drop = mul(*rim, g.make(OpCode::Sqrt, g.make(OpCode::Sub, g.constant(1.0), c2)));
+    gap = g.make(OpCode::Sub, gap, drop);
+  }
+  if (t.get("radius") != nullptr) {
+    const auto radius = length("radius");
     if (!radius) return lang::kNoNode;
     gap = g.make(OpCode::Sub, gap, *radius);
   }

@@ -249,6 +249,12 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       c.gap = body_point_gap(t, c.body, where);
     }
   } else {
+    for (const char* key : {"plane", "axis", "rim", "radius"}) {
+      if (const toml::node* v = t.get(key)) {
+        add(*v, where + " has " + key + " but no point; expected " + key +
+                    " with point = [x, y, z] on a [[bodies]] body");
+      }
+    }
     c.gap = geometry("gap");
     if (t.get("gap") == nullptr) {
       add(t, where + " has no gap; expected gap = \"g_N(q)\" (positive when open), or " +

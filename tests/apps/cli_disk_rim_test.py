@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""End-to-end tests of a contact on a disk's rim (issue 48, stage 2): models/disk_on_rim.toml, a
+thin disk with a quaternion orientation dropped on a frictionless floor, against
+
+- the closed form of its first impact: it falls without turning and lands at
+  t1 = sqrt(2 (z0 - R sin alpha) / g) on its lowest rim point r (from the centre), then
+  P = -(1 + e) v_n / (1/m + (r x n) . I_w^-1 (r x n)), v+ = v- + P n / m,
+  w+ = I_w^-1 (r x P n) [derived, Newton's law];
+- the invariants of a frictionless floor, whose force is vertical and acts on the rim: the
+  horizontal momentum, the spin about the symmetry axis (its torque about the axis is
+  a . (r x n) = 0, r in the plane of a and n) and the angular momentum about the vertical
+  through the centre stay constant through flight, impacts and contact; the energy too at e = 1.
+
+Usage: cli_disk_rim_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per CASE,
+apps/CMakeLists.txt), run by Debian's python3 (NumPy).
+"""
+import math
+import os
+
+import numpy as np
+
+from cli_analysis_test import read_json
+from cli_test import expect, expect_exit, main, read_csv
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def q_mul(a, b):
+    return np.concatenate([[a[0] * b[0] - a[1:] @ b[1:]],
+                           a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])])
+
+
+def rotation(q):
+    """R of q / |q|: the matrix of v -> u v u*, u = q / |q|."""
+    u = q / np.linalg.norm(q)
+    return np.array([q_mul(q_mul(u, np.concatenate([[0.0], e])), u * [1, -1, -1, -1])[1:]
+                     for e in np.eye(3)]).T
+
+
+def body_rates(q, dq):
+    return 2.0 * q_mul(q * [1, -1, -1, -1], dq)[1:] / (q @ q)
+
+
+def state(row, which=None):
+    key = (lambda n: n) if which is None else (lambda n: n + "_" + which)
+    c = np.array([float(row[key(n)]) for n in "xyz"])
+    v = np.array([float(row[key(n + "'")]) for n in "xyz"])
+    q = np.array([float(row[key("q%d" % i)]) for i in range(4)])
+    dq = np.array([float(row[key("q%d'" % i)]) for i in range(4)])
+    return c, v, q, dq
+
+
+def rim_point(R, q, radius):
+    """The lowest point of the rim, from the centre: -radius (n - (n.a) a) / |...|, n = z."""
+    a = R @ np.array([0.0, 0.0, 1.0])
+    n = np.array([0.0, 0.0, 1.0])
+    d = n - (n @ a) * a
+    return -radius * d / np.linalg.norm(d)
+
+
+def drop(cli, name, sets, model=None):
+    out = os.path.join(cli.work, name)
+    args = ["run", model or cli.model("disk_on_rim.toml"), "--out", out]
+    for s in sets:
+        args += ["--set", s]
+    code, stdout, stderr = cli.run(*args)
+    expect_exit(code, 0, stdout, stderr, name)
+    return (read_csv(os.path.join(out, "events.csv")),
+            read_csv(os.path.join(out, "trajectory.csv")), read_json(out, "summary.json"))
+
+
+M, G, RADIUS = 0.5, 9.81, 0.04
+INERTIA = np.diag([M * RADIUS ** 2 / 4, M * RADIUS ** 2 / 4, M * RADIUS ** 2 / 2])
+
+
+@case
+def a_tilted_disk_lands_on_its_rim_as_the_closed_form(cli):
+    # Tilts 0.3, 0.6, 1.2 rad, e = 1 and 0.5: the first impact at t1 (1e-10 s), and the
+    # velocities after it against the closed form within 1e-10 of the fall speed.
+    for alpha in (0.3, 0.6, 1.2):
+        for e in (1.0, 0.5):
+            z0 = 0.1
+            events, _, _ = drop(cli, "tilt%g_e%g" % (alpha, e),
+                                ["alpha=%r" % alpha, "e=%r" % e, "solver.t_end=0.2"])
+            first = events[0]
+            t1 = math.sqrt(2 * (z0 - RADIUS * math.sin(alpha)) / G)
+            expect(first["guard"] == "impact:rim" and abs(float(first["t"]) - t1) < 1e-10,
+                   "the first impact at t1", first["t"], t1)
+            c, v, q, dq = state(first, "before")
+            R = rotation(q)
+            expect(np.abs(body_rates(q, dq)).max() < 1e-12 and abs(v[2] + G * t1) < 1e-9,
+                   "falling without turning", v, dq)
+            r = rim_point(R, q, RADIUS)
+            n = np.array([0.0, 0.0, 1.0])
+            Iw = R @ INERTIA @ R.T
+            rn = np.cross(r, n)
+            P = -(1 + e) * v[2] / (1 / M + rn @ np.linalg.solve(Iw, rn))
+            v_after = v + P * n / M
+            w_after = np.linalg.solve(Iw, np.cross(r, P * n))
+            c2, v2, q2, dq2 = state(first, "after")
+            w2 = R @ body_rates(q2, dq2)
+            scale = G * t1
+            expect(np.abs(v2 - v_after).max() < 1e-10 * scale, "v+", v2, v_after)
+            expect(np.abs(w2 - w_after).max() * RADIUS < 1e-10 * scale, "w+", w2, w_after)
+            rim_speed = (v2 + np.cross(w2, r))[2]
+            expect(abs(rim_speed + e * v[2]) < 1e-10 * scale, "Newton's law at the rim",
+                   rim_speed, -e * v[2])
+
+
+def invariants(row):
+    c, v, q, dq = state(row)
+    R = rotation(q)
+    w_body = body_rates(q, dq)
+    w = R @ w_body
+    energy = 0.5 * M * v @ v + 0.5 * w_body @ INERTIA @ w_body + M * G * c[2]
+    lowest = c[2] + rim_point(R, q, RADIUS)[2]
+    return np.array([M * v[0], M * v[1], w_body[2], (R @ INERTIA @ w_body)[2]]), energy, lowest
+
+
+@case
+def random_spinning_disks_keep_the_floors_invariants(cli):
+    # 8 seeded random drops: tilt in [0.3, 1.2], spin about the axis up to 60 rad/s, a random
+    # transverse rate, a horizontal throw, e = 1 for half of them, else random. Every run ends
+    # at its end time; at every sample the rim is not below the floor (1e-9 R), the horizontal
+    # momentum, the axial spin and the vertical angular momentum about the centre are those of
+    # the start (1e-9 of their scale), and the energy is kept (e = 1) or never gained (1e-9).
+    rng = np.random.default_rng(48)
+    for k in range(8):
+        alpha = rng.uniform(0.3, 1.2)
+        w_body = np.array([rng.uniform(-5, 5), rng.uniform(-5, 5), rng.uniform(-60, 60)])
+        e = 1.0 if k % 2 == 0 else rng.uniform(0.2, 0.9)
+        q = np.array([math.cos(alpha / 2), math.sin(alpha / 2), 0.0, 0.0])
+        dq = 0.5 * q_mul(q, np.concatenate([[0.0], w_body]))
+        sets = ["alpha=%r" % alpha, "e=%r" % e, "z=%r" % rng.uniform(0.05, 0.15),
+                "x'=%r" % rng.uniform(-1, 1), "y'=%r" % rng.uniform(-1, 1), "solver.t_end=0.6"]
+        sets += ["q%d'=%r" % (i, float(dq[i])) for i in range(4)]
+        _, rows, summary = drop(cli, "random%d" % k, sets)
+        expect(summary["status"] == "end-time-reached", "drop %d: to the end" % k, summary)
+        start, energy0, _ = invariants(rows[0])
+        scale = np.array([M * 2, M * 2, 60, INERTIA[2, 2] * 60]) + np.abs(start)
+        for r in rows:
+            kept, energy, lowest = invariants(r)
+            expect(lowest > -1e-9 * RADIUS, "drop %d: the rim above the floor" % k, r["t"],
+                   lowest)
+            expect((np.abs(kept - start) < 1e-9 * scale).all(),
+                   "drop %d: momentum, axial spin, vertical angular momentum" % k, r["t"],
+                   kept - start)
+            if e == 1.0:
+                expect(abs(energy - energy0) < 1e-9 * abs(energy0), "drop %d: energy kept" % k,
+                       r["t"], energy, energy0)
+            else:
+                expect(energy <= energy0 + 1e-9 * abs(energy0), "drop %d: energy never gained"
+                       % k, r["t"], energy, energy0)
+
+
+@case
+def the_disk_in_centimetres_lands_at_the_same_times(cli):
+    # The spinning drop in cm (R = 4, g = 981, z0 = 10): the same impact times (1e-10 s).
+    times = {}
+    for name, sets in (("m", []), ("cm", ["R=4", "g=981", "z=10"])):
+        # 20 rad/s about the axis: q' = 1/2 q (x) (0, 0, 0, 20) at the file's tilt 0.6.
+        dq = ["q2'=%r" % (-10 * math.sin(0.3)), "q3'=%r" % (10 * math.cos(0.3))]
+        events, _, _ = drop(cli, name, sets + dq + ["solver.t_end=0.5"])
+        times[name] = [float(e["t"]) for e in events if e["guard"].startswith("impact")]
+    expect(len(times["m"]) == len(times["cm"]) >= 3, "as many impacts", times)
+    expect(all(abs(a - b) < 1e-10 for a, b in zip(times["m"], times["cm"])), "the same times",
+           times)
+
+
+@case
+def rim_contacts_refuse_what_they_cannot_be(cli):
+    with open(cli.model("disk_on_rim.toml")) as f:
+        text = f.read()
+    for name, old, new, says in (
+            ("no_axis", 'axis = [0, 0, 1]\n', "", "has rim but no axis"),
+            ("no_rim", 'rim = "R"\n', "", "has axis but no rim"),
+            ("no_point", 'point = [0, 0, 0]\n', 'gap = "z"\n', "but no point")):
+        bad = text.replace(old, new, 1)
+        expect(bad != text, name + ": the file changed")
+        path = os.path.join(cli.work, name + ".toml")
+        with open(path, "w") as f:
+            f.write(bad)
+        code, stdout, stderr = cli.run("check", path)
+        expect_exit(code, 1, stdout, stderr, name)
+        expect(says in stderr and "contact 'rim'" in stderr, name + ": named", stderr)
+
+
+if __name__ == "__main__":
+    main(CASES, "cli_disk_rim_test.py")
