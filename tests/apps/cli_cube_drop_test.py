@@ -299,6 +299,39 @@ def a_sphere_lands_on_a_frictionless_incline_and_slides(cli):
 
 
 @case
+def the_flow_map_jacobian_through_corner_impacts_is_central_differences(cli):
+    # `saltus sensitivity` of a spinning cube through two corner impacts (e = 0.5, t = 0.45): each
+    # column of the flow-map Jacobian (saltation matrices of the spatial impacts) against central
+    # differences of whole runs, step 1e-6: within 1e-4 of the column's size (the differences'
+    # noise is the runs' tolerance over the step, measured 3e-6).
+    start = {"x": 0.0, "y": 0.0, "z": 0.5, "phi": 0.3, "theta": 0.9, "psi": 0.2, "x'": 0.3,
+             "y'": 0.0, "z'": 0.0, "phi'": 2.0, "theta'": 0.0, "psi'": -1.0}
+    base = ["--set", "e=0.5", "--t-end", "0.45"]
+    for k, v in start.items():
+        base += ["--set", "%s=%r" % (k, v)]
+    out = os.path.join(cli.work, "sensitivity")
+    code, stdout, stderr = cli.run("sensitivity", cli.model("cube_drop.toml"), "--out", out, *base)
+    expect_exit(code, 0, stdout, stderr, "sensitivity")
+    J = np.array(read_json(out, "sensitivity.json")["flow_map_jacobian"])
+    impacts = [r for r in read_csv(os.path.join(out, "events.csv"))
+               if r["guard"].startswith("impact:")]
+    expect(len(impacts) == 2, "two corner impacts", [r["guard"] for r in impacts])
+
+    def final(name, value):
+        run = os.path.join(cli.work, "fd")
+        code, stdout, stderr = cli.run("run", cli.model("cube_drop.toml"), "--out", run, *base,
+                                       "--set", "%s=%r" % (name, value))
+        expect_exit(code, 0, stdout, stderr, name)
+        last = read_csv(os.path.join(run, "trajectory.csv"))[-1]
+        return np.array([float(last[n]) for n in start])
+    for k, (name, value) in enumerate(start.items()):
+        column = (final(name, value + 1e-6) - final(name, value - 1e-6)) / 2e-6
+        miss = np.abs(column - J[:, k]).max()
+        expect(miss < 1e-4 * max(1.0, np.abs(J[:, k]).max()), "column " + name, miss, column,
+               J[:, k])
+
+
+@case
 def point_contacts_refuse_what_they_cannot_do(cli):
     # A point on a body that is not a [[bodies]] body, a point with a gap too, a frictional law
     # on a point: refused at the contact, naming it (exit 1).
