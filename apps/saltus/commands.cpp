@@ -130,14 +130,21 @@ int animate_command(const AnimateArguments& args) {
               << "`saltus run`\n";
     return 3;
   }
-  if (!std::filesystem::exists(dir / "drawing.json")) {
-    std::cerr << "error: " << args.dir << " holds no drawing.json: its model has no [drawing] "
-              << "section (docs/MODEL_FORMAT.md \"Drawing\"); nothing to animate\n";
-    return 3;
+  const std::vector<std::string> options = {"--frames", std::to_string(args.frames), "--fps",
+                                            std::to_string(args.fps)};
+  if (std::filesystem::exists(dir / "drawing.json")) {
+    return run_plot_script("SALTUS_ANIMATE_SCRIPT", SALTUS_DEFAULT_ANIMATE_SCRIPT, args.dir,
+                           options);
   }
-  return run_plot_script(
-      "SALTUS_ANIMATE_SCRIPT", SALTUS_DEFAULT_ANIMATE_SCRIPT, args.dir,
-      {"--frames", std::to_string(args.frames), "--fps", std::to_string(args.fps)});
+  // A model with [[bodies]] and no [drawing]: its bodies in 3-D.
+  if (std::filesystem::exists(dir / "bodies.json")) {
+    return run_plot_script("SALTUS_ANIMATE_BODIES_SCRIPT", SALTUS_DEFAULT_ANIMATE_BODIES_SCRIPT,
+                           args.dir, options);
+  }
+  std::cerr << "error: " << args.dir << " holds no drawing.json nor bodies.json: its model has "
+            << "no [drawing] section (docs/MODEL_FORMAT.md \"Drawing\") and no [[bodies]]; "
+            << "nothing to animate\n";
+  return 3;
 }
 
 }  // namespace saltus::cli

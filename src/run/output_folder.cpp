@@ -141,6 +141,7 @@ fs::path swap_in(const fs::path& fresh, const fs::path& target) {
 
 const std::vector<std::string>& output_folder_names() {
   // forces.png: `saltus plot` of a run with contact forces; drawing.*: models with a [drawing];
+  // bodies.*: models with [[bodies]];
   // animation.gif: `saltus animate`; density.*: `saltus density`; sensitivity.json: `saltus
   // sensitivity`; orbit.json, branch.*, bifurcations.csv, period2.csv, floquet.png: `saltus
   // orbit`; bifurcation.*: `saltus bifurcation`; lyapunov.json: `saltus lyapunov`; equilibria.json,
@@ -152,7 +153,8 @@ const std::vector<std::string>& output_folder_names() {
       "density.png",    "sensitivity.json",   "orbit.json",       "branch.csv",
       "floquet.png",    "branch.png",         "bifurcation.csv",  "bifurcation.png",
       "sweep.npy",      "sweep_columns.json", "bifurcations.csv", "period2.csv",
-      "lyapunov.json",  "equilibria.json",    "branches.csv"};
+      "lyapunov.json",  "equilibria.json",    "branches.csv",     "bodies.csv",
+      "bodies.json"};
   return names;
 }
 

@@ -11,6 +11,7 @@
 
 #include "saltus/model/mechanical_system.hpp"
 #include "saltus/model/model_system.hpp"
+#include "saltus/run/body_frames.hpp"
 #include "saltus/run/contact_force_columns.hpp"
 #include "saltus/run/drawing_table.hpp"
 #include "saltus/run/output_columns.hpp"
@@ -382,6 +383,10 @@ void write_run_outputs(const model::ModelRun& run, const std::filesystem::path& 
   if (run.model->drawing) {
     files.push_back({"drawing.csv", drawing_csv(run)});
     files.push_back({"drawing.json", drawing_json(run)});
+  }
+  if (run.model->mechanics && !run.model->mechanics->bodies.empty()) {
+    files.push_back({"bodies.csv", bodies_csv(run)});
+    files.push_back({"bodies.json", bodies_json(run)});
   }
   replace_output_folder(dir, files);
 }

@@ -332,6 +332,58 @@ def the_flow_map_jacobian_through_corner_impacts_is_central_differences(cli):
 
 
 @case
+def the_bodies_frames_and_their_3d_animation(cli):
+    # `saltus run` of the cube writes bodies.csv (its centre and rotation at every sample) and
+    # bodies.json (its corners, the floor, each impact's contact point); `saltus animate` draws
+    # a 3-D animation.gif from them. The frames are the trajectory's (centre = x, y, z; rotation = the ZXZ
+    # matrix of its angles, orthonormal), each impact's point is the corner c + R p of the state
+    # before it, on the floor; a model with neither [drawing] nor [[bodies]] has nothing to
+    # animate.
+    out = os.path.join(cli.work, "animated")
+    code, stdout, stderr = cli.run("run", cli.model("cube_drop.toml"), "--out", out, "--set",
+                                   "e=0.5", "--set", "solver.t_end=0.5")
+    expect_exit(code, 0, stdout, stderr, "the cube")
+    code, stdout, stderr = cli.run("animate", out, "--frames", "12")
+    expect_exit(code, 0, stdout, stderr, "animated cube")
+    expect({"bodies.csv", "bodies.json", "animation.gif"} <= set(os.listdir(out)), "files",
+           os.listdir(out))
+    frames = read_csv(os.path.join(out, "bodies.csv"))
+    states = read_csv(os.path.join(out, "trajectory.csv"))
+    expect(len(frames) == len(states) > 100, "a frame per sample", len(frames), len(states))
+    for f, x in zip(frames, states):
+        R = np.array([[float(f["cube.r%d%d" % (i, j)]) for j in (1, 2, 3)] for i in (1, 2, 3)])
+        expected = rotation(*(float(x[k]) for k in ("phi", "theta", "psi")))
+        expect(np.abs(R - expected).max() < 1e-9 and np.abs(R.T @ R - np.eye(3)).max() < 1e-9,
+               "the rotation", f["t"], R, expected)
+        expect(all(abs(float(f["cube." + k]) - float(x[k])) < 1e-9 for k in "xyz"),
+               "the centre", f["t"])
+    body = read_json(out, "bodies.json")
+    expect(body["planes"] == [[0.0, 0.0, 1.0, 0.0]] and
+           [s["contact"] for s in body["bodies"][0]["shapes"]] == list(CORNERS), "the shapes",
+           body["bodies"])
+    before = {(r["t"], r["guard"]): r for r in read_csv(os.path.join(out, "events.csv"))}
+    impacts = [e for e in body["events"] if e["guard"].startswith("impact:")]
+    expect(len(impacts) >= 2, "impacts marked", body["events"])
+    for e in impacts:
+        row = [r for (t, g), r in before.items() if g == e["guard"] and abs(float(t) - e["t"]) <
+               1e-12][0]
+        R = rotation(*(float(row[k + "_before"]) for k in ("phi", "theta", "psi")))
+        corner = (np.array([float(row[k + "_before"]) for k in "xyz"]) +
+                  R @ (A * np.array(CORNERS[e["contact"]], dtype=float)))
+        expect(np.abs(np.array(e["at"]) - corner).max() < 1e-12 and abs(e["at"][2]) < 1e-9,
+               "the impact's corner on the floor", e, corner)
+    from PIL import Image
+    with Image.open(os.path.join(out, "animation.gif")) as gif:
+        expect(gif.n_frames == 12, "12 frames", gif.n_frames)
+    # Neither [drawing] nor [[bodies]]: nothing to animate.
+    plain = os.path.join(cli.work, "plain")
+    code, stdout, stderr = cli.run("run", cli.model("bouncing_ball.toml"), "--out", plain)
+    expect_exit(code, 0, stdout, stderr, "the ball")
+    code, stdout, stderr = cli.run("animate", plain)
+    expect(code == 3 and "nothing to animate" in stderr, "refused", code, stderr)
+
+
+@case
 def point_contacts_refuse_what_they_cannot_do(cli):
     # A point on a body that is not a [[bodies]] body, a point with a gap too, a frictional law
     # on a point: refused at the contact, naming it (exit 1).

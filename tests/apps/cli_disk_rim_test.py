@@ -107,6 +107,11 @@ def a_tilted_disk_lands_on_its_rim_as_the_closed_form(cli):
             scale = G * t1
             expect(np.abs(v2 - v_after).max() < 1e-10 * scale, "v+", v2, v_after)
             expect(np.abs(w2 - w_after).max() * RADIUS < 1e-10 * scale, "w+", w2, w_after)
+            # bodies.json marks the impact at the rim point (run/body_frames.cpp).
+            marked = read_json(os.path.join(cli.work, "tilt%g_e%g" % (alpha, e)),
+                               "bodies.json")["events"][0]
+            expect(np.abs(np.array(marked["at"]) - (c + r)).max() < 1e-12 and
+                   abs(marked["at"][2]) < 1e-12, "the marked rim point", marked, c + r)
             rim_speed = (v2 + np.cross(w2, r))[2]
             expect(abs(rim_speed + e * v[2]) < 1e-10 * scale, "Newton's law at the rim",
                    rim_speed, -e * v[2])

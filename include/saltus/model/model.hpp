@@ -8,6 +8,7 @@
 // (tape.hpp) to build a HybridSystem.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -150,6 +151,16 @@ struct ModelContact {
   // painleve = "bridge" (0) or "stop" (1); -1: not given, the model's [mechanics] painleve holds
   // (bridge/bridged_run.hpp).
   int painleve = -1;
+  // A contact on a point of a [[bodies]] body (loader/body_point_gap.cpp): the point (body
+  // axes), the plane n . x = d, a sphere's radius and a disk's rim and axis (kNoNode: none), for
+  // drawing the body (run/body_frames.cpp).
+  struct BodyPoint {
+    std::array<lang::NodeId, 3> point{};
+    std::array<lang::NodeId, 4> plane{};
+    lang::NodeId radius = lang::kNoNode, rim = lang::kNoNode;
+    std::array<lang::NodeId, 3> axis{};
+  };
+  std::optional<BodyPoint> body_point;
 };
 
 // [coordinates], [mechanics] and [[contacts]]: a Lagrangian model M(q) q'' = h(t, q, q') + contact
@@ -170,6 +181,10 @@ struct ModelMechanics {
   struct Body {
     std::string name;
     int theta = -1;
+    // Its centre of mass (world) and rotation (body axes to world), expressions of q
+    // (run/body_frames.cpp writes them along a run for `saltus animate`).
+    std::array<lang::NodeId, 3> centre{};
+    std::array<std::array<lang::NodeId, 3>, 3> rotation{};
   };
   std::vector<Body> bodies;
   // Jumps of the forces (sign(), comparisons, if()), in every mode's flow.

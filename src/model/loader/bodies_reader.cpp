@@ -242,7 +242,7 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       }
       Q[static_cast<size_t>(k)] = q;
     }
-    model_.mechanics->bodies.push_back({name, pole_theta});
+    model_.mechanics->bodies.push_back({name, pole_theta, c, R});
     body_frames_.push_back({name, c, R});
     failed = false;
     if (gravity) {

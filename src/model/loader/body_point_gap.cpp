@@ -23,7 +23,7 @@
 namespace saltus::model::loader {
 
 lang::NodeId ModelReader::body_point_gap(const toml::table& t, const std::string& body,
-                                         const std::string& where) {
+                                         const std::string& where, ModelContact::BodyPoint& shape) {
   using lang::NodeId;
   using lang::OpCode;
   lang::ExpressionGraph& g = *graph_;
@@ -66,6 +66,8 @@ lang::NodeId ModelReader::body_point_gap(const toml::table& t, const std::string
       plane[k] = *node;
     }
   }
+  shape.point = *point;
+  shape.plane = plane;
   const auto mul = [&g](NodeId a, NodeId b) { return g.make(OpCode::Mul, a, b); };
   const auto add_ = [&g](NodeId a, NodeId b) { return g.make(OpCode::Add, a, b); };
   NodeId along = g.constant(0.0), norm2 = g.constant(0.0);
@@ -103,12 +105,15 @@ lang::NodeId ModelReader::body_point_gap(const toml::table& t, const std::string
     }
     // (n . a)^2 with n and a made unit.
     const NodeId c2 = g.make(OpCode::Div, mul(cosine, cosine), mul(norm2, axis2));
+    shape.rim = *rim;
+    shape.axis = *axis;
     const NodeId drop = mul(*rim, g.make(OpCode::Sqrt, g.make(OpCode::Sub, g.constant(1.0), c2)));
     gap = g.make(OpCode::Sub, gap, drop);
   }
   if (t.get("radius") != nullptr) {
     const auto radius = length("radius");
     if (!radius) return lang::kNoNode;
+    shape.radius = *radius;
     gap = g.make(OpCode::Sub, gap, *radius);
   }
   return gap;

@@ -246,7 +246,9 @@ void ModelReader::read_contact(const toml::table& t, int index) {
               "; expected a frictionless law (newton, or a compliant law without mu): " +
               "friction in space needs two tangent directions, not built yet");
     } else {
-      c.gap = body_point_gap(t, c.body, where);
+      ModelContact::BodyPoint shape;
+      c.gap = body_point_gap(t, c.body, where, shape);
+      if (c.gap != lang::kNoNode) c.body_point = shape;
     }
   } else {
     for (const char* key : {"plane", "axis", "rim", "radius"}) {

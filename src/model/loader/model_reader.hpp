@@ -191,7 +191,7 @@ class ModelReader {
   // A contact's gap from `point` on a [[bodies]] body and `plane` (body_point_gap.cpp);
   // kNoNode after reporting a problem.
   lang::NodeId body_point_gap(const toml::table& t, const std::string& body,
-                              const std::string& where);
+                              const std::string& where, ModelContact::BodyPoint& shape);
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
