@@ -30,9 +30,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # noqa: E402
-from PIL import Image  # noqa: E402
+from gif_frames import RECENT_FRAMES, canvas_frame, frame_indices, write_gif  # noqa: E402
 
-RECENT_FRAMES = 3
 ELEVATION, AZIMUTH = 20.0, -60.0
 
 
@@ -44,16 +43,6 @@ def read(out):
     if not rows:
         sys.exit(f"animate_bodies.py: {out}/bodies.csv has no samples")
     return bodies, rows
-
-
-def frame_indices(rows, frames):
-    """At most `frames` samples, evenly spread over the run's time, first and last included."""
-    t = np.array([float(r["t"]) for r in rows])
-    if len(t) <= frames:
-        return list(range(len(t)))
-    wanted = np.linspace(t[0], t[-1], frames)
-    return sorted(set(int(np.searchsorted(t, w, side="left").clip(0, len(t) - 1))
-                      for w in wanted))
 
 
 def frame(row, name):
@@ -192,15 +181,10 @@ def main():
         ax.set_title(f"{data.get('model', '')}   t = {t:.3f} {unit}   j = {row['j']}\n"
                      f"mode {row['mode']}", fontsize=9)
         fig.canvas.draw()
-        rgba = np.asarray(fig.canvas.buffer_rgba())
-        frames.append(Image.fromarray(rgba[..., :3]).convert("P", palette=Image.ADAPTIVE))
+        frames.append(canvas_frame(fig))
     plt.close(fig)
 
-    path = os.path.join(args.dir, "animation.gif")
-    tmp = path + ".tmp"
-    frames[0].save(tmp, format="GIF", save_all=True, append_images=frames[1:],
-                   duration=max(10, round(1000 / args.fps)), loop=0)
-    os.replace(tmp, path)
+    path = write_gif(args.dir, frames, args.fps)
     print(f"wrote {path} ({len(frames)} frames, {len(names)} bodies, {len(events)} events marked)")
 
 

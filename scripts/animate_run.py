@@ -24,9 +24,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.patches import Circle, Polygon  # noqa: E402
-from PIL import Image  # noqa: E402
+from gif_frames import RECENT_FRAMES, canvas_frame, frame_indices, write_gif  # noqa: E402
 
-RECENT_FRAMES = 3
 
 
 def read_drawing(out):
@@ -44,17 +43,6 @@ def shape_columns(shape):
     for i in range(shape["points"]):
         cols.append((f"{shape['name']}.x{i}", f"{shape['name']}.y{i}"))
     return cols
-
-
-def frame_indices(rows, frames):
-    """At most `frames` samples, evenly spread over the run's time, first and last included."""
-    t = np.array([float(r["t"]) for r in rows])
-    if len(t) <= frames:
-        return list(range(len(t)))
-    wanted = np.linspace(t[0], t[-1], frames)
-    picked = sorted(set(int(np.searchsorted(t, w, side="left").clip(0, len(t) - 1))
-                        for w in wanted))
-    return picked
 
 
 def view_box(drawing, rows):
@@ -158,15 +146,10 @@ def main():
         fig.canvas.restore_region(background)
         for a in moving:
             ax.draw_artist(a)
-        rgba = np.asarray(fig.canvas.buffer_rgba())
-        frames.append(Image.fromarray(rgba[..., :3]).convert("P", palette=Image.ADAPTIVE))
+        frames.append(canvas_frame(fig))
     plt.close(fig)
 
-    path = os.path.join(args.dir, "animation.gif")
-    tmp = path + ".tmp"
-    frames[0].save(tmp, format="GIF", save_all=True, append_images=frames[1:],
-                   duration=max(10, round(1000 / args.fps)), loop=0)
-    os.replace(tmp, path)
+    path = write_gif(args.dir, frames, args.fps)
     print(f"wrote {path} ({len(frames)} frames, {len(events)} events marked)")
 
 

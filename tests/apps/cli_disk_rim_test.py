@@ -21,6 +21,7 @@ import numpy as np
 
 from cli_analysis_test import read_json
 from cli_test import expect, expect_exit, main, read_csv
+from quaternion_kinematics import body_rates, q_mul, rotation
 
 CASES = {}
 
@@ -28,22 +29,6 @@ CASES = {}
 def case(fn):
     CASES[fn.__name__] = fn
     return fn
-
-
-def q_mul(a, b):
-    return np.concatenate([[a[0] * b[0] - a[1:] @ b[1:]],
-                           a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])])
-
-
-def rotation(q):
-    """R of q / |q|: the matrix of v -> u v u*, u = q / |q|."""
-    u = q / np.linalg.norm(q)
-    return np.array([q_mul(q_mul(u, np.concatenate([[0.0], e])), u * [1, -1, -1, -1])[1:]
-                     for e in np.eye(3)]).T
-
-
-def body_rates(q, dq):
-    return 2.0 * q_mul(q * [1, -1, -1, -1], dq)[1:] / (q @ q)
 
 
 def state(row, which=None):
@@ -121,7 +106,6 @@ def invariants(row):
     c, v, q, dq = state(row)
     R = rotation(q)
     w_body = body_rates(q, dq)
-    w = R @ w_body
     energy = 0.5 * M * v @ v + 0.5 * w_body @ INERTIA @ w_body + M * G * c[2]
     lowest = c[2] + rim_point(R, q, RADIUS)[2]
     return np.array([M * v[0], M * v[1], w_body[2], (R @ INERTIA @ w_body)[2]]), energy, lowest

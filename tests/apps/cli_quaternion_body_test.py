@@ -24,6 +24,7 @@ from scipy.special import ellipj, ellipk
 import lagrange_top_oracle as oracle
 from cli_analysis_test import read_json
 from cli_test import expect, expect_exit, main, read_csv
+from quaternion_kinematics import body_rates, q_rate, q_zxz, rotation
 
 CASES = {}
 
@@ -31,35 +32,6 @@ CASES = {}
 def case(fn):
     CASES[fn.__name__] = fn
     return fn
-
-
-def q_mul(a, b):
-    return np.concatenate([[a[0] * b[0] - a[1:] @ b[1:]],
-                           a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])])
-
-
-def q_zxz(phi, theta, psi):
-    """The unit quaternion of R = Rz(phi) Rx(theta) Rz(psi)."""
-    z = lambda a: np.array([math.cos(a / 2), 0.0, 0.0, math.sin(a / 2)])
-    x = np.array([math.cos(theta / 2), math.sin(theta / 2), 0.0, 0.0])
-    return q_mul(q_mul(z(phi), x), z(psi))
-
-
-def q_rate(q, w_body):
-    """q' = 1/2 q (x) (0, w)."""
-    return 0.5 * q_mul(q, np.concatenate([[0.0], w_body]))
-
-
-def rotation(q):
-    """R of q / |q| (independent of body_quaternion.cpp: the matrix of the map v -> q v q*)."""
-    u = q / np.linalg.norm(q)
-    return np.array([q_mul(q_mul(u, np.concatenate([[0.0], e])), u * [1, -1, -1, -1])[1:]
-                     for e in np.eye(3)]).T
-
-
-def body_rates(q, dq):
-    """w in body axes from q and q': the vector part of 2 conj(q) (x) q' / |q|^2."""
-    return 2.0 * q_mul(q * [1, -1, -1, -1], dq)[1:] / (q @ q)
 
 
 QUATERNION_TOP = """
