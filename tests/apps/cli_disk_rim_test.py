@@ -148,6 +148,51 @@ def random_spinning_disks_keep_the_floors_invariants(cli):
 
 
 @case
+def a_precessing_disk_on_its_rim_keeps_its_steady_motion(cli):
+    # A disk at rest centre and inclination theta precessing at Omega about the vertical slides
+    # on its rim in steady motion when the floor's torque about the centre, N a cos(theta) with
+    # N = m g, turns its angular momentum at Omega [derived, Euler's equations of a symmetric
+    # body]: I3 w3 Omega sin(theta) - I1 Omega^2 sin(theta) cos(theta) = -m g a cos(theta), w3
+    # the spin about the axis. 6 seeded random (theta, Omega), both senses: over 3 precession
+    # periods the inclination stays theta and the centre where it was (1e-9), the axis' azimuth
+    # turns at Omega (1e-9 rad), the contact stays closed. With w3 of the other sign of the
+    # torque the disk leaves the floor.
+    rng = np.random.default_rng(4849)
+    for k in range(7):
+        theta = rng.uniform(0.3, 1.2)
+        omega = rng.uniform(5, 20) * (1 if k % 2 == 0 else -1)
+        torque = -1.0 if k < 6 else 1.0  # the last: the wrong sign
+        I1, I3 = INERTIA[0, 0], INERTIA[2, 2]
+        w3 = (torque * M * G * RADIUS * math.cos(theta) / (omega * math.sin(theta)) +
+              I1 * omega * math.cos(theta)) / I3
+        q = np.array([math.cos(theta / 2), math.sin(theta / 2), 0.0, 0.0])
+        R = rotation(q)
+        axis = R @ np.array([0.0, 0.0, 1.0])
+        w = omega * np.array([0.0, 0.0, 1.0]) + (w3 - omega * math.cos(theta)) * axis
+        dq = 0.5 * q_mul(q, np.concatenate([[0.0], R.T @ w]))
+        period = 2 * math.pi / abs(omega)
+        z = RADIUS * math.sin(theta)
+        sets = ["alpha=%r" % theta, "z=%r" % z, "solver.t_end=%r" % (3 * period)]
+        sets += ["q%d'=%r" % (i, float(dq[i])) for i in range(4)]
+        _, rows, _ = drop(cli, "steady%d" % k, sets)
+        worst, modes = np.zeros(3), set()
+        for r in rows:
+            t = float(r["t"])
+            a = rotation(np.array([float(r["q%d" % i]) for i in range(4)])) @ [0.0, 0.0, 1.0]
+            turn = math.atan2(a[1], a[0]) - math.atan2(axis[1], axis[0]) - omega * t
+            c = np.array([float(r[n]) for n in "xyz"])
+            worst = np.maximum(worst, [abs(math.acos(a[2]) - theta),
+                                       abs((turn + math.pi) % (2 * math.pi) - math.pi),
+                                       np.abs(c - [0.0, 0.0, z]).max() / RADIUS])
+            modes.add(r["mode"])
+        if torque < 0:
+            expect((worst < 1e-9).all() and modes == {"closed:rim"}, "steady %d" % k, worst,
+                   modes)
+        else:
+            expect("free" in modes, "the wrong spin leaves the floor", modes, worst)
+
+
+@case
 def the_disk_in_centimetres_lands_at_the_same_times(cli):
     # The spinning drop in cm (R = 4, g = 981, z0 = 10): the same impact times (1e-10 s).
     times = {}
