@@ -11,7 +11,9 @@
 //        phi' cos(theta) + psi').
 // Its centre of mass c in the world frame is `position` (three expressions of the coordinates) or
 // follows from `fixed_point`, the body point (in body axes, from the centre of mass) held at the
-// world origin by a frictionless spherical joint: c = -R r. Then
+// world origin by a frictionless spherical joint: c = -R r; with `parent` (an earlier body) and
+// `parent_point` (a point of it, in its body axes) the joint holds it there instead:
+// c = c_p + R_p a - R r, a chain of bodies. Then
 //   T = 1/2 m |c'|^2 + 1/2 (I1 w1^2 + I2 w2^2 + I3 w3^2),  V = -m gravity . c,
 // c' = sum_i dc/dq_i q_i' derived symbolically, gravity the [mechanics] vector (default 0). An
 // applied `force` (world frame, at the centre of mass) and `torque` (body axes), expressions of t,
@@ -96,7 +98,7 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
     const std::string where = "body '" + name + "'";
     check_keys(t, where,
                {"name", "mass", "inertia", "orientation", "quaternion", "position", "fixed_point",
-                "force", "torque"});
+                "parent", "parent_point", "force", "torque"});
     // The orientation: ZXZ Euler angles, three expressions of the coordinates (coordinates
     // themselves for a free rotation; one coordinate and two constants for a revolute joint), or
     // a quaternion of four coordinates (body_quaternion.cpp).
@@ -204,13 +206,45 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
                  "[x, y, z] (the body point, from the centre of mass, held at the origin)");
       continue;
     }
+    // A spherical joint to an earlier body: the fixed point is held at the parent's point
+    // `parent_point` (its body axes) instead of the origin, c = c_p + R_p a - R r.
+    std::array<NodeId, 3> anchor{g.constant(0.0), g.constant(0.0), g.constant(0.0)};
+    if (const toml::node* parent = t.get("parent")) {
+      const auto name_of = string(*parent, where + " parent");
+      const auto frame =
+          std::find_if(body_frames_.begin(), body_frames_.end(),
+                       [&](const BodyFrame& f) { return name_of && f.name == *name_of; });
+      const auto at = body_vector(t, "parent_point", where);
+      if (!name_of || frame == body_frames_.end() || !fixed || !at) {
+        if (name_of && frame == body_frames_.end()) {
+          add(*parent, where + " parent '" + *name_of +
+                           "' is no body declared before it; expected the name of an earlier " +
+                           "[[bodies]] body");
+        }
+        if (!fixed)
+          add(*parent, where + " has a parent but no fixed_point; expected " +
+                           "fixed_point = [x, y, z], the joint on this body");
+        if (!t.get("parent_point")) {
+          add(*parent, where + " has a parent but no parent_point; expected parent_point = " +
+                           "[x, y, z], the joint on the parent, in its body axes");
+        }
+        continue;
+      }
+      for (size_t i = 0; i < 3; ++i) {
+        anchor[i] = frame->c[i];
+        for (size_t j = 0; j < 3; ++j) anchor[i] = add_(anchor[i], mul(frame->R[i][j], (*at)[j]));
+      }
+    } else if (const toml::node* at = t.get("parent_point")) {
+      add(*at, where + " has parent_point but no parent; expected parent = \"<body>\" with it");
+      continue;
+    }
     for (size_t i = 0; i < 3; ++i) {
       if (position) {
         c[i] = (*position)[i];
       } else {
         NodeId sum = g.constant(0.0);
         for (size_t j = 0; j < 3; ++j) sum = add_(sum, mul(R[i][j], (*fixed)[j]));
-        c[i] = g.make(OpCode::Neg, sum);
+        c[i] = sub(anchor[i], sum);
       }
     }
     NodeId speed2 = g.constant(0.0);
