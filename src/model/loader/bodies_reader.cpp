@@ -97,14 +97,23 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
     }
     const std::string where = "body '" + name + "'";
     check_keys(t, where,
-               {"name", "mass", "inertia", "orientation", "quaternion", "position", "fixed_point",
-                "parent", "parent_point", "force", "torque"});
+               {"name", "mass", "inertia", "orientation", "quaternion", "hinge", "position",
+                "fixed_point", "parent", "parent_point", "force", "torque"});
     // The orientation: ZXZ Euler angles, three expressions of the coordinates (coordinates
-    // themselves for a free rotation; one coordinate and two constants for a revolute joint), or
-    // a quaternion of four coordinates (body_quaternion.cpp).
+    // themselves for a free rotation; one coordinate and two constants for a revolute joint), a
+    // quaternion of four coordinates (body_quaternion.cpp), or a hinge on its parent
+    // (body_hinge.cpp).
     std::optional<std::array<NodeId, 3>> angles;
     std::optional<BodyQuaternion> quaternion;
-    if (t.get("quaternion") != nullptr) {
+    std::optional<Hinge> hinge;
+    if (t.get("hinge") != nullptr) {
+      if (t.get("orientation") != nullptr || t.get("quaternion") != nullptr) {
+        add(t, where + " has a hinge and an orientation or quaternion; expected one of them");
+        continue;
+      }
+      hinge = body_hinge(t, where);
+      if (!hinge) continue;
+    } else if (t.get("quaternion") != nullptr) {
       if (t.get("orientation") != nullptr) {
         add(t, where + " has both orientation and quaternion; expected one of them");
         continue;
@@ -182,6 +191,37 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       w1 = quaternion->spin[0];
       w2 = quaternion->spin[1];
       w3 = quaternion->spin[2];
+    } else if (hinge) {
+      // R = R_p Rot(a, beta); w = Rot' w_p + beta' a (a is its own image under Rot).
+      const BodyFrame& p = *hinge->parent;
+      const NodeId cb = cos(hinge->angle), sb = sin(hinge->angle), beta_rate = rate(hinge->angle);
+      const auto& a = hinge->axis;
+      const NodeId zero = g.constant(0.0);
+      const std::array<std::array<NodeId, 3>, 3> cross{{{zero, g.make(OpCode::Neg, a[2]), a[1]},
+                                                        {a[2], zero, g.make(OpCode::Neg, a[0])},
+                                                        {g.make(OpCode::Neg, a[1]), a[0], zero}}};
+      std::array<std::array<NodeId, 3>, 3> turn{};
+      for (size_t i = 0; i < 3; ++i) {
+        for (size_t j = 0; j < 3; ++j) {
+          NodeId e = add_(mul(sub(g.constant(1.0), cb), mul(a[i], a[j])), mul(sb, cross[i][j]));
+          if (i == j) e = add_(e, cb);
+          turn[i][j] = e;
+        }
+      }
+      std::array<NodeId, 3> w{};
+      for (size_t j = 0; j < 3; ++j) {
+        NodeId rij = mul(beta_rate, a[j]);
+        for (size_t k = 0; k < 3; ++k) {
+          NodeId e = g.constant(0.0);
+          for (size_t l = 0; l < 3; ++l) e = add_(e, mul(p.R[k][l], turn[l][j]));
+          R[k][j] = e;
+          rij = add_(rij, mul(turn[k][j], p.spin[k]));
+        }
+        w[j] = rij;
+      }
+      w1 = w[0];
+      w2 = w[1];
+      w3 = w[2];
     } else {
       const NodeId phi = (*angles)[0], theta = (*angles)[1], psi = (*angles)[2];
       const NodeId dphi = rate(phi), dtheta = rate(theta), dpsi = rate(psi);
@@ -277,7 +317,7 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       Q[static_cast<size_t>(k)] = q;
     }
     model_.mechanics->bodies.push_back({name, pole_theta, c, R});
-    body_frames_.push_back({name, c, R});
+    body_frames_.push_back({name, c, R, {w1, w2, w3}});
     failed = false;
     if (gravity) {
       NodeId dot = g.constant(0.0);

@@ -180,14 +180,24 @@ class ModelReader {
     lang::NodeId log_rate;
   };
   std::optional<BodyQuaternion> body_quaternion(const toml::table& t, const std::string& where);
-  // A [[bodies]] body's frame, kept for the contacts on its points (body_point_gap.cpp): its
-  // centre of mass c and rotation R (body axes to world) as expressions of the coordinates.
+  // A [[bodies]] body's frame, kept for the contacts on its points (body_point_gap.cpp) and its
+  // children: its centre of mass c and rotation R (body axes to world) as expressions of the
+  // coordinates.
   struct BodyFrame {
     std::string name;
     std::array<lang::NodeId, 3> c;
     std::array<std::array<lang::NodeId, 3>, 3> R;
+    std::array<lang::NodeId, 3> spin;  // angular velocity in body axes (a hinged child reads it)
   };
   std::vector<BodyFrame> body_frames_;
+  // A body turned by an angle about an axis of its parent (body_hinge.cpp): a revolute joint.
+  // `parent` points into body_frames_ (valid until the next body is added); `axis` is unit.
+  struct Hinge {
+    const BodyFrame* parent = nullptr;
+    std::array<lang::NodeId, 3> axis;
+    lang::NodeId angle;
+  };
+  std::optional<Hinge> body_hinge(const toml::table& t, const std::string& where);
   // A contact's gap from `point` on a [[bodies]] body and `plane` (body_point_gap.cpp);
   // kNoNode after reporting a problem.
   lang::NodeId body_point_gap(const toml::table& t, const std::string& body,
