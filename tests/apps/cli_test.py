@@ -52,6 +52,21 @@ def expect_exit(code, wanted, out, err, what):
            "stderr: " + err)
 
 
+def expect_refused_edits(cli, text, edits, named):
+    """Each edit (name, old, new, says) of a model file's `text` is refused by `saltus check`:
+    exit 1, a message holding `says` and `named` (the body or contact) at a line of the file."""
+    for name, old, new, says in edits:
+        bad = text.replace(old, new, 1)
+        expect(bad != text, name + ": the file changed")
+        path = os.path.join(cli.work, name + ".toml")
+        with open(path, "w") as f:
+            f.write(bad)
+        code, stdout, stderr = cli.run("check", path)
+        expect_exit(code, 1, stdout, stderr, name)
+        expect(says in stderr and named in stderr and re.search(r"toml:\d+", stderr),
+               name + ": named at its line", stderr)
+
+
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
