@@ -393,7 +393,8 @@ void watch_chart_poles(HybridSystem& system, const Model& model) {
                     file, ": body '", name, "': at t = ", t, " its Euler angle theta = ", x[theta],
                     " reaches the ZXZ chart's pole (|sin(theta)| = ", kChartPole,
                     "): the chart is singular there and saltus does not switch to "
-                    "another chart yet");
+                    "another chart; a body that tumbles takes a quaternion instead "
+                    "(quaternion = [\"q0\", \"q1\", \"q2\", \"q3\"]: no pole)");
                 return false;
               }));
       system.add_guard(mode, std::move(g));
