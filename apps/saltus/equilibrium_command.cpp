@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "analysis_setup.hpp"
+#include "python_script.hpp"
 #include "saltus/analysis/equilibrium_branch.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/model/model_section.hpp"
@@ -147,6 +148,9 @@ CLI::App* add_equilibrium_subcommand(CLI::App& app, EquilibriumArguments& args) 
   cmd->add_option("--mode", args.modes, "Only this mode (repeatable; default: every mode)");
   cmd->add_option("--continue", args.continuation,
                   "NAME=A:B: continue each equilibrium found at NAME = A to B");
+  cmd->add_flag("--plot", args.plot,
+                "With --continue: plot the branches into DIR/branches.png (matplotlib)");
+  cmd->add_option("--show", args.show, "The state --plot draws (default: the first that moves)");
   cmd->add_option("--max-step", args.max_step,
                   "Largest continuation step (scaled arclength: 1 is the parameter's range)")
       ->capture_default_str();
@@ -155,7 +159,8 @@ CLI::App* add_equilibrium_subcommand(CLI::App& app, EquilibriumArguments& args) 
       "  saltus equilibrium models/filippov_boundary_equilibrium.toml --continue mu=0:0.5\n"
       "Writes DIR/equilibria.json (each equilibrium: mode, state, eigenvalues, stability,\n"
       "admissibility per guard; with --continue the branches and their bifurcations) and\n"
-      "DIR/branches.csv (docs/ANALYSIS.md \"Equilibria and boundary-equilibrium bifurcations\").\n"
+      "DIR/branches.csv (docs/ANALYSIS.md \"saltus equilibrium\"); with --plot also\n"
+      "DIR/branches.png.\n"
       "Exit status: 0 ok, 1 bad model or options, 2 none found or a branch stopped short,\n"
       "3 output error.");
   return cmd;
@@ -316,6 +321,12 @@ int equilibrium_command(const EquilibriumArguments& args) {
     std::cerr << args.model << ": error: a branch stopped before " << range.name << " = "
               << digits(range.b) << "\n";
     return 2;
+  }
+  if (args.plot && continuing) {
+    std::vector<std::string> options;
+    if (!args.show.empty()) options = {"--show", args.show};
+    return run_plot_script("SALTUS_EQUILIBRIUM_PLOT_SCRIPT", SALTUS_DEFAULT_EQUILIBRIUM_PLOT_SCRIPT,
+                           args.out_dir, options);
   }
   return 0;
 }

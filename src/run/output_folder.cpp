@@ -145,7 +145,7 @@ const std::vector<std::string>& output_folder_names() {
   // animation.gif: `saltus animate`; density.*: `saltus density`; sensitivity.json: `saltus
   // sensitivity`; orbit.json, branch.*, bifurcations.csv, period2.csv, floquet.png: `saltus
   // orbit`; bifurcation.*: `saltus bifurcation`; lyapunov.json: `saltus lyapunov`; equilibria.json,
-  // branches.csv: `saltus equilibrium`.
+  // branches.*: `saltus equilibrium`.
   static const std::vector<std::string> names = {
       "trajectory.csv", "events.csv",         "summary.json",     "states.png",
       "phase.png",      "hybrid_time.png",    "forces.png",       "drawing.csv",
@@ -153,8 +153,8 @@ const std::vector<std::string>& output_folder_names() {
       "density.png",    "sensitivity.json",   "orbit.json",       "branch.csv",
       "floquet.png",    "branch.png",         "bifurcation.csv",  "bifurcation.png",
       "sweep.npy",      "sweep_columns.json", "bifurcations.csv", "period2.csv",
-      "lyapunov.json",  "equilibria.json",    "branches.csv",     "bodies.csv",
-      "bodies.json"};
+      "lyapunov.json",  "equilibria.json",    "branches.csv",     "branches.png",
+      "bodies.csv",     "bodies.json"};
   return names;
 }
 

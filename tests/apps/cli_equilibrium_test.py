@@ -130,14 +130,16 @@ def equilibrium_fold_and_branch_against_closed_form(cli):
     # The node and the saddle x = y = +-sqrt(mu) of the lower region meet in a fold at mu = 0:
     # continued from mu = c^2/4 down to -c^2/10, the branch turns there and leaves the range
     # at its start. Every point: x = y, x^2 = mu, admissible where y < c, stable where x > 0,
-    # eigenvalues -2 x and -1; the fold at mu = 0 within 1e-10 c^2.
+    # eigenvalues -2 x and -1; the fold at mu = 0 within 1e-10 c^2. --plot draws branches.png.
     for c, L in ((0.5, 1.0), (0.8, 1000.0)):
         mu0 = c * c / 4
         model = write(cli, "fold%g" % c, PLANE, mu=mu0, c=c, d=0.6, k=1.0, L=L,
                       X=0.9 * L * math.sqrt(mu0), Y=0.9 * L * math.sqrt(mu0), atol=1e-12 * L)
         out = os.path.join(cli.work, "fold%g" % c)
         j, stdout = equilibrium(cli, model, out, "--continue", "mu=%r:%r" % (mu0, -c * c / 10),
-                                "--mode", "plane[Y - %g<0]" % (L * c))
+                                "--mode", "plane[Y - %g<0]" % (L * c), "--plot")
+        with open(os.path.join(out, "branches.png"), "rb") as f:
+            expect(f.read(8) == b"\x89PNG\r\n\x1a\n", "--plot drew branches.png")
         b = j["branches"][0]
         folds = [e for e in b["bifurcations"] if e["kind"] == "fold"]
         expect(len(folds) == 1 and abs(folds[0]["parameter"]) < 1e-10 * c * c, "fold at 0",
