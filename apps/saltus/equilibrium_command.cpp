@@ -148,8 +148,8 @@ CLI::App* add_equilibrium_subcommand(CLI::App& app, EquilibriumArguments& args) 
   cmd->add_option("--mode", args.modes, "Only this mode (repeatable; default: every mode)");
   cmd->add_option("--continue", args.continuation,
                   "NAME=A:B: continue each equilibrium found at NAME = A to B");
-  cmd->add_flag("--plot", args.plot,
-                "With --continue: plot the branches into DIR/branches.png (matplotlib)");
+  cmd->add_flag("--plot,!--no-plot", args.plot,
+                "With --continue, branches.png (matplotlib) is drawn unless --no-plot");
   cmd->add_option("--show", args.show, "The state --plot draws (default: the first that moves)");
   cmd->add_option("--max-step", args.max_step,
                   "Largest continuation step (scaled arclength: 1 is the parameter's range)")
@@ -159,8 +159,8 @@ CLI::App* add_equilibrium_subcommand(CLI::App& app, EquilibriumArguments& args) 
       "  saltus equilibrium models/filippov_boundary_equilibrium.toml --continue mu=0:0.5\n"
       "Writes DIR/equilibria.json (each equilibrium: mode, state, eigenvalues, stability,\n"
       "admissibility per guard; with --continue the branches and their bifurcations) and\n"
-      "DIR/branches.csv (docs/ANALYSIS.md \"saltus equilibrium\"); with --plot also\n"
-      "DIR/branches.png.\n"
+      "DIR/branches.csv (docs/ANALYSIS.md \"saltus equilibrium\"), and with --continue\n"
+      "DIR/branches.png unless --no-plot.\n"
       "Exit status: 0 ok, 1 bad model or options, 2 none found or a branch stopped short,\n"
       "3 output error.");
   return cmd;

@@ -26,7 +26,7 @@ struct EquilibriumArguments {
   std::vector<std::string> modes;  // empty: every mode
   std::string continuation;        // NAME=A:B
   double max_step = 5e-2;          // scaled arclength (a twentieth of the range)
-  bool plot = false;               // --plot: branches.png (scripts/plot_equilibria.py)
+  bool plot = true;                // with --continue: branches.png unless --no-plot
   std::string show;                // --show: the state plotted (default: the first that moves)
 };
 

@@ -191,7 +191,7 @@ def equilibrium(model, out, quiet=False, **options):
     ``continue_``, their branches with folds, Hopf and boundary-equilibrium bifurcations.
 
     Options: ``mode`` (a list), ``continue_`` (``{"NAME": (A, B)}`` or "NAME=A:B"),
-    ``max_step``, ``set``. Returns a :class:`saltus.results.EquilibriumResult` (``complete``
+    ``max_step``, ``set``, ``plot``, ``show``. Returns a :class:`saltus.results.EquilibriumResult` (``complete``
     False when none was found or a branch stopped short; equilibria.json says why).
     """
     return _run("equilibrium", EquilibriumResult, model, out, quiet, options)

@@ -225,9 +225,10 @@ def test_seeded_random_analyses_equal_the_command(cli, scratch):
     # A node's branch through its boundary-equilibrium point (mu = c^2 = 0.25).
     beb = model_path("boundary_equilibrium.toml")
     command = scratch / "equilibrium_command"
-    done = run_cli(cli, "equilibrium", beb, "--continue", "mu=0.1:0.5", "--out", str(command))
+    done = run_cli(cli, "equilibrium", beb, "--continue", "mu=0.1:0.5", "--out", str(command),
+                   "--no-plot")
     r = saltus.equilibrium(beb, scratch / "equilibrium_python", continue_={"mu": (0.1, 0.5)},
-                           quiet=True)
+                           plot=False, quiet=True)
     assert r.status == done.returncode == 0, done.stderr
     expect_same_folders(command, r.out)
     point = r.equilibria["branches"][0]["bifurcations"][0]

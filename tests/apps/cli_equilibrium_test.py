@@ -58,7 +58,9 @@ def write(cli, name, text, **values):
 
 
 def equilibrium(cli, model, out, *args, code=0):
-    status, stdout, stderr = cli.run("equilibrium", model, "--out", out, *args)
+    # --no-plot unless the case asks for the plot (matplotlib costs a second a run).
+    plot = () if "--plot" in args else ("--no-plot",)
+    status, stdout, stderr = cli.run("equilibrium", model, "--out", out, *args, *plot)
     expect_exit(status, code, stdout, stderr, out)
     return read_json(out, "equilibria.json"), stdout
 
@@ -130,7 +132,7 @@ def equilibrium_fold_and_branch_against_closed_form(cli):
     # The node and the saddle x = y = +-sqrt(mu) of the lower region meet in a fold at mu = 0:
     # continued from mu = c^2/4 down to -c^2/10, the branch turns there and leaves the range
     # at its start. Every point: x = y, x^2 = mu, admissible where y < c, stable where x > 0,
-    # eigenvalues -2 x and -1; the fold at mu = 0 within 1e-10 c^2. --plot draws branches.png.
+    # eigenvalues -2 x and -1; the fold at mu = 0 within 1e-10 c^2. branches.png is drawn.
     for c, L in ((0.5, 1.0), (0.8, 1000.0)):
         mu0 = c * c / 4
         model = write(cli, "fold%g" % c, PLANE, mu=mu0, c=c, d=0.6, k=1.0, L=L,
@@ -139,7 +141,7 @@ def equilibrium_fold_and_branch_against_closed_form(cli):
         j, stdout = equilibrium(cli, model, out, "--continue", "mu=%r:%r" % (mu0, -c * c / 10),
                                 "--mode", "plane[Y - %g<0]" % (L * c), "--plot")
         with open(os.path.join(out, "branches.png"), "rb") as f:
-            expect(f.read(8) == b"\x89PNG\r\n\x1a\n", "--plot drew branches.png")
+            expect(f.read(8) == b"\x89PNG\r\n\x1a\n", "branches.png drawn")
         b = j["branches"][0]
         folds = [e for e in b["bifurcations"] if e["kind"] == "fold"]
         expect(len(folds) == 1 and abs(folds[0]["parameter"]) < 1e-10 * c * c, "fold at 0",
