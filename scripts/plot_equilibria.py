@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Plots the branches of `saltus equilibrium --continue ... --plot` (called by it).
+"""Plots the branches of `saltus equilibrium --continue ...` (called by it unless --no-plot).
 
 DIR/branches.png: the state SHOW (default: the first state that is not the parameter and
 changes along some branch) against the parameter, one colour per branch. Admissible stable
