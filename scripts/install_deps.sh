@@ -22,7 +22,7 @@ if [[ "${1:-}" != "demo" ]]; then
     libgtest-dev googletest # unit tests
     libbenchmark-dev        # benchmarks
     clang-format
-    python3-numpy python3-scipy # SciPy peer
+    python3-numpy python3-scipy # SciPy peer; the hull of a body in `saltus animate` (3-D)
     python3-pil             # figure test (reads the PNGs), GIF animations (saltus animate)
     python3-dev pybind11-dev python3-pytest python3-pandas # the Python package and its tests
     libopenmpi-dev openmpi-bin                            # `mpirun -n N saltus sweep`

@@ -12,12 +12,12 @@ import argparse
 import csv
 import math
 import os
-import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from png_file import save_png  # noqa: E402
 
 
 def main():
@@ -73,12 +73,7 @@ def main():
     ax.set_title("bifurcation diagram" + (f" ({failed} values without points)" if failed else ""))
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    path = os.path.join(out, "bifurcation.png")
-    tmp = path[:-len(".png")] + ".tmp.png"
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    os.replace(tmp, path)
-    print("wrote", path)
+    save_png(fig, os.path.join(out, "bifurcation.png"))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from png_file import save_png  # noqa: E402
 
 STYLES = {(True, True): ("-", 1.0), (True, False): ("--", 1.0), (False, True): (":", 0.45),
           (False, False): (":", 0.45)}
@@ -77,12 +78,7 @@ def main():
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    path = os.path.join(args.dir, "branches.png")
-    tmp = path[:-len(".png")] + ".tmp.png"
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    os.replace(tmp, path)
-    print("wrote", path)
+    save_png(fig, os.path.join(args.dir, "branches.png"))
 
 
 if __name__ == "__main__":

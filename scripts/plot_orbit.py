@@ -25,15 +25,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from png_file import save_png  # noqa: E402
 
 
 def save(fig, out, name):
-    path = os.path.join(out, name)
-    tmp = path[:-len(".png")] + ".tmp.png"
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    os.replace(tmp, path)
-    print("wrote", path)
+    save_png(fig, os.path.join(out, name))
 
 
 def main():

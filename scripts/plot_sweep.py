@@ -15,7 +15,7 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from png_file import save_png  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location(
@@ -46,12 +46,7 @@ def main():
     table = SweepTable(os.path.join(out, "sweep.csv"))
     for q in table.quantities:
         fig = splot.sweep(table, q)
-        path = os.path.join(out, f"sweep_{q}.png")
-        tmp = path[:-len(".png")] + ".tmp.png"
-        fig.savefig(tmp, dpi=110)
-        plt.close(fig)
-        os.replace(tmp, path)
-        print("wrote", path)
+        save_png(fig, os.path.join(out, f"sweep_{q}.png"))
 
 
 if __name__ == "__main__":
