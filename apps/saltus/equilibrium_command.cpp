@@ -96,6 +96,7 @@ Json event_json(const model::Model& m, const HybridSystem& system,
   j["kind"] = analysis::to_string(ev.kind);
   j["parameter"] = ev.parameter;
   j["after_point"] = ev.after_point;
+  j["located"] = ev.located;
   j["equilibrium"] = equilibrium_json(m, system, ev.at);
   if (ev.kind == analysis::EquilibriumEventKind::Hopf) j["frequency"] = ev.frequency;
   if (ev.kind == analysis::EquilibriumEventKind::Boundary) {
@@ -286,6 +287,7 @@ int equilibrium_command(const EquilibriumArguments& args) {
       if (ev.kind == analysis::EquilibriumEventKind::Boundary) {
         std::cout << ", guard " << ev.guards.front() << ": " << ev.boundary.message;
       }
+      if (!ev.located) std::cout << " (not located: the sign change lies in this step)";
       std::cout << "\n";
       events.push_back(event_json(m, system, ev));
     }

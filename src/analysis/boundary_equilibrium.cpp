@@ -1,6 +1,5 @@
 #include "saltus/analysis/boundary_equilibrium.hpp"
 
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -32,12 +31,8 @@ bool equilibrium_tangent(const HybridSystem& system, const EquilibriumMode& mode
   Vector r;
   Matrix j;
   equilibrium_equations(system, mode, options.t, x, rows, unknowns, r, j);
-  Eigen::JacobiSVD<Matrix> svd(j, Eigen::ComputeFullV);
-  const Vector& s = svd.singularValues();
-  const Eigen::Index n = static_cast<Eigen::Index>(unknowns.size());
-  // Rank n - 1: the (n - 1)th singular value clearly nonzero.
-  if (n < 1 || (n >= 2 && !(s(n - 2) > 1e-10 * s(0)))) return false;
-  const Vector null = svd.matrixV().col(n - 1);
+  Vector null;
+  if (!null_direction(j, null)) return false;
   const auto at = std::find(unknowns.begin(), unknowns.end(), parameter);
   const double tp = null(at - unknowns.begin());
   if (!(std::abs(tp) > 1e-12 * null.cwiseAbs().maxCoeff())) return false;

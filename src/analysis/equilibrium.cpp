@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -45,6 +46,21 @@ Vector floors(const EquilibriumOptions& o, Eigen::Index nx) {
 }
 
 }  // namespace
+
+bool null_direction(const Matrix& j, Vector& out) {
+  const Eigen::Index n = j.cols();
+  if (n < 1 || !j.allFinite()) return false;
+  // Columns equilibrated first, so the rank test does not depend on the unknowns' units (a
+  // state whose scale is its atol has a column 1e9 times smaller): null(J D) = D^-1 null(J).
+  Vector d = j.colwise().norm().transpose();
+  for (Eigen::Index i = 0; i < n; ++i) d(i) = d(i) > 0.0 ? 1.0 / d(i) : 1.0;
+  Eigen::JacobiSVD<Matrix> svd(j * d.asDiagonal(), Eigen::ComputeFullV);
+  const Vector& s = svd.singularValues();
+  if (n >= 2 && !(s(n - 2) > 1e-10 * s(0))) return false;
+  out = d.asDiagonal() * svd.matrixV().col(n - 1);
+  out.normalize();
+  return true;
+}
 
 std::vector<int> free_states(int nx, const std::vector<int>& held) {
   std::vector<int> out;

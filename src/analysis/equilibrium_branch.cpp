@@ -1,7 +1,6 @@
 #include "saltus/analysis/equilibrium_branch.hpp"
 
 #include <Eigen/QR>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -60,12 +59,7 @@ struct Tracker {
     Vector g;
     Matrix j;
     equations(v, g, j);
-    if (!j.allFinite()) return false;
-    const Eigen::Index n = j.cols();
-    Eigen::JacobiSVD<Matrix> svd(j, Eigen::ComputeFullV);
-    const Vector& s = svd.singularValues();
-    if (n >= 2 && !(s(n - 2) > 1e-12 * s(0))) return false;
-    t = svd.matrixV().col(n - 1);
+    if (!null_direction(j, t)) return false;
     if (t.dot(previous) < 0.0) t = -t;
     return true;
   }
@@ -186,6 +180,9 @@ EquilibriumBranch continue_equilibrium(const HybridSystem& system, const Equilib
   };
   // Illinois regula falsi for phi(sigma) = 0 on (0, h), phi(0) = f0, phi(h) = f1 of opposite
   // signs; the located point.
+  // Root: the bracket closed on the root (within 1e-12 of the step) or phi = 0 there; Near:
+  // `found` is the last corrected point, the bracket still open (a corrector failed); None.
+  enum class Located { None, Near, Root };
   const auto locate = [&](const Point& from, double h, double f0, double f1,
                           const std::function<double(const Point&)>& phi, Point& found) {
     double a = 0.0, b = h, fa = f0, fb = f1;
@@ -199,7 +196,8 @@ EquilibriumBranch continue_equilibrium(const HybridSystem& system, const Equilib
       found = p;
       any = true;
       const double f = phi(p);
-      if (f == 0.0 || !std::isfinite(f)) break;
+      if (f == 0.0) return Located::Root;
+      if (!std::isfinite(f)) break;
       if ((f > 0.0) == (fa > 0.0)) {
         a = sigma;
         fa = f;
@@ -212,7 +210,7 @@ EquilibriumBranch continue_equilibrium(const HybridSystem& system, const Equilib
         kept = 1;
       }
     }
-    return any;
+    return !any ? Located::None : b - a <= 1e-12 * h ? Located::Root : Located::Near;
   };
 
   double h = branch.initial_step;
@@ -239,8 +237,9 @@ EquilibriumBranch continue_equilibrium(const HybridSystem& system, const Equilib
       const double f0 = tr.parameter(current.v) - bound, f1 = p_next - bound;
       Point end;
       if (f0 == 0.0 ||
-          !locate(
-              current, h, f0, f1, [&](const Point& p) { return tr.parameter(p.v) - bound; }, end)) {
+          locate(
+              current, h, f0, f1, [&](const Point& p) { return tr.parameter(p.v) - bound; }, end) ==
+              Located::None) {
         out.message = "the branch left the range at p = " + std::to_string(bound);
         return out;
       }
@@ -264,13 +263,21 @@ EquilibriumBranch continue_equilibrium(const HybridSystem& system, const Equilib
       return &found.back().second;
     };
     const auto sigma_of = [&](const Point& p) { return current.t.dot(p.v - current.v); };
+    // A sign change is always reported: where it is not located, at the last point found (or
+    // the step's end) with located = false.
+    const auto place = [&](EquilibriumEventKind kind, double f0, double f1,
+                           const std::function<double(const Point&)>& phi, Point& p) {
+      p = next;
+      const Located how = locate(current, step, f0, f1, phi, p);
+      EquilibriumEvent* ev = add(kind, p, sigma_of(p));
+      ev->located = how == Located::Root;
+      return ev;
+    };
     const double t0 = current.t(tr.p_index), t1 = next.t(tr.p_index);
     if (t0 * t1 < 0.0) {
       Point p;
-      if (locate(
-              current, step, t0, t1, [&](const Point& q) { return q.t(tr.p_index); }, p)) {
-        add(EquilibriumEventKind::Fold, p, sigma_of(p));
-      }
+      place(
+          EquilibriumEventKind::Fold, t0, t1, [&](const Point& q) { return q.t(tr.p_index); }, p);
     }
     int u0 = 0, u1 = 0;
     double w0 = kNaN, w1 = kNaN;
@@ -282,12 +289,9 @@ EquilibriumBranch continue_equilibrium(const HybridSystem& system, const Equilib
         double w = kNaN;
         return hopf_test(q.e, u, w);
       };
-      if (locate(current, step, r0, r1, phi, p)) {
-        int u = 0;
-        double w = kNaN;
-        hopf_test(p.e, u, w);
-        add(EquilibriumEventKind::Hopf, p, sigma_of(p))->frequency = w;
-      }
+      EquilibriumEvent* ev = place(EquilibriumEventKind::Hopf, r0, r1, phi, p);
+      int u = 0;
+      hopf_test(p.e, u, ev->frequency);
     }
     for (size_t k = 0; k < current.e.guards.size() && k < next.e.guards.size(); ++k) {
       const double g0 = current.e.guards[k].inside, g1 = next.e.guards[k].inside;
@@ -299,11 +303,9 @@ EquilibriumBranch continue_equilibrium(const HybridSystem& system, const Equilib
       }
       if (seen) continue;
       Point p;
-      if (!locate(
-              current, step, g0, g1, [&](const Point& q) { return q.e.guards[k].inside; }, p)) {
-        continue;
-      }
-      EquilibriumEvent* ev = add(EquilibriumEventKind::Boundary, p, sigma_of(p));
+      EquilibriumEvent* ev = place(
+          EquilibriumEventKind::Boundary, g0, g1,
+          [&](const Point& q) { return q.e.guards[k].inside; }, p);
       ev->guards.push_back(p.e.guards[k].name);
       for (size_t j = 0; j < p.e.guards.size(); ++j) {
         if (j != k && p.e.guards[j].on_surface) ev->guards.push_back(p.e.guards[j].name);

@@ -95,6 +95,7 @@ def boundary_equilibrium_bifurcations_of_a_filippov_node(cli):
                j["branches"])
         want = "nonsmooth-fold" if fold else "persistence"
         for e in events:
+            expect(e["located"], "located", e)
             expect(abs(e["parameter"] - c * c) < 1e-10 * (1 + c * c), "mu* = c^2",
                    e["parameter"], c * c)
             x = e["equilibrium"]["x"]
@@ -208,6 +209,7 @@ def equilibrium_hopf_and_impacting_boundary(cli):
         b = j["branches"][0]
         kinds = [e["kind"] for e in b["bifurcations"]]
         expect(kinds == ["hopf", "boundary"], "a Hopf point, then the stop", kinds, stdout)
+        expect(all(e["located"] for e in b["bifurcations"]), "located", b["bifurcations"])
         hopf, stop = b["bifurcations"]
         expect(abs(hopf["parameter"] - a) < 1e-10 * (1 + abs(a)), "Hopf at mu = a",
                hopf["parameter"], a)

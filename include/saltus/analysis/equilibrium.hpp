@@ -96,6 +96,12 @@ void equilibrium_equations(const HybridSystem& system, const EquilibriumMode& mo
                            const Vector& x, const std::vector<int>& rows,
                            const std::vector<int>& unknowns, Vector& residual, Matrix& jacobian);
 
+// The unit null direction of `j` (n columns) where its null space is one-dimensional: rank
+// n - 1, the (n-1)th singular value of j with unit columns above 1e-10 of the largest (SVD);
+// false otherwise. A branch's
+// tangent (equilibrium_branch.cpp) and dx/dp at a boundary point (boundary_equilibrium.cpp).
+bool null_direction(const Matrix& j, Vector& out);
+
 // The free states: every state not in `held`.
 std::vector<int> free_states(int nx, const std::vector<int>& held);
 

@@ -41,8 +41,11 @@ const char* to_string(EquilibriumEventKind kind);  // "fold", "hopf", "boundary"
 struct EquilibriumEvent {
   EquilibriumEventKind kind = EquilibriumEventKind::Fold;
   double parameter = kNaN;
-  int after_point = 0;              // between points after_point and after_point + 1
-  Equilibrium at;                   // the located equilibrium
+  int after_point = 0;  // between points after_point and after_point + 1
+  Equilibrium at;       // the located equilibrium
+  // False when the test function's sign change was seen but its root not closed in on (a
+  // corrector failed inside the step): `at` is then the nearest point found, or the step's end.
+  bool located = true;
   double frequency = kNaN;          // Hopf: the crossing pair's imaginary part
   std::vector<std::string> guards;  // boundary: the guards on their surface there
   BoundaryClassification boundary;  // boundary only
