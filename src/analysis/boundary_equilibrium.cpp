@@ -48,18 +48,18 @@ BoundaryClassification classify_boundary_equilibrium(const HybridSystem& system,
                                                      const Vector& x_b, int parameter,
                                                      const EquilibriumOptions& options) {
   BoundaryClassification out;
-  const Vector floor =
-      options.floor.size() == x_b.size() ? options.floor : Vector::Constant(x_b.size(), 1e-12);
   for (const EquilibriumMode& mode : modes) {
     const Mode& m = system.mode(mode.mode);
     if (m.flow.kind != FlowKind::Ode || m.flow.nz > 0) continue;
-    const Equilibrium e = find_equilibrium(system, mode, x_b, options);
-    if (!e.found) continue;
-    // The same point: x_b is located to round-off, and Newton from it lands on it.
-    if (((e.x - x_b).cwiseAbs().array() > 1e-8 * (x_b.cwiseAbs().array() + 1e3 * floor.array()))
-            .any()) {
-      continue;
+    // x_b itself is an equilibrium of the mode, to round-off (a root test in the equations'
+    // own units: a state near 0 has no scale of its own to compare positions with).
+    bool there = false;
+    try {
+      there = is_equilibrium(system, mode, x_b, options);
+    } catch (const Error&) {  // the flow failed there
     }
+    if (!there) continue;
+    const Equilibrium e = describe_equilibrium(system, mode, x_b, options);
     BoundaryMeeting b;
     b.mode = mode.mode;
     b.pseudo = e.pseudo;

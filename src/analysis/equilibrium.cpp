@@ -184,6 +184,13 @@ double linear_terms(const Matrix& j, const Vector& x, const std::vector<int>& y,
   return terms;
 }
 
+// A root to round-off: max |f| within 1e-8 of the equations' largest linear terms.
+bool at_root(const Vector& r, const Matrix& j, const Vector& x, const std::vector<int>& y,
+             const Vector& floor) {
+  return r.size() == 0 ||
+         (r.allFinite() && r.cwiseAbs().maxCoeff() <= 1e-8 * linear_terms(j, x, y, floor));
+}
+
 // Damped Newton (least squares) from x; true at a root, else `why` says what stopped it.
 bool newton(const HybridSystem& system, const EquilibriumMode& mode,
             const EquilibriumOptions& options, const std::vector<int>& y, const Vector& floor,
@@ -230,7 +237,7 @@ bool newton(const HybridSystem& system, const EquilibriumMode& mode,
     // row has no terms, hence the largest over the rows.
     equilibrium_equations(system, mode, options.t, x, y, y, r, j);
     residual = r.size() ? r.cwiseAbs().maxCoeff() : 0.0;
-    if (r.size() == 0 || residual <= 1e-8 * linear_terms(j, x, y, floor)) return true;
+    if (at_root(r, j, x, y, floor)) return true;
     why = "Newton did not reach a root";
     return false;
   }
@@ -239,6 +246,16 @@ bool newton(const HybridSystem& system, const EquilibriumMode& mode,
 }
 
 }  // namespace
+
+bool is_equilibrium(const HybridSystem& system, const EquilibriumMode& mode, const Vector& x,
+                    const EquilibriumOptions& options) {
+  const Flow& flow = ode_flow(system, mode.mode);
+  const std::vector<int> y = free_states(flow.nx, options.held);
+  Vector r;
+  Matrix j;
+  equilibrium_equations(system, mode, options.t, x, y, y, r, j);
+  return at_root(r, j, x, y, floors(options, flow.nx));
+}
 
 Equilibrium find_equilibrium(const HybridSystem& system, const EquilibriumMode& mode,
                              const Vector& guess, const EquilibriumOptions& options) {
@@ -267,7 +284,7 @@ Equilibrium find_equilibrium(const HybridSystem& system, const EquilibriumMode& 
       Matrix j;
       equilibrium_equations(system, mode, at.t, e.x, y, y, r, j);
       const double moved = r.size() ? r.cwiseAbs().maxCoeff() : 0.0;
-      if (!(moved <= 1e-8 * linear_terms(j, e.x, y, floor))) {
+      if (!at_root(r, j, e.x, y, floor)) {
         root = false;
         std::ostringstream m;
         m.precision(6);

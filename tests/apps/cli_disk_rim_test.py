@@ -196,14 +196,20 @@ def a_precessing_disk_on_its_rim_keeps_its_steady_motion(cli):
 def the_disk_in_centimetres_lands_at_the_same_times(cli):
     # The spinning drop in cm (R = 4, g = 981, z0 = 10): the same impact times (1e-10 s).
     times = {}
-    for name, sets in (("m", []), ("cm", ["R=4", "g=981", "z=10"])):
+    for name, sets in (("m", []), ("cm", ["R=4", "g=981", "z=10"]),
+                       ("far", ["x=1e6", "y=-1e6"]),
+                       ("late", ["initial.t=1e9", "solver.t_end=%r" % (1e9 + 0.5)])):
         # 20 rad/s about the axis: q' = 1/2 q (x) (0, 0, 0, 20) at the file's tilt 0.6.
         dq = ["q2'=%r" % (-10 * math.sin(0.3)), "q3'=%r" % (10 * math.cos(0.3))]
-        events, _, _ = drop(cli, name, sets + dq + ["solver.t_end=0.5"])
+        end = [] if name == "late" else ["solver.t_end=0.5"]
+        events, _, _ = drop(cli, name, sets + dq + end)
         times[name] = [float(e["t"]) for e in events if e["guard"].startswith("impact")]
-    expect(len(times["m"]) == len(times["cm"]) >= 3, "as many impacts", times)
-    expect(all(abs(a - b) < 1e-10 for a, b in zip(times["m"], times["cm"])), "the same times",
-           times)
+    # Moved 1e6 along x and y: the same times; started at t0 = 1e9, the same after t0 within
+    # the clock's resolution there (ulp 1.2e-7 s).
+    for name, t0, close in (("cm", 0.0, 1e-10), ("far", 0.0, 1e-10), ("late", 1e9, 1e-6)):
+        expect(len(times["m"]) == len(times[name]) >= 3, name + ": as many impacts", times)
+        expect(all(abs(a - (b - t0)) < close for a, b in zip(times["m"], times[name])),
+               name + ": the same times", times["m"], times[name])
 
 
 @case

@@ -228,6 +228,49 @@ def equilibrium_hopf_and_impacting_boundary(cli):
                 expect(int(r["stable"]) == (mu < a), "stable below the Hopf point", r)
 
 
+OFFSET_STOP = """
+[model]
+name = "stop_far"
+[parameters]
+mu = {mu!r}
+a = {a!r}
+w = {w!r}
+s = {s!r}
+o = {o!r}
+[states]
+x = {{ initial = {mu!r} }}
+v = {{ initial = 0.0 }}
+[modes.free]
+flow = ["x' = v", "v' = -w^2*(x - mu) + (mu - o - a)*v"]
+[[modes.free.guards]]
+name = "stop"
+value = "x - s - o"
+direction = "rising"
+reset = ["v = -0.5*v"]
+[solver]
+t_end = 10.0
+"""
+
+
+@case
+def equilibria_do_not_depend_on_the_origin(cli):
+    # The oscillator with its stop moved 1e6 along x (x, mu and the stop all by o = 1e6), its
+    # range from the far end: the Hopf point at o + a and the stop at o + s within 4 ulps of
+    # 1e6 (5e-10), the equilibrium meeting the stop found as at the origin (admissible below).
+    a, w, s, o = 0.2, 1.5, 0.7, 1e6
+    model = write(cli, "far", OFFSET_STOP, mu=o + s + 0.5, a=a, w=w, s=s, o=o)
+    j, stdout = equilibrium(cli, model, os.path.join(cli.work, "far"), "--continue",
+                            "mu=%r:%r" % (o + s + 0.5, o + a - 0.5))
+    b = j["branches"][0]["bifurcations"]
+    expect([e["kind"] for e in b] == ["boundary", "hopf"], "the stop, then Hopf", b, stdout)
+    stop, hopf = b
+    expect(abs(hopf["parameter"] - (o + a)) < 5e-10 and abs(hopf["frequency"] - w) < 1e-9,
+           "Hopf at o + a", hopf["parameter"] - o)
+    expect(abs(stop["parameter"] - (o + s)) < 5e-10, "the stop at o + s", stop["parameter"] - o)
+    expect(len(stop["meeting"]) == 1 and stop["meeting"][0]["side"] == -1,
+           "the equilibrium meets the stop, admissible below", stop["meeting"])
+
+
 @case
 def equilibrium_bad_input_is_refused(cli):
     model = os.path.join(cli.source, "models", "boundary_equilibrium.toml")

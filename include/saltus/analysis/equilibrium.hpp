@@ -84,6 +84,12 @@ struct Equilibrium {
 Equilibrium find_equilibrium(const HybridSystem& system, const EquilibriumMode& mode,
                              const Vector& guess, const EquilibriumOptions& options);
 
+// Whether x is an equilibrium of the mode to round-off: max |f| (and |h|) within 1e-8 of the
+// equations' largest linear terms, sum_j |df_i/dx_j| max(|x_j|, 1e3 floor_j), as Newton's roots
+// are accepted.
+bool is_equilibrium(const HybridSystem& system, const EquilibriumMode& mode, const Vector& x,
+                    const EquilibriumOptions& options);
+
 // The equilibrium's record at x as found there (eigenvalues, guards, admissibility), without
 // solving: for points a continuation has converged.
 Equilibrium describe_equilibrium(const HybridSystem& system, const EquilibriumMode& mode,
