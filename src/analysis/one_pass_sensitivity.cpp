@@ -33,6 +33,7 @@ Guard lifted_guard(const Guard& g, ModeId mode, GuardId index, int n,
   lg.period = g.period;
   lg.period_origin = g.period_origin;
   lg.scale_offset = g.scale_offset;
+  lg.steps_land_on_crossing = g.steps_land_on_crossing;
   // The guard reads x, the first n of the lifted states: the certified search encloses those
   // alone, not the n^2 of the state-transition matrix.
   lg.reads_states = g.reads_states;

@@ -119,6 +119,7 @@ Guard augmented_guard(const Family& f, ModeId m, GuardId g, const std::vector<in
   out.period = inner.period;
   out.period_origin = inner.period_origin;
   out.scale_offset = inner.scale_offset;
+  out.steps_land_on_crossing = inner.steps_land_on_crossing;
   if (!inner.reads_states.empty()) {  // and the parameters, which choose the system
     out.reads_states = inner.reads_states;
     for (int k = 0; k < np; ++k) out.reads_states.push_back(nx + k);

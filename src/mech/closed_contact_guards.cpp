@@ -16,6 +16,10 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
   const LagrangianContact& c = ctx->model.contact(mode.closed_contact);
   const int ci = mode.closed_contact;
   const unsigned mask = mode.compliant_mask;
+  if (mode.kind == ClosedKind::SpatialSlip || mode.kind == ClosedKind::SpatialStick) {
+    add_spatial_contact_guards(sys, id, ctx, mode);
+    return;
+  }
   if (mode.kind == ClosedKind::PostZeno) {
     // Entered by the Zeno hand-over; fires at once and closes the contact by the state.
     sys.add_guard(

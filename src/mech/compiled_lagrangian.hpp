@@ -19,7 +19,7 @@ struct CompiledLagrangian {
     }
     table.assign(static_cast<size_t>(m.contact_count() + 1) * kKinds * configurations, kNoMode);
   }
-  static constexpr int kKinds = 6;  // ClosedKind values below IndexSets
+  static constexpr int kKinds = 8;  // ClosedKind values below IndexSets
 
   // The compliant contacts' states as one number in mixed radix: digit j is 0 (inactive) or 1
   // (active) for a frictionless compliant contact; 0, 1 (slip+), 2 (slip-) or 3 (stick) for a
@@ -190,6 +190,20 @@ Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& 
 // sticking; in "post-zeno:<c>" the one guard "index-sets:<c>" that closes c by its forces.
 void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                                const LagrangianMode& mode);
+
+// One rigid contact with friction in space (spatial_contact_guards.cpp): the closed state it takes
+// at (t, q, qdot), assumed at g_N = gdot_N = 0 (stick when at rest, or `at_rest`, and the stick
+// forces lie in the cone; else slip; open when lambda_N <= 0; a slip with B <= 0 throws
+// ContactStopError naming it); the guards of its sliding and sticking modes; the projection of
+// its sticking mode (g_N, gdot_N and both slip velocities kept); and qd with the contact's slip
+// velocity removed (gdot_N kept, the smallest change in the kinetic metric).
+LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, ConstVectorRef q,
+                                     ConstVectorRef qdot, unsigned mask, bool at_rest);
+void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                                const LagrangianMode& mode);
+InvariantProjection spatial_stick_projection(const Context& ctx, int ci);
+void remove_slip(const LagrangianModel& m, int ci, const DofVector<double>& q,
+                 DofVector<double>& qd);
 
 // The rigid contacts a mode holds closed, as bits (contact i: bit i).
 inline unsigned closed_bits(const LagrangianMode& mode) {

@@ -227,6 +227,9 @@ template <class S>
 struct DynamicsT {
   DofVector<S> qdd;
   S lambda_N = S(0.0), lambda_T = S(0.0), B = S(0.0);
+  // A contact in space (spatial_friction_dynamics.hpp): the tangential force along t_2 (lambda_T
+  // is along t_1), w_N^T M^-1 w_N, and the slip speed gamma . d (0 while sticking).
+  S lambda_T2 = S(0.0), normal_metric = S(0.0), slip_speed = S(0.0);
   // Kind IndexSets: per contact index (zero for contacts not closed); B is then the normalised
   // determinant of the closed-contact system (index_set_dynamics.hpp).
   DofVector<S> lambda_N_of, lambda_T_of;
@@ -264,6 +267,12 @@ void add_compliant_friction(const LagrangianModel& m, const LagrangianMode& mode
                             const SpdFactor<S>& M, const DofVector<S>& q, const DofVector<S>& qd,
                             DynamicsT<S>& out);
 
+// Defined in spatial_friction_dynamics.hpp: one contact with friction in space held closed.
+template <class S>
+void spatial_closed_dynamics(const LagrangianModel& m, const LagrangianMode& mode,
+                             const SpdFactor<S>& M, const DofVector<S>& q, const DofVector<S>& qd,
+                             DynamicsT<S>& out);
+
 // qddot and contact forces of `mode` at (t, q, qdot).
 template <class S>
 void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
@@ -284,6 +293,10 @@ void mode_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S
     return;
   }
 
+  if (mode.kind == ClosedKind::SpatialSlip || mode.kind == ClosedKind::SpatialStick) {
+    spatial_closed_dynamics(m, mode, M, q, qd, out);
+    return;
+  }
   const LagrangianContact& c = m.contact(mode.closed_contact);
   Kinematics<S> kn;
   kinematics(c.gap, q, qd, kn);
@@ -350,3 +363,4 @@ S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q,
 
 #include "compliant_friction_dynamics.hpp"  // NOLINT: the definitions declared above
 #include "index_set_dynamics.hpp"           // NOLINT: the definition declared above
+#include "spatial_friction_dynamics.hpp"    // NOLINT: the definition declared above

@@ -99,8 +99,10 @@ void add_impact_rows(const LagrangianContact& c, int index, double P_N, double P
 }  // namespace
 
 bool has_exact_impact_jacobian(const LagrangianContact& c) {
-  return c.rigid() && (c.law.kind == ImpactLawKind::NewtonFrictionless ||
-                       c.law.kind == ImpactLawKind::NewtonCoulomb || !c.frictional());
+  // Friction in space: differentiated numerically (its slip direction is found by a scan).
+  return c.rigid() && !c.spatial_frictional() &&
+         (c.law.kind == ImpactLawKind::NewtonFrictionless ||
+          c.law.kind == ImpactLawKind::NewtonCoulomb || !c.frictional());
 }
 
 Reset::Jacobian impact_jacobian(const Context& ctx, int d, const LagrangianMode& from,

@@ -96,7 +96,11 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     out.modes.push_back(open);
     if (detail::has_compliant_friction(*this, open)) continue;  // no closed rigid contact with it
     for (int r : rigid) {
-      if (contacts_[r].frictional()) {
+      if (contacts_[r].spatial_frictional()) {
+        out.modes.push_back({r, ClosedKind::SpatialSlip, mask});
+        out.modes.push_back({r, ClosedKind::SpatialStick, mask});
+        if (zeno_handover) out.modes.push_back({r, ClosedKind::PostZeno, mask});
+      } else if (contacts_[r].frictional()) {
         out.modes.push_back({r, ClosedKind::SlipPositive, mask});
         out.modes.push_back({r, ClosedKind::SlipNegative, mask});
         out.modes.push_back({r, ClosedKind::Stick, mask});
@@ -111,7 +115,9 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
   for (const LagrangianMode& mode : out.modes) {
     const ModeId id = out.system.add_mode(mode_name(*this, mode), mode_flow(ctx, mode));
     ctx->add(mode, id);
-    if (closed_bits(mode) != 0 && mode.kind != ClosedKind::PostZeno) {
+    if (mode.kind == ClosedKind::SpatialStick) {
+      out.system.set_projection(id, detail::spatial_stick_projection(ctx, mode.closed_contact));
+    } else if (closed_bits(mode) != 0 && mode.kind != ClosedKind::PostZeno) {
       out.system.set_projection(id, detail::closed_contact_projection(ctx, mode));
     }
   }
@@ -142,8 +148,9 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
   // Zeno hand-over (one rigid contact): project onto g_N = gdot_N = 0 and close the contact.
   if (zeno_handover) {
     const int r = rigid[0];
-    const ClosedKind target =
-        contacts_[r].frictional() ? ClosedKind::PostZeno : ClosedKind::Frictionless;
+    const ClosedKind target = contacts_[r].frictional() || contacts_[r].spatial_frictional()
+                                  ? ClosedKind::PostZeno
+                                  : ClosedKind::Frictionless;
     for (unsigned code = 0; code < ctx->configurations; ++code) {
       const LagrangianMode open = ctx->open_configuration(code);
       if (detail::has_compliant_friction(*this, open)) continue;  // ends as Termination::Zeno
@@ -178,7 +185,8 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     out.closed[r] = ctx->find({r, ClosedKind::Frictionless, 0});
     out.slip_positive[r] = ctx->find({r, ClosedKind::SlipPositive, 0});
     out.slip_negative[r] = ctx->find({r, ClosedKind::SlipNegative, 0});
-    out.stick[r] = ctx->find({r, ClosedKind::Stick, 0});
+    out.stick[r] = ctx->find(
+        {r, contacts_[r].spatial_frictional() ? ClosedKind::SpatialStick : ClosedKind::Stick, 0});
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "compiled_lagrangian.hpp"
 #include "contact_dynamics.hpp"
 #include "contact_tolerances.hpp"
 #include "index_set_choice.hpp"
@@ -12,6 +13,7 @@
 #include "saltus/mech/mass_matrix_check.hpp"
 #include "saltus/mech/newton_impact_map.hpp"
 #include "saltus/mech/routh_impact_process.hpp"
+#include "saltus/mech/spatial_impact_law.hpp"
 
 namespace saltus::mech {
 
@@ -44,6 +46,10 @@ const char* to_string(ClosedKind kind) {
       return "stick";
     case ClosedKind::PostZeno:
       return "post-zeno";
+    case ClosedKind::SpatialSlip:
+      return "slip";
+    case ClosedKind::SpatialStick:
+      return "stick";
     case ClosedKind::IndexSets:
       return "sets";
   }
@@ -121,7 +127,7 @@ void LagrangianContact::check_stribeck() const {
 }
 
 void LagrangianModel::set_stribeck(int i, ConfigurationFunction mu_of_slip_speed) {
-  if (!contact(i).frictional()) {
+  if (!contact(i).frictional() && !contact(i).spatial_frictional()) {
     saltus::detail::throw_error(describe_contact(i),
                                 ": is not a rigid frictional contact; a Stribeck curve needs one");
   }
@@ -206,10 +212,12 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
     const LagrangianContact& c = contact(mode.closed_contact);
     const bool slips = mode.kind == ClosedKind::SlipPositive ||
                        mode.kind == ClosedKind::SlipNegative || mode.kind == ClosedKind::Stick;
-    if (!c.rigid() || (slips && !c.tangent)) {
+    const bool slips_in_space =
+        mode.kind == ClosedKind::SpatialSlip || mode.kind == ClosedKind::SpatialStick;
+    if (!c.rigid() || (slips && !c.tangent) || (slips_in_space && !c.slip[0])) {
       saltus::detail::throw_error(describe_contact(mode.closed_contact), ": cannot be held ",
                                   to_string(mode.kind),
-                                  " (compliant, or no tangential coordinate)");
+                                  " (compliant, or no tangential coordinate or slip rows)");
     }
   }
   detail::DynamicsT<double> d;
@@ -218,6 +226,7 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
   out.qddot = d.qdd;
   out.lambda_N = d.lambda_N;
   out.lambda_T = d.lambda_T;
+  out.lambda_T2 = d.lambda_T2;
   out.B = mode.kind == ClosedKind::None || mode.kind == ClosedKind::PostZeno ? kNaN : d.B;
   if (mode.kind == ClosedKind::IndexSets) {
     out.lambda_N_each = d.lambda_N_of;
@@ -234,6 +243,9 @@ LagrangianMode LagrangianModel::close_contact(int i, double t, ConstVectorRef q,
   const LagrangianContact& c = contact(i);
   const LagrangianMode open{-1, ClosedKind::None, compliant_mask};
   if (!c.rigid()) return open;
+  if (c.spatial_frictional()) {
+    return detail::close_spatial_contact(*this, i, t, q, qdot, compliant_mask, tangential_rest);
+  }
   if (!c.frictional()) {
     const LagrangianMode closed{i, ClosedKind::Frictionless, compliant_mask};
     return dynamics(closed, t, q, qdot).lambda_N > 0.0 ? closed : open;
@@ -285,6 +297,13 @@ namespace {
 LagrangianMode current_closed_mode(const LagrangianModel& m, int i, ConstVectorRef q,
                                    ConstVectorRef qdot) {
   const LagrangianContact& c = m.contact(i);
+  if (c.spatial_frictional()) {
+    const DofVector<double> qv = load<double>(q, 0, m.dof()), qdv = load<double>(qdot, 0, m.dof());
+    detail::SlipKinematics<double> kt;
+    detail::slip_kinematics(c, qv, qdv, kt);
+    const bool rests = std::hypot(kt.gamma[0], kt.gamma[1]) <= detail::kSlipRestFraction * kt.terms;
+    return {i, rests ? ClosedKind::SpatialStick : ClosedKind::SpatialSlip, 0};
+  }
   if (!c.frictional()) return {i, ClosedKind::Frictionless, 0};
   const double gdot_T = m.tangent_gradient(i, q).dot(qdot);
   if (gdot_T > 0.0) return {i, ClosedKind::SlipPositive, 0};
@@ -323,7 +342,31 @@ ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q, ConstVect
   c.law.validate(c.description);
   const DofVector<double> Mn = factor.solve(w_N);
   ContactImpact out;
-  if (c.law.kind == ImpactLawKind::NewtonFrictionless || !c.tangent) {
+  if (c.spatial_frictional()) {
+    // The tangent plane's two rows (spatial_impact_law.hpp); impulse_t is |P_T|.
+    std::array<DofVector<double>, 3> W{w_N, {}, {}}, MW{Mn, {}, {}};
+    c.slip[0](qv, W[1]);
+    c.slip[1](qv, W[2]);
+    SpatialImpactInput input;
+    for (size_t i = 1; i < 3; ++i) MW[i] = factor.solve(W[i]);
+    for (int i = 0; i < 3; ++i) {
+      input.v_minus[i] = W[static_cast<size_t>(i)].dot(qd);
+      for (int j = 0; j < 3; ++j)
+        input.A(i, j) = W[static_cast<size_t>(i)].dot(MW[static_cast<size_t>(j)]);
+    }
+    input.A = (0.5 * (input.A + input.A.transpose())).eval();
+    SpatialImpactResult r;
+    if (kind == ImpactKind::Collision) {
+      r = spatial_newton_coulomb_impact(input, c.law.e, c.law.e_t, c.law.mu, c.law.superelastic);
+    }
+    out.qdot_plus = qd;
+    for (size_t i = 0; i < 3; ++i) out.qdot_plus += MW[i] * r.impulse[static_cast<Eigen::Index>(i)];
+    out.planar.status = r.status;
+    out.planar.message = r.message;
+    out.planar.impulse = {r.impulse.tail<2>().norm(), r.impulse[0]};
+    out.planar.v_plus = {r.v_plus.tail<2>().norm(), r.v_plus[0]};
+    out.planar.dT = r.dT;
+  } else if (c.law.kind == ImpactLawKind::NewtonFrictionless || !c.tangent) {
     // Seed 000 (5.15)-(5.17): Lambda = -(1 + e) gdot_N- / (w_N^T M^-1 w_N).
     const double impulse = kind == ImpactKind::WithoutCollision
                                ? 0.0
@@ -350,7 +393,7 @@ ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q, ConstVect
     out.qdot_plus = qd + Mt * out.planar.impulse[0] + Mn * out.planar.impulse[1];
   }
   out.kinetic_energy_change = 0.5 * out.qdot_plus.dot(M * out.qdot_plus) - 0.5 * qd.dot(M * qd);
-  if (c.law.kind == ImpactLawKind::NewtonFrictionless || !c.tangent) {
+  if (c.law.kind == ImpactLawKind::NewtonFrictionless || (!c.tangent && !c.slip[0])) {
     out.planar.dT = out.kinetic_energy_change;
   }
   return out;
@@ -376,11 +419,36 @@ void LagrangianModel::validate() const {
     }
     c.law.validate(c.description);
     c.check_stribeck();
+    if (c.slip[0]) {
+      validate_spatial_contact(i);
+      continue;
+    }
     if (c.law.kind != ImpactLawKind::NewtonFrictionless && !c.tangent) {
       saltus::detail::throw_error(c.description, ": law ", to_string(c.law.kind),
                                   " needs a tangential coordinate s_T(q); give one to add_contact "
                                   "or use newton_frictionless");
     }
+  }
+}
+
+void LagrangianModel::validate_spatial_contact(int i) const {
+  const LagrangianContact& c = contacts_[i];
+  if (c.law.kind != ImpactLawKind::NewtonFrictionless &&
+      c.law.kind != ImpactLawKind::NewtonCoulomb) {
+    saltus::detail::throw_error(c.description, ": law ", to_string(c.law.kind),
+                                " in space; expected newton (frictionless) or newton_coulomb "
+                                "(Newton and Coulomb's cone): the other laws are planar");
+  }
+  if (!c.spatial_frictional()) return;
+  for (int k = 0; k < contact_count(); ++k) {
+    if (k == i) continue;
+    saltus::detail::throw_error(
+        c.description,
+        ": friction in space is built for a model's only contact, and the model "
+        "also has contact '",
+        contacts_[k].name,
+        "'; several contacts with friction in space (a "
+        "box's corners) need the contact LCP in space, not built yet");
   }
 }
 

@@ -94,6 +94,20 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     tapes->gaps.push_back(lang::compile_tape(g, {{c.gap, 0}}));
     tapes->tangents.push_back(c.tangent != lang::kNoNode ? lang::compile_tape(g, {{c.tangent, 0}})
                                                          : lang::Tape{});
+    std::array<lang::Tape, 2> rows;
+    if (c.slip[0] != lang::kNoNode) {
+      // d gamma_k / dq'_i adds nodes: a copy of the graph (sharing the run-time parameters).
+      lang::ExpressionGraph rates = g;
+      for (size_t k = 0; k < 2; ++k) {
+        std::vector<lang::TapeOutput> entries;
+        for (int i = 0; i < n; ++i) {
+          const lang::NodeId e = rates.derivative(c.slip[k], {lang::OpCode::State, n + i});
+          if (!rates.is_zero(e)) entries.push_back({e, i});
+        }
+        rows[k] = lang::compile_tape(rates, entries);
+      }
+    }
+    tapes->slip_rows.push_back(std::move(rows));
   }
   for (const std::vector<lang::NodeId>& row : m.constraint_rows) {
     std::vector<lang::TapeOutput> entries;
@@ -326,6 +340,18 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
       lm.add_compliant_contact(c.name, c.body, gap, tangent, c.compliant_law);
     } else if (c.compliant) {
       lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
+    } else if (c.slip[0] != lang::kNoNode) {
+      const std::array<lang::Tape, 2>& rows = tapes->slip_rows[i];
+      const auto row = [&tapes](const lang::Tape* tape) {
+        return [tapes, tape](const auto& q, auto& out) {
+          using S = Scalar<decltype(q)>;
+          const StateView<S> x{q, nullptr, tapes->n};
+          run(*tape, S(0.0), x, x, x, [&out](int k, const S& v) { out[k] = v; });
+        };
+      };
+      const int k = lm.add_spatial_contact(c.name, c.body, gap, row(&rows[0]), row(&rows[1]),
+                                           current_rigid_law(*model, static_cast<int>(i)));
+      if (c.stribeck) lm.set_stribeck(k, configuration_function(c.stribeck, 1));
     } else if (c.tangent != lang::kNoNode) {
       const int k = lm.add_contact(c.name, c.body, gap, tangent,
                                    current_rigid_law(*model, static_cast<int>(i)));

@@ -266,9 +266,11 @@ class HybridLoop final : private GuardRates {
     noted_guards_ = guards;
     sampled_guards_.clear();
     has_time_events_.assign(system_.modes().size(), 0);
+    lands_on_crossings_.assign(system_.modes().size(), 0);
     for (size_t i = 0; i < system_.modes().size(); ++i) {
       const Mode& m = system_.modes()[i];
       for (const Guard& g : m.guards) {
+        if (g.steps_land_on_crossing) lands_on_crossings_[i] = 1;
         if (g.period > 0.0) {
           has_time_events_[i] = 1;
         } else if (!EventLocator<S>::certified(m, g)) {
@@ -293,7 +295,9 @@ class HybridLoop final : private GuardRates {
         return;
       }
       xdot_at_current_ = false;  // x_ may have moved since (a step, an event set)
-      if (options_.events.predictive_step) apply_predictive_step();
+      if (options_.events.predictive_step || lands_on_crossings_[static_cast<size_t>(mode_)]) {
+        apply_predictive_step();
+      }
       // Steps end at the instants of time events (time_events.hpp) as they end at t_end.
       const double limit = has_time_events_[static_cast<size_t>(mode_)]
                                ? std::min(t_end_, next_instant(current_mode(), t_, origin_))
@@ -349,12 +353,18 @@ class HybridLoop final : private GuardRates {
       const Guard& g = m.guards[k];
       if (guards_.arming[k] != Arming::Armed || g.direction == Direction::Either || !g.gradient)
         continue;
+      if (!options_.events.predictive_step && !g.steps_land_on_crossing) continue;
       const double sign = orientation(g.direction);
       double rate = 0.0;
       if (!guard_rate(g, x_.head(nx_), rate)) continue;
       const double pdot = sign * rate;
-      const events::PredictiveStep ps = events::predictive_step(
-          sign * guards_.p_start[k], pdot, options_.events.predictive_gamma, h_err, h_min);
+      // Guard::steps_land_on_crossing: the whole predicted step, down to the clock's resolution.
+      const events::PredictiveStep ps =
+          g.steps_land_on_crossing
+              ? events::predictive_step(sign * guards_.p_start[k], pdot, 1.0, h_err,
+                                        ode::minimum_step(t_, options_.stepper))
+              : events::predictive_step(sign * guards_.p_start[k], pdot,
+                                        options_.events.predictive_gamma, h_err, h_min);
       h = std::min(h, ps.h);
     }
     if (h < kInfinity) stepper_.limit_next_step(h);
@@ -636,7 +646,8 @@ class HybridLoop final : private GuardRates {
   std::string reset_failure_;    // a reset's reason for having no post-event state
   std::string reset_note_;       // a reset's text for its event row (Jump::note)
   std::vector<int> nx_of_mode_;  // Jump::nx_of_mode
-  std::vector<char> has_time_events_;  // per mode: a guard of it is a time event (Guard::period)
+  std::vector<char> has_time_events_;     // per mode: a guard of it is a time event (Guard::period)
+  std::vector<char> lands_on_crossings_;  // per mode: a guard has Guard::steps_land_on_crossing
   std::vector<std::string> sampled_guards_;  // note_system_guards()
   long noted_guards_ = -1;                   // the system's guard count when they were noted
   std::vector<int> round_;  // the guards whose resets one round applies (rule_.fired())

@@ -1,4 +1,4 @@
-// Over 450 lines (about 600): most of it is the one contract comment below (every mode, guard and
+// Over 450 lines (about 640): most of it is the one contract comment below (every mode, guard and
 // reset of the compiled system), kept whole beside the class it describes.
 // A planar Lagrangian system with unilateral contacts, compiled into a saltus::HybridSystem.
 //
@@ -113,6 +113,14 @@
 // tangential rates removed like the normal ones). The single-contact modes, guards and messages are
 // unchanged; the IndexSets resets allocate (they solve an LCP), the single-contact paths do not.
 //
+// Friction in space (add_spatial_contact; src/mech/spatial_friction_dynamics.hpp,
+// spatial_contact_guards.cpp, spatial_impact_law.hpp): a rigid contact whose slip velocity is two
+// velocity-level rows gamma = W_T^T qdot (W_T = [eta_1^T eta_2^T]) instead of a tangential
+// coordinate. It slips along the turning direction d = gamma / |gamma| ("slip:<c>", kind
+// SpatialSlip, friction -mu lambda_N W_T d) or sticks with both rows held ("stick:<c>", kind
+// SpatialStick); guards "stick:<c>" (falling, the slip speed reaches rest), "slip:<c>" (the
+// stick force reaches the cone), "lift-off:<c>", "painleve:<c>"; impacts by Newton's law with
+// Coulomb's cone. Built for a model's only contact (validate() refuses it beside another).
 // Friction on compliant contacts (src/mech/compliant_friction_dynamics.hpp,
 // compliant_contact_guards.cpp): a compliant contact with law.mu > 0 and a tangential coordinate
 // (add_compliant_contact with a tangent) is FRICTIONAL. While active it carries, besides f w_N,
@@ -166,6 +174,7 @@
 // I_N / I_H -> ClosedKind.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -177,20 +186,14 @@
 #include "saltus/core/hybrid_system.hpp"
 #include "saltus/core/plain_function.hpp"
 #include "saltus/mech/compliant_contact_law.hpp"
+#include "saltus/mech/constraint_row.hpp"
 #include "saltus/mech/impact_law.hpp"
 #include "saltus/mech/second_order_jet.hpp"
 
 namespace saltus::mech {
 
-// Largest number of generalised coordinates (x = (q, qdot) must fit kMaxAutodiffSize).
-inline constexpr int kMaxDof = 16;
 // Largest number of compliant contacts: compile() builds modes for every subset of active ones.
 inline constexpr int kMaxCompliantContacts = 6;
-
-template <class T>
-using DofVector = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, kMaxDof, 1>;
-template <class T>
-using DofMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDof, kMaxDof>;
 
 // A scalar function of the configuration, f(q), kept for every scalar saltus evaluates it with.
 class ConfigurationFunction {
@@ -264,6 +267,10 @@ struct LagrangianContact {
   CompliantContactLaw compliant;  // Compliant: force law along w_N while active
   ConfigurationFunction gap;      // g_N(q)
   ConfigurationFunction tangent;  // s_T(q); empty: frictionless only
+  // A contact in space (add_spatial_contact): the rows eta_1(q), eta_2(q) of the slip velocity
+  // gamma_k = eta_k(q) qdot of the contact point along two orthonormal tangent directions (W_T =
+  // [eta_1^T eta_2^T]); empty: a planar contact (tangent) or a frictionless one.
+  std::array<ConstraintRow, 2> slip;
   // Optional Stribeck curve of a rigid frictional contact: the sliding coefficient mu_k(v) of
   // the slip speed v = |gdot_T| >= 0, given as entry 0 of its argument; empty: law.mu.
   ConfigurationFunction stribeck;
@@ -287,10 +294,17 @@ struct LagrangianContact {
   bool compliant_frictional() const {
     return !rigid() && compliant.mu > 0.0 && static_cast<bool>(tangent);
   }
-  // A rigid contact whose closed state slips or sticks (see the header comment).
+  // A rigid contact whose closed state slips or sticks (see the header comment) along its one
+  // tangent (planar friction).
   bool frictional() const {
     return rigid() && law.kind != ImpactLawKind::NewtonFrictionless && law.static_mu() > 0.0 &&
            static_cast<bool>(tangent);
+  }
+  // A rigid contact with Coulomb friction in space: its closed state slips along a turning
+  // direction or sticks in both tangent directions ("Friction in space" in the header comment).
+  bool spatial_frictional() const {
+    return rigid() && law.kind != ImpactLawKind::NewtonFrictionless && law.static_mu() > 0.0 &&
+           static_cast<bool>(slip[0]);
   }
   // The coefficient a closed contact slides with at slip speed v >= 0: the Stribeck curve's
   // mu_k(v), or law.mu (read now: it may follow a run-time parameter).
@@ -319,6 +333,8 @@ enum class ClosedKind {
   SlipNegative,
   Stick,
   PostZeno,
+  SpatialSlip,   // closed, sliding in space along d = gamma / |gamma| ("slip:<c>")
+  SpatialStick,  // closed, gamma_1 = gamma_2 = 0 held ("stick:<c>")
   IndexSets
 };
 const char* to_string(ClosedKind kind);
@@ -352,11 +368,12 @@ struct ContactImpact {
 // Accelerations and contact forces of a mode at (t, q, qdot), in double.
 struct ContactDynamics {
   DofVector<double> qddot;
-  double lambda_N = 0.0;  // normal force of the closed contact (0 without one)
-  double lambda_T = 0.0;  // tangential force (-mu s lambda_N when slipping)
-  double B = kNaN;        // w_N^T M^-1 (w_N - mu s w_T) (closed, slip; s = 0 frictionless);
-                          // w_N^T M^-1 w_N in stick; NaN without a closed contact; kind
-                          // IndexSets: the normalised determinant of index_set_dynamics.hpp
+  double lambda_N = 0.0;   // normal force of the closed contact (0 without one)
+  double lambda_T = 0.0;   // tangential force (-mu s lambda_N when slipping); in space: along t_1
+  double lambda_T2 = 0.0;  // in space: the tangential force along t_2 (0 for planar contacts)
+  double B = kNaN;         // w_N^T M^-1 (w_N - mu s w_T) (closed, slip; s = 0 frictionless);
+                           // w_N^T M^-1 w_N in stick; NaN without a closed contact; kind
+                           // IndexSets: the normalised determinant of index_set_dynamics.hpp
   // Kind IndexSets: lambda_N, lambda_T of every contact (index = contact; 0 when not closed).
   // Modes with frictional compliant contacts: lambda_T_each[c] is the friction force of
   // compliant contact c along w_T (0 when inactive); lambda_N_each is then empty.
@@ -396,6 +413,17 @@ class LagrangianModel {
     LagrangianContact c = make_contact(std::move(name), std::move(body), gap);
     c.law = law;
     c.tangent = ConfigurationFunction(tangent);
+    return push_contact(std::move(c));
+  }
+  // A rigid contact in space: gap g_N(q) and the rows eta_1(q), eta_2(q) of its slip velocity
+  // along two orthonormal tangent directions of the surface (gamma_k = eta_k(q) qdot, the contact
+  // point's velocity relative to the surface; generic callables fn(q, row) as ConstraintRow).
+  template <class Gap, class Row1, class Row2>
+  int add_spatial_contact(std::string name, std::string body, Gap gap, Row1 eta_1, Row2 eta_2,
+                          ContactImpactLaw law) {
+    LagrangianContact c = make_contact(std::move(name), std::move(body), gap);
+    c.law = law;
+    c.slip = {ConstraintRow(eta_1), ConstraintRow(eta_2)};
     return push_contact(std::move(c));
   }
   // A frictionless rigid contact (law kind NewtonFrictionless, or mu = 0 with any kind).
@@ -549,6 +577,9 @@ class LagrangianModel {
     return c;
   }
   int push_contact(LagrangianContact c);
+  // validate() of rigid contact i in space: its law is newton or newton_coulomb, and with
+  // friction it is the model's only contact.
+  void validate_spatial_contact(int i) const;
 
   std::string name_;
   int n_ = 0;

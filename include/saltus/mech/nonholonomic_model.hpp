@@ -54,36 +54,6 @@ namespace saltus::mech {
 // Largest number of constraint rows.
 inline constexpr int kMaxConstraints = 8;
 
-// A constraint row eta(q) (eta(q) qdot = 0), kept for every scalar saltus evaluates it with.
-class ConstraintRow {
- public:
-  template <class S>
-  using Fn = std::function<void(const DofVector<S>&, DofVector<S>&)>;
-
-  ConstraintRow() = default;
-  template <class F>
-  explicit ConstraintRow(F f)
-      : fns_(wrap<double>(f), wrap<Dual>(f), wrap<ChunkDual>(f), wrap<SecondOrderJet>(f),
-             wrap<DualSecondOrderJet>(f), wrap<ChunkSecondOrderJet>(f)) {}
-
-  // row <- eta(q), resized to q.size() and zeroed first.
-  template <class S>
-  void operator()(const DofVector<S>& q, DofVector<S>& row) const {
-    row.resize(q.size());
-    for (Eigen::Index i = 0; i < q.size(); ++i) row[i] = S(0.0);
-    std::get<Fn<S>>(fns_)(q, row);
-  }
-
- private:
-  template <class S, class F>
-  static Fn<S> wrap(F f) {
-    return [f](const DofVector<S>& q, DofVector<S>& row) { f(q, row); };
-  }
-  std::tuple<Fn<double>, Fn<Dual>, Fn<ChunkDual>, Fn<SecondOrderJet>, Fn<DualSecondOrderJet>,
-             Fn<ChunkSecondOrderJet>>
-      fns_;
-};
-
 // A fused evaluation of the accelerations qddot(t, q, qdot) of the Lagrange-d'Alembert equations
 // (an optional fast path: model files set one from the symbolic elimination of
 // lang/constrained_accelerations.hpp). fn(t, q, qdot, qddot) -> bool, qddot preset to n zeros;

@@ -165,7 +165,23 @@ void ModelReader::read_contacts(const toml::table& doc) {
     return;
   }
   int index = 0;
-  for (const toml::node& e : *list->as_array()) read_contact(*e.as_table(), index++);
+  std::vector<std::pair<const toml::table*, std::string>> in_space;  // frictional body points
+  for (const toml::node& e : *list->as_array()) {
+    const size_t before = model_.mechanics->contacts.size();
+    read_contact(*e.as_table(), index++);
+    const std::vector<ModelContact>& all = model_.mechanics->contacts;
+    if (all.size() > before && all.back().slip[0] != lang::kNoNode) {
+      in_space.emplace_back(e.as_table(), all.back().name);
+    }
+  }
+  const size_t count = model_.mechanics->contacts.size();
+  for (const auto& [table, name] : in_space) {
+    if (count == 1) break;
+    add(*table, "contact '" + name + "' has friction in space and the model has " +
+                    std::to_string(count) + " contacts; friction in space is built for a " +
+                    "model's only contact: several (a box's corners) need the contact LCP in " +
+                    "space, not built yet");
+  }
   // Contacts are numbered by their names, not by their place in the file: the order decides
   // which of two guards that fire at one instant is applied first and how the contact LCPs'
   // rows are ordered, and declaring the same contacts in another order is the same model.
@@ -239,16 +255,24 @@ void ModelReader::read_contact(const toml::table& t, int index) {
     if (t.get("gap") != nullptr) {
       add(*t.get("gap"), where + " has both gap and point; expected one: the gap written, or " +
                              "a point of a [[bodies]] body whose gap is derived");
-    } else if (frictional || t.get("tangent") != nullptr || t.get("mu") != nullptr) {
+    } else if (t.get("tangent") != nullptr) {
+      add(*t.get("tangent"), where + " on a body point has a tangent; expected none: its two " +
+                                 "tangent directions are derived from the plane");
+    } else if (frictional ? rigid->second != mech::ImpactLawKind::NewtonCoulomb
+                          : t.get("mu") != nullptr && (c.compliant || law == "newton")) {
       add(t.get("law") != nullptr ? *t.get("law") : static_cast<const toml::node&>(t),
           where + " on a body point has law '" + law + "'" +
-              (t.get("tangent") != nullptr || t.get("mu") != nullptr ? " with friction" : "") +
-              "; expected a frictionless law (newton, or a compliant law without mu): " +
-              "friction in space needs two tangent directions, not built yet");
+              (t.get("mu") != nullptr ? " with mu" : "") +
+              "; expected newton (frictionless) or newton_coulomb with mu (Newton and " +
+              "Coulomb's cone in space): the other laws are planar, and compliant friction " +
+              "in space is not built");
     } else {
       ModelContact::BodyPoint shape;
       c.gap = body_point_gap(t, c.body, where, shape);
-      if (c.gap != lang::kNoNode) c.body_point = shape;
+      if (c.gap != lang::kNoNode) {
+        c.body_point = shape;
+        if (frictional) c.slip = body_point_slip(c.body, shape);
+      }
     }
   } else {
     for (const char* key : {"plane", "axis", "rim", "radius"}) {
@@ -356,7 +380,7 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       }
       if (t.get("tangent") != nullptr) c.tangent = geometry("tangent");
       read_contact_when_and_relabel(t, c, where);
-      if (frictional) {
+      if (frictional && t.get("point") == nullptr) {
         if (t.get("tangent") == nullptr) {
           add(t, where + " (law " + law + ") has no tangent; expected tangent = \"s_T(q)\", " +
                      "the contact point's coordinate along the surface");

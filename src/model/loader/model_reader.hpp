@@ -202,6 +202,10 @@ class ModelReader {
   // kNoNode after reporting a problem.
   lang::NodeId body_point_gap(const toml::table& t, const std::string& body,
                               const std::string& where, ModelContact::BodyPoint& shape);
+  // A frictional body-point contact's slip velocities along two tangent directions of its plane
+  // (body_point_slip.cpp); `shape` as body_point_gap filled it.
+  std::array<lang::NodeId, 2> body_point_slip(const std::string& body,
+                                              const ModelContact::BodyPoint& shape);
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);

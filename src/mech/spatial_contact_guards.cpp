@@ -1,0 +1,198 @@
+// One rigid contact with Coulomb friction in space held closed (compiled_lagrangian.hpp): which
+// closed state it takes (stick inside the cone, slip otherwise), the guards of its sliding and
+// sticking modes, and the projection that keeps a sticking contact at rest. The dynamics are in
+// spatial_friction_dynamics.hpp.
+//
+// Transitions (lagrangian_model.hpp, "Friction in space"):
+//   slip:  "painleve:<c>" B reaches kJamMargin w_N^T M^-1 w_N -> the run ends (ContactStop::
+//          Painleve); "lift-off:<c>" lambda_N = 0 -> open; "stick:<c>" the slip speed falls to
+//          kStickGuardOffset of its scale -> the slip removed, then stick or slip again by the
+//          stick forces (a slip from rest starts along -lambda_T)
+//   stick: "lift-off:<c>"; "slip:<c>" |lambda_T| reaches mu_s lambda_N -> slip from rest
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "compiled_lagrangian.hpp"
+#include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/mech/contact_stop.hpp"
+
+namespace saltus::mech::detail {
+
+namespace {
+
+// The velocity rows [w_N eta_1^T eta_2^T] of contact ci at q.
+std::array<DofVector<double>, 3> velocity_rows(const LagrangianContact& c,
+                                               const DofVector<double>& q) {
+  std::array<DofVector<double>, 3> rows;
+  gradient(c.gap, q, rows[0]);
+  c.slip[0](q, rows[1]);
+  c.slip[1](q, rows[2]);
+  return rows;
+}
+
+// "(a, b)" for messages.
+std::string pair_text(double a, double b) {
+  return saltus::detail::text("(", a, ", ", b, ")");
+}
+
+}  // namespace
+
+void remove_slip(const LagrangianModel& m, int ci, const DofVector<double>& q,
+                 DofVector<double>& qd) {
+  const std::array<DofVector<double>, 3> W = velocity_rows(m.contact(ci), q);
+  SpdFactor<double> M;
+  factor_mass(m, q, M);
+  std::array<DofVector<double>, 3> MW;
+  Eigen::Matrix3d G;
+  Eigen::Vector3d excess;
+  for (size_t i = 0; i < 3; ++i) MW[i] = M.solve(W[i]);
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) G(i, j) = W[i].dot(MW[j]);
+    excess[i] = i == 0 ? 0.0 : W[i].dot(qd);  // gdot_N kept, gamma_1 = gamma_2 = 0
+  }
+  const Eigen::Vector3d y = G.ldlt().solve(excess);
+  for (size_t i = 0; i < 3; ++i) qd -= MW[i] * y[static_cast<Eigen::Index>(i)];
+}
+
+LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, ConstVectorRef q,
+                                     ConstVectorRef qdot, unsigned mask, bool at_rest) {
+  const LagrangianContact& c = m.contact(i);
+  const LagrangianMode open{-1, ClosedKind::None, mask}, stick{i, ClosedKind::SpatialStick, mask},
+      slip{i, ClosedKind::SpatialSlip, mask};
+  const DofVector<double> qv = load<double>(q, 0, m.dof());
+  DofVector<double> qdv = load<double>(qdot, 0, m.dof());
+  SlipKinematics<double> kt;
+  slip_kinematics(c, qv, qdv, kt);
+  const double speed = std::hypot(kt.gamma[0], kt.gamma[1]);
+  if (at_rest || speed <= kSlipRestFraction * kt.terms) {
+    const ContactDynamics d = m.dynamics(stick, t, q, qdot);
+    if (!(d.lambda_N > 0.0)) return open;
+    if (std::hypot(d.lambda_T, d.lambda_T2) <= c.law.static_mu() * d.lambda_N) return stick;
+    remove_slip(m, i, qv, qdv);  // the slip flow then starts along -lambda_T
+  }
+  const ContactDynamics d = m.dynamics(slip, t, qv, qdv);
+  if (!(d.B > 0.0)) {
+    throw ContactStopError(
+        ContactStop::Painleve,
+        saltus::detail::text(
+            c.description, ": at t = ", t, " the contact would slide in space (slip velocity ",
+            pair_text(kt.gamma[0], kt.gamma[1]), ", friction force ",
+            pair_text(d.lambda_T, d.lambda_T2), ") with B = w_N^T M^-1 (w_N - mu W_T d) = ", d.B,
+            " <= 0 at mu = ", c.law.mu,
+            ": Painleve (no or several contact forces); lower mu or change the geometry"));
+  }
+  return d.lambda_N > 0.0 ? slip : open;
+}
+
+void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                                const LagrangianMode& mode) {
+  const LagrangianContact& c = ctx->model.contact(mode.closed_contact);
+  const int ci = mode.closed_contact;
+  const unsigned mask = mode.compliant_mask;
+  // The value of a quantity of this mode's dynamics at (t, x).
+  const auto of_dynamics = [ctx, mode](auto read) {
+    return [ctx, mode, read](const auto& t, const auto& x, const auto&) {
+      using S = std::decay_t<decltype(x[0])>;
+      const auto [q, qd] = split_state(x, ctx->n);
+      DynamicsT<S> d;
+      mode_dynamics(ctx->model, mode, S(t), q, qd, d);
+      return S(read(d));
+    };
+  };
+  const ModeId slip = ctx->find({ci, ClosedKind::SpatialSlip, mask});
+  if (mode.kind == ClosedKind::SpatialSlip) {
+    // B reaches zero while sliding (FORMULAS.md 11.1), at the margin of the planar guard.
+    sys.add_guard(
+        id,
+        make_guard("painleve:" + c.name, Direction::Rising,
+                   of_dynamics([](const auto& d) { return -(d.B / d.normal_metric) + kJamMargin; }),
+                   Reset::custom(id, false,
+                                 [ctx, ci](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+                                   jump.cause = code(ContactStop::Painleve);
+                                   jump.failure = saltus::detail::text(
+                                       ctx->model.describe_contact(ci), ": at t = ", t,
+                                       " B = w_N^T M^-1 (w_N - mu W_T d) of the contact "
+                                       "sliding in space reaches zero (a dynamic jam, "
+                                       "Painleve) at q = ",
+                                       q_text(x.head(ctx->n)),
+                                       "; no impact without collision is built in space");
+                                   return false;
+                                 })));
+  }
+  sys.add_guard(id, make_guard("lift-off:" + c.name, Direction::Rising,
+                               of_dynamics([](const auto& d) { return -d.lambda_N; }),
+                               Reset::to(ctx->open(mask))));
+  if (mode.kind == ClosedKind::SpatialSlip) {
+    // The slip speed falls to the level counted as rest (a falling guard: |gamma| >= 0 never
+    // crosses zero).
+    Guard g = make_guard(
+        "stick:" + c.name, Direction::Falling,
+        of_dynamics([](const auto& d) { return d.slip_speed; }),
+        Reset::custom(
+            id, true, [ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+              const int n = ctx->n;
+              const DofVector<double> q = load<double>(x, 0, n);
+              DofVector<double> qd = load<double>(x, n, n);
+              remove_slip(ctx->model, ci, q, qd);
+              jump.target = ctx->find(close_spatial_contact(ctx->model, ci, t, q, qd, mask, true));
+              VectorRef xp = jump.state_after();
+              xp.head(n) = q;
+              xp.tail(n) = qd;
+              return true;
+            }));
+    g.scale_offset = kStickGuardOffset;
+    g.steps_land_on_crossing = true;  // the slip direction turns over at zero speed
+    sys.add_guard(id, std::move(g));
+  } else {
+    // The stick force reaches the cone's edge: slip from rest along it.
+    sys.add_guard(
+        id, make_guard(
+                "slip:" + c.name, Direction::Rising, of_dynamics([ctx, ci](const auto& d) {
+                  using std::sqrt;
+                  // mu_s read now: it may follow a run-time parameter.
+                  const double mu = ctx->model.contact(ci).law.static_mu();
+                  return sqrt(d.lambda_T * d.lambda_T + d.lambda_T2 * d.lambda_T2) -
+                         mu * d.lambda_N;
+                }),
+                Reset::to(slip, [ctx, ci](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
+                  const int n = ctx->n;
+                  const DofVector<double> q = load<double>(x, 0, n);
+                  DofVector<double> qd = load<double>(x, n, n);
+                  remove_slip(ctx->model, ci, q, qd);
+                  xp.head(n) = q;
+                  xp.segment(n, n) = qd;
+                })));
+  }
+}
+
+InvariantProjection spatial_stick_projection(const Context& ctx, int ci) {
+  InvariantProjection p;
+  p.count = 4;  // g_N, gdot_N, gamma_1, gamma_2
+  p.values = [ctx, ci](ConstVectorRef x, VectorRef c) {
+    const int n = ctx->n;
+    const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
+    const std::array<DofVector<double>, 3> W = velocity_rows(ctx->model.contact(ci), q);
+    c[0] = ctx->model.contact(ci).gap(q);
+    for (int i = 0; i < 3; ++i) c[1 + i] = W[static_cast<size_t>(i)].dot(qd);
+  };
+  p.project = [ctx, ci, normal = std::vector<int>{ci}](ConstVectorRef target, VectorRef x) {
+    const int n = ctx->n;
+    const Eigen::Matrix<double, 1, 1> zero = Eigen::Matrix<double, 1, 1>::Zero();
+    if (!project_onto_contacts(ctx->model, normal, {}, target.head(1), zero, x.head(n),
+                               x.segment(n, n))) {
+      return false;
+    }
+    const DofVector<double> q = load<double>(x, 0, n);
+    DofVector<double> qd = load<double>(x, n, n);
+    remove_slip(ctx->model, ci, q, qd);
+    x.segment(n, n) = qd;
+    return qd.allFinite();
+  };
+  return p;
+}
+
+}  // namespace saltus::mech::detail

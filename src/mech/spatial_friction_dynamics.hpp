@@ -1,0 +1,154 @@
+// Accelerations and forces of one rigid contact with Coulomb friction in space held closed
+// (ClosedKind::SpatialSlip, SpatialStick), generic in the scalar; internal to src/mech and
+// included by contact_dynamics.hpp, whose mode_dynamics() calls spatial_closed_dynamics().
+//
+// Sources: [LB] (2.9)-(2.10) (seed 001) with the scalar tangent replaced by two tangent rows;
+// FORMULAS.md 10.3 (what), 11.1 (B). The contact's slip velocity along two orthonormal tangent
+// directions is gamma = W_T^T qdot, W_T = [eta_1^T eta_2^T] (n x 2, LagrangianContact::slip),
+// and d/dt gamma = W_T^T qddot + what_T with what_T,k = ((d eta_k / dq) qdot) . qdot (eta_k
+// along q + s qdot as a jet: d1 = (d eta_k / dq) qdot).
+//   a = M^-1 h
+//   stick: W = [w_N W_T] (n x 3), G = W^T M^-1 W, G lambda = -(W^T a + (what_N, what_T)),
+//          qddot = a + M^-1 W lambda, lambda = (lambda_N, lambda_T1, lambda_T2)
+//   slip:  d = gamma / |gamma|, u = w_N - mu W_T d, B = w_N^T M^-1 u,
+//          lambda_N = -(w_N^T a + what_N) / B, qddot = a + M^-1 u lambda_N,
+//          (lambda_T1, lambda_T2) = -mu lambda_N d
+// The slip direction at rest: where |gamma| is within kSlipRestFraction of the terms that sum to
+// it (sum_j (|eta_1,j| + |eta_2,j|) |qdot_j|: round-off of a contact that has just stopped or is
+// about to start), d = -lambda_T / |lambda_T| of the stick forces. Slip starts there when the stick
+// force reaches the cone's edge, and this d keeps the friction force continuous. Unlike the
+// planar case, the direction cannot be part of the mode, so the flow takes it from the state.
+#pragma once
+
+#include <array>
+#include <cmath>
+
+#include "saltus/core/error.hpp"
+
+namespace saltus::mech::detail {
+
+// |gamma| at or below this fraction of its terms is round-off: the contact is at rest.
+inline constexpr double kSlipRestFraction = 1e-13;
+
+template <class S>
+struct SlipKinematics {
+  std::array<DofVector<S>, 2> w;  // eta_1^T, eta_2^T
+  std::array<S, 2> gamma{S(0.0), S(0.0)}, what{S(0.0), S(0.0)};
+  double terms = 0.0;  // sum_j (|eta_1,j| + |eta_2,j|) |qdot_j| (the scale of gamma's round-off)
+};
+
+template <class S>
+void slip_kinematics(const LagrangianContact& c, const DofVector<S>& q, const DofVector<S>& qd,
+                     SlipKinematics<S>& out) {
+  const Eigen::Index n = q.size();
+  DofVector<SecondOrderJetTpl<S>> qj(n), row;
+  for (Eigen::Index k = 0; k < n; ++k) qj[k] = SecondOrderJetTpl<S>(q[k], qd[k], S(0.0));
+  out.terms = 0.0;
+  for (size_t r = 0; r < 2; ++r) {
+    c.slip[r](qj, row);
+    out.w[r].resize(n);
+    S gamma(0.0), what(0.0);
+    for (Eigen::Index k = 0; k < n; ++k) {
+      out.w[r][k] = row[k].v;
+      gamma = S(gamma + row[k].v * qd[k]);
+      what = S(what + row[k].d1 * qd[k]);
+      using std::abs;
+      out.terms += abs(val(row[k].v)) * abs(val(qd[k]));
+    }
+    out.gamma[r] = gamma;
+    out.what[r] = what;
+  }
+}
+
+// Stick forces and accelerations; out.qdd holds a = M^-1 h on entry.
+template <class S>
+void spatial_stick(const LagrangianContact& c, const SpdFactor<S>& M, const Kinematics<S>& kn,
+                   const SlipKinematics<S>& kt, const DofVector<S>& q, DynamicsT<S>& out) {
+  const int n = static_cast<int>(kn.w.size());
+  std::array<DofVector<S>, 3> W{kn.w, kt.w[0], kt.w[1]}, MW;
+  for (size_t i = 0; i < 3; ++i) MW[i] = M.solve(W[i]);
+  SpdFactor<S> G;
+  DofMatrix<S>& g = G.matrix();
+  g.resize(3, 3);
+  DofVector<S> lambda(3);
+  const std::array<S, 3> what{kn.what, kt.what[0], kt.what[1]};
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 3; ++j) g(i, j) = dot(W[i], MW[j]);
+    lambda[i] = S(-(dot(W[i], out.qdd) + what[i]));
+  }
+  const S G_NN = g(0, 0);
+  if (!G.compute_in_place()) {
+    saltus::detail::throw_error(
+        c.description, ": in the stick mode the normal and the two tangent directions are ",
+        "dependent (W^T M^-1 W singular at q = ", q_text(values(q)),
+        "): the contact point cannot be held at rest in every direction");
+  }
+  G.solve_in_place(lambda);  // [LB] (2.9), equality branch, three rows
+  for (int k = 0; k < n; ++k) {
+    out.qdd[k] = S(out.qdd[k] + MW[0][k] * lambda[0] + MW[1][k] * lambda[1] + MW[2][k] * lambda[2]);
+  }
+  out.lambda_N = lambda[0];
+  out.lambda_T = lambda[1];
+  out.lambda_T2 = lambda[2];
+  out.B = G_NN;
+  out.normal_metric = G_NN;
+  out.slip_speed = S(0.0);
+}
+
+// The sliding direction d of the header comment (unit; zero when at rest with no stick force).
+template <class S>
+std::array<S, 2> slip_direction(const LagrangianContact& c, const SpdFactor<S>& M,
+                                const Kinematics<S>& kn, const SlipKinematics<S>& kt,
+                                const DofVector<S>& q, const DofVector<S>& a) {
+  using std::sqrt;
+  const S speed2 = S(kt.gamma[0] * kt.gamma[0] + kt.gamma[1] * kt.gamma[1]);
+  if (sqrt(val(speed2)) > kSlipRestFraction * kt.terms) {
+    const S speed = sqrt(speed2);
+    return {S(kt.gamma[0] / speed), S(kt.gamma[1] / speed)};
+  }
+  DynamicsT<S> stick;
+  stick.qdd = a;
+  spatial_stick(c, M, kn, kt, q, stick);
+  const S force2 = S(stick.lambda_T * stick.lambda_T + stick.lambda_T2 * stick.lambda_T2);
+  if (!(val(force2) > 0.0)) return {S(0.0), S(0.0)};
+  const S force = sqrt(force2);
+  return {S(-stick.lambda_T / force), S(-stick.lambda_T2 / force)};
+}
+
+// qddot and forces of contact `ci` held closed, sliding (SpatialSlip) or sticking (SpatialStick);
+// out.qdd holds a = M^-1 h on entry.
+template <class S>
+void spatial_closed_dynamics(const LagrangianModel& m, const LagrangianMode& mode,
+                             const SpdFactor<S>& M, const DofVector<S>& q, const DofVector<S>& qd,
+                             DynamicsT<S>& out) {
+  const LagrangianContact& c = m.contact(mode.closed_contact);
+  Kinematics<S> kn;
+  kinematics(c.gap, q, qd, kn);
+  SlipKinematics<S> kt;
+  slip_kinematics(c, q, qd, kt);
+  if (mode.kind == ClosedKind::SpatialStick) {
+    spatial_stick(c, M, kn, kt, q, out);
+    return;
+  }
+  const std::array<S, 2> d = slip_direction(c, M, kn, kt, q, out.qdd);
+  const S speed = S(kt.gamma[0] * d[0] + kt.gamma[1] * d[1]);
+  const S mu = c.sliding_mu(S(val(speed) > 0.0 ? speed : S(0.0)));
+  if (!(val(mu) >= 0.0)) {
+    saltus::detail::throw_error(c.description, ": Stribeck curve mu_k(", val(speed),
+                                ") = ", val(mu),
+                                "; expected a sliding coefficient >= 0 at every slip speed");
+  }
+  const int n = m.dof();
+  DofVector<S> u = kn.w;
+  for (int k = 0; k < n; ++k) u[k] = S(u[k] - mu * (kt.w[0][k] * d[0] + kt.w[1][k] * d[1]));
+  const DofVector<S> Mu = M.solve(u), Mn = M.solve(kn.w);
+  out.B = dot(kn.w, Mu);  // FORMULAS.md 11.1 with s w_T -> W_T d
+  out.normal_metric = dot(kn.w, Mn);
+  out.lambda_N = S(-(dot(kn.w, out.qdd) + kn.what) / out.B);
+  out.lambda_T = S(-mu * out.lambda_N * d[0]);
+  out.lambda_T2 = S(-mu * out.lambda_N * d[1]);
+  out.slip_speed = speed;
+  for (int k = 0; k < n; ++k) out.qdd[k] = S(out.qdd[k] + Mu[k] * out.lambda_N);
+}
+
+}  // namespace saltus::mech::detail

@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""End-to-end tests of Coulomb friction in space (issue 48, stage 3): models/sliding_sphere.toml,
+a solid sphere (mass m, radius r, I = 2/5 m r^2, a quaternion orientation) on a rough plane,
+against closed forms derived here:
+
+- Sliding: the contact point's slip velocity u = v + w x (-r n) obeys du/dt = -7/2 mu g u/|u| on
+  a horizontal floor (dv/dt = -mu g u/|u|, dw/dt = 5 mu g/(2 r) n x u/|u|... as a torque r x F
+  over I), so u keeps its direction, reaches zero at t* = 2 |u0| / (7 mu g), and the sphere rolls
+  on with v* = v0 - mu g t* u0/|u0| (5/7 v0 when launched without spin); the spin about the
+  normal never changes.
+- On a plane inclined by th, from rest: rolling (a = 5/7 g sin th) when mu >= 2/7 tan th, else
+  sliding with a = g (sin th - mu cos th) and the spin growing at 5 mu g cos th / (2 r).
+- An impact with friction, Newton's law and Coulomb's cone at one contact: P_N = (1 + e) m |v_N|;
+  stick when the impulse that stops the slip, |P_T| = m |u| / (7/2), lies in the cone
+  |P_T| <= mu P_N, else P_T = -mu P_N u/|u| (the slip keeps its direction: A is isotropic).
+
+Usage: cli_spatial_friction_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per
+CASE, apps/CMakeLists.txt), run by Debian's python3 (NumPy).
+"""
+import math
+import os
+import random
+
+import numpy as np
+
+from cli_analysis_test import read_json
+from cli_test import expect, expect_exit, expect_refused_edits, main, read_csv
+from quaternion_kinematics import body_rates, rotation
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+M, G, R = 0.2, 9.81, 0.05
+I = 0.4 * M * R * R
+N = np.array([0.0, 0.0, 1.0])
+
+
+def state(row, which=None):
+    key = (lambda n: n) if which is None else (lambda n: n + "_" + which)
+    c = np.array([float(row[key(n)]) for n in "xyz"])
+    v = np.array([float(row[key(n + "'")]) for n in "xyz"])
+    q = np.array([float(row[key("q%d" % i)]) for i in range(4)])
+    dq = np.array([float(row[key("q%d'" % i)]) for i in range(4)])
+    return c, v, rotation(q) @ body_rates(q, dq)  # centre, velocity, world angular velocity
+
+
+def run(cli, name, sets, model=None):
+    out = os.path.join(cli.work, name)
+    args = ["run", model or cli.model("sliding_sphere.toml"), "--out", out]
+    for s in sets:
+        args += ["--set", s]
+    code, stdout, stderr = cli.run(*args)
+    expect_exit(code, 0, stdout, stderr, name)
+    return (read_csv(os.path.join(out, "events.csv")),
+            read_csv(os.path.join(out, "trajectory.csv")), read_json(out, "summary.json"))
+
+
+def launch(v0, w0, z=R):
+    """--set values for a start at height z with velocity v0 and world (= body) spin w0."""
+    sets = ["z=%r" % z]
+    for k, name in enumerate("xyz"):
+        sets.append("%s'=%r" % (name, v0[k]))
+    for k in range(3):
+        sets.append("q%d'=%r" % (k + 1, w0[k] / 2))  # q' = 1/2 q (x) (0, w) at q = 1
+    return sets
+
+
+def energy(row):
+    c, v, w = state(row)
+    return 0.5 * M * v @ v + 0.5 * I * w @ w + M * G * c[2]
+
+
+def expect_energy_never_gained(rows, what):
+    e = [energy(r) for r in rows]
+    scale = max(abs(x) for x in e)
+    expect(all(b <= a + 1e-9 * scale for a, b in zip(e, e[1:])), what + ": energy never gained",
+           max(b - a for a, b in zip(e, e[1:])))
+
+
+@case
+def a_sphere_launched_sliding_rolls_on_at_five_sevenths(cli):
+    # Without spin: the stick event at t* = 2 v0 / (7 mu g) (1e-10 of t*), 5/7 v0 after it
+    # (1e-10 v0), the energy m v0^2 / 7 lost, then rolling in the stick mode to t_end.
+    for mu, v0 in ((0.3, 2.0), (0.05, 0.5), (0.9, 7.0)):
+        t_star = 2 * v0 / (7 * mu * G)
+        events, rows, summary = run(cli, "launch_mu%g" % mu,
+                                    ["mu=%r" % mu, "v0=%r" % v0,
+                                     "solver.t_end=%r" % (2 * t_star)])
+        expect(len(events) == 1 and events[0]["guard"] == "stick:floor" and
+               events[0]["mode_after"] == "stick:floor", "one stick event", events)
+        t = float(events[0]["t"])
+        expect(abs(t - t_star) < 1e-10 * t_star, "stick at 2 v0 / (7 mu g)", t, t_star)
+        _, v, w = state(events[0], "after")
+        expect(np.abs(v - [5 / 7 * v0, 0, 0]).max() < 1e-10 * v0, "5/7 v0", v)
+        expect(np.abs(w - [0, 5 / 7 * v0 / R, 0]).max() < 1e-10 * v0 / R, "rolling", w)
+        lost = energy(rows[0]) - energy(rows[-1])
+        expect(abs(lost - M * v0 * v0 / 7) < 1e-10 * M * v0 * v0, "m v0^2 / 7 lost", lost)
+        expect(summary["final_mode"] == "stick:floor" and rows[-1]["mode"] == "stick:floor",
+               "rolls to t_end", summary["final_mode"])
+
+
+@case
+def random_spins_slide_along_a_fixed_direction_then_roll(cli):
+    # 10 seeded launches with a random horizontal velocity and a random spin about every axis:
+    # one stick event at t* (1e-10), the velocity and spin there, the spin about the normal
+    # kept, the positions at t_end against the closed form (1e-9), energy never gained.
+    rng = random.Random(48)
+    for k in range(10):
+        mu = rng.uniform(0.05, 0.8)
+        v0 = np.array([rng.uniform(-3, 3), rng.uniform(-3, 3), 0.0])
+        w0 = np.array([rng.uniform(-60, 60) for _ in range(3)])
+        u0 = v0 + np.cross(w0, -R * N)
+        speed = np.linalg.norm(u0)
+        d = u0 / speed
+        t_star = 2 * speed / (7 * mu * G)
+        t_end = 1.5 * t_star
+        events, rows, _ = run(cli, "spin%d" % k,
+                              ["mu=%r" % mu, "solver.t_end=%r" % t_end] + launch(v0, w0))
+        expect(len(events) == 1 and events[0]["guard"] == "stick:floor", "one stick", k, events)
+        t = float(events[0]["t"])
+        expect(abs(t - t_star) < 1e-10 * t_star, "stick at 2 |u0| / (7 mu g)", k, t, t_star)
+        v_star = v0 - mu * G * t_star * d
+        w_star = w0 + (np.cross(-R * N, -mu * M * G * d) / I) * t_star
+        c, v, w = state(events[0], "after")
+        scale = np.linalg.norm(v0) + R * np.linalg.norm(w0)
+        expect(np.abs(v - v_star).max() < 1e-10 * scale, "velocity at t*", k, v, v_star)
+        expect(np.abs(w - w_star).max() < 1e-10 * scale / R, "spin at t*", k, w, w_star)
+        expect(abs(w[2] - w0[2]) < 1e-10 * scale / R, "spin about the normal kept", k)
+        c_star = v0 * t_star - 0.5 * mu * G * t_star ** 2 * d
+        c_end = c_star + v_star * (t_end - t_star) + R * N
+        c, _, _ = state(rows[-1])
+        expect(abs(float(rows[-1]["t"]) - t_end) < 1e-12 and
+               np.abs(c - c_end).max() < 1e-9 * (1 + np.abs(c_end).max()),
+               "position at t_end", k, c, c_end)
+        expect_energy_never_gained(rows, "spin%d" % k)
+    # Launched rolling (u0 = 0): the stick mode from the start, no event, the speed kept.
+    v0 = np.array([1.2, -0.7, 0.0])
+    events, rows, _ = run(cli, "rolling", launch(v0, np.cross(N, v0) / R) + ["solver.t_end=0.3"])
+    expect(not events and rows[0]["mode"] == "stick:floor", "rolls from the start", events)
+    _, v, _ = state(rows[-1])
+    expect(np.abs(v - v0).max() < 1e-12, "speed kept", v)
+
+
+@case
+def on_an_incline_it_rolls_or_slides_by_mu(cli):
+    # From rest on planes tilted by th towards random azimuths: mu above 2/7 tan th rolls
+    # (stick throughout, a = 5/7 g sin th), below slides from the start (the slip's direction
+    # taken from the stick force: down the slope) with a = g (sin th - mu cos th). Positions at
+    # t_end within 1e-12 m, the sliding spin within 1e-10 of the closed form.
+    rng = random.Random(7)
+    for k in range(6):
+        th, phi = rng.uniform(0.1, 1.0), rng.uniform(-math.pi, math.pi)
+        n = np.array([math.sin(th) * math.cos(phi), math.sin(th) * math.sin(phi), math.cos(th)])
+        critical = 2 / 7 * math.tan(th)
+        rolls = k % 2 == 0
+        mu = critical * (rng.uniform(1.05, 2.0) if rolls else rng.uniform(0.1, 0.95))
+        T = 0.4
+        c0 = R * n
+        events, rows, _ = run(cli, "incline%d" % k, [
+            "mu=%r" % mu, "v0=0.0", "x=%r" % c0[0], "y=%r" % c0[1], "z=%r" % c0[2],
+            "solver.t_end=%r" % T, "contacts.floor.plane=[%r, %r, %r, 0]" % tuple(n)])
+        expect(not events, "no event", k, events)
+        mode = "stick:floor" if rolls else "slip:floor"
+        expect(all(r["mode"] == mode for r in rows), "one mode throughout", k, mode)
+        down = np.array([0.0, 0.0, -1.0]) + math.cos(th) * n
+        down /= np.linalg.norm(down)
+        a = G * math.sin(th) * (5 / 7 if rolls else 1.0) - (0 if rolls else mu * G * math.cos(th))
+        c, v, w = state(rows[-1])
+        expect(np.abs(c - (c0 + 0.5 * a * T * T * down)).max() < 1e-12, "position", k, c)
+        expect(np.abs(v - a * T * down).max() < 1e-12, "velocity", k, v)
+        alpha = (5 / 7 * G * math.sin(th) if rolls else 5 * mu * G * math.cos(th) / 2) / R
+        expect(np.abs(w - alpha * T * np.cross(n, down)).max() < 1e-10 * alpha * T, "spin", k, w)
+
+
+@case
+def an_impact_sticks_or_slides_as_newton_and_coulomb(cli):
+    # Dropped from z0 with a spin that makes the contact point slip at u: the first impact at
+    # sqrt(2 (z0 - r) / g), P_N = (1 + e) m |v_N|, the slip stopped (inside the cone) or
+    # P_T = -mu P_N u/|u| (outside), within 1e-10 of the impact's scale; energy never gained.
+    rng = random.Random(11)
+    sticks = 0
+    for k in range(8):
+        e, mu, z0 = rng.uniform(0.0, 0.9), rng.uniform(0.05, 0.6), rng.uniform(0.1, 0.5)
+        v0 = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0])
+        w0 = np.array([rng.uniform(-80, 80), rng.uniform(-80, 80), rng.uniform(-20, 20)])
+        events, rows, _ = run(cli, "impact%d" % k, ["contacts.floor.e=%r" % e, "mu=%r" % mu,
+                                                    "solver.t_end=0.4"] + launch(v0, w0, z0))
+        first = events[0]
+        t1 = math.sqrt(2 * (z0 - R) / G)
+        expect(first["guard"] == "impact:floor" and abs(float(first["t"]) - t1) < 1e-10,
+               "the first impact", k, first["t"], t1)
+        _, v, w = state(first, "before")
+        u = v + np.cross(w, -R * N)
+        u[2] = 0.0
+        P_N = (1 + e) * M * -v[2]
+        P_T = -u * M / 3.5
+        if np.linalg.norm(P_T) > mu * P_N:
+            P_T = -mu * P_N * u / np.linalg.norm(u)
+        else:
+            sticks += 1
+        P = P_T + P_N * N
+        _, v_after, w_after = state(first, "after")
+        scale = np.linalg.norm(v) + R * np.linalg.norm(w)
+        expect(np.abs(v_after - (v + P / M)).max() < 1e-10 * scale, "velocity after", k)
+        expect(np.abs(w_after - (w + np.cross(-R * N, P) / I)).max() < 1e-10 * scale / R,
+               "spin after", k)
+        expect(abs(float(first["impulse_n"]) - P_N) < 1e-10 * M * scale, "impulse_n", k)
+        expect(abs(float(first["impulse_t"]) - np.linalg.norm(P_T)) < 1e-10 * M * scale,
+               "impulse_t = |P_T|", k)
+        expect_energy_never_gained(rows, "impact%d" % k)
+    expect(0 < sticks < 8, "both sides of the cone were reached", sticks)
+
+
+@case
+def random_drops_end_rolling_without_penetration(cli):
+    # 8 seeded drops with random e, mu, spin and height through bounces, the Zeno point and the
+    # rolling that follows: every run ends at t_end, no sample below the floor (1e-9 r), energy
+    # never gained, and rolling at the end (u = 0 within 1e-9 of the speeds).
+    rng = random.Random(3)
+    for k in range(8):
+        e, mu, z0 = rng.uniform(0.1, 0.8), rng.uniform(0.05, 0.8), rng.uniform(0.06, 0.4)
+        v0 = np.array([rng.uniform(-2, 2), rng.uniform(-2, 2), rng.uniform(-1, 1)])
+        w0 = np.array([rng.uniform(-100, 100) for _ in range(3)])
+        _, rows, summary = run(cli, "drop%d" % k, ["contacts.floor.e=%r" % e, "mu=%r" % mu,
+                                                   "solver.t_end=3.0"] + launch(v0, w0, z0))
+        expect(summary["status"] == "end-time-reached", "ends at t_end", k, summary["message"])
+        expect(min(float(r["z"]) for r in rows) > R * (1 - 1e-9), "no penetration", k)
+        expect_energy_never_gained(rows, "drop%d" % k)
+        _, v, w = state(rows[-1])
+        u = v + np.cross(w, -R * N)
+        expect(rows[-1]["mode"] == "stick:floor" and
+               np.abs(u).max() < 1e-9 * (np.abs(v0).max() + R * np.abs(w0).max()),
+               "rolling at the end", k, rows[-1]["mode"], u)
+
+
+@case
+def the_same_motion_in_cm_far_away_and_late(cli):
+    # A spinning drop in cm (r = 5, g = 981), moved 1e6 along x and y, started at t0 = 1e9: the
+    # same event times (1e-10 s; 1e-6 s at 1e9) and guards.
+    v0, w0 = np.array([0.8, -0.3, 0.0]), np.array([30.0, -50.0, 10.0])
+    base = ["contacts.floor.e=0.5", "mu=0.4", "solver.t_end=1.2"]
+    runs = {}
+    for name, sets in (("m", launch(v0, w0, 0.2)),
+                       ("cm", ["r=5.0", "g=981.0", "m=200.0"] + launch(100 * v0, w0, 20.0)),
+                       ("far", launch(v0, w0, 0.2) + ["x=1e6", "y=-1e6"]),
+                       ("late", launch(v0, w0, 0.2) + ["initial.t=1e9",
+                                                       "solver.t_end=%r" % (1e9 + 1.2)])):
+        events, _, _ = run(cli, "inv_" + name, base[:2] + sets + ([] if name == "late"
+                                                                   else base[2:]))
+        runs[name] = [(float(r["t"]), r["guard"]) for r in events]
+    expect(len(runs["m"]) > 10, "bounces, Zeno and rolling", runs["m"])
+    for name, t0, close in (("cm", 0.0, 1e-10), ("far", 0.0, 1e-10), ("late", 1e9, 1e-6)):
+        a, b = runs["m"], runs[name]
+        expect(len(a) == len(b) and all(x[1] == y[1] and abs(x[0] - (y[0] - t0)) < close
+                                        for x, y in zip(a, b)), "same events", name, a, b)
+
+
+@case
+def euler_disk_rolls_in_place_at_the_closed_form_precession(cli):
+    # models/euler_disk.toml: a thin disk (I1 = m R^2 / 4) rolling on its rim with its centre
+    # fixed. At tilt theta of the axis from the vertical, rolling keeps the rim point at rest
+    # when w = Omega sin(theta) f (f in the disk's plane, up its slope), and the angular
+    # momentum I1 w about the centre turns with the precession under the normal force m g at the
+    # rim: I1 Omega^2 sin(theta) = m g R. 6 seeded tilts and radii over 3 precession periods:
+    # the stick mode throughout, the centre fixed (1e-9 R), the tilt kept (1e-9), the axis'
+    # azimuth at -pi/2 + Omega t (1e-9 rad; measured 7e-13 after 7 turns), lambda_N = m g.
+    # The control: 2 % off Omega the tilt moves by more than 1e-4.
+    rng = random.Random(5)
+    for k in range(7):
+        theta, radius = rng.uniform(0.2, 1.3), rng.uniform(0.01, 0.1)
+        omega = math.sqrt(4 * G / (radius * math.sin(theta)))
+        control = k == 6
+        sets = ["theta=%r" % theta, "R=%r" % radius, "solver.t_end=%r" % (6 * math.pi / omega)]
+        if control:
+            sets.append("Omega=%r" % (1.02 * omega))
+        events, rows, _ = run(cli, "euler%d" % k, sets, cli.model("euler_disk.toml"))
+        tilts, worst = [], 0.0
+        for r in rows:
+            c, v, w = state(r)
+            q = np.array([float(r["q%d" % i]) for i in range(4)])
+            a = rotation(q) @ N
+            t = float(r["t"])
+            tilts.append(math.acos(max(-1.0, min(1.0, a[2]))) - theta)
+            turn = math.atan2(a[1], a[0]) - (-math.pi / 2 + omega * t)
+            worst = max(worst, abs((turn + math.pi) % (2 * math.pi) - math.pi))
+            if not control:
+                expect(np.abs(c - [0, 0, radius * math.sin(theta)]).max() < 1e-9 * radius,
+                       "centre fixed", k, t, c)
+                expect(abs(float(r["lambda_N:rim"]) - 0.4 * G) < 1e-9 * 0.4 * G, "m g", k, t)
+        if control:
+            expect(max(abs(x) for x in tilts) > 1e-4, "2 % off Omega: the tilt moves", tilts)
+            continue
+        expect(not events and all(r["mode"] == "stick:rim" for r in rows), "rolls", k, events)
+        expect(max(abs(x) for x in tilts) < 1e-9, "tilt kept", k, max(abs(x) for x in tilts))
+        expect(worst < 1e-9, "precession at Omega", k, worst)
+
+
+@case
+def friction_in_space_refuses_what_it_cannot_do(cli):
+    with open(cli.model("sliding_sphere.toml")) as f:
+        text = f.read()
+    law = 'law = "newton_coulomb"'
+    expect_refused_edits(cli, text, (
+        ("routh", law, 'law = "routh_newton"', "expected newton (frictionless) or newton_coulomb"),
+        ("mu_without_friction", law, 'law = "newton"', "with mu"),
+        ("tangent", law, law + '\ntangent = "x"', "tangent directions are derived"),
+        ("compliant", law + "\ne = 0.0", 'law = "kelvin_voigt"\nk = 1e5', "with mu"),
+        ("second_contact", "[solver]", '[[contacts]]\nname = "wall"\ngap = "x + 1"\n\n[solver]',
+         "only contact"),
+    ), "floor")
+
+
+if __name__ == "__main__":
+    main(CASES)
