@@ -195,15 +195,12 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
 // at (t, q, qdot), assumed at g_N = gdot_N = 0 (stick when at rest, or `at_rest`, and the stick
 // forces lie in the cone; else slip; open when lambda_N <= 0; a slip with B <= 0 throws
 // ContactStopError naming it); the guards of its sliding and sticking modes; the projection of
-// its sticking mode (g_N, gdot_N and both slip velocities kept); and qd with the contact's slip
-// velocity removed (gdot_N kept, the smallest change in the kinetic metric).
+// its sticking mode (g_N, gdot_N and both slip velocities kept).
 LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, ConstVectorRef q,
                                      ConstVectorRef qdot, unsigned mask, bool at_rest);
 void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                                 const LagrangianMode& mode);
 InvariantProjection spatial_stick_projection(const Context& ctx, int ci);
-void remove_slip(const LagrangianModel& m, int ci, const DofVector<double>& q,
-                 DofVector<double>& qd);
 
 // The rigid contacts a mode holds closed, as bits (contact i: bit i).
 inline unsigned closed_bits(const LagrangianMode& mode) {

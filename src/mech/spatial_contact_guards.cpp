@@ -39,24 +39,23 @@ std::string pair_text(double a, double b) {
   return saltus::detail::text("(", a, ", ", b, ")");
 }
 
-}  // namespace
-
-void remove_slip(const LagrangianModel& m, int ci, const DofVector<double>& q,
-                 DofVector<double>& qd) {
-  const std::array<DofVector<double>, 3> W = velocity_rows(m.contact(ci), q);
-  SpdFactor<double> M;
-  factor_mass(m, q, M);
-  std::array<DofVector<double>, 3> MW;
-  Eigen::Matrix3d G;
-  Eigen::Vector3d excess;
-  for (size_t i = 0; i < 3; ++i) MW[i] = M.solve(W[i]);
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) G(i, j) = W[i].dot(MW[j]);
-    excess[i] = i == 0 ? 0.0 : W[i].dot(qd);  // gdot_N kept, gamma_1 = gamma_2 = 0
-  }
-  const Eigen::Vector3d y = G.ldlt().solve(excess);
-  for (size_t i = 0; i < 3; ++i) qd -= MW[i] * y[static_cast<Eigen::Index>(i)];
+// x+ = (q, qd without contact ci's slip), generic in the scalar (Reset::to_ad derives its
+// Jacobian).
+auto without_slip(const Context& ctx, int ci) {
+  return [ctx, ci](const auto&, const auto& x, const auto&, auto& xp) {
+    using S = std::decay_t<decltype(x[0])>;
+    const int n = ctx->n;
+    const DofVector<S> q = load<S>(x, 0, n);
+    DofVector<S> qd = load<S>(x, n, n);
+    remove_slip(ctx->model, ci, q, qd);
+    for (int k = 0; k < n; ++k) {
+      xp[k] = q[k];
+      xp[n + k] = qd[k];
+    }
+  };
 }
+
+}  // namespace
 
 LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, ConstVectorRef q,
                                      ConstVectorRef qdot, unsigned mask, bool at_rest) {
@@ -129,43 +128,33 @@ void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx
   if (mode.kind == ClosedKind::SpatialSlip) {
     // The slip speed falls to the level counted as rest (a falling guard: |gamma| >= 0 never
     // crosses zero).
-    Guard g = make_guard(
-        "stick:" + c.name, Direction::Falling,
-        of_dynamics([](const auto& d) { return d.slip_speed; }),
-        Reset::custom(
-            id, true, [ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
-              const int n = ctx->n;
-              const DofVector<double> q = load<double>(x, 0, n);
-              DofVector<double> qd = load<double>(x, n, n);
-              remove_slip(ctx->model, ci, q, qd);
-              jump.target = ctx->find(close_spatial_contact(ctx->model, ci, t, q, qd, mask, true));
-              VectorRef xp = jump.state_after();
-              xp.head(n) = q;
-              xp.tail(n) = qd;
-              return true;
-            }));
+    Reset stop = Reset::to_ad(id, without_slip(ctx, ci));
+    stop.chooses_target = true;
+    stop.apply = [ctx, ci, mask, map = without_slip(ctx, ci)](double t, ConstVectorRef x,
+                                                              ConstVectorRef z, Jump& jump) {
+      VectorRef xp = jump.state_after();
+      map(t, x, z, xp);
+      const int n = ctx->n;
+      jump.target = ctx->find(
+          close_spatial_contact(ctx->model, ci, t, xp.head(n), xp.segment(n, n), mask, true));
+      return true;
+    };
+    Guard g = make_guard("stick:" + c.name, Direction::Falling,
+                         of_dynamics([](const auto& d) { return d.slip_speed; }), std::move(stop));
     g.scale_offset = kStickGuardOffset;
     g.steps_land_on_crossing = true;  // the slip direction turns over at zero speed
     sys.add_guard(id, std::move(g));
   } else {
     // The stick force reaches the cone's edge: slip from rest along it.
     sys.add_guard(
-        id, make_guard(
-                "slip:" + c.name, Direction::Rising, of_dynamics([ctx, ci](const auto& d) {
-                  using std::sqrt;
-                  // mu_s read now: it may follow a run-time parameter.
-                  const double mu = ctx->model.contact(ci).law.static_mu();
-                  return sqrt(d.lambda_T * d.lambda_T + d.lambda_T2 * d.lambda_T2) -
-                         mu * d.lambda_N;
-                }),
-                Reset::to(slip, [ctx, ci](double, ConstVectorRef x, ConstVectorRef, VectorRef xp) {
-                  const int n = ctx->n;
-                  const DofVector<double> q = load<double>(x, 0, n);
-                  DofVector<double> qd = load<double>(x, n, n);
-                  remove_slip(ctx->model, ci, q, qd);
-                  xp.head(n) = q;
-                  xp.segment(n, n) = qd;
-                })));
+        id, make_guard("slip:" + c.name, Direction::Rising, of_dynamics([ctx, ci](const auto& d) {
+                         using std::sqrt;
+                         // mu_s read now: it may follow a run-time parameter.
+                         const double mu = ctx->model.contact(ci).law.static_mu();
+                         return sqrt(d.lambda_T * d.lambda_T + d.lambda_T2 * d.lambda_T2) -
+                                mu * d.lambda_N;
+                       }),
+                       Reset::to_ad(slip, without_slip(ctx, ci))));
   }
 }
 

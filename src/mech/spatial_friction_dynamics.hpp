@@ -29,6 +29,13 @@ namespace saltus::mech::detail {
 
 // |gamma| at or below this fraction of its terms is round-off: the contact is at rest.
 inline constexpr double kSlipRestFraction = 1e-13;
+// Below this fraction of its terms the slip direction enters the Jacobian (ChunkDual, Dual) as a
+// constant. Its derivative, (I - d d^T) / |gamma|, grows without bound as the slip stops, and
+// the variational equations (sensitivities, Radau5's Newton matrix) would need steps as short as
+// the time left to the stick event (step-size underflow at the event). A transverse perturbation
+// of gamma decays like |gamma| as the slip stops, so freezing d over the last 1e-6 of the slip
+// changes a sensitivity by about 1e-6 of itself; the values are untouched.
+inline constexpr double kFrozenDirectionFraction = 1e-6;
 
 template <class S>
 struct SlipKinematics {
@@ -95,6 +102,38 @@ void spatial_stick(const LagrangianContact& c, const SpdFactor<S>& M, const Kine
   out.slip_speed = S(0.0);
 }
 
+// qd with contact c's slip velocity removed, gdot_N kept: qd - M^-1 W G^-1 (0, gamma_1,
+// gamma_2), the smallest change in the kinetic metric (W = [w_N eta_1^T eta_2^T], G = W^T M^-1 W).
+// Generic, so the resets that apply it have derivatives by AD.
+template <class S>
+void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVector<S>& qd) {
+  const LagrangianContact& c = m.contact(ci);
+  std::array<DofVector<S>, 3> W, MW;
+  gradient(c.gap, q, W[0]);
+  c.slip[0](q, W[1]);
+  c.slip[1](q, W[2]);
+  SpdFactor<S> M;
+  factor_mass(m, q, M);
+  for (size_t i = 0; i < 3; ++i) MW[i] = M.solve(W[i]);
+  SpdFactor<S> G;
+  DofMatrix<S>& g = G.matrix();
+  g.resize(3, 3);
+  DofVector<S> y(3);
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 3; ++j) g(i, j) = dot(W[i], MW[j]);
+    y[i] = i == 0 ? S(0.0) : dot(W[i], qd);
+  }
+  if (!G.compute_in_place()) {
+    saltus::detail::throw_error(c.description, ": the normal and the two tangent directions are ",
+                                "dependent (W^T M^-1 W singular at q = ", q_text(values(q)),
+                                "): the slip cannot be removed");
+  }
+  G.solve_in_place(y);
+  for (Eigen::Index k = 0; k < qd.size(); ++k) {
+    qd[k] = S(qd[k] - MW[0][k] * y[0] - MW[1][k] * y[1] - MW[2][k] * y[2]);
+  }
+}
+
 // The sliding direction d of the header comment (unit; zero when at rest with no stick force).
 template <class S>
 std::array<S, 2> slip_direction(const LagrangianContact& c, const SpdFactor<S>& M,
@@ -102,9 +141,14 @@ std::array<S, 2> slip_direction(const LagrangianContact& c, const SpdFactor<S>& 
                                 const DofVector<S>& q, const DofVector<S>& a) {
   using std::sqrt;
   const S speed2 = S(kt.gamma[0] * kt.gamma[0] + kt.gamma[1] * kt.gamma[1]);
-  if (sqrt(val(speed2)) > kSlipRestFraction * kt.terms) {
+  const double speed_value = sqrt(val(speed2));
+  if (speed_value > kFrozenDirectionFraction * kt.terms) {
     const S speed = sqrt(speed2);
     return {S(kt.gamma[0] / speed), S(kt.gamma[1] / speed)};
+  }
+  if (speed_value > kSlipRestFraction * kt.terms) {
+    // Near rest: the direction's value, without its derivative (see kFrozenDirectionFraction).
+    return {S(val(kt.gamma[0]) / speed_value), S(val(kt.gamma[1]) / speed_value)};
   }
   DynamicsT<S> stick;
   stick.qdd = a;

@@ -178,6 +178,42 @@ def on_an_incline_it_rolls_or_slides_by_mu(cli):
 
 
 @case
+def a_rolling_sphere_slips_when_its_friction_leaves_the_cone(cli):
+    # Pushed at its centre by F = k t along x from rest: it rolls (friction 2/7 F, a = 5/7 F / m)
+    # until 2/7 k t = mu m g, t_s = 7 mu m g / (2 k), then slips from rest with the stick force's
+    # direction (the onset at the cone's edge, where the slip starts with zero acceleration):
+    # a = k t / m - mu g, the spin growing at 5 mu g / (2 r). 4 seeded (k, mu): the slip event at
+    # t_s (1e-10 of t_s), slip to t_end, the position and velocity there (1e-10 of the scale).
+    with open(cli.model("sliding_sphere.toml")) as f:
+        text = f.read()
+    pushed = text.replace('position = ["x", "y", "z"]',
+                          'position = ["x", "y", "z"]\nforce = ["k*t", 0, 0]')
+    pushed = pushed.replace('v0 = { value = 2.0, unit = "m/s" }', 'v0 = 0.0\nk = 3.0')
+    path = os.path.join(cli.work, "pushed_sphere.toml")
+    with open(path, "w") as f:
+        f.write(pushed)
+    rng = random.Random(17)
+    for n in range(4):
+        k, mu = rng.uniform(0.5, 5.0), rng.uniform(0.1, 0.6)
+        ts = 7 * mu * M * G / (2 * k)
+        T = 1.6 * ts
+        events, rows, _ = run(cli, "pushed%d" % n, ["k=%r" % k, "mu=%r" % mu,
+                                                    "solver.t_end=%r" % T], path)
+        expect(len(events) == 1 and events[0]["guard"] == "slip:floor" and
+               events[0]["mode_after"] == "slip:floor", "one slip onset", n, events)
+        expect(abs(float(events[0]["t"]) - ts) < 1e-10 * ts, "at t_s", n, events[0]["t"], ts)
+        vs, xs = 5 / 14 * k * ts ** 2 / M, 5 / 42 * k * ts ** 3 / M
+        v = vs + k / (2 * M) * (T * T - ts * ts) - mu * G * (T - ts)
+        x = xs + vs * (T - ts) + k / (6 * M) * (T ** 3 - ts ** 3 - 3 * ts ** 2 * (T - ts)) \
+            - 0.5 * mu * G * (T - ts) ** 2
+        w = vs / R + 5 * mu * G / (2 * R) * (T - ts)
+        c, vel, spin = state(rows[-1])
+        expect(rows[-1]["mode"] == "slip:floor" and abs(c[0] - x) < 1e-10 * (1 + x) and
+               abs(vel[0] - v) < 1e-10 * v and abs(spin[1] - w) < 1e-10 * w,
+               "motion at t_end", n, c[0], x, vel[0], v, spin[1], w)
+
+
+@case
 def an_impact_sticks_or_slides_as_newton_and_coulomb(cli):
     # Dropped from z0 with a spin that makes the contact point slip at u: the first impact at
     # sqrt(2 (z0 - r) / g), P_N = (1 + e) m |v_N|, the slip stopped (inside the cone) or
@@ -298,6 +334,41 @@ def euler_disk_rolls_in_place_at_the_closed_form_precession(cli):
         expect(not events and all(r["mode"] == "stick:rim" for r in rows), "rolls", k, events)
         expect(max(abs(x) for x in tilts) < 1e-9, "tilt kept", k, max(abs(x) for x in tilts))
         expect(worst < 1e-9, "precession at Omega", k, worst)
+
+
+@case
+def the_flow_map_jacobian_through_the_stick_is_central_differences(cli):
+    # `saltus sensitivity` of a spinning sphere through its stick event (t_end after it): each
+    # column of the flow-map Jacobian for the start's horizontal position, velocity and spin
+    # against central differences of whole runs (step 1e-6), within 1e-4 of the column's size.
+    # The stick reset's derivative is AD of its slip removal; near rest the slip direction
+    # enters the variational equations as a constant (spatial_friction_dynamics.hpp).
+    start = {"x'": 2.0, "y'": 0.4, "q1'": -3.0, "q2'": 5.0, "q3'": 1.0}
+    base = ["--set", "solver.t_end=0.25"]
+    for k, v in start.items():
+        base += ["--set", "%s=%r" % (k, v)]
+    out = os.path.join(cli.work, "sensitivity")
+    code, stdout, stderr = cli.run("sensitivity", cli.model("sliding_sphere.toml"), "--out", out,
+                                   *base)
+    expect_exit(code, 0, stdout, stderr, "sensitivity")
+    J = np.array(read_json(out, "sensitivity.json")["flow_map_jacobian"])
+    names = ["x", "y", "z", "q0", "q1", "q2", "q3", "x'", "y'", "z'", "q0'", "q1'", "q2'", "q3'"]
+    events = read_csv(os.path.join(out, "events.csv"))
+    expect([r["guard"] for r in events] == ["stick:floor"], "through the stick", events)
+
+    def final(name, value):
+        run_dir = os.path.join(cli.work, "fd")
+        code, stdout, stderr = cli.run("run", cli.model("sliding_sphere.toml"), "--out", run_dir,
+                                       *base, "--set", "%s=%r" % (name, value))
+        expect_exit(code, 0, stdout, stderr, name)
+        last = read_csv(os.path.join(run_dir, "trajectory.csv"))[-1]
+        return np.array([float(last[n]) for n in names])
+    for name in ["x", "y"] + list(start):
+        value = start.get(name, 0.0)
+        column = (final(name, value + 1e-6) - final(name, value - 1e-6)) / 2e-6
+        got = J[:, names.index(name)]
+        miss = np.abs(column - got).max()
+        expect(miss < 1e-4 * max(1.0, np.abs(got).max()), "column " + name, miss, column, got)
 
 
 @case
