@@ -55,6 +55,41 @@ auto without_slip(const Context& ctx, int ci) {
   };
 }
 
+// A slip starts from rest at kOnsetSlip of the slip speed's scale (sum_j (|eta_1,j| + |eta_2,j|)
+// S_j over the run's velocity scales, as the stick guard's level) along -lambda_T of the stick
+// forces. Exactly at rest the flow would take that direction anyway; the start off rest arms the
+// stick guard, so that a slip that slows down instead of speeding up (neither stick nor slip
+// consistent) reaches the closing rule, which reports it, instead of grinding along gamma = 0
+// with the friction force flipping at every step. Its derivative is the slip removal's (the
+// start's own is 1e-10 small).
+constexpr double kOnsetSlip = 1e-10;
+
+Reset slip_from_rest(const Context& ctx, int ci, ModeId slip, unsigned mask) {
+  Reset r = Reset::to_ad(slip, without_slip(ctx, ci));
+  r.apply = [ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+    const int n = ctx->n;
+    const LagrangianModel& m = ctx->model;
+    const DofVector<double> q = load<double>(x, 0, n);
+    DofVector<double> qd = load<double>(x, n, n);
+    const ContactDynamics held = m.dynamics({ci, ClosedKind::SpatialStick, mask}, t, q, qd);
+    const double force = std::hypot(held.lambda_T, held.lambda_T2);
+    double scale = 0.0;
+    if (jump.state_scales != nullptr) {
+      const std::array<DofVector<double>, 3> W = velocity_rows(m.contact(ci), q);
+      for (int j = 0; j < n; ++j) {
+        scale += (std::abs(W[1][j]) + std::abs(W[2][j])) * jump.state_scales[n + j];
+      }
+    }
+    const double start = force > 0.0 ? kOnsetSlip * scale / force : 0.0;
+    remove_slip(m, ci, q, qd, {-start * held.lambda_T, -start * held.lambda_T2});
+    VectorRef xp = jump.state_after();
+    xp.head(n) = q;
+    xp.segment(n, n) = qd;
+    return true;
+  };
+  return r;
+}
+
 }  // namespace
 
 LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, ConstVectorRef q,
@@ -67,13 +102,43 @@ LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, 
   SlipKinematics<double> kt;
   slip_kinematics(c, qv, qdv, kt);
   const double speed = std::hypot(kt.gamma[0], kt.gamma[1]);
-  if (at_rest || speed <= kSlipRestFraction * kt.terms) {
-    const ContactDynamics d = m.dynamics(stick, t, q, qdot);
-    if (!(d.lambda_N > 0.0)) return open;
-    if (std::hypot(d.lambda_T, d.lambda_T2) <= c.law.static_mu() * d.lambda_N) return stick;
+  const bool rests = at_rest || speed <= kSlipRestFraction * kt.terms;
+  ContactDynamics held;
+  if (rests) {
+    held = m.dynamics(stick, t, q, qdot);
+    if (!(held.lambda_N > 0.0)) return open;
+    if (std::hypot(held.lambda_T, held.lambda_T2) <= c.law.static_mu() * held.lambda_N) {
+      return stick;
+    }
     remove_slip(m, i, qv, qdv);  // the slip flow then starts along -lambda_T
   }
   const ContactDynamics d = m.dynamics(slip, t, qv, qdv);
+  if (rests && d.B > 0.0 && d.lambda_N > 0.0) {
+    // Slip from rest against the stick force must speed up: d/dt |gamma| = a_T . d >= 0, d the
+    // friction force's opposite. Where it slows down instead, neither stick (the force is outside
+    // the cone) nor slip along d is consistent, and the run would flip between them at one
+    // instant (or grind along gamma = 0 in the slip flow).
+    SlipKinematics<double> now;
+    slip_kinematics(c, qv, qdv, now);
+    const double force = std::hypot(d.lambda_T, d.lambda_T2);
+    const double dir[2] = {-d.lambda_T / force, -d.lambda_T2 / force};
+    double rate = 0.0, scale = 0.0;
+    for (size_t k = 0; k < 2; ++k) {
+      const double a = now.w[k].dot(d.qddot) + now.what[k];
+      rate += a * dir[k];
+      scale += std::abs(now.w[k].dot(d.qddot)) + std::abs(now.what[k]);
+    }
+    if (rate < -1e-9 * scale) {
+      throw ContactStopError(
+          ContactStop::Painleve,
+          saltus::detail::text(
+              c.description, ": at t = ", t, " the contact can neither stick (its stick force ",
+              pair_text(held.lambda_T, held.lambda_T2),
+              " lies outside the cone mu_s lambda_N = ", c.law.static_mu() * held.lambda_N,
+              ") nor slip against it (the slip speed would ", "fall at ", rate,
+              "): no consistent contact mode (Painleve); lower mu or change ", "the geometry"));
+    }
+  }
   if (!(d.B > 0.0)) {
     throw ContactStopError(
         ContactStop::Painleve,
@@ -154,7 +219,7 @@ void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx
                          return sqrt(d.lambda_T * d.lambda_T + d.lambda_T2 * d.lambda_T2) -
                                 mu * d.lambda_N;
                        }),
-                       Reset::to_ad(slip, without_slip(ctx, ci))));
+                       slip_from_rest(ctx, ci, slip, mask)));
   }
 }
 

@@ -102,11 +102,12 @@ void spatial_stick(const LagrangianContact& c, const SpdFactor<S>& M, const Kine
   out.slip_speed = S(0.0);
 }
 
-// qd with contact c's slip velocity removed, gdot_N kept: qd - M^-1 W G^-1 (0, gamma_1,
-// gamma_2), the smallest change in the kinetic metric (W = [w_N eta_1^T eta_2^T], G = W^T M^-1 W).
-// Generic, so the resets that apply it have derivatives by AD.
+// qd with contact c's slip velocity set to `target` (default: removed), gdot_N kept:
+// qd - M^-1 W G^-1 (0, gamma - target), the smallest change in the kinetic metric (W = [w_N
+// eta_1^T eta_2^T], G = W^T M^-1 W). Generic, so the resets that apply it have derivatives by AD.
 template <class S>
-void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVector<S>& qd) {
+void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVector<S>& qd,
+                 const std::array<double, 2>& target = {0.0, 0.0}) {
   const LagrangianContact& c = m.contact(ci);
   std::array<DofVector<S>, 3> W, MW;
   gradient(c.gap, q, W[0]);
@@ -121,7 +122,7 @@ void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVec
   DofVector<S> y(3);
   for (size_t i = 0; i < 3; ++i) {
     for (size_t j = 0; j < 3; ++j) g(i, j) = dot(W[i], MW[j]);
-    y[i] = i == 0 ? S(0.0) : dot(W[i], qd);
+    y[i] = i == 0 ? S(0.0) : S(dot(W[i], qd) - target[i - 1]);
   }
   if (!G.compute_in_place()) {
     saltus::detail::throw_error(c.description, ": the normal and the two tangent directions are ",

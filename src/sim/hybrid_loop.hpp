@@ -358,13 +358,10 @@ class HybridLoop final : private GuardRates {
       double rate = 0.0;
       if (!guard_rate(g, x_.head(nx_), rate)) continue;
       const double pdot = sign * rate;
-      // Guard::steps_land_on_crossing: the whole predicted step, down to the clock's resolution.
-      const events::PredictiveStep ps =
-          g.steps_land_on_crossing
-              ? events::predictive_step(sign * guards_.p_start[k], pdot, 1.0, h_err,
-                                        ode::minimum_step(t_, options_.stepper))
-              : events::predictive_step(sign * guards_.p_start[k], pdot,
-                                        options_.events.predictive_gamma, h_err, h_min);
+      // Guard::steps_land_on_crossing: the whole predicted step (gamma = 1).
+      const events::PredictiveStep ps = events::predictive_step(
+          sign * guards_.p_start[k], pdot,
+          g.steps_land_on_crossing ? 1.0 : options_.events.predictive_gamma, h_err, h_min);
       h = std::min(h, ps.h);
     }
     if (h < kInfinity) stepper_.limit_next_step(h);

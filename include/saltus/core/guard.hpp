@@ -94,7 +94,8 @@ struct Guard {
   // a dense output spoiled there, and the crossing located on it is off by about the part of
   // the step past the kink (3.5e-10 of the time of a sliding sphere's stick at rtol 1e-12).
   // While it approaches, steps are cut to end at its predicted crossing, seed 004's predictive
-  // step h = -p / pdot with gamma = 1 and no floor but the clock's resolution, whatever
+  // step h = -p / pdot with gamma = 1 (and its floor, 1/64 of the error-controlled step, so a
+  // p that curves away from its crossing does not stall the run), whatever
   // events.predictive_step says; where p is linear in t the step lands on the crossing.
   bool steps_land_on_crossing = false;
 };
