@@ -25,6 +25,18 @@ def read_json(folder, name):
         return json.load(f)
 
 
+def run_outputs(cli, model_path, out, sets):
+    """`saltus run` of the model file with each `--set` of sets into out (exit 0 expected):
+    events.csv and trajectory.csv as lists of rows, and summary.json."""
+    args = ["run", model_path, "--out", out]
+    for s in sets:
+        args += ["--set", s]
+    code, stdout, stderr = cli.run(*args)
+    expect_exit(code, 0, stdout, stderr, out)
+    return (read_csv(os.path.join(out, "events.csv")),
+            read_csv(os.path.join(out, "trajectory.csv")), read_json(out, "summary.json"))
+
+
 def final_state(cli, model, out, sets):
     args = ["run", cli.model(model), "--out", out]
     for s in sets:

@@ -19,9 +19,9 @@ import os
 
 import numpy as np
 
-from cli_analysis_test import read_json
-from cli_test import expect, expect_exit, expect_refused_edits, main, read_csv
-from quaternion_kinematics import body_rates, q_mul, rotation
+from cli_analysis_test import read_json, run_outputs
+from cli_test import expect, expect_refused_edits, main
+from quaternion_kinematics import body_rates, body_state, q_mul, rotation
 
 CASES = {}
 
@@ -31,13 +31,7 @@ def case(fn):
     return fn
 
 
-def state(row, which=None):
-    key = (lambda n: n) if which is None else (lambda n: n + "_" + which)
-    c = np.array([float(row[key(n)]) for n in "xyz"])
-    v = np.array([float(row[key(n + "'")]) for n in "xyz"])
-    q = np.array([float(row[key("q%d" % i)]) for i in range(4)])
-    dq = np.array([float(row[key("q%d'" % i)]) for i in range(4)])
-    return c, v, q, dq
+state = body_state
 
 
 def rim_point(R, q, radius):
@@ -49,14 +43,8 @@ def rim_point(R, q, radius):
 
 
 def drop(cli, name, sets, model=None):
-    out = os.path.join(cli.work, name)
-    args = ["run", model or cli.model("disk_on_rim.toml"), "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    code, stdout, stderr = cli.run(*args)
-    expect_exit(code, 0, stdout, stderr, name)
-    return (read_csv(os.path.join(out, "events.csv")),
-            read_csv(os.path.join(out, "trajectory.csv")), read_json(out, "summary.json"))
+    return run_outputs(cli, model or cli.model("disk_on_rim.toml"), os.path.join(cli.work, name),
+                       sets)
 
 
 M, G, RADIUS = 0.5, 9.81, 0.04

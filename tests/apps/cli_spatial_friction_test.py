@@ -23,9 +23,9 @@ import random
 
 import numpy as np
 
-from cli_analysis_test import read_json
+from cli_analysis_test import read_json, run_outputs
 from cli_test import expect, expect_exit, expect_refused_edits, main, read_csv
-from quaternion_kinematics import body_rates, rotation
+from quaternion_kinematics import body_rates, body_state, rotation
 
 CASES = {}
 
@@ -41,23 +41,14 @@ N = np.array([0.0, 0.0, 1.0])
 
 
 def state(row, which=None):
-    key = (lambda n: n) if which is None else (lambda n: n + "_" + which)
-    c = np.array([float(row[key(n)]) for n in "xyz"])
-    v = np.array([float(row[key(n + "'")]) for n in "xyz"])
-    q = np.array([float(row[key("q%d" % i)]) for i in range(4)])
-    dq = np.array([float(row[key("q%d'" % i)]) for i in range(4)])
-    return c, v, rotation(q) @ body_rates(q, dq)  # centre, velocity, world angular velocity
+    """Centre, velocity and angular velocity (world axes) of the sphere in a row."""
+    c, v, q, dq = body_state(row, which)
+    return c, v, rotation(q) @ body_rates(q, dq)
 
 
 def run(cli, name, sets, model=None):
-    out = os.path.join(cli.work, name)
-    args = ["run", model or cli.model("sliding_sphere.toml"), "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    code, stdout, stderr = cli.run(*args)
-    expect_exit(code, 0, stdout, stderr, name)
-    return (read_csv(os.path.join(out, "events.csv")),
-            read_csv(os.path.join(out, "trajectory.csv")), read_json(out, "summary.json"))
+    return run_outputs(cli, model or cli.model("sliding_sphere.toml"),
+                       os.path.join(cli.work, name), sets)
 
 
 def launch(v0, w0, z=R):

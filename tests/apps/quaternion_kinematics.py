@@ -35,3 +35,14 @@ def q_zxz(phi, theta, psi):
         return np.array([math.cos(a / 2), 0.0, 0.0, math.sin(a / 2)])
     x = np.array([math.cos(theta / 2), math.sin(theta / 2), 0.0, 0.0])
     return q_mul(q_mul(z(phi), x), z(psi))
+
+
+def body_state(row, which=None):
+    """Centre, velocity, quaternion and its rate of a free body with coordinates x, y, z,
+    q0..q3 from a trajectory.csv row, or an events.csv row's `which` side ("before", "after")."""
+    key = (lambda n: n) if which is None else (lambda n: n + "_" + which)
+    c = np.array([float(row[key(n)]) for n in "xyz"])
+    v = np.array([float(row[key(n + "'")]) for n in "xyz"])
+    q = np.array([float(row[key("q%d" % i)]) for i in range(4)])
+    dq = np.array([float(row[key("q%d'" % i)]) for i in range(4)])
+    return c, v, q, dq
