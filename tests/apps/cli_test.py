@@ -117,6 +117,30 @@ def run_bouncing_ball(cli):
 
 
 @case
+def the_last_sample_is_at_t_end(cli):
+    # Sample times t_start + span i / (n - 1) round above t_end for some spans (0.42 * 10 / 10 =
+    # 0.42000000000000004), and that sample was never recorded: the last row is t_end itself,
+    # and there are as many rows as samples, for spans and counts that round either way.
+    for t_start, t_end, sets in ((0.0, 0.42, ["output.samples=11"]),
+                                 (0.0, 0.44, ["output.samples=11"]),
+                                 (0.0, 0.42, ["output.sample_interval=0.002"]),
+                                 (0.1, 0.7, ["output.samples=7"]),
+                                 (0.3, 1.0, ["output.sample_interval=0.1"])):
+        out = os.path.join(cli.work, "samples")
+        args = ["run", cli.model("bouncing_ball.toml"), "--out", out, "--set",
+                "solver.t_end=%r" % t_end, "--set", "initial.t=%r" % t_start]
+        for s in sets:
+            args += ["--set", s]
+        code, stdout, stderr = cli.run(*args)
+        expect_exit(code, 0, stdout, stderr, " ".join(sets))
+        rows = read_csv(os.path.join(out, "trajectory.csv"))
+        count = (int(sets[0].split("=")[1]) if "samples=" in sets[0]
+                 else round((t_end - t_start) / float(sets[0].split("=")[1])) + 1)
+        expect(float(rows[-1]["t"]) == t_end and len(rows) == count, "the last sample at t_end",
+               t_end, sets, rows[-1]["t"], len(rows), count)
+
+
+@case
 def strict_refuses_a_degraded_run(cli):
     # The rounded Painleve rod above its critical mu starts with a Moreau-Jean stretch: the run
     # succeeds, degraded (issue 44 item 3); --strict makes that exit 4, the files written.

@@ -27,8 +27,8 @@ import random
 import numpy as np
 
 import tippe_top_oracle as oracle
-from cli_analysis_test import read_json
-from cli_test import expect, expect_exit, main, read_csv
+from cli_analysis_test import run_outputs
+from cli_test import expect, main
 from quaternion_kinematics import body_rates, rotation
 
 CASES = {}
@@ -64,14 +64,7 @@ def params(p):
 
 
 def run(cli, name, sets=()):
-    out = os.path.join(cli.work, name)
-    args = ["run", cli.model("tippe_top.toml"), "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    code, stdout, stderr = cli.run(*args)
-    expect_exit(code, 0, stdout, stderr, name)
-    return (read_csv(os.path.join(out, "events.csv")),
-            read_csv(os.path.join(out, "trajectory.csv")), read_json(out, "summary.json"))
+    return run_outputs(cli, cli.model("tippe_top.toml"), os.path.join(cli.work, name), sets)
 
 
 def states(rows):

@@ -301,6 +301,9 @@ void ModelReader::read_output(const toml::table& doc) {
         out.sample_times.push_back(samples == 1 ? model_.t_start
                                                 : model_.t_start + span * i / (samples - 1));
       }
+      // The last sample at t_end itself: t_start + span rounds above it (0.42 * 10 / 10 =
+      // 0.42000000000000004), and a sample after the run's end is never recorded.
+      if (samples > 1) out.sample_times.back() = model_.t_end;
     }
   }
   out.reserve_samples = static_cast<long>(out.sample_times.size()) + 64;
