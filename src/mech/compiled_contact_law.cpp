@@ -16,11 +16,15 @@ LagrangianModel::Compiled::ContactLawSetter LagrangianModel::Compiled::contact_l
       saltus::detail::throw_error(changed.description,
                                   ": is compliant; its impact law cannot be set");
     }
-    const bool frictional = changed.frictional();
+    // Planar or in space: the closed modes were built for one of them.
+    const auto has_friction = [](const LagrangianContact& c) {
+      return c.frictional() || c.spatial_frictional();
+    };
+    const bool frictional = has_friction(changed);
     changed.law = law;
     changed.law.validate(changed.description);
     changed.check_stribeck();  // mu_s may have moved below the curve's mu_k(0)
-    if (changed.frictional() != frictional) {
+    if (has_friction(changed) != frictional) {
       saltus::detail::throw_error(
           changed.description, ": mu = ", law.mu, " would make the contact ",
           frictional ? "frictionless" : "frictional", ", but its system was compiled ",
