@@ -9,7 +9,8 @@
 namespace saltus::run {
 namespace {
 
-// The column names; per contact its normal column and its tangential one (-1: none).
+// The column names; per contact its normal column and its tangential one (-1: none). A contact
+// in space has two tangential columns, lambda_T1 and lambda_T2 (the second at tangent + 1).
 std::vector<std::string> column_names(const mech::LagrangianModel& lm,
                                       std::vector<int>& normal_column,
                                       std::vector<int>& tangent_column) {
@@ -18,11 +19,16 @@ std::vector<std::string> column_names(const mech::LagrangianModel& lm,
   normal_column.assign(static_cast<size_t>(k), -1);
   tangent_column.assign(static_cast<size_t>(k), -1);
   for (int c = 0; c < k; ++c) {
+    const mech::LagrangianContact& contact = lm.contact(c);
     normal_column[static_cast<size_t>(c)] = static_cast<int>(names.size());
-    names.push_back("lambda_N:" + lm.contact(c).name);
-    if (lm.contact(c).frictional() || lm.contact(c).compliant_frictional()) {
+    names.push_back("lambda_N:" + contact.name);
+    if (contact.frictional() || contact.compliant_frictional()) {
       tangent_column[static_cast<size_t>(c)] = static_cast<int>(names.size());
-      names.push_back("lambda_T:" + lm.contact(c).name);
+      names.push_back("lambda_T:" + contact.name);
+    } else if (contact.spatial_frictional()) {
+      tangent_column[static_cast<size_t>(c)] = static_cast<int>(names.size());
+      names.push_back("lambda_T1:" + contact.name);
+      names.push_back("lambda_T2:" + contact.name);
     }
   }
   return names;
@@ -72,8 +78,10 @@ ContactForceColumns contact_force_columns(const model::ModelRun& run) {
     }
     for (int c = 0; c < k; ++c) {
       out.values(i, normal_column[static_cast<size_t>(c)]) = f->normal[c];
-      if (tangent_column[static_cast<size_t>(c)] >= 0) {
-        out.values(i, tangent_column[static_cast<size_t>(c)]) = f->tangential[c];
+      const int tangent = tangent_column[static_cast<size_t>(c)];
+      if (tangent >= 0) out.values(i, tangent) = f->tangential[c];
+      if (tangent >= 0 && lm.contact(c).spatial_frictional()) {
+        out.values(i, tangent + 1) = f->tangential_2[c];
       }
     }
   }

@@ -93,6 +93,12 @@ def a_sphere_launched_sliding_rolls_on_at_five_sevenths(cli):
         expect(abs(lost - M * v0 * v0 / 7) < 1e-10 * M * v0 * v0, "m v0^2 / 7 lost", lost)
         expect(summary["final_mode"] == "stick:floor" and rows[-1]["mode"] == "stick:floor",
                "rolls to t_end", summary["final_mode"])
+        # The friction columns: mu m g against the slip (-x) while sliding, none while rolling.
+        for r in rows:
+            f = np.array([float(r["lambda_T1:floor"]), float(r["lambda_T2:floor"])])
+            expect(abs(float(r["lambda_N:floor"]) - M * G) < 1e-12 * M * G, "lambda_N = m g")
+            want = mu * M * G if r["mode"] == "slip:floor" else 0.0
+            expect(abs(np.linalg.norm(f) - want) < 1e-10 * M * G, "friction", r["t"], f, want)
 
 
 @case
@@ -164,6 +170,10 @@ def on_an_incline_it_rolls_or_slides_by_mu(cli):
         c, v, w = state(rows[-1])
         expect(np.abs(c - (c0 + 0.5 * a * T * T * down)).max() < 1e-12, "position", k, c)
         expect(np.abs(v - a * T * down).max() < 1e-12, "velocity", k, v)
+        friction = 2 / 7 * M * G * math.sin(th) if rolls else mu * M * G * math.cos(th)
+        for r in rows:
+            f = math.hypot(float(r["lambda_T1:floor"]), float(r["lambda_T2:floor"]))
+            expect(abs(f - friction) < 1e-10 * M * G, "friction force", k, r["t"], f, friction)
         alpha = (5 / 7 * G * math.sin(th) if rolls else 5 * mu * G * math.cos(th) / 2) / R
         expect(np.abs(w - alpha * T * np.cross(n, down)).max() < 1e-10 * alpha * T, "spin", k, w)
 

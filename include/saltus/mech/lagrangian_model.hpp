@@ -382,9 +382,10 @@ struct ContactDynamics {
 
 // Every contact's force in a mode at (t, q, qdot), by contact index: the normal force (a closed
 // rigid contact's multiplier, an active compliant contact's law force) and the tangential one
-// (Coulomb friction); 0 where the contact carries none.
+// (Coulomb friction; a contact in space: along its tangent t_1, and along t_2 in tangential_2);
+// 0 where the contact carries none.
 struct ContactForces {
-  Vector normal, tangential;
+  Vector normal, tangential, tangential_2;
 };
 
 class LagrangianModel {
