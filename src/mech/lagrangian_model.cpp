@@ -1,3 +1,6 @@
+// Over 450 lines (about 470): LagrangianModel's members outside compile() (evaluations, the
+// closing rule, the impact dispatch, validation), each short; the contact kinds' own details live
+// in their files (spatial_*, compliant_*, index_set_*).
 #include "saltus/mech/lagrangian_model.hpp"
 
 #include <cmath>
