@@ -9,7 +9,6 @@
 //          kStickGuardOffset of its scale -> the slip removed, then stick or slip again by the
 //          stick forces (a slip from rest starts along -lambda_T)
 //   stick: "lift-off:<c>"; "slip:<c>" |lambda_T| reaches mu_s lambda_N -> slip from rest
-#include <Eigen/Cholesky>
 #include <cmath>
 #include <string>
 #include <vector>
