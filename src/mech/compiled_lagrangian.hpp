@@ -202,6 +202,45 @@ void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx
                                 const LagrangianMode& mode);
 InvariantProjection spatial_stick_projection(const Context& ctx, int ci);
 
+// Several rigid contacts in a model with friction in space (spatial_index_set_choice.cpp): the
+// next closed, sticking and sliding contacts after an event, by the flow's own dynamics, and the
+// velocity they start from (the resting contacts' residual slip removed; a slip from rest started
+// along -lambda_T). `closed`: the contacts the event leaves closed; every other rigid contact
+// touching at rest joins. must_open: contacts that lift off; must_slip: contacts whose stick force
+// reached the cone; at_rest: contacts whose slip reached rest; held: contacts the mode before held
+// sticking. False with `failure` (Painleve: no
+// consistent state, or two that move the system differently).
+// Rows whose rates a velocity change sets (targets for w . qdot), and the smallest change in the
+// kinetic metric that sets them: qdot + M^-1 W G^+ (target - W^T qdot), G = W^T M^-1 W by complete
+// orthogonal decomposition (dependent rows of a face's corners; spatial_index_set_choice.cpp).
+struct RateRows {
+  std::vector<DofVector<double>> w;
+  std::vector<double> target;
+  void add(const DofVector<double>& row, double value) {
+    w.push_back(row);
+    target.push_back(value);
+  }
+};
+DofVector<double> with_rates(const LagrangianModel& m, const DofVector<double>& q,
+                             DofVector<double> qd, const RateRows& rows);
+
+struct SpatialSetsEvent {
+  unsigned closed = 0, must_open = 0, must_slip = 0, at_rest = 0;
+  unsigned held = 0;  // contacts the mode before held sticking (at rest whatever their round-off)
+};
+bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q, VectorRef qdot,
+                         const SpatialSetsEvent& event, unsigned mask, const double* state_scales,
+                         LagrangianMode& out, std::string& failure);
+// The guards of a mode of kind IndexSets in such a model (spatial_index_set_guards.cpp):
+// "painleve:<set>" while a contact slides, "lift-off:<c>", "stick:<c>" for a sliding contact,
+// "slip:<c>" for a sticking one; and the projection of its closed and sticking contacts.
+void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                                  const LagrangianMode& mode);
+InvariantProjection spatial_index_set_projection(const Context& ctx, const LagrangianMode& mode);
+// A reset that continues by choose_spatial_sets (x = (q, qdot), the velocity as it chooses).
+Reset spatial_sets_reset(const Context& ctx, ModeId self, const SpatialSetsEvent& event,
+                         unsigned mask);
+
 // The rigid contacts a mode holds closed, as bits (contact i: bit i).
 inline unsigned closed_bits(const LagrangianMode& mode) {
   if (mode.kind == ClosedKind::IndexSets) return mode.closed_set;

@@ -233,6 +233,8 @@ struct DynamicsT {
   // Kind IndexSets: per contact index (zero for contacts not closed); B is then the normalised
   // determinant of the closed-contact system (index_set_dynamics.hpp).
   DofVector<S> lambda_N_of, lambda_T_of;
+  // Kind IndexSets with friction in space: the tangential force along t_2 per contact index.
+  DofVector<S> lambda_T2_of;
 };
 
 // h_total = h(t, q, qdot) + the forces of the compliant contacts active in `compliant_mask`.
@@ -257,6 +259,11 @@ void total_forces(const LagrangianModel& m, unsigned compliant_mask, const S& t,
 template <class S>
 void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
                         const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out);
+
+// Defined in spatial_index_set_dynamics.hpp (two or more closed contacts, friction in space).
+template <class S>
+void spatial_index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
+                                const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out);
 
 // Defined in compliant_friction_dynamics.hpp: the friction of the active frictional compliant
 // contacts (a mode without a closed rigid contact), added to out.qdd = M^-1 h_total, with their
@@ -364,3 +371,4 @@ S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q,
 #include "compliant_friction_dynamics.hpp"  // NOLINT: the definitions declared above
 #include "index_set_dynamics.hpp"           // NOLINT: the definition declared above
 #include "spatial_friction_dynamics.hpp"    // NOLINT: the definition declared above
+#include "spatial_index_set_dynamics.hpp"   // NOLINT: the definition declared above

@@ -25,6 +25,7 @@ ContactForces LagrangianModel::contact_forces(const LagrangianMode& mode, double
     } else if (mode.kind == ClosedKind::IndexSets) {
       normal = d.lambda_N_each[c];
       tangential = d.lambda_T_each[c];
+      if (d.lambda_T2_each.size() > c) out.tangential_2[c] = d.lambda_T2_each[c];
     } else if (mode.closed_contact == c && mode.kind != ClosedKind::PostZeno) {
       normal = d.lambda_N;
       tangential = d.lambda_T;

@@ -32,6 +32,17 @@ bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& se
   jump.target = detail::open_after_jump(ctx, from, t, x.head(n), jump.x_plus.segment(n, n));
   if (closed == 0) return true;
   if (detail::refuse_closing(ctx, from, std::countr_zero(closed), t, jump)) return false;
+  if (ctx.model.has_spatial_friction()) {  // friction in space: the flow's own choice
+    LagrangianMode next;
+    if (!detail::choose_spatial_sets(ctx.model, t, x.head(n), jump.x_plus.segment(n, n),
+                                     {closed, 0, 0, 0}, mask, jump.state_scales, next,
+                                     jump.failure)) {
+      jump.cause = code(ContactStop::Painleve);
+      return false;
+    }
+    jump.target = ctx.find(next);
+    return true;
+  }
   const Vector qdot_plus = jump.x_plus.segment(n, n);
   if (closed & (closed - 1u)) {
     unsigned stick = 0, negative = 0;

@@ -16,17 +16,20 @@ namespace saltus::mech::detail {
 
 LagrangianMode mode_of_sets(const LagrangianModel& m, unsigned closed, unsigned stick,
                             unsigned slip_negative, unsigned compliant_mask) {
-  unsigned frictional = 0;
+  unsigned frictional = 0, spatial = 0;
   for_each_bit(closed, [&](int i) {
     if (m.contact(i).frictional()) frictional |= 1u << i;
+    if (m.contact(i).spatial_frictional()) spatial |= 1u << i;
   });
-  stick &= closed & frictional;
+  stick &= closed & (frictional | spatial);
   slip_negative &= closed & frictional & ~stick;
   if (closed == 0) return {-1, ClosedKind::None, compliant_mask};
   const int first = std::countr_zero(closed);
   if (std::popcount(closed) == 1) {
     ClosedKind kind = ClosedKind::Frictionless;
-    if (frictional) {
+    if (spatial) {
+      kind = stick ? ClosedKind::SpatialStick : ClosedKind::SpatialSlip;
+    } else if (frictional) {
       kind = stick ? ClosedKind::Stick
                    : (slip_negative ? ClosedKind::SlipNegative : ClosedKind::SlipPositive);
     }

@@ -64,13 +64,79 @@ void for_each_bit(unsigned set, F f) {
   }
 }
 
+// Solves the k x k system held in A (k rows, k + 1 columns: the right-hand side last) by
+// Gaussian elimination with partial pivoting, comparing the double values so that the Dual
+// instantiation follows the same pivots; returns det A (a zero pivot gives NaN in y: the engine
+// reports it).
+template <class Square, class Unknowns>
+auto eliminate(Square& A, int k, Unknowns& y) {
+  using S = typename Square::Scalar;
+  S det(1.0);
+  for (int c = 0; c < k; ++c) {
+    int p = c;
+    for (int r = c + 1; r < k; ++r) {
+      if (std::abs(val(A(r, c))) > std::abs(val(A(p, c)))) p = r;
+    }
+    if (p != c) {
+      A.row(p).swap(A.row(c));
+      det = S(-det);
+    }
+    det = S(det * A(c, c));
+    for (int r = c + 1; r < k; ++r) {
+      const S f = S(A(r, c) / A(c, c));
+      for (int j = c; j <= k; ++j) A(r, j) = S(A(r, j) - f * A(c, j));
+    }
+  }
+  for (int r = k - 1; r >= 0; --r) {
+    S sum = A(r, k);
+    for (int j = r + 1; j < k; ++j) sum = S(sum - A(r, j) * y[j]);
+    y[r] = S(sum / A(r, r));
+  }
+  return det;
+}
+
+// The held rows' system over the rows row_of[0..k) of R and what (k unknowns, the columns of
+// MF = M^-1 F): (R^T M^-1 F) y = -(R^T a + what) with a = out.qdd on entry; then out.qdd = a +
+// M^-1 F y and out.B = det (R^T M^-1 F) over the product of its rows' L1 norms (in [-1, 1] by
+// Hadamard's inequality).
+template <class Rc, class Mf, class W, class S, class Y>
+void solve_held_rows(const Rc& R, const Mf& MF, const W& what, const int* row_of, int k,
+                     DynamicsT<S>& out, Y& y) {
+  using Square = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, 2 * kMaxDof, 2 * kMaxDof + 1>;
+  const int n = static_cast<int>(out.qdd.size());
+  Square A(k, k + 1);
+  S scale(1.0);
+  for (int r = 0; r < k; ++r) {
+    const int row = row_of[r];
+    S row_norm(0.0);
+    for (int c = 0; c < k; ++c) {
+      S sum(0.0);
+      for (int j = 0; j < n; ++j) sum = S(sum + R(j, row) * MF(j, c));
+      A(r, c) = sum;
+      row_norm = S(row_norm + abs_value(sum));
+    }
+    S rhs = what[row];
+    for (int j = 0; j < n; ++j) rhs = S(rhs + R(j, row) * out.qdd[j]);
+    A(r, k) = S(-rhs);
+    scale = S(scale * row_norm);
+  }
+  const S det = eliminate(A, k, y);
+  out.B = val(scale) > 0.0 ? S(det / scale) : S(0.0);
+  for (int c = 0; c < k; ++c) {
+    for (int j = 0; j < n; ++j) out.qdd[j] = S(out.qdd[j] + MF(j, c) * y[c]);
+  }
+}
+
 template <class S>
 void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
                         const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out) {
   constexpr int kMaxUnknowns = 2 * kMaxDof;
   using Columns = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDof, kMaxUnknowns>;
   using Unknowns = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, kMaxUnknowns, 1>;
-  using Square = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxUnknowns, kMaxUnknowns>;
+  if (m.has_spatial_friction()) {
+    spatial_index_set_dynamics(m, mode, t, q, qd, out);
+    return;
+  }
   const int n = m.dof();
   const int nc = m.contact_count();
   SpdFactor<S> M;
@@ -127,47 +193,10 @@ void index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, co
     M.solve_in_place(col);
     MF.col(c) = col;
   }
-  Square A(k, k + 1);
-  S scale(1.0);
-  for (int r = 0; r < k; ++r) {
-    S row_norm(0.0);
-    for (int c = 0; c < k; ++c) {
-      S sum(0.0);
-      for (int j = 0; j < n; ++j) sum = S(sum + R(j, r) * MF(j, c));
-      A(r, c) = sum;
-      row_norm = S(row_norm + abs_value(sum));
-    }
-    S rhs = what[r];
-    for (int j = 0; j < n; ++j) rhs = S(rhs + R(j, r) * out.qdd[j]);
-    A(r, k) = S(-rhs);
-    scale = S(scale * row_norm);
-  }
-  S det(1.0);
-  for (int c = 0; c < k; ++c) {
-    int p = c;
-    for (int r = c + 1; r < k; ++r) {
-      if (std::abs(val(A(r, c))) > std::abs(val(A(p, c)))) p = r;
-    }
-    if (p != c) {
-      A.row(p).swap(A.row(c));
-      det = S(-det);
-    }
-    det = S(det * A(c, c));
-    for (int r = c + 1; r < k; ++r) {
-      const S f = S(A(r, c) / A(c, c));  // a zero pivot gives NaN: the engine reports it
-      for (int j = c; j <= k; ++j) A(r, j) = S(A(r, j) - f * A(c, j));
-    }
-  }
   Unknowns y(k);
-  for (int r = k - 1; r >= 0; --r) {
-    S sum = A(r, k);
-    for (int j = r + 1; j < k; ++j) sum = S(sum - A(r, j) * y[j]);
-    y[r] = S(sum / A(r, r));
-  }
-  out.B = val(scale) > 0.0 ? S(det / scale) : S(0.0);
-  for (int c = 0; c < k; ++c) {
-    for (int j = 0; j < n; ++j) out.qdd[j] = S(out.qdd[j] + MF(j, c) * y[c]);
-  }
+  int identity[kMaxUnknowns];
+  for (int r = 0; r < k; ++r) identity[r] = r;
+  solve_held_rows(R, MF, what, identity, k, out, y);
 
   // Per-contact forces; a sticking group's force shared in proportion to mu_s,i lambda_N,i.
   Unknowns group_weight = Unknowns::Constant(k, S(0.0));

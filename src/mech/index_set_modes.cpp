@@ -12,8 +12,11 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "compiled_lagrangian.hpp"
 #include "contact_dynamics.hpp"
@@ -115,25 +118,75 @@ void remove_rest_rates(const LagrangianModel& m, unsigned closed, unsigned stick
 
 }  // namespace
 
-// The modes of kind IndexSets: every set of two or more rigid contacts up to dof() of them, each
-// frictional member sticking or sliding either way. Refused beyond kMaxIndexSetModes.
+namespace {
+
+// The sets of two or more rigid contacts that get modes: up to dof() members, at most one more
+// than the rank of their normals at a few seeded random configurations (rank is lower
+// semicontinuous, so its largest value over generic samples is its rank almost everywhere). Four
+// corners of a box's face (rank 3) may close together; a set dependent by two or more (five
+// corners of a box on the floor) cannot touch at once. A model whose gaps are not finite at the
+// samples keeps every set.
+std::vector<unsigned> possible_closed_sets(const LagrangianModel& m,
+                                           const std::vector<int>& rigid) {
+  constexpr int kSamples = 6;
+  std::mt19937 rng(20261130u);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<Matrix> normals;  // per sample: the rigid contacts' normals as columns
+  for (int s = 0; s < kSamples; ++s) {
+    Vector q(m.dof());
+    for (int k = 0; k < m.dof(); ++k) q[k] = normal(rng);
+    Matrix W(m.dof(), static_cast<Eigen::Index>(rigid.size()));
+    for (size_t j = 0; j < rigid.size(); ++j)
+      W.col(static_cast<Eigen::Index>(j)) = m.gap_gradient(rigid[j], q);
+    if (W.allFinite()) normals.push_back(W);
+  }
+  std::vector<unsigned> out;
+  const size_t r = rigid.size();
+  for (unsigned subset = 0; r > 1 && subset < (1u << r); ++subset) {
+    const int size = std::popcount(subset);
+    if (size < 2 || size > m.dof()) continue;
+    bool independent = normals.empty();
+    for (const Matrix& W : normals) {
+      Matrix cols(m.dof(), size);
+      int c = 0;
+      for (size_t j = 0; j < r; ++j) {
+        if ((subset >> j) & 1u) cols.col(c++) = W.col(static_cast<Eigen::Index>(j)).normalized();
+      }
+      Eigen::ColPivHouseholderQR<Matrix> qr(cols);
+      qr.setThreshold(1e-8);
+      if (qr.rank() + 1 >= size) {
+        independent = true;
+        break;
+      }
+    }
+    if (independent) out.push_back(subset);
+  }
+  return out;
+}
+
+}  // namespace
+
+// The modes of kind IndexSets: every set of two or more rigid contacts of possible_closed_sets,
+// each frictional member sticking or sliding
+// either way (planar) or sticking or sliding (in space: the direction is the state's). Refused
+// beyond kMaxIndexSetModes.
 void add_index_set_modes(const LagrangianModel& m, const std::vector<int>& rigid, unsigned mask,
                          std::vector<LagrangianMode>& modes) {
   constexpr size_t kMaxIndexSetModes = 4096;
   const size_t r = rigid.size();
   const size_t first = modes.size();
-  for (unsigned subset = 0; r > 1 && subset < (1u << r); ++subset) {
-    const int size = std::popcount(subset);
-    if (size < 2 || size > m.dof()) continue;
-    unsigned closed = 0, frictional = 0;
+  for (const unsigned subset : possible_closed_sets(m, rigid)) {
+    unsigned closed = 0, frictional = 0, spatial = 0;
     for (size_t j = 0; j < r; ++j) {
       if (!((subset >> j) & 1u)) continue;
       closed |= 1u << rigid[j];
       if (m.contact(rigid[j]).frictional()) frictional |= 1u << rigid[j];
+      if (m.contact(rigid[j]).spatial_frictional()) spatial |= 1u << rigid[j];
     }
-    // Each frictional member: 0 slip+, 1 slip-, 2 stick (base-3 digits of `code`).
+    // Each planar frictional member: 0 slip+, 1 slip-, 2 stick (base-3 digits of `code`); each
+    // member with friction in space: 0 slip, 1 stick (the base-2 digits after them).
     const int nf = std::popcount(frictional);
-    int combos = 1;
+    int combos = 1 << std::popcount(spatial);
     for (int j = 0; j < nf; ++j) combos *= 3;
     for (int code = 0; code < combos; ++code) {
       unsigned stick = 0, negative = 0;
@@ -142,6 +195,10 @@ void add_index_set_modes(const LagrangianModel& m, const std::vector<int>& rigid
         if (rest % 3 == 1) negative |= 1u << i;
         if (rest % 3 == 2) stick |= 1u << i;
         rest /= 3;
+      });
+      for_each_bit(spatial, [&](int i) {
+        if (rest % 2 == 1) stick |= 1u << i;
+        rest /= 2;
       });
       modes.push_back(mode_of_sets(m, closed, stick, negative, mask));
       if (modes.size() - first > kMaxIndexSetModes) {
@@ -283,6 +340,30 @@ void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsi
                           std::abs(rate) <= kPostZenoRestRate * scale_along(w, s.qdot)) {
                         closed |= 1u << i;
                       }
+                    }
+                    if (m.has_spatial_friction()) {  // slip below the same level is at rest
+                      unsigned at_rest = 0;
+                      for_each_bit(closed, [&](int i) {
+                        const LagrangianContact& c = m.contact(i);
+                        if (!c.spatial_frictional()) return;
+                        DofVector<double> e1, e2;
+                        c.slip[0](load<double>(x, 0, n), e1);
+                        c.slip[1](load<double>(x, 0, n), e2);
+                        const double scale = scale_along(e1, s.qdot) + scale_along(e2, s.qdot);
+                        if (std::hypot(e1.dot(x.tail(n)), e2.dot(x.tail(n))) <=
+                            kPostZenoRestRate * scale) {
+                          at_rest |= 1u << i;
+                        }
+                      });
+                      LagrangianMode next;
+                      if (!choose_spatial_sets(m, t, x.head(n), jump.x_plus.segment(n, n),
+                                               {closed, 0, 0, at_rest}, mask, jump.state_scales,
+                                               next, jump.failure)) {
+                        jump.cause = code(ContactStop::Painleve);
+                        return false;
+                      }
+                      jump.target = ctx->find(next);
+                      return true;
                     }
                     // Tangential rates at the level the extrapolation leaves in the normal
                     // ones (1e-9) are sticking candidates too: the LCP decides stick or slip.

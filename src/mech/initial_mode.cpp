@@ -91,6 +91,18 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
         "friction; closed rigid contacts together with friction on compliant contacts are not "
         "supported (initial state)");
   }
+  if (closing.size() > 1 && m.has_spatial_friction()) {  // friction in space: the flow decides
+    unsigned closed = 0;
+    for (int i : closing) closed |= 1u << i;
+    LagrangianMode next;
+    std::string failure;
+    DofVector<double> qd_start = qd;
+    if (!detail::choose_spatial_sets(m, t, q, qd_start, {closed, 0, 0, 0}, mask, nullptr, next,
+                                     failure)) {
+      saltus::detail::throw_error(failure, " (initial state)");
+    }
+    return find(next);
+  }
   if (closing.size() > 1) {  // the contact-force LCP over all of them decides
     unsigned closed = 0, stick = 0, negative = 0;
     for (int i : closing) closed |= 1u << i;

@@ -117,6 +117,8 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     ctx->add(mode, id);
     if (mode.kind == ClosedKind::SpatialStick) {
       out.system.set_projection(id, detail::spatial_stick_projection(ctx, mode.closed_contact));
+    } else if (mode.kind == ClosedKind::IndexSets && has_spatial_friction()) {
+      out.system.set_projection(id, detail::spatial_index_set_projection(ctx, mode));
     } else if (closed_bits(mode) != 0 && mode.kind != ClosedKind::PostZeno) {
       out.system.set_projection(id, detail::closed_contact_projection(ctx, mode));
     }
@@ -133,7 +135,9 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
         if (rigid.size() > 1) out.system.add_guard(id, detail::penetration_guard(ctx, d, id));
       }
     }
-    if (mode.kind == ClosedKind::IndexSets) {
+    if (mode.kind == ClosedKind::IndexSets && has_spatial_friction()) {
+      detail::add_spatial_index_set_guards(out.system, id, ctx, mode);
+    } else if (mode.kind == ClosedKind::IndexSets) {
       detail::add_index_set_guards(out.system, id, ctx, mode);
     } else if (mode.kind == ClosedKind::PostZeno && mode.closed_contact < 0) {
       detail::add_index_sets_guard(out.system, id, ctx, mode.compliant_mask);

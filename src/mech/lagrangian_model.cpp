@@ -234,10 +234,18 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
   if (mode.kind == ClosedKind::IndexSets) {
     out.lambda_N_each = d.lambda_N_of;
     out.lambda_T_each = d.lambda_T_of;
+    out.lambda_T2_each = d.lambda_T2_of;
   } else if (detail::has_compliant_friction(*this, mode)) {
     out.lambda_T_each = d.lambda_T_of;
   }
   return out;
+}
+
+bool LagrangianModel::has_spatial_friction() const {
+  for (const LagrangianContact& c : contacts_) {
+    if (c.spatial_frictional()) return true;
+  }
+  return false;
 }
 
 LagrangianMode LagrangianModel::close_contact(int i, double t, ConstVectorRef q,
@@ -444,14 +452,12 @@ void LagrangianModel::validate_spatial_contact(int i) const {
   }
   if (!c.spatial_frictional()) return;
   for (int k = 0; k < contact_count(); ++k) {
-    if (k == i) continue;
+    const LagrangianContact& other = contacts_[k];
+    if (k == i || (other.rigid() && !other.frictional())) continue;
     saltus::detail::throw_error(
-        c.description,
-        ": friction in space is built for a model's only contact, and the model "
-        "also has contact '",
-        contacts_[k].name,
-        "'; several contacts with friction in space (a "
-        "box's corners) need the contact LCP in space, not built yet");
+        c.description, ": friction in space beside contact '", other.name, "', which is ",
+        other.rigid() ? "rigid with planar friction (a tangent coordinate)" : "compliant",
+        "; friction in space shares a model only with rigid contacts in space");
   }
 }
 

@@ -75,8 +75,6 @@ std::vector<int> simultaneous_impact_set(const LagrangianModel& m, double t, int
   return set;
 }
 
-namespace {
-
 // T+ - T- and the contacts of I_S left with gdot_N(t+) = 0 (to 1e-12 of the largest approach) or
 // separating too slowly for their bounce to be resolved.
 void finish(const Matrix& M, const Matrix& W_N, ConstVectorRef qdot_minus, const ContactScales& s,
@@ -96,6 +94,8 @@ void finish(const Matrix& M, const Matrix& W_N, ConstVectorRef qdot_minus, const
     }
   }
 }
+
+namespace {
 
 // With Coulomb friction: the Newton-Coulomb law (newton_coulomb_law.hpp), the impact LCP
 // (2.17)-(2.18) of impact_problem.hpp posed with gdot_N(t-) scaled by (1 + e_i) and gdot_T(t-) by
@@ -179,6 +179,10 @@ SimultaneousImpact resolve_over(const LagrangianModel& m, const std::vector<int>
   const bool frictional = std::any_of(contacts.begin(), contacts.end(),
                                       [&m](int i) { return m.contact(i).frictional(); });
   if (frictional) return resolve_frictional(m, contacts, where, t, q, qdot_minus, s);
+  if (std::any_of(contacts.begin(), contacts.end(),
+                  [&m](int i) { return m.contact(i).spatial_frictional(); })) {
+    return resolve_in_space(m, contacts, where, q, qdot_minus, s);
+  }
   const int n = m.dof();
   const int k = static_cast<int>(contacts.size());
   const Matrix M = m.mass_matrix(q);

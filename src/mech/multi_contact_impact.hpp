@@ -86,4 +86,17 @@ bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& 
 // "'a', 'b'" for messages.
 std::string contact_names(const LagrangianModel& m, const std::vector<int>& contacts);
 
+// T+ - T-, the normal rates after, and the contacts of I_S left closed (to 1e-12 of their scale,
+// or separating too slowly for their bounce to be resolved), from out.qdot_plus.
+struct ContactScales;
+void finish(const Matrix& M, const Matrix& W_N, ConstVectorRef qdot_minus, const ContactScales& s,
+            SimultaneousImpact& out);
+
+// Contacts with friction in space among I_S (spatial_multi_contact_impact.cpp): Newton's e and
+// Glocker's e_t per contact with Coulomb's cone, the cone contact problem of
+// cone_contact_problem.hpp at the impulse level; `where` starts its messages.
+SimultaneousImpact resolve_in_space(const LagrangianModel& m, const std::vector<int>& contacts,
+                                    const std::string& where, ConstVectorRef q,
+                                    ConstVectorRef qdot_minus, const ContactScales& s);
+
 }  // namespace saltus::mech::detail

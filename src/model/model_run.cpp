@@ -78,6 +78,14 @@ bridge::BridgeOptions bridge_options(const Model& model) {
   if (!model.mechanics) return o;
   o.stop = model.mechanics->painleve_stop;
   for (const ModelContact& c : model.mechanics->contacts) o.contact_policy.push_back(c.painleve);
+  // The bridge's Moreau-Jean steps solve planar contact problems: a model with friction in space
+  // stops at a Painleve situation instead (its status names it).
+  const auto& contacts = model.mechanics->contacts;
+  if (std::any_of(contacts.begin(), contacts.end(),
+                  [](const ModelContact& c) { return c.slip[0] != lang::kNoNode; })) {
+    o.stop = true;
+    o.contact_policy.assign(contacts.size(), 1);
+  }
   return o;
 }
 

@@ -385,16 +385,14 @@ def the_bodies_frames_and_their_3d_animation(cli):
 
 @case
 def point_contacts_refuse_what_they_cannot_do(cli):
-    # A point on a body that is not a [[bodies]] body, a point with a gap too, friction in space
-    # on one of several contacts: refused at the contact, naming it (exit 1).
+    # A point on a body that is not a [[bodies]] body, a point with a gap too: refused at the
+    # contact, naming it (exit 1).
     with open(cli.model("cube_drop.toml")) as f:
         text = f.read()
     for change, words in (
             (('body = "cube"\npoint = ["-a", "-a", "-a"]',
               'body = "box"\npoint = ["-a", "-a", "-a"]'), ["'c1'", "no [[bodies]] body"]),
             (('name = "c1"\n', 'name = "c1"\ngap = "z"\n'), ["'c1'", "both gap and point"]),
-            (('name = "c1"\n', 'name = "c1"\nlaw = "newton_coulomb"\nmu = 0.3\n'),
-             ["'c1'", "only contact"]),
             (('name = "c1"\n', 'name = "c1"\nplane = [0, 0, "z", 0]\n'),
              ["'c1'", "plane depends on the coordinates"])):
         path = os.path.join(cli.work, "bad.toml")

@@ -382,8 +382,8 @@ def friction_in_space_refuses_what_it_cannot_do(cli):
         ("mu_without_friction", law, 'law = "newton"', "with mu"),
         ("tangent", law, law + '\ntangent = "x"', "tangent directions are derived"),
         ("compliant", law + "\ne = 0.0", 'law = "kelvin_voigt"\nk = 1e5', "with mu"),
-        ("second_contact", "[solver]", '[[contacts]]\nname = "wall"\ngap = "x + 1"\n\n[solver]',
-         "only contact"),
+        ("beside_compliant", "[solver]", '[[contacts]]\nname = "wall"\ngap = "x + 1"\n'
+         'law = "kelvin_voigt"\nk = 1e5\n\n[solver]', "only with rigid contacts in space"),
     ), "floor")
 
 

@@ -378,6 +378,8 @@ struct ContactDynamics {
   // Modes with frictional compliant contacts: lambda_T_each[c] is the friction force of
   // compliant contact c along w_T (0 when inactive); lambda_N_each is then empty.
   DofVector<double> lambda_N_each, lambda_T_each;
+  // Kind IndexSets with friction in space: each contact's tangential force along t_2.
+  DofVector<double> lambda_T2_each;
 };
 
 // Every contact's force in a mode at (t, q, qdot), by contact index: the normal force (a closed
@@ -456,6 +458,8 @@ class LagrangianModel {
   }
 
   int contact_count() const { return static_cast<int>(contacts_.size()); }
+  // Whether a rigid contact has Coulomb friction in space (LagrangianContact::spatial_frictional).
+  bool has_spatial_friction() const;
   const LagrangianContact& contact(int i) const;
   // Indices of the compliant contacts in declaration order (bit j of a compliant mask = entry j).
   const std::vector<int>& compliant_contacts() const { return compliant_; }

@@ -174,13 +174,16 @@ void ModelReader::read_contacts(const toml::table& doc) {
       in_space.emplace_back(e.as_table(), all.back().name);
     }
   }
-  const size_t count = model_.mechanics->contacts.size();
+  // Friction in space shares a model only with rigid contacts in space (mech::LagrangianModel::
+  // validate_spatial_contact): not with a compliant contact or one with planar friction.
   for (const auto& [table, name] : in_space) {
-    if (count == 1) break;
-    add(*table, "contact '" + name + "' has friction in space and the model has " +
-                    std::to_string(count) + " contacts; friction in space is built for a " +
-                    "model's only contact: several (a box's corners) need the contact LCP in " +
-                    "space, not built yet");
+    for (const ModelContact& other : model_.mechanics->contacts) {
+      if (other.name == name || (!other.compliant && other.tangent == lang::kNoNode)) continue;
+      add(*table, "contact '" + name + "' has friction in space and contact '" + other.name +
+                      "' is " + (other.compliant ? "compliant" : "planar (a tangent)") +
+                      "; friction in space shares a model only with rigid contacts in space");
+      break;
+    }
   }
   // Contacts are numbered by their names, not by their place in the file: the order decides
   // which of two guards that fire at one instant is applied first and how the contact LCPs'

@@ -1,0 +1,383 @@
+// The next closed, sticking and sliding contacts of a model with friction in space, and the
+// velocity they start from; see compiled_lagrangian.hpp (choose_spatial_sets).
+//
+// Candidates: every contact the event leaves touching at rest in the normal direction takes
+// part, closed or open; a contact at rest in the tangent plane sticks, slips from rest or opens;
+// a sliding one slides or opens. Each candidate is run through the flow's own dynamics
+// (spatial_index_set_dynamics.hpp, or one contact's) and kept when it is consistent: closed
+// contacts push (lambda_N >= 0), opened ones do not fall through (gddot_N >= 0), sticking ones
+// lie in their cones (with the flow's split of the friction forces), a slip from rest speeds up
+// against its friction force, and no sliding set is singular (B > 0). One consistent motion is
+// taken (candidates that move the system alike are one: the one with the most contacts closed
+// and sticking); none, or two that move it differently, end the run as Painleve with a message
+// naming the contacts, the states tried and t. The acceleration-level contact problem in space is
+// not solved by a cone solver here: its answer's split of indeterminate friction forces need not
+// be the flow's, and a contact the flow would slide could come back sticking at the same instant.
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "compiled_lagrangian.hpp"
+#include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
+#include "index_set_choice.hpp"
+#include "saltus/core/error.hpp"
+
+namespace saltus::mech::detail {
+
+namespace {
+
+// A slip from rest starts at this fraction of its slip speed's scale along -lambda_T
+// (spatial_contact_guards.cpp, kOnsetSlip: it arms the stick guard).
+constexpr double kOnsetSlip = 1e-10;
+// A slip counts as at rest at an event below this fraction of its scale: ten times the level the
+// stick guard fires at (kStickGuardOffset), so that contacts that stop together (the corners of a
+// face sliding to rest in translation) are all at rest when the first one's guard fires.
+constexpr double kSlipRestBand = 10.0 * kStickGuardOffset;
+// A closed contact pushing by less than this fraction of its force scale is not firm (preferred
+// against among answers that move the system alike).
+constexpr double kFirm = 1e-6;
+// Relative slack of the consistency tests (round-off of forces and accelerations at an event).
+constexpr double kConsistency = 1e-9;
+
+enum class Role { Open, Stick, Slip };
+
+struct Candidate {
+  unsigned closed = 0, stick = 0, onset = 0;  // onset: slipping from rest
+};
+
+std::array<DofVector<double>, 2> slip_rows(const LagrangianContact& c, const DofVector<double>& q) {
+  std::array<DofVector<double>, 2> rows;
+  c.slip[0](q, rows[0]);
+  c.slip[1](q, rows[1]);
+  return rows;
+}
+
+// The contacts of `open` whose normals lie in the span of the normals of `closed` (within 1e-8 in
+// the kinetic metric, as the flow drops dependent rows).
+unsigned dependent_open(const LagrangianModel& m, const DofVector<double>& q, unsigned closed,
+                        unsigned open) {
+  if (!closed || !open) return 0;
+  const SpdFactor<double> M = factored_mass(m, q);
+  std::vector<DofVector<double>> basis, basis_M;
+  for_each_bit(closed, [&](int i) {
+    DofVector<double> w;
+    gradient(m.contact(i).gap, q, w);
+    for (size_t j = 0; j < basis.size(); ++j) w -= w.dot(basis_M[j]) * basis[j];
+    const DofVector<double> Mw = M.solve(w);
+    const double left2 = w.dot(Mw);
+    if (!(left2 > 0.0)) return;
+    basis.push_back(w / std::sqrt(left2));
+    basis_M.push_back(Mw / std::sqrt(left2));
+  });
+  unsigned out = 0;
+  for_each_bit(open, [&](int i) {
+    DofVector<double> w;
+    gradient(m.contact(i).gap, q, w);
+    const double size2 = w.dot(M.solve(w));
+    for (size_t j = 0; j < basis.size(); ++j) w -= w.dot(basis_M[j]) * basis[j];
+    if (!(w.dot(M.solve(w)) > 1e-16 * size2)) out |= 1u << i;
+  });
+  return out;
+}
+
+std::string describe(const LagrangianModel& m, const Candidate& c, unsigned all) {
+  std::string out;
+  for_each_bit(all, [&](int i) {
+    const char* state = !((c.closed >> i) & 1u)              ? "open"
+                        : !m.contact(i).spatial_frictional() ? "closed"
+                        : (c.stick >> i) & 1u                ? "stick"
+                        : (c.onset >> i) & 1u                ? "slip from rest"
+                                                             : "slip";
+    out += (out.empty() ? "'" : ", '") + m.contact(i).name + "' " + state;
+  });
+  return out;
+}
+
+}  // namespace
+
+// qdot + M^-1 W G^+ (target - W^T qdot): the smallest change in the kinetic metric that gives the
+// rows their targets (G = W^T M^-1 W may be singular: dependent rows of a face's corners).
+DofVector<double> with_rates(const LagrangianModel& m, const DofVector<double>& q,
+                             DofVector<double> qd, const RateRows& rows) {
+  const int n = m.dof(), k = static_cast<int>(rows.w.size());
+  if (k == 0) return qd;
+  Matrix W(n, k);
+  Vector miss(k);
+  for (int j = 0; j < k; ++j) {
+    W.col(j) = rows.w[static_cast<size_t>(j)];
+    miss[j] = rows.target[static_cast<size_t>(j)] - W.col(j).dot(qd);
+  }
+  const Matrix MW = m.mass_matrix(q).llt().solve(W);
+  const Eigen::CompleteOrthogonalDecomposition<Matrix> G(W.transpose() * MW);
+  qd += MW * G.solve(miss);
+  return qd;
+}
+
+bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in,
+                         VectorRef qdot_inout, const SpatialSetsEvent& event, unsigned mask,
+                         const double* state_scales, LagrangianMode& out, std::string& failure) {
+  const int n = m.dof();
+  const DofVector<double> q = load<double>(q_in, 0, n);
+  const DofVector<double> qd_in = load<double>(qdot_inout, 0, n);
+  const ContactScales scales = contact_scales(state_scales, q_in, qdot_inout);
+
+  // The contacts taking part: the event's that touch (an impact set may hold a contact that was
+  // about to arrive: 1e-8 of its gap's scale, the Zeno limit's band), and every other rigid one
+  // touching at rest.
+  unsigned touching = 0;
+  for (int i = 0; i < m.contact_count(); ++i) {
+    const LagrangianContact& c = m.contact(i);
+    if (!c.rigid()) continue;
+    DofVector<double> w;
+    gradient(c.gap, q, w);
+    const double gap = c.gap(q), scale = scale_along(w, scales.q);
+    if ((event.closed >> i) & 1u
+            ? gap <= kPostZenoGapBand * scale
+            : gap <= kImpactGapBand * scale &&
+                  std::abs(w.dot(qd_in)) <= kEventRestRate * scale_along(w, scales.qdot)) {
+      touching |= 1u << i;
+    }
+  }
+  // At rest in the tangent plane: the event's, and those whose slip is round-off.
+  unsigned rest = event.at_rest | event.must_slip | event.held;
+  std::vector<double> slip_scale(static_cast<size_t>(m.contact_count()), 0.0);
+  for_each_bit(touching, [&](int i) {
+    const LagrangianContact& c = m.contact(i);
+    if (!c.spatial_frictional()) return;
+    const auto rows = slip_rows(c, q);
+    slip_scale[static_cast<size_t>(i)] =
+        scale_along(rows[0], scales.qdot) + scale_along(rows[1], scales.qdot);
+    if (std::hypot(rows[0].dot(qd_in), rows[1].dot(qd_in)) <=
+        kSlipRestBand * slip_scale[static_cast<size_t>(i)]) {
+      rest |= 1u << i;
+    }
+  });
+  rest &= touching;
+
+  // The velocity every candidate starts from: the resting contacts' slip removed, the normal
+  // rates kept.
+  RateRows base;
+  for_each_bit(touching, [&](int i) {
+    DofVector<double> w;
+    gradient(m.contact(i).gap, q, w);
+    base.add(w, w.dot(qd_in));
+  });
+  for_each_bit(rest, [&](int i) {
+    for (const auto& row : slip_rows(m.contact(i), q)) base.add(row, 0.0);
+  });
+  const DofVector<double> qd0 = with_rates(m, q, qd_in, base);
+
+  // Candidates: per contact 0 open, 1 closed (sliding, or sticking if at rest), 2 slip from rest.
+  std::vector<int> members;
+  for_each_bit(touching, [&](int i) { members.push_back(i); });
+  std::vector<Candidate> candidates;
+  const std::function<void(size_t, Candidate)> enumerate = [&](size_t k, Candidate c) {
+    if (k == members.size()) {
+      candidates.push_back(c);
+      return;
+    }
+    const int i = members[k];
+    const unsigned bit = 1u << i;
+    const bool spatial = m.contact(i).spatial_frictional();
+    const bool at_rest = (rest & bit) != 0;
+    // Closed first, sticking first: the preferred answer among those that move alike.
+    if (!(event.must_open & bit)) {
+      if (spatial && at_rest && !(event.must_slip & bit)) {
+        enumerate(k + 1, {c.closed | bit, c.stick | bit, c.onset});
+      }
+      if (spatial && at_rest) {
+        enumerate(k + 1, {c.closed | bit, c.stick, c.onset | bit});
+      } else {
+        enumerate(k + 1, {c.closed | bit, c.stick, c.onset});
+      }
+    }
+    enumerate(k + 1, c);
+  };
+  if (members.size() > 8) {
+    failure = saltus::detail::text("model '", m.name(), "': ", members.size(),
+                                   " contacts touch at rest at t = ", t,
+                                   "; at most 8 are decided together in space");
+    return false;
+  }
+  enumerate(0, {});
+
+  struct Consistent {
+    Candidate c;
+    DofVector<double> qd, qdd;
+    bool firm = true;  // every closed contact pushes by more than kFirm of its scale
+  };
+  std::vector<Consistent> found;
+  std::string last_reason;
+  for (const Candidate& c : candidates) {
+    const LagrangianMode held = mode_of_sets(m, c.closed, c.stick | c.onset, 0, mask);
+    const LagrangianMode mode = mode_of_sets(m, c.closed, c.stick, 0, mask);
+    DofVector<double> qd = qd0;
+    std::vector<std::array<double, 2>> onset_direction(static_cast<size_t>(m.contact_count()));
+    bool ok = true, firm = true;
+    if (c.onset) {
+      // The slip from rest starts against the force that would hold it (the flow's split).
+      const ContactDynamics hold = m.dynamics(held, t, q, qd0);
+      RateRows kick;
+      for_each_bit(c.closed, [&](int i) {
+        DofVector<double> w;
+        gradient(m.contact(i).gap, q, w);
+        kick.add(w, w.dot(qd0));
+      });
+      for_each_bit(c.onset | c.stick, [&](int i) {
+        const bool one = held.kind != ClosedKind::IndexSets;
+        const double fx = one ? hold.lambda_T : hold.lambda_T_each[i];
+        const double fy = one ? hold.lambda_T2 : hold.lambda_T2_each[i];
+        const double f = std::hypot(fx, fy);
+        const auto rows = slip_rows(m.contact(i), q);
+        if (!((c.onset >> i) & 1u)) {
+          for (const auto& row : rows) kick.add(row, 0.0);
+          return;
+        }
+        if (!(f > 0.0)) {
+          ok = false;  // no force to slip against: only sticking is consistent
+          return;
+        }
+        onset_direction[static_cast<size_t>(i)] = {-fx / f, -fy / f};
+        const double start = kOnsetSlip * slip_scale[static_cast<size_t>(i)];
+        kick.add(rows[0], -start * fx / f);
+        kick.add(rows[1], -start * fy / f);
+      });
+      if (!ok) continue;
+      qd = with_rates(m, q, qd0, kick);
+    }
+    const ContactDynamics d = m.dynamics(mode, t, q, qd);
+    if (!d.qddot.allFinite()) continue;
+    const DofVector<double> a = m.dynamics({-1, ClosedKind::None, mask}, t, q, qd).qddot;
+    const bool single = mode.kind != ClosedKind::IndexSets;
+    for_each_bit(touching, [&](int i) {
+      if (!ok) return;
+      const LagrangianContact& contact = m.contact(i);
+      Kinematics<double> kn;
+      kinematics(contact.gap, q, qd, kn);
+      const double hold = (std::abs(kn.w.dot(a)) + std::abs(kn.what)) /
+                          kn.w.dot(m.mass_matrix(q).llt().solve(Vector(kn.w)));
+      const double tol_force = kConsistency * hold;
+      const double lambda_N = single ? d.lambda_N : d.lambda_N_each[i];
+      if (!((c.closed >> i) & 1u)) {
+        const double acc = kn.w.dot(d.qddot) + kn.what;
+        if (acc < -kConsistency *
+                      (std::abs(kn.w.dot(d.qddot)) + std::abs(kn.what) + std::abs(kn.w.dot(a)))) {
+          ok = false;
+          last_reason =
+              saltus::detail::text("'", contact.name, "' opened falls through (", acc, ")");
+        }
+        return;
+      }
+      if (!(lambda_N > kFirm * hold)) firm = false;
+      if (lambda_N < -tol_force) {
+        ok = false;
+        last_reason =
+            saltus::detail::text("'", contact.name, "' pulls (lambda_N = ", lambda_N, ")");
+        return;
+      }
+      if (!contact.spatial_frictional()) return;
+      const double fx = single ? d.lambda_T : d.lambda_T_each[i];
+      const double fy = single ? d.lambda_T2 : d.lambda_T2_each[i];
+      if ((c.stick >> i) & 1u) {
+        if (!(std::hypot(fx, fy) < contact.law.static_mu() * lambda_N - kFirm * hold)) {
+          firm = false;  // on its cone's edge: about to slip
+        }
+        if (std::hypot(fx, fy) > contact.law.static_mu() * lambda_N + tol_force) {
+          ok = false;
+          last_reason = saltus::detail::text("'", contact.name, "' sticking leaves its cone (|",
+                                             "lambda_T| = ", std::hypot(fx, fy), " > ",
+                                             contact.law.static_mu() * lambda_N, ")");
+        }
+        return;
+      }
+      if ((c.onset >> i) & 1u) {
+        // It must speed up along the direction it started in.
+        const auto rows = slip_rows(contact, q);
+        SlipKinematics<double> kt;
+        slip_kinematics(contact, q, qd, kt);
+        const std::array<double, 2>& dir = onset_direction[static_cast<size_t>(i)];
+        double rate = 0.0, size = 0.0;
+        for (size_t k = 0; k < 2; ++k) {
+          const double acc = rows[k].dot(d.qddot) + kt.what[k];
+          rate += acc * dir[k];
+          size += std::abs(rows[k].dot(d.qddot)) + std::abs(kt.what[k]) + std::abs(rows[k].dot(a));
+        }
+        if (rate < -kConsistency * size) {
+          ok = false;
+          last_reason = saltus::detail::text("'", contact.name, "' slipping from rest slows ",
+                                             "down (", rate, ")");
+        }
+      }
+    });
+    if (!ok) continue;
+    if ((c.closed & ~c.stick) &&
+        (mode.kind == ClosedKind::IndexSets || c.onset || mode.kind == ClosedKind::SpatialSlip)) {
+      if (!(d.B > 0.0)) {
+        last_reason = saltus::detail::text("the sliding set is singular (B = ", d.B, ")");
+        continue;
+      }
+    }
+    found.push_back({c, qd, d.qddot, firm});
+  }
+
+  if (found.empty()) {
+    failure = saltus::detail::text(
+        "model '", m.name(), "': at t = ", t, " no closed, sticking or sliding state of the ",
+        "contacts touching at rest (", describe(m, {touching, rest, 0}, touching),
+        ") is consistent (Painleve; last refused: ", last_reason, ")");
+    return false;
+  }
+  // A candidate that opens a touching contact whose normal lies in the span of its closed ones
+  // (the fourth corner of a face) leaves that contact at gap 0 whatever it does: it is the answer
+  // only where no consistent candidate closes that contact too (its share would pull).
+  std::vector<Consistent> kept;
+  for (const Consistent& f : found) {
+    const unsigned dependent = dependent_open(m, q, f.c.closed, touching & ~f.c.closed);
+    const bool relaxed =
+        dependent != 0 && std::any_of(found.begin(), found.end(), [&](const Consistent& g) {
+          const unsigned need = f.c.closed | dependent;
+          return (g.c.closed & need) == need;
+        });
+    if (!relaxed) kept.push_back(f);
+  }
+  found.swap(kept);
+  // Candidates that move the system alike (to kConsistency of the accelerations' size in the
+  // kinetic metric) are one answer; the first is the most closed and sticking.
+  const Matrix mass = m.mass_matrix(q);
+  // The scale: the accelerations held and the free ones (a body at rest holds zero).
+  const Vector free = m.dynamics({-1, ClosedKind::None, mask}, t, q, found[0].qd).qddot;
+  const double size =
+      std::sqrt(found[0].qdd.dot(mass * Vector(found[0].qdd))) + std::sqrt(free.dot(mass * free));
+  for (const Consistent& other : found) {
+    const Vector diff = other.qdd - found[0].qdd;
+    const double apart = std::sqrt(diff.dot(mass * diff));
+    if (apart > 1e-7 * size + 1e-300) {
+      failure = saltus::detail::text(
+          "model '", m.name(), "': at t = ", t, " two states of the contacts touching at rest ",
+          "are consistent and move the system differently (Painleve indeterminacy): ",
+          describe(m, found[0].c, touching), " and ", describe(m, other.c, touching));
+      return false;
+    }
+  }
+  // Among them, one whose closed contacts all push (a contact closed with lambda_N = 0 lifts off
+  // at once), with the most contacts closed (a face's four corners share its weight; two of them
+  // on a diagonal would let it turn about that diagonal) and then the most sticking.
+  const auto rank = [](const Consistent& f) {
+    return std::make_tuple(f.firm, std::popcount(f.c.closed), std::popcount(f.c.stick));
+  };
+  const Consistent& pick = *std::max_element(
+      found.begin(), found.end(),
+      [&](const Consistent& x, const Consistent& y) { return rank(x) < rank(y); });
+  out = mode_of_sets(m, pick.c.closed, pick.c.stick, 0, mask);
+  qdot_inout = pick.qd;
+  return true;
+}
+
+}  // namespace saltus::mech::detail

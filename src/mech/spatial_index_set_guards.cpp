@@ -1,0 +1,182 @@
+// Guards and projection of a mode holding two or more rigid contacts closed in a model with
+// friction in space (kind IndexSets; compiled_lagrangian.hpp). Every reset continues by
+// choose_spatial_sets (spatial_index_set_choice.cpp) with the event's contact moved as it says:
+//   "painleve:<set>" p = -B rising (a contact slides; B of spatial_index_set_dynamics.hpp): the
+//                    sliding system turns singular -> the run ends naming it
+//   "lift-off:<c>"  p = -lambda_N,c rising -> c opens
+//   "stick:<c>"     c's slip speed falls to kStickGuardOffset of its scale -> c at rest
+//   "slip:<c>"      |lambda_T,c| - mu_s lambda_N,c rising (c sticking; the flow's split of the
+//                   friction forces) -> c slips from rest
+// The resets change the velocity (residual slip removed, a slip from rest started) without a
+// derivative of that change: sensitivities through these events take it as the identity (the
+// change is round-off, 1e-10 of the slip speed's scale at most).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiled_lagrangian.hpp"
+#include "contact_dynamics.hpp"
+#include "contact_tolerances.hpp"
+#include "index_set_choice.hpp"
+#include "saltus/core/error.hpp"
+#include "saltus/mech/contact_stop.hpp"
+
+namespace saltus::mech::detail {
+
+Reset spatial_sets_reset(const Context& ctx, ModeId self, const SpatialSetsEvent& event,
+                         unsigned mask) {
+  return Reset::custom(
+      self, true, [ctx, event, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        const int n = ctx->n;
+        jump.x_plus.head(2 * n) = x;
+        LagrangianMode next;
+        if (!choose_spatial_sets(ctx->model, t, x.head(n), jump.x_plus.segment(n, n), event, mask,
+                                 jump.state_scales, next, jump.failure)) {
+          jump.cause = code(ContactStop::Painleve);
+          return false;
+        }
+        jump.target = ctx->find(next);
+        return true;
+      });
+}
+
+namespace {
+
+// "a&b" of the closed contacts, for guard names (no comma: names go into CSV columns).
+std::string joined_names(const LagrangianModel& m, unsigned closed) {
+  std::string out;
+  for_each_bit(closed, [&](int i) { out += (out.empty() ? "" : "&") + m.contact(i).name; });
+  return out;
+}
+
+}  // namespace
+
+void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                                  const LagrangianMode& mode) {
+  const LagrangianModel& m = ctx->model;
+  const unsigned closed = mode.closed_set, stick = mode.stick_set, mask = mode.compliant_mask;
+  const auto of_dynamics = [ctx, mode](auto read) {
+    return [ctx, mode, read](const auto& t, const auto& x, const auto&) {
+      using S = std::decay_t<decltype(x[0])>;
+      const auto [q, qd] = split_state(x, ctx->n);
+      DynamicsT<S> d;
+      mode_dynamics(ctx->model, mode, S(t), q, qd, d);
+      return S(read(d));
+    };
+  };
+  unsigned sliding = 0;
+  for_each_bit(closed & ~stick, [&](int i) {
+    if (m.contact(i).spatial_frictional()) sliding |= 1u << i;
+  });
+  if (sliding) {
+    sys.add_guard(
+        id, make_guard(
+                "painleve:" + joined_names(m, closed), Direction::Rising,
+                of_dynamics([](const auto& d) { return -d.B + kJamMargin; }),
+                Reset::custom(id, false,
+                              [ctx, closed](double t, ConstVectorRef, ConstVectorRef, Jump& jump) {
+                                jump.cause = code(ContactStop::Painleve);
+                                jump.failure = saltus::detail::text(
+                                    "model '", ctx->model.name(), "': at t = ", t,
+                                    " the closed contacts ", joined_names(ctx->model, closed),
+                                    " sliding in space have no unique contact forces "
+                                    "(the normalised determinant B of their system "
+                                    "reaches zero: Painleve)");
+                                return false;
+                              })));
+  }
+  for_each_bit(closed, [&](int i) {
+    const LagrangianContact& c = m.contact(i);
+    const unsigned bit = 1u << i;
+    sys.add_guard(id, make_guard("lift-off:" + c.name, Direction::Rising,
+                                 of_dynamics([i](const auto& d) { return -d.lambda_N_of[i]; }),
+                                 spatial_sets_reset(ctx, id, {closed, bit, 0, 0, stick}, mask)));
+    if (!c.spatial_frictional()) return;
+    if (sliding & bit) {
+      Guard g = make_guard(
+          "stick:" + c.name, Direction::Falling,
+          [ctx, i](const auto&, const auto& x, const auto&) {
+            using S = std::decay_t<decltype(x[0])>;
+            using std::sqrt;
+            const auto [q, qd] = split_state(x, ctx->n);
+            SlipKinematics<S> kt;
+            slip_kinematics(ctx->model.contact(i), q, qd, kt);
+            const S speed2 = S(kt.gamma[0] * kt.gamma[0] + kt.gamma[1] * kt.gamma[1]);
+            return val(speed2) > 0.0 ? S(sqrt(speed2)) : S(0.0);
+          },
+          spatial_sets_reset(ctx, id, {closed, 0, 0, bit, stick}, mask));
+      g.scale_offset = kStickGuardOffset;
+      g.steps_land_on_crossing = true;  // the slip direction turns over at zero speed
+      sys.add_guard(id, std::move(g));
+      return;
+    }
+    sys.add_guard(
+        id, make_guard("slip:" + c.name, Direction::Rising, of_dynamics([ctx, i](const auto& d) {
+                         using std::sqrt;
+                         using S = std::decay_t<decltype(d.lambda_N)>;
+                         const double mu = ctx->model.contact(i).law.static_mu();
+                         const S f2 = S(d.lambda_T_of[i] * d.lambda_T_of[i] +
+                                        d.lambda_T2_of[i] * d.lambda_T2_of[i]);
+                         const S f = val(f2) > 0.0 ? S(sqrt(f2)) : S(0.0);
+                         return S(f - mu * d.lambda_N_of[i]);
+                       }),
+                       spatial_sets_reset(ctx, id, {closed, 0, bit, 0, stick}, mask)));
+  });
+}
+
+InvariantProjection spatial_index_set_projection(const Context& ctx, const LagrangianMode& mode) {
+  std::vector<int> normal, sticking;
+  for_each_bit(mode.closed_set, [&](int i) {
+    normal.push_back(i);
+    if (((mode.stick_set >> i) & 1u) && ctx->model.contact(i).spatial_frictional()) {
+      sticking.push_back(i);
+    }
+  });
+  const int k = static_cast<int>(normal.size()), n = ctx->n;
+  InvariantProjection p;
+  p.count = 2 * k + 2 * static_cast<int>(sticking.size());
+  p.values = [ctx, normal, sticking, k, n](ConstVectorRef x, VectorRef c) {
+    const LagrangianModel& m = ctx->model;
+    const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
+    DofVector<double> w;
+    for (int j = 0; j < k; ++j) {
+      const LagrangianContact& contact = m.contact(normal[static_cast<size_t>(j)]);
+      c[j] = contact.gap(q);
+      gradient(contact.gap, q, w);
+      c[k + j] = w.dot(qd);
+    }
+    for (size_t j = 0; j < sticking.size(); ++j) {
+      for (int r = 0; r < 2; ++r) {
+        m.contact(sticking[j]).slip[static_cast<size_t>(r)](q, w);
+        c[2 * k + 2 * static_cast<int>(j) + r] = w.dot(qd);
+      }
+    }
+  };
+  p.project = [ctx, normal, sticking, k, n](ConstVectorRef target, VectorRef x) {
+    const LagrangianModel& m = ctx->model;
+    const Vector zero_rates = Vector::Zero(k);
+    if (!project_onto_contacts(m, normal, {}, target.head(k), zero_rates, x.head(n),
+                               x.segment(n, n))) {
+      return false;
+    }
+    const DofVector<double> q = load<double>(x, 0, n);
+    RateRows rows;
+    DofVector<double> w;
+    for (const int i : normal) {
+      gradient(m.contact(i).gap, q, w);
+      rows.add(w, 0.0);
+    }
+    for (const int i : sticking) {
+      for (size_t r = 0; r < 2; ++r) {
+        m.contact(i).slip[r](q, w);
+        rows.add(w, 0.0);
+      }
+    }
+    const DofVector<double> qd = with_rates(m, q, load<double>(x, n, n), rows);
+    x.segment(n, n) = qd;
+    return qd.allFinite();
+  };
+  return p;
+}
+
+}  // namespace saltus::mech::detail
