@@ -36,6 +36,15 @@ inline constexpr double kEventRestRate = 1e-12;
 // 1e-9 a / |dB/dt| before the jam (1e-10 s there).
 inline constexpr double kJamMargin = 1e-9;
 
+// A slip starts from rest (friction in space) at this fraction of the slip speed's scale
+// (sum_j (|eta_1,j| + |eta_2,j|) S_j over the run's velocity scales, as the stick guard's level)
+// along -lambda_T of the stick forces. Exactly at rest the flow would take that direction anyway;
+// the start off rest arms the stick guard, so that a slip that slows down instead of speeding up
+// (neither stick nor slip consistent) reaches the closing rule, which reports it, instead of
+// grinding along gamma = 0 with the friction force flipping at every step. Its derivative is the
+// slip removal's (the start's own is 1e-10 small).
+inline constexpr double kOnsetSlip = 1e-10;
+
 // The run's scales of q and qdot (n entries each).
 struct ContactScales {
   const double* q = nullptr;

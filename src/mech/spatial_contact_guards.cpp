@@ -54,15 +54,6 @@ auto without_slip(const Context& ctx, int ci) {
   };
 }
 
-// A slip starts from rest at kOnsetSlip of the slip speed's scale (sum_j (|eta_1,j| + |eta_2,j|)
-// S_j over the run's velocity scales, as the stick guard's level) along -lambda_T of the stick
-// forces. Exactly at rest the flow would take that direction anyway; the start off rest arms the
-// stick guard, so that a slip that slows down instead of speeding up (neither stick nor slip
-// consistent) reaches the closing rule, which reports it, instead of grinding along gamma = 0
-// with the friction force flipping at every step. Its derivative is the slip removal's (the
-// start's own is 1e-10 small).
-constexpr double kOnsetSlip = 1e-10;
-
 Reset slip_from_rest(const Context& ctx, int ci, ModeId slip, unsigned mask) {
   Reset r = Reset::to_ad(slip, without_slip(ctx, ci));
   r.apply = [ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {

@@ -11,8 +11,9 @@
 // taken (candidates that move the system alike are one: the one with the most contacts closed
 // and sticking); none, or two that move it differently, end the run as Painleve with a message
 // naming the contacts, the states tried and t. The acceleration-level contact problem in space is
-// not solved by a cone solver here: its answer's split of indeterminate friction forces need not
-// be the flow's, and a contact the flow would slide could come back sticking at the same instant.
+// asked only where no candidate passes (spatial_contact_problem_choice.cpp): its answer's split of
+// indeterminate friction forces need not be the flow's, and a contact the flow would slide could
+// come back sticking at the same instant.
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <algorithm>
@@ -33,9 +34,6 @@ namespace saltus::mech::detail {
 
 namespace {
 
-// A slip from rest starts at this fraction of its slip speed's scale along -lambda_T
-// (spatial_contact_guards.cpp, kOnsetSlip: it arms the stick guard).
-constexpr double kOnsetSlip = 1e-10;
 // A slip counts as at rest at an event below this fraction of its scale: ten times the level the
 // stick guard fires at (kStickGuardOffset), so that contacts that stop together (the corners of a
 // face sliding to rest in translation) are all at rest when the first one's guard fires.
@@ -328,10 +326,17 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
   }
 
   if (found.empty()) {
+    // The flow's own split found none: the cone contact problem decides (its own file says when).
+    DofVector<double> qd = qd0;
+    std::string why;
+    if (choose_by_cone_problem(m, t, q, qd, touching, rest, slip_scale, mask, out, why)) {
+      qdot_inout = qd;
+      return true;
+    }
     failure = saltus::detail::text(
         "model '", m.name(), "': at t = ", t, " no closed, sticking or sliding state of the ",
         "contacts touching at rest (", describe(m, {touching, rest, 0}, touching),
-        ") is consistent (Painleve; last refused: ", last_reason, ")");
+        ") is consistent (Painleve; last refused: ", last_reason, "), and ", why);
     return false;
   }
   // A candidate that opens a touching contact whose normal lies in the span of its closed ones

@@ -326,6 +326,34 @@ def the_cube_drop_is_the_same_in_cm_far_away_and_late(cli):
 
 
 @case
+def the_cube_drop_rests_alike_at_loose_and_tight_tolerances(cli):
+    # The model's drop to rest at rtol 1e-8 and 1e-12: at 1e-8 two corners of an edge stop from
+    # slightly different slips, and no candidate of the flow's own split is consistent; the cone
+    # contact problem decides there. Both rest on the same face, sticking, within 1e-5 s of each
+    # other (the accumulations of bounces before it resolve differently at 1e-8), and nothing moves
+    # after (1e-9 m/s).
+    ends = {}
+    for rtol in (1e-8, 1e-12):
+        events, rows, summary = run(cli, "rest%g" % rtol, [
+            "solver.rtol=%r" % rtol, "solver.atol=%r" % (1e-2 * rtol), "solver.t_end=1.5",
+            "output.samples=151"])
+        expect(summary["status"] == "end-time-reached", "ends at t_end", rtol, summary["message"])
+        last = events[-1]
+        expect(all(p.startswith("stick:") for p in last["mode_after"].split("&")),
+               "rests sticking", rtol, last["mode_after"])
+        _, _, R, _ = state(rows[-1])
+        face = int(np.argmin([(R @ p)[2] for p in CORNERS]))  # the lowest corner's face side
+        ends[rtol] = (float(last["t"]), face, R[:, 2])
+        for r in rows:
+            if float(r["t"]) > float(last["t"]):
+                _, v, _, w = state(r)
+                expect(np.abs(v).max() < 1e-9 and np.abs(w).max() < 1e-8, "at rest after", rtol,
+                       r["t"], v, w)
+    expect(abs(ends[1e-8][0] - ends[1e-12][0]) < 1e-5, "rests at the same time", ends)
+    expect(np.abs(ends[1e-8][2] - ends[1e-12][2]).max() < 1e-6, "on the same face", ends)
+
+
+@case
 def friction_in_space_on_several_contacts_refuses_what_it_cannot_do(cli):
     with open(cli.model("cube_drop_friction.toml")) as f:
         text = f.read()
