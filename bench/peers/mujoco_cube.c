@@ -1,3 +1,6 @@
+/* Over 450 lines (about 770): one standalone peer program, as every peer is a single file with no
+ * saltus code (bench/peers/README.md): the model's XML, the spring-dashpot tuned to e, the
+ * observation of impacts and rest, and the JSON output, in that order. */
 /* Peer benchmark (issue 48): a cube dropped on a plane with Coulomb friction in space, in MuJoCo
  * 2.2.2 (Debian's libmujoco-dev). No saltus code.
  *
