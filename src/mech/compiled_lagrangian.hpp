@@ -246,7 +246,11 @@ bool choose_by_cone_problem(const LagrangianModel& m, double t, const DofVector<
 void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                                   const LagrangianMode& mode);
 InvariantProjection spatial_index_set_projection(const Context& ctx, const LagrangianMode& mode);
-// A reset that continues by choose_spatial_sets (x = (q, qdot), the velocity as it chooses).
+// An event's jump continued by choose_spatial_sets from jump.x_plus (its velocity changed as it
+// chooses), into the chosen mode; false with a failure (cause Painleve) when none is consistent or
+// the chosen contacts have no mode. And a reset that does so from x unchanged.
+bool continue_spatial_sets(const CompiledLagrangian& ctx, double t, ConstVectorRef q,
+                           const SpatialSetsEvent& event, unsigned mask, Jump& jump);
 Reset spatial_sets_reset(const Context& ctx, ModeId self, const SpatialSetsEvent& event,
                          unsigned mask);
 

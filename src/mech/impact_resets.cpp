@@ -33,15 +33,7 @@ bool simultaneous_jump(const CompiledLagrangian& ctx, const std::vector<int>& se
   if (closed == 0) return true;
   if (detail::refuse_closing(ctx, from, std::countr_zero(closed), t, jump)) return false;
   if (ctx.model.has_spatial_friction()) {  // friction in space: the flow's own choice
-    LagrangianMode next;
-    if (!detail::choose_spatial_sets(ctx.model, t, x.head(n), jump.x_plus.segment(n, n),
-                                     {closed, 0, 0, 0}, mask, jump.state_scales, next,
-                                     jump.failure)) {
-      jump.cause = code(ContactStop::Painleve);
-      return false;
-    }
-    jump.target = ctx.find(next);
-    return true;
+    return detail::continue_spatial_sets(ctx, t, x.head(n), {closed, 0, 0, 0}, mask, jump);
   }
   const Vector qdot_plus = jump.x_plus.segment(n, n);
   if (closed & (closed - 1u)) {

@@ -355,15 +355,8 @@ void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsi
                           at_rest |= 1u << i;
                         }
                       });
-                      LagrangianMode next;
-                      if (!choose_spatial_sets(m, t, x.head(n), jump.x_plus.segment(n, n),
-                                               {closed, 0, 0, at_rest}, mask, jump.state_scales,
-                                               next, jump.failure)) {
-                        jump.cause = code(ContactStop::Painleve);
-                        return false;
-                      }
-                      jump.target = ctx->find(next);
-                      return true;
+                      return continue_spatial_sets(*ctx, t, x.head(n), {closed, 0, 0, at_rest},
+                                                   mask, jump);
                     }
                     // Tangential rates at the level the extrapolation leaves in the normal
                     // ones (1e-9) are sticking candidates too: the LCP decides stick or slip.

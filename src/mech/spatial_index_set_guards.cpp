@@ -23,21 +23,34 @@
 
 namespace saltus::mech::detail {
 
+bool continue_spatial_sets(const CompiledLagrangian& ctx, double t, ConstVectorRef q,
+                           const SpatialSetsEvent& event, unsigned mask, Jump& jump) {
+  const int n = ctx.n;
+  LagrangianMode next;
+  if (!choose_spatial_sets(ctx.model, t, q, jump.x_plus.segment(n, n), event, mask,
+                           jump.state_scales, next, jump.failure)) {
+    jump.cause = code(ContactStop::Painleve);
+    return false;
+  }
+  jump.target = ctx.find(next);
+  if (jump.target == kNoMode) {  // more dependent normals closed than modes are built for
+    jump.failure = saltus::detail::text(
+        "model '", ctx.model.name(), "': at t = ", t, " the contacts chosen to stay closed (",
+        describe_sets(ctx.model, next.closed_set, next.stick_set, 0),
+        ") have no mode: their normals are dependent by two or more");
+    jump.cause = code(ContactStop::Painleve);
+    return false;
+  }
+  return true;
+}
+
 Reset spatial_sets_reset(const Context& ctx, ModeId self, const SpatialSetsEvent& event,
                          unsigned mask) {
-  return Reset::custom(
-      self, true, [ctx, event, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
-        const int n = ctx->n;
-        jump.x_plus.head(2 * n) = x;
-        LagrangianMode next;
-        if (!choose_spatial_sets(ctx->model, t, x.head(n), jump.x_plus.segment(n, n), event, mask,
-                                 jump.state_scales, next, jump.failure)) {
-          jump.cause = code(ContactStop::Painleve);
-          return false;
-        }
-        jump.target = ctx->find(next);
-        return true;
-      });
+  return Reset::custom(self, true,
+                       [ctx, event, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+                         jump.x_plus.head(2 * ctx->n) = x;
+                         return continue_spatial_sets(*ctx, t, x.head(ctx->n), event, mask, jump);
+                       });
 }
 
 namespace {
