@@ -9,8 +9,8 @@ DIR/animation.gif (Pillow), atomically (temporary file + rename).
 
 A fixed camera (elevation 20 degrees, azimuth -60) looks at a box holding every sample's
 contact points. Each body is drawn from its contacts: the convex hull of its points when they
-span a solid (a box from its corners), a disk or torus as its rim (48-gon), a sphere as a
-circle of its radius about its centre in the camera's view plane, lone points as dots; its
+span a solid (a box from its corners), a disk or torus as its rim (48-gon), an ellipsoid as its
+three principal ellipses, a sphere as a circle of its radius about its centre in the camera's view plane, lone points as dots; its
 centre is a black dot and its body axes short red, green and blue lines. Each plane is a grey
 square under the motion. A contact's events are marked at their contact points: a red star
 while recent (the last 3 frames), a grey cross after that. The title gives the time, the jump
@@ -63,6 +63,21 @@ def rim_points(shape, c, R, count=48):
     return centre + shape["rim"] * (np.outer(np.cos(s), u) + np.outer(np.sin(s), v))
 
 
+def ellipse_points(shape, c, R, count=48):
+    """An ellipsoid's three principal ellipses (its sections by the planes of two of its axes)
+    in the world."""
+    centre = c + R @ np.array(shape["point"], dtype=float)
+    a = np.array(shape["semi_axes"], dtype=float)
+    s = np.linspace(0, 2 * math.pi, count, endpoint=False)
+    out = []
+    for i, j in ((0, 1), (1, 2), (2, 0)):
+        local = np.zeros((count, 3))
+        local[:, i] = a[i] * np.cos(s)
+        local[:, j] = a[j] * np.sin(s)
+        out.append(centre + local @ R.T)
+    return out
+
+
 def hull_faces(points):
     """The triangles of the convex hull of body points spanning a solid, else None."""
     if len(points) < 4 or np.linalg.matrix_rank(points[1:] - points[0], tol=1e-12) < 3:
@@ -88,6 +103,8 @@ def body_drawing(body, c, R):
     for s in body["shapes"]:
         if s["kind"] in ("disk", "torus"):
             polygons.append(rim_points(s, c, R))
+        elif s["kind"] == "ellipsoid":
+            polygons += ellipse_points(s, c, R)
     return polygons, dots, circles
 
 

@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -60,15 +61,16 @@ struct Frames {
 struct Shape {
   std::string contact;
   size_t body = 0;
-  Vector3 point, axis = Vector3::Zero(), normal;
+  Vector3 point, axis = Vector3::Zero(), normal, semi_axes = Vector3::Zero();
   double d = 0.0, radius = 0.0, rim = 0.0;
-  bool sphere = false, disk = false;
+  bool sphere = false, disk = false, ellipsoid = false;
 
   const char* kind() const {
+    if (ellipsoid) return "ellipsoid";
     return disk ? (sphere ? "torus" : "disk") : sphere ? "sphere" : "point";
   }
-  // The contact point in the world: the point, less the disk's depth and the sphere's radius
-  // along the plane's unit normal (body_point_gap.cpp).
+  // The contact point in the world: the point, less the disk's depth or the ellipsoid's lowest
+  // point, and the sphere's radius along the plane's unit normal (body_point_gap.cpp).
   Vector3 world(const Vector3& c, const Eigen::Matrix3d& R) const {
     const Vector3 n = normal.normalized();
     Vector3 x = c + R * point;
@@ -76,6 +78,10 @@ struct Shape {
       const Vector3 a = (R * axis).normalized();
       const Vector3 lateral = n - n.dot(a) * a;
       if (lateral.norm() > 0.0) x -= rim * lateral.normalized();
+    }
+    if (ellipsoid) {
+      const Vector3 e2m = semi_axes.cwiseAbs2().cwiseProduct(R.transpose() * n);
+      x -= R * e2m / std::sqrt(e2m.dot(R.transpose() * n));
     }
     return x - radius * n;
   }
@@ -90,7 +96,7 @@ std::vector<Shape> shapes(const model::ModelRun& run) {
     return nodes.size() - 1;
   };
   struct Slots {
-    size_t point, plane, radius = 0, rim = 0, axis = 0;
+    size_t point, plane, radius = 0, rim = 0, axis = 0, semi_axes = 0;
   };
   std::vector<Slots> where;
   for (const model::ModelContact& c : m.mechanics->contacts) {
@@ -109,6 +115,12 @@ std::vector<Shape> shapes(const model::ModelRun& run) {
     for (int i = 1; i < 4; ++i) slot(p.plane[static_cast<size_t>(i)]);
     s.sphere = p.radius != lang::kNoNode;
     s.disk = p.rim != lang::kNoNode;
+    s.ellipsoid = p.ellipsoid[0] != lang::kNoNode;
+    if (s.ellipsoid) {
+      k.semi_axes = slot(p.ellipsoid[0]);
+      slot(p.ellipsoid[1]);
+      slot(p.ellipsoid[2]);
+    }
     if (s.sphere) k.radius = slot(p.radius);
     if (s.disk) {
       k.rim = slot(p.rim);
@@ -132,6 +144,7 @@ std::vector<Shape> shapes(const model::ModelRun& run) {
     s.normal = Vector3(v[k.plane], v[k.plane + 1], v[k.plane + 2]);
     s.d = v[k.plane + 3];
     if (s.sphere) s.radius = v[k.radius];
+    if (s.ellipsoid) s.semi_axes = Vector3(v[k.semi_axes], v[k.semi_axes + 1], v[k.semi_axes + 2]);
     if (s.disk) {
       s.rim = v[k.rim];
       s.axis = Vector3(v[k.axis], v[k.axis + 1], v[k.axis + 2]);
@@ -185,6 +198,7 @@ std::string bodies_json(const model::ModelRun& run) {
       shape["radius"] = s.sphere ? Json(s.radius) : Json(nullptr);
       shape["rim"] = s.disk ? Json(s.rim) : Json(nullptr);
       shape["axis"] = s.disk ? triple(s.axis) : Json(nullptr);
+      shape["semi_axes"] = s.ellipsoid ? triple(s.semi_axes) : Json(nullptr);
       list.push_back(shape);
     }
     bodies.push_back({{"name", m.mechanics->bodies[b].name}, {"shapes", list}});

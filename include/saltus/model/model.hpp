@@ -152,13 +152,14 @@ struct ModelContact {
   // (bridge/bridged_run.hpp).
   int painleve = -1;
   // A contact on a point of a [[bodies]] body (loader/body_point_gap.cpp): the point (body
-  // axes), the plane n . x = d, a sphere's radius and a disk's rim and axis (kNoNode: none), for
-  // drawing the body (run/body_frames.cpp).
+  // axes), the plane n . x = d, a sphere's radius, a disk's rim and axis and an ellipsoid's
+  // semi-axes (kNoNode: none), for drawing the body (run/body_frames.cpp).
   struct BodyPoint {
     std::array<lang::NodeId, 3> point{};
     std::array<lang::NodeId, 4> plane{};
     lang::NodeId radius = lang::kNoNode, rim = lang::kNoNode;
     std::array<lang::NodeId, 3> axis{};
+    std::array<lang::NodeId, 3> ellipsoid{lang::kNoNode, lang::kNoNode, lang::kNoNode};
   };
   std::optional<BodyPoint> body_point;
   // A frictional contact on a body point (loader/body_point_slip.cpp): the contact point's slip

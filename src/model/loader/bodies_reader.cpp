@@ -1,12 +1,12 @@
 // [[bodies]]: spatial rigid bodies of a mechanical model (issue 48, stage 1), whose kinetic and
 // potential energies are added to [mechanics]' before the equations are derived.
 //
-// A body has a mass m, principal moments of inertia (I1, I2, I3) about its centre of mass along
-// its body axes, and an orientation given by three expressions of the coordinates (phi, theta,
-// psi): ZXZ Euler angles, R = Rz(phi) Rx(theta) Rz(psi). Three coordinates make a free rotation,
-// in a local chart singular where sin(theta) = 0 (watched: mechanical_system.cpp); constants and
-// one coordinate make a revolute joint. With the angles' rates sum_k d(angle)/dq_k q_k', its
-// angular velocity in body axes is
+// A body has a mass m, an inertia tensor I about its centre of mass in body axes (principal
+// moments (I1, I2, I3), or the whole tensor: body_inertia.cpp), and an orientation given by
+// three expressions of the coordinates (phi, theta, psi): ZXZ Euler angles, R = Rz(phi) Rx(theta)
+// Rz(psi). Three coordinates make a free rotation, in a local chart singular where sin(theta) = 0
+// (watched: mechanical_system.cpp); constants and one coordinate make a revolute joint. With the
+// angles' rates sum_k d(angle)/dq_k q_k', its angular velocity in body axes is
 //   w = (phi' sin(theta) sin(psi) + theta' cos(psi), phi' sin(theta) cos(psi) - theta' sin(psi),
 //        phi' cos(theta) + psi').
 // Its centre of mass c in the world frame is `position` (three expressions of the coordinates) or
@@ -14,7 +14,7 @@
 // world origin by a frictionless spherical joint: c = -R r; with `parent` (an earlier body) and
 // `parent_point` (a point of it, in its body axes) the joint holds it there instead:
 // c = c_p + R_p a - R r, a chain of bodies. Then
-//   T = 1/2 m |c'|^2 + 1/2 (I1 w1^2 + I2 w2^2 + I3 w3^2),  V = -m gravity . c,
+//   T = 1/2 m |c'|^2 + 1/2 w^T I w,  V = -m gravity . c,
 // c' = sum_i dc/dq_i q_i' derived symbolically, gravity the [mechanics] vector (default 0). An
 // applied `force` (world frame, at the centre of mass) and `torque` (body axes), expressions of t,
 // the coordinates and the velocities, add the generalised forces Q_k = F . dc/dq_k +
@@ -142,7 +142,7 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       }
       if (plain[0] >= 0 && plain[1] >= 0 && plain[2] >= 0) pole_theta = plain[1];
     }
-    const auto inertia = body_vector(t, "inertia", where);
+    const auto inertia = body_inertia(t, where);
     const toml::node* mass_node = t.get("mass");
     std::optional<NodeId> mass;
     if (mass_node != nullptr) {
@@ -151,31 +151,10 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       } else {
         mass = expression(*mass_node, where + " mass", symbols({}));
       }
+    } else {
+      add(t, where + " has no mass; expected mass = <number or parameter>");
     }
-    if (!mass || !inertia) {
-      if (!mass_node) add(t, where + " has no mass; expected mass = <number or parameter>");
-      if (!t.get("inertia")) {
-        add(t, where + " has no inertia; expected inertia = [I1, I2, I3], the principal " +
-                   "moments about the centre of mass");
-      }
-      continue;
-    }
-    // Positive principal moments satisfying the triangle inequalities (a rigid body's).
-    const lang::Tape moments =
-        lang::compile_tape(g, {{(*inertia)[0], 0}, {(*inertia)[1], 1}, {(*inertia)[2], 2}});
-    std::array<double, 3> I{};
-    const Vector x0 = model_.initial_state(), none(0);
-    lang::run(moments, model_.t_start, x0, x0, none,
-              [&I](int k, double v) { I[static_cast<size_t>(k)] = v; });
-    const bool positive = I[0] > 0.0 && I[1] > 0.0 && I[2] > 0.0;
-    const bool triangle = I[0] <= I[1] + I[2] && I[1] <= I[0] + I[2] && I[2] <= I[0] + I[1];
-    if (!positive || !triangle) {
-      add(*t.get("inertia"), where + " inertia (" + short_number(I[0]) + ", " + short_number(I[1]) +
-                                 ", " + short_number(I[2]) +
-                                 ") is not a rigid body's: expected positive principal " +
-                                 "moments with each at most the sum of the other two");
-      continue;
-    }
+    if (!mass || !inertia) continue;
     // An angle's rate along the motion: sum_k d(angle)/dq_k q_k'.
     const auto rate = [&](NodeId a) {
       NodeId sum = g.constant(0.0);
@@ -292,12 +271,16 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
       const NodeId ci = rate(c[i]);
       speed2 = add_(speed2, mul(ci, ci));
     }
-    NodeId spin = add_(add_(mul((*inertia)[0], mul(w1, w1)), mul((*inertia)[1], mul(w2, w2))),
-                       mul((*inertia)[2], mul(w3, w3)));
+    // w^T I w, and the mean moment trace(I) / 3 for the quaternion's gauge term.
+    const std::array<NodeId, 3> w{w1, w2, w3};
+    NodeId spin = g.constant(0.0);
+    for (size_t i = 0; i < 3; ++i) {
+      for (size_t j = 0; j < 3; ++j) spin = add_(spin, mul((*inertia)[i][j], mul(w[i], w[j])));
+    }
     if (quaternion) {
       // The gauge term 4 Ibar (d ln|q| / dt)^2, Ibar the mean moment (body_quaternion.cpp).
-      const NodeId mean =
-          mul(g.constant(1.0 / 3.0), add_(add_((*inertia)[0], (*inertia)[1]), (*inertia)[2]));
+      const NodeId mean = mul(g.constant(1.0 / 3.0),
+                              add_(add_((*inertia)[0][0], (*inertia)[1][1]), (*inertia)[2][2]));
       spin = add_(spin,
                   mul(g.constant(4.0), mul(mean, mul(quaternion->log_rate, quaternion->log_rate))));
     }
@@ -307,7 +290,6 @@ bool ModelReader::read_bodies(const toml::table& doc, lang::NodeId& T, lang::Nod
     const auto force = body_vector(t, "force", where, false);
     const auto torque = body_vector(t, "torque", where, false);
     if ((t.get("force") && !force) || (t.get("torque") && !torque)) continue;
-    const std::array<NodeId, 3> w{w1, w2, w3};
     for (int k = 0; k < n; ++k) {
       NodeId q = Q[static_cast<size_t>(k)];
       for (size_t i = 0; i < 3; ++i) {

@@ -8,17 +8,22 @@
 //   radius = "r"                   # optional: a sphere of that radius about the point
 //   rim = "R", axis = [0, 0, 1]    # optional: a disk of radius R about the point, normal to
 //                                  # axis (body axes); with radius, a torus of tube radius r
+//   ellipsoid = ["a", "b", "c"]    # optional: an ellipsoid with these semi-axes along the body
+//                                  # axes, centred at the point
 //
 // gap = (n . (c + R p) - d) / |n| - rim sqrt(1 - (n . R a)^2 / (|n| |a|)^2) - radius: the
 // point's signed distance from the plane, less the depth of a disk's lowest rim point below its
 // centre, less a sphere's (or the torus's tube's) radius, with c and R the body's
-// (bodies_reader.cpp). The disk's depth is not differentiable where it lies flat (n . a = 1:
-// its whole rim touches), which no rim contact handles. Only frictionless
-// laws: friction in space needs two tangent directions (stage 3).
+// (bodies_reader.cpp). An ellipsoid's lowest point lies sqrt(m^T E^2 m) below its centre, its
+// support distance along -n, with m = R^T n / |n| the normal in body axes and E = diag(a, b, c).
+// The disk's depth is not differentiable where it lies flat (n . a = 1: its whole rim touches),
+// which no rim contact handles. Only frictionless laws: friction in space needs two tangent
+// directions (stage 3).
 #include <algorithm>
 #include <cmath>
 
 #include "model_reader.hpp"
+#include "saltus/lang/tape.hpp"
 
 namespace saltus::model::loader {
 
@@ -109,6 +114,37 @@ lang::NodeId ModelReader::body_point_gap(const toml::table& t, const std::string
     shape.axis = *axis;
     const NodeId drop = mul(*rim, g.make(OpCode::Sqrt, g.make(OpCode::Sub, g.constant(1.0), c2)));
     gap = g.make(OpCode::Sub, gap, drop);
+  }
+  if (t.get("ellipsoid") != nullptr) {
+    if (t.get("rim") != nullptr) {
+      add(*t.get("ellipsoid"),
+          where + " has both rim and ellipsoid; expected one shape about " + "the point");
+      return lang::kNoNode;
+    }
+    const auto axes = body_vector(t, "ellipsoid", where);
+    if (!axes) return lang::kNoNode;
+    const lang::Tape tape =
+        lang::compile_tape(g, {{(*axes)[0], 0}, {(*axes)[1], 1}, {(*axes)[2], 2}});
+    std::array<double, 3> v{};
+    const Vector x0 = model_.initial_state(), none(0);
+    lang::run(tape, model_.t_start, x0, x0, none,
+              [&v](int k, double x) { v[static_cast<size_t>(k)] = x; });
+    if (!(v[0] > 0.0 && v[1] > 0.0 && v[2] > 0.0)) {
+      add(*t.get("ellipsoid"), where + " ellipsoid (" + short_number(v[0]) + ", " +
+                                   short_number(v[1]) + ", " + short_number(v[2]) +
+                                   ") has a semi-axis that is not positive; expected three " +
+                                   "positive lengths along the body axes");
+      return lang::kNoNode;
+    }
+    NodeId depth2 = g.constant(0.0);
+    for (size_t j = 0; j < 3; ++j) {
+      NodeId m = g.constant(0.0);  // (R^T n)_j
+      for (size_t i = 0; i < 3; ++i) m = add_(m, mul(frame->R[i][j], plane[i]));
+      const NodeId am = mul((*axes)[j], m);
+      depth2 = add_(depth2, mul(am, am));
+    }
+    shape.ellipsoid = *axes;
+    gap = g.make(OpCode::Sub, gap, g.make(OpCode::Sqrt, g.make(OpCode::Div, depth2, norm2)));
   }
   if (t.get("radius") != nullptr) {
     const auto radius = length("radius");

@@ -2,7 +2,8 @@
 //
 // The contact point is x_c = c + r with the lever arm r = R p (the point), plus rim u for a disk's
 // rim (u the unit vector in the disk's plane pointing down the plane's normal, towards its lowest
-// point), less radius n for a sphere or a torus's tube (n the plane's unit normal). The body's
+// point), less R E^2 m / sqrt(m^T E^2 m) for an ellipsoid (its lowest point; m = R^T n, E the
+// semi-axes), less radius n for a sphere or a torus's tube (n the plane's unit normal). The body's
 // material point there moves at v = c' + (R w) x r (w the angular velocity in body axes,
 // bodies_reader.cpp), and its slip velocity is gamma_k = t_k . v along two orthonormal tangent
 // directions of the plane: t_1 = e x n / |e x n| with e the world axis least aligned with n (at
@@ -69,6 +70,19 @@ std::array<lang::NodeId, 2> ModelReader::body_point_slip(const std::string& body
     const Vec in_plane{sub(normal[0], mul(ca, a[0])), sub(normal[1], mul(ca, a[1])),
                        sub(normal[2], mul(ca, a[2]))};
     const Vec down = scaled(unit(in_plane), g.make(OpCode::Neg, shape.rim));
+    for (size_t i = 0; i < 3; ++i) r[i] = add_(r[i], down[i]);
+  }
+  if (shape.ellipsoid[0] != lang::kNoNode) {
+    Vec e2m{};  // E^2 m in body axes
+    NodeId depth2 = g.constant(0.0);
+    for (size_t j = 0; j < 3; ++j) {
+      NodeId m = g.constant(0.0);
+      for (size_t i = 0; i < 3; ++i) m = add_(m, mul(frame.R[i][j], normal[i]));
+      const NodeId a2 = mul(shape.ellipsoid[j], shape.ellipsoid[j]);
+      e2m[j] = mul(a2, m);
+      depth2 = add_(depth2, mul(e2m[j], m));
+    }
+    const Vec down = rotated(scaled(e2m, div(g.constant(-1.0), g.make(OpCode::Sqrt, depth2))));
     for (size_t i = 0; i < 3; ++i) r[i] = add_(r[i], down[i]);
   }
   if (shape.radius != lang::kNoNode) {

@@ -278,7 +278,7 @@ void ModelReader::read_contact(const toml::table& t, int index) {
       }
     }
   } else {
-    for (const char* key : {"plane", "axis", "rim", "radius"}) {
+    for (const char* key : {"plane", "axis", "rim", "radius", "ellipsoid"}) {
       if (const toml::node* v = t.get(key)) {
         add(*v, where + " has " + key + " but no point; expected " + key +
                     " with point = [x, y, z] on a [[bodies]] body");

@@ -171,6 +171,10 @@ class ModelReader {
   std::optional<std::array<lang::NodeId, 3>> body_vector(const toml::table& t, const char* key,
                                                          const std::string& where,
                                                          bool geometry = true);
+  // A body's inertia tensor about its centre of mass in body axes, from principal moments or the
+  // whole tensor (body_inertia.cpp); nullopt after reporting a problem.
+  using Inertia = std::array<std::array<lang::NodeId, 3>, 3>;
+  std::optional<Inertia> body_inertia(const toml::table& t, const std::string& where);
   // A body's orientation as a quaternion of four coordinates (body_quaternion.cpp): its
   // rotation (body axes to world, of q / |q|), its angular velocity in body axes and the rate of
   // log |q|; nullopt after reporting a problem.
