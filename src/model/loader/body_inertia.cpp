@@ -80,9 +80,9 @@ std::optional<ModelReader::Inertia> ModelReader::body_inertia(const toml::table&
   const bool positive = e.minCoeff() > 0.0;
   const bool triangle = 2.0 * e.maxCoeff() <= e.sum() * (1.0 + 1e-12);
   if (!positive || !triangle) {
-    add(*n, where + " inertia has principal moments (" + short_number(e[0]) + ", " +
+    add(*n, where + " inertia, with principal moments (" + short_number(e[0]) + ", " +
                 short_number(e[1]) + ", " + short_number(e[2]) +
-                "), not a rigid body's: expected positive principal moments with each at " +
+                "), is not a rigid body's: expected positive principal moments with each at " +
                 "most the sum of the other two");
     return std::nullopt;
   }
