@@ -230,16 +230,16 @@ struct SpatialSetsEvent {
 };
 bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q, VectorRef qdot,
                          const SpatialSetsEvent& event, unsigned mask, const double* state_scales,
-                         LagrangianMode& out, std::string& failure);
+                         const double* state_atol, LagrangianMode& out, std::string& failure);
 // Where no candidate of choose_spatial_sets is consistent (spatial_contact_problem_choice.cpp):
 // the closed, sticking and sliding contacts among `touching` (those of `rest` at rest in the
 // tangent plane) from the cone contact problem at the acceleration level, qd changed as
-// choose_spatial_sets changes it (slip_scale: per contact, the scale of its slip speed). False
-// with `failure` when that problem has no answer or several.
+// choose_spatial_sets changes it (onset: per contact, the slip speed a slip from rest starts at,
+// onset_slip_speed). False with `failure` when that problem has no answer or several.
 bool choose_by_cone_problem(const LagrangianModel& m, double t, const DofVector<double>& q,
                             DofVector<double>& qd, unsigned touching, unsigned rest,
-                            const std::vector<double>& slip_scale, unsigned mask,
-                            LagrangianMode& out, std::string& failure);
+                            const std::vector<double>& onset, unsigned mask, LagrangianMode& out,
+                            std::string& failure);
 // The guards of a mode of kind IndexSets in such a model (spatial_index_set_guards.cpp):
 // "painleve:<set>" while a contact slides, "lift-off:<c>", "stick:<c>" for a sliding contact,
 // "slip:<c>" for a sticking one; and the projection of its closed and sticking contacts.

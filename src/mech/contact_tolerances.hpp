@@ -9,6 +9,7 @@
 // does not read (a block translated to x = 1e8 keeps its bands).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "saltus/core/types.hpp"
@@ -44,6 +45,18 @@ inline constexpr double kJamMargin = 1e-9;
 // grinding along gamma = 0 with the friction force flipping at every step. Its derivative is the
 // slip removal's (the start's own is 1e-10 small).
 inline constexpr double kOnsetSlip = 1e-10;
+// A run that never moved has no velocity scale (a box at rest pushed until it slips), and a
+// start of kOnsetSlip of 0 would leave the slip at gamma = 0 for the stick guard to end at once;
+// round-off of its velocities (1e-18) would then choose the slip's direction. So the start is at
+// least this many times the least slip the run resolves, sum_j (|eta_1,j| + |eta_2,j|) atol_j
+// (Jump::state_atol): far above round-off, below what the integrator can tell from rest.
+inline constexpr double kOnsetResolutions = 10.0;
+
+// The slip speed a slip from rest starts at: `scale` the slip speed's scale in the run, and
+// `resolution` the least slip speed it resolves (0 outside a simulation).
+inline double onset_slip_speed(double scale, double resolution) {
+  return std::max(kOnsetSlip * scale, kOnsetResolutions * resolution);
+}
 
 // The run's scales of q and qdot (n entries each).
 struct ContactScales {

@@ -97,8 +97,8 @@ ModeId LagrangianModel::Compiled::initial_mode(double t, ConstVectorRef x) const
     LagrangianMode next;
     std::string failure;
     DofVector<double> qd_start = qd;
-    if (!detail::choose_spatial_sets(m, t, q, qd_start, {closed, 0, 0, 0}, mask, nullptr, next,
-                                     failure)) {
+    if (!detail::choose_spatial_sets(m, t, q, qd_start, {closed, 0, 0, 0}, mask, nullptr, nullptr,
+                                     next, failure)) {
       saltus::detail::throw_error(failure, " (initial state)");
     }
     return find(next);

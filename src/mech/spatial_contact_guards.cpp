@@ -63,14 +63,14 @@ Reset slip_from_rest(const Context& ctx, int ci, ModeId slip, unsigned mask) {
     DofVector<double> qd = load<double>(x, n, n);
     const ContactDynamics held = m.dynamics({ci, ClosedKind::SpatialStick, mask}, t, q, qd);
     const double force = std::hypot(held.lambda_T, held.lambda_T2);
-    double scale = 0.0;
-    if (jump.state_scales != nullptr) {
-      const std::array<DofVector<double>, 3> W = velocity_rows(m.contact(ci), q);
-      for (int j = 0; j < n; ++j) {
-        scale += (std::abs(W[1][j]) + std::abs(W[2][j])) * jump.state_scales[n + j];
-      }
+    double scale = 0.0, resolution = 0.0;
+    const std::array<DofVector<double>, 3> W = velocity_rows(m.contact(ci), q);
+    for (int j = 0; j < n; ++j) {
+      const double along = std::abs(W[1][j]) + std::abs(W[2][j]);
+      if (jump.state_scales != nullptr) scale += along * jump.state_scales[n + j];
+      if (jump.state_atol != nullptr) resolution += along * jump.state_atol[n + j];
     }
-    const double start = force > 0.0 ? kOnsetSlip * scale / force : 0.0;
+    const double start = force > 0.0 ? onset_slip_speed(scale, resolution) / force : 0.0;
     remove_slip(m, ci, q, qd, {-start * held.lambda_T, -start * held.lambda_T2});
     VectorRef xp = jump.state_after();
     xp.head(n) = q;

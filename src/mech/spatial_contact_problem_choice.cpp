@@ -30,8 +30,8 @@ namespace saltus::mech::detail {
 
 bool choose_by_cone_problem(const LagrangianModel& m, double t, const DofVector<double>& q,
                             DofVector<double>& qd, unsigned touching, unsigned rest,
-                            const std::vector<double>& slip_scale, unsigned mask,
-                            LagrangianMode& out, std::string& failure) {
+                            const std::vector<double>& onset, unsigned mask, LagrangianMode& out,
+                            std::string& failure) {
   const int n = m.dof();
   ConeContactProblem problem;
   std::vector<DofVector<double>> W, F;
@@ -100,8 +100,7 @@ bool choose_by_cone_problem(const LagrangianModel& m, double t, const DofVector<
       start.add(W[r + 2], 0.0);
     } else if (state == ConeContactState::Slip) {
       // The slip from rest starts along its acceleration, at the level of the other starts.
-      const double size = std::hypot(u1, u2),
-                   level = kOnsetSlip * slip_scale[static_cast<size_t>(i)];
+      const double size = std::hypot(u1, u2), level = onset[static_cast<size_t>(i)];
       start.add(W[r + 1], level * u1 / size);
       start.add(W[r + 2], level * u2 / size);
     }

@@ -120,7 +120,8 @@ DofVector<double> with_rates(const LagrangianModel& m, const DofVector<double>& 
 
 bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in,
                          VectorRef qdot_inout, const SpatialSetsEvent& event, unsigned mask,
-                         const double* state_scales, LagrangianMode& out, std::string& failure) {
+                         const double* state_scales, const double* state_atol, LagrangianMode& out,
+                         std::string& failure) {
   const int n = m.dof();
   const DofVector<double> q = load<double>(q_in, 0, n);
   const DofVector<double> qd_in = load<double>(qdot_inout, 0, n);
@@ -143,17 +144,21 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
       touching |= 1u << i;
     }
   }
-  // At rest in the tangent plane: the event's, and those whose slip is round-off.
+  // At rest in the tangent plane: the event's, and those whose slip is round-off or below what
+  // the run resolves. `onset`: the slip speed a slip from rest starts at, per contact.
   unsigned rest = event.at_rest | event.must_slip | event.held;
-  std::vector<double> slip_scale(static_cast<size_t>(m.contact_count()), 0.0);
+  std::vector<double> onset(static_cast<size_t>(m.contact_count()), 0.0);
   for_each_bit(touching, [&](int i) {
     const LagrangianContact& c = m.contact(i);
     if (!c.spatial_frictional()) return;
     const auto rows = slip_rows(c, q);
-    slip_scale[static_cast<size_t>(i)] =
-        scale_along(rows[0], scales.qdot) + scale_along(rows[1], scales.qdot);
+    const double scale = scale_along(rows[0], scales.qdot) + scale_along(rows[1], scales.qdot);
+    const double resolution = state_atol != nullptr ? scale_along(rows[0], state_atol + n) +
+                                                          scale_along(rows[1], state_atol + n)
+                                                    : 0.0;
+    onset[static_cast<size_t>(i)] = onset_slip_speed(scale, resolution);
     if (std::hypot(rows[0].dot(qd_in), rows[1].dot(qd_in)) <=
-        kSlipRestBand * slip_scale[static_cast<size_t>(i)]) {
+        std::max(kSlipRestBand * scale, resolution)) {
       rest |= 1u << i;
     }
   });
@@ -243,7 +248,7 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
           return;
         }
         onset_direction[static_cast<size_t>(i)] = {-fx / f, -fy / f};
-        const double start = kOnsetSlip * slip_scale[static_cast<size_t>(i)];
+        const double start = onset[static_cast<size_t>(i)];
         kick.add(rows[0], -start * fx / f);
         kick.add(rows[1], -start * fy / f);
       });
@@ -329,7 +334,7 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
     // The flow's own split found none: the cone contact problem decides (its own file says when).
     DofVector<double> qd = qd0;
     std::string why;
-    if (choose_by_cone_problem(m, t, q, qd, touching, rest, slip_scale, mask, out, why)) {
+    if (choose_by_cone_problem(m, t, q, qd, touching, rest, onset, mask, out, why)) {
       qdot_inout = qd;
       return true;
     }

@@ -28,7 +28,7 @@ bool continue_spatial_sets(const CompiledLagrangian& ctx, double t, ConstVectorR
   const int n = ctx.n;
   LagrangianMode next;
   if (!choose_spatial_sets(ctx.model, t, q, jump.x_plus.segment(n, n), event, mask,
-                           jump.state_scales, next, jump.failure)) {
+                           jump.state_scales, jump.state_atol, next, jump.failure)) {
     jump.cause = code(ContactStop::Painleve);
     return false;
   }

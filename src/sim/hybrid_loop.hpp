@@ -67,6 +67,7 @@ class HybridLoop final : private GuardRates {
         x_minus_(max_nx_),
         invariant_target_(std::max(1, system.max_invariants())),
         scales_(system.max_nx(), system.max_nz()),
+        atol_(static_cast<size_t>(std::max(1, system.max_nx()))),
         nx_of_mode_(system.mode_count()),
         locator_(options.events, max_nx_, max_nz_, system.max_guards()),
         guards_(system.max_guards()),
@@ -74,6 +75,11 @@ class HybridLoop final : private GuardRates {
         accumulation_(options.zeno, max_nx_),
         recorder_(options.output) {
     for (ModeId i = 0; i < system.mode_count(); ++i) nx_of_mode_[i] = system.mode(i).flow.nx;
+    const ode::StepperOptions& o = options.stepper;
+    for (size_t i = 0; i < atol_.size(); ++i) {
+      const auto k = static_cast<Eigen::Index>(i);
+      atol_[i] = o.atol_per_component.size() > k ? o.atol_per_component[k] : o.atol;
+    }
     round_.reserve(static_cast<size_t>(system.max_guards()));
   }
 
@@ -640,6 +646,7 @@ class HybridLoop final : private GuardRates {
   Vector x_minus_;               // the state before the latest reset
   Vector invariant_target_;      // c(x) the mode's projection keeps (invariant_projection.hpp)
   StateScales scales_;           // the run's scale of each state component (state_scales.hpp)
+  std::vector<double> atol_;     // each state component's atol (Jump::state_atol)
   std::string reset_failure_;    // a reset's reason for having no post-event state
   std::string reset_note_;       // a reset's text for its event row (Jump::note)
   std::vector<int> nx_of_mode_;  // Jump::nx_of_mode

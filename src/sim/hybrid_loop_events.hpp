@@ -158,8 +158,9 @@ bool HybridLoop<S>::apply_reset(int k, bool retrigger, bool chained) {
   n_outputs_ = static_cast<int>(g.reset.output_names.size());
   ModeId target = g.reset.target;
   if (g.reset.apply) {
-    Jump jump{g.reset.target,     x_plus_,       outputs_.head(n_outputs_), reset_failure_,
-              nx_of_mode_.data(), scales_.data()};
+    Jump jump{
+        g.reset.target, x_plus_,     outputs_.head(n_outputs_), reset_failure_, nx_of_mode_.data(),
+        scales_.data(), atol_.data()};
     reset_note_.clear();
     if (recorder_.record_events()) jump.note = &reset_note_;
     bool ok = false;

@@ -30,6 +30,9 @@ struct Jump {
   // nullptr outside a simulation: tolerances of the jump are fractions of these, weighed by
   // the sensitivity of the quantity compared (docs/ARCHITECTURE.md "Tolerances").
   const double* state_scales = nullptr;
+  // Each component's absolute tolerance (the least the run resolves it to), or nullptr outside a
+  // simulation: where a component has never moved, a level set from state_scales would be 0.
+  const double* state_atol = nullptr;
   // Why there is no post-event state, as a code of the layer that built the reset
   // (mech::ContactStop for mechanical models), 0 when it gives none. The simulator reports it
   // (SimulationSummary::reset_cause); the layers above decide on it, never on `failure`'s text,
