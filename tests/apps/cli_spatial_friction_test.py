@@ -373,6 +373,30 @@ def the_flow_map_jacobian_through_the_stick_is_central_differences(cli):
 
 
 @case
+def the_slip_speed_output_is_the_contact_points_slip(cli):
+    # [outputs] slip_speed(floor) of the sphere launched at v0 without spin: |u| = v0 - 7/2 mu g t
+    # until t* = 2 v0 / (7 mu g), then 0 (rolling), 1e-10 v0; the other tangential quantities
+    # are refused for friction in space, naming the columns that hold its two components.
+    with open(cli.model("sliding_sphere.toml")) as f:
+        text = f.read()
+    path = os.path.join(cli.work, "slip_output.toml")
+    with open(path, "w") as f:
+        f.write(text + '\n[outputs]\nslip = { value = "slip_speed(floor)", unit = "m/s" }\n')
+    mu, v0 = 0.3, 2.0
+    t_star = 2 * v0 / (7 * mu * G)
+    _, rows, _ = run(cli, "slip_output", [], path)
+    expect(len(rows) > 20, "samples", len(rows))
+    for r in rows:
+        t, slip = float(r["t"]), float(r["slip"])
+        expect(abs(slip - max(v0 - 3.5 * mu * G * t, 0.0)) < 1e-10 * v0, "slip speed at t", t,
+               slip)
+    expect_refused_edits(cli, text + '\n[outputs]\nslip = "slip_speed(floor)"\n', (
+        ("tangent_rate", '"slip_speed(floor)"', '"tangent_rate(floor)"', "lambda_T1:floor"),
+        ("tangent_force", '"slip_speed(floor)"', '"tangent_force(floor)"', "friction in space"),
+    ), "floor")
+
+
+@case
 def friction_in_space_refuses_what_it_cannot_do(cli):
     with open(cli.model("sliding_sphere.toml")) as f:
         text = f.read()

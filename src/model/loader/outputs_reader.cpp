@@ -46,9 +46,24 @@ std::map<std::string, lang::NameFunction, std::less<>> contact_functions(
       // A gap that did not load is a problem reported at its line already (the fuzzer's
       // replays: a derivative of kNoNode read outside the graph).
       if (c.gap == lang::kNoNode) continue;
+      // Friction in space: the slip has two directions (body_point_slip.cpp), so only its
+      // speed |gamma| = sqrt(gamma_1^2 + gamma_2^2) is one number.
+      const bool in_space = c.slip[0] != lang::kNoNode;
+      if (in_space && f.quantity == ContactQuantity::SlipSpeed) {
+        const lang::NodeId s2 =
+            g.make(lang::OpCode::Add, g.make(lang::OpCode::Mul, c.slip[0], c.slip[0]),
+                   g.make(lang::OpCode::Mul, c.slip[1], c.slip[1]));
+        fn.values[c.name] = g.make(lang::OpCode::Sqrt, s2);
+        continue;
+      }
       if (f.tangential && c.tangent == lang::kNoNode) {
-        fn.refused[c.name] = "contact '" + c.name + "' has no tangent (no friction); expected a " +
-                             "contact with a `tangent`";
+        fn.refused[c.name] =
+            in_space ? "contact '" + c.name + "' has friction in space, whose slip and force " +
+                           "have two directions; expected slip_speed(" + c.name + ") (|slip|), " +
+                           "or trajectory.csv's lambda_T1:" + c.name + " and lambda_T2:" + c.name +
+                           " columns"
+                     : "contact '" + c.name + "' has no tangent (no friction); expected a " +
+                           "contact with a `tangent`";
         continue;
       }
       if (force && !mech->constraint_rows.empty()) {

@@ -159,6 +159,9 @@ void UnitCheck::check_mechanics() {
         dims.tangent = expression(*n, where + " tangent", symbols_);
         dims.has_tangent = true;
       }
+      // Friction in space on a body point: slip_speed reads its derived slip (the reader refuses
+      // the other tangential quantities); its dimension is not inferred here.
+      if (c->get("point") != nullptr && c->get("mu") != nullptr) dims.has_tangent = true;
       contacts_.push_back(dims);
       for (const char* key : {"e", "mu", "mu_s", "e_t"}) {
         const toml::node* n = c->get(key);
