@@ -602,13 +602,22 @@ ConeContactResult solve_cone_contact_problem(const ConeContactProblem& p,
   }
   // Starts: none pressed (the sweeps' preference open, stick, slip), then each keeping its own
   // branch: every contact sticking, every friction contact sliding against its b_T.
-  if (m > 0) try_start(Vector::Zero(m), Want::InOrder, "zero");
-  if (m > 0) try_start(sticking_start(p, w), Want::Nearest, "every-contact-sticking");
-  if (m > 0) try_start(sliding_start(p, w), Want::Nearest, "every-contact-sliding");
+  if (options.start.size() > 0) {
+    if (options.start.size() != m || !options.start.allFinite())
+      saltus::detail::throw_error("cone contact problem: the given start has ",
+                                  options.start.size(), " entries (", m,
+                                  " rows expected) or one that is not finite");
+    try_start(options.start, Want::Nearest, "given");
+  }
+  const bool own_starts = options.start.size() == 0;
+  if (m > 0 && own_starts) try_start(Vector::Zero(m), Want::InOrder, "zero");
+  if (m > 0 && own_starts) try_start(sticking_start(p, w), Want::Nearest, "every-contact-sticking");
+  if (m > 0 && own_starts) try_start(sliding_start(p, w), Want::Nearest, "every-contact-sliding");
   // Then the other local answers of each contact at the answer, the rest held: starts on
   // another branch of one contact (a Painleve-like contact has a stick and a slip answer).
   int alternatives = 0;
-  for (size_t i = 0; found && !several && options.check_uniqueness && i < w.blocks.size(); ++i) {
+  for (size_t i = 0;
+       found && !several && options.check_uniqueness && own_starts && i < w.blocks.size(); ++i) {
     const Block& c = w.blocks[i];
     if (!c.cone) continue;
     LocalAnswers local;

@@ -8,9 +8,14 @@
 // contact; a separating or touching contact enters with its rates as they are, as in the planar
 // impact LCP), Coulomb's law with the cone on (xi, P) is the problem u = G P + b, b = v- + E v-:
 // stick xi_T = 0, slip P_T = -mu P_N xi_T / |xi_T|. One contact alone is
-// spatial_impact_law.hpp's law. No answer, or answers that move the system differently (several
-// starts of the solver reach them), is a status naming the contacts, never a choice.
+// spatial_impact_law.hpp's law. Dependent contacts (G singular: a face landing flat while its
+// edge slides) leave the split of the impulse free, and the friction follows it: where the
+// solver finds answers that move the system differently there, the one taken is the rigid limit
+// of equal compliance at every contact (cone_contact_closure.hpp), the rule by which the flow
+// splits a face's weight. No answer, or several answers with independent contacts or in that
+// limit, is a status naming the contacts, never a choice.
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -19,6 +24,7 @@
 #include "contact_tolerances.hpp"
 #include "multi_contact_impact.hpp"
 #include "saltus/core/error.hpp"
+#include "saltus/mech/cone_contact_closure.hpp"
 #include "saltus/mech/cone_contact_problem.hpp"
 #include "saltus/mech/newton_coulomb_law.hpp"
 
@@ -67,7 +73,19 @@ SimultaneousImpact resolve_in_space(const LagrangianModel& m, const std::vector<
       problem.b[r] = v_N < 0.0 ? tangential_restitution_rate(v_T, c.law.e_t) : v_T;
     }
   }
-  const ConeContactResult result = solve_cone_contact_problem(problem);
+  ConeContactResult result = solve_cone_contact_problem(problem);
+  // Several answers, or none reached, with dependent rows (whose null space the sweeps creep
+  // along): the rigid limit of equal compliance decides.
+  const auto dependent = [&] {
+    const Eigen::VectorXd e =
+        Eigen::SelfAdjointEigenSolver<Matrix>(problem.G, Eigen::EigenvaluesOnly).eigenvalues();
+    return e.minCoeff() <= 1e-10 * e.cwiseAbs().maxCoeff();
+  };
+  if (!result.solved() && dependent()) {
+    const std::string first = result.message;
+    result = solve_in_the_compliant_limit(problem);
+    if (!result.solved()) result.message = first + "; " + result.message;
+  }
   if (!result.solved()) {
     out.verdict = result.status == ConeContactStatus::Several ? Verdict::Several : Verdict::None;
     out.message = saltus::detail::text(

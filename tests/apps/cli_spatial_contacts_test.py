@@ -309,8 +309,11 @@ def random_drops_end_with_a_status_without_penetration(cli):
             rested += all(part.startswith("stick:") for part in mode.split("&"))
     # A face that lands flat while its edge slides has several answers in the rigid model (the
     # split of its impulse among four dependent corners is free and the friction follows it):
-    # 3 of these 8 stop there with that status (docs/MODEL_FORMAT.md).
-    expect(rested >= 4, "half of the drops come to rest sticking", rested)
+    # 3 of these 8 stopped there with that status until the rigid limit of equal compliance took
+    # one (cone_contact_closure.hpp); now all 8 rest sticking on a face (measured 8; of 20 seeds,
+    # 19: one stops at an edge's impacts accumulating in 1e-7 s, its impulses 5e-8, whose cone
+    # problem reaches a residual of 2.3e-10 against the tolerance 1e-10).
+    expect(rested >= 7, "the drops come to rest sticking", rested)
 
 
 @case

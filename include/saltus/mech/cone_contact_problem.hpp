@@ -84,6 +84,10 @@ struct ConeContactOptions {
   double distinct_tolerance = 1e-6;
   // Cap on the starts from other local answers at the first answer (each is one more run).
   int max_alternative_starts = 8;
+  // When given (m entries): the one start, each contact taking the local answer nearest its
+  // current r_i, and no other answer is looked for (never Several). For polishing an answer of a
+  // nearby problem (cone_contact_closure.hpp).
+  Vector start;
   // A contact whose |u_i| <= state_tolerance s_u is at rest (Stick or Closed); one whose
   // g |r_i| <= state_tolerance s_u carries no force. Used only for ConeContactResult::states.
   double state_tolerance = 1e-8;
