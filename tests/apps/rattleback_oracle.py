@@ -31,16 +31,9 @@ The state is y = (q, w, x, y), 9 numbers, integrated by solve_ivp's DOP853. Ener
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from quaternion_kinematics import rotation
+
 Z = np.array([0.0, 0.0, 1.0])
-
-
-def rotation(q):
-    """A of q / |q| (scalar part first)."""
-    q0, q1, q2, q3 = q / np.linalg.norm(q)
-    return np.array([
-        [1 - 2 * (q2 * q2 + q3 * q3), 2 * (q1 * q2 - q0 * q3), 2 * (q1 * q3 + q0 * q2)],
-        [2 * (q1 * q2 + q0 * q3), 1 - 2 * (q1 * q1 + q3 * q3), 2 * (q2 * q3 - q0 * q1)],
-        [2 * (q1 * q3 - q0 * q2), 2 * (q2 * q3 + q0 * q1), 1 - 2 * (q1 * q1 + q2 * q2)]])
 
 
 def inertia(p):
