@@ -293,13 +293,19 @@ bool simultaneous_impact_jump(const LagrangianModel& m, const std::vector<int>& 
 
 std::string simultaneous_impact_note(const LagrangianModel& m, const SimultaneousImpact& imp,
                                      ConstVectorRef q, ConstVectorRef qdot_minus) {
-  bool frictional = false;
+  bool frictional = false, in_space = !imp.impulse_slip.empty();
   for (int i : imp.contacts) frictional = frictional || m.contact(i).frictional();
   std::ostringstream out;
   out.precision(10);
   out << "simultaneous impact of " << contact_names(m, imp.contacts) << " ("
-      << (frictional ? "Newton-Coulomb law" : "Newton's law")
-      << " per contact over one impact LCP); per contact: ";
+      << (in_space     ? "Newton's law with Coulomb's cone in space per contact over one cone "
+                         "contact problem"
+          : frictional ? "Newton-Coulomb law per contact over one impact LCP"
+                       : "Newton's law per contact over one impact LCP")
+      << (imp.equal_compliance ? "; its dependent contacts' several answers closed by the rigid "
+                                 "limit of equal compliance"
+                               : "")
+      << "); per contact: ";
   const Vector dq = imp.qdot_plus - qdot_minus;
   for (size_t k = 0; k < imp.contacts.size(); ++k) {
     const int i = imp.contacts[k];
@@ -311,6 +317,14 @@ std::string simultaneous_impact_note(const LagrangianModel& m, const Simultaneou
     if (m.contact(i).frictional()) {
       const Vector w_T = m.tangent_gradient(i, q);
       share += imp.impulse_T[j] * w_T.dot(qdot_minus + 0.5 * dq);
+    }
+    if (in_space && m.contact(i).spatial_frictional()) {
+      const DofVector<double> qv = load<double>(q, 0, m.dof());
+      for (size_t r = 0; r < 2; ++r) {
+        DofVector<double> eta;
+        m.contact(i).slip[r](qv, eta);
+        share += imp.impulse_slip[k][r] * eta.dot(qdot_minus + 0.5 * dq);
+      }
     }
     out << (k ? "; '" : "'") << m.contact(i).name << "' impulse_n " << imp.impulse_N[j]
         << ", impulse_t " << imp.impulse_T[j] << ", energy_change " << share;

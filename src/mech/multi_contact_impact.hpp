@@ -35,6 +35,8 @@
 // (ContactImpactLaw::superelastic, e_i > 1 allowed) is not refused for the energy it gains.
 #pragma once
 
+#include <array>
+
 #include <string>
 #include <vector>
 
@@ -55,6 +57,10 @@ struct SimultaneousImpact {
   double energy_change = kNaN;    // T+ - T-
   std::vector<int> closed_after;  // contacts of I_S left with gdot_N(t+) = 0 (to 1e-12)
   std::string message;            // why there is no post-impact state (empty when resolved)
+  // Friction in space (resolve_in_space): each entry's impulses along its slip rows eta_1, eta_2
+  // (zero for the others), and whether the rigid limit of equal compliance chose the answer.
+  std::vector<std::array<double, 2>> impulse_slip;
+  bool equal_compliance = false;
   bool resolved() const { return verdict == Verdict::Unique; }
 };
 

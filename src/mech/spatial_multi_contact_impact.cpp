@@ -85,6 +85,7 @@ SimultaneousImpact resolve_in_space(const LagrangianModel& m, const std::vector<
     const std::string first = result.message;
     result = solve_in_the_compliant_limit(problem);
     if (!result.solved()) result.message = first + "; " + result.message;
+    out.equal_compliance = result.solved();
   }
   if (!result.solved()) {
     out.verdict = result.status == ConeContactStatus::Several ? Verdict::Several : Verdict::None;
@@ -96,10 +97,12 @@ SimultaneousImpact resolve_in_space(const LagrangianModel& m, const std::vector<
   out.verdict = Verdict::Unique;
   out.impulse_N = Vector::Zero(k);
   out.impulse_T = Vector::Zero(k);
+  out.impulse_slip.assign(static_cast<size_t>(k), {0.0, 0.0});
   for (int j = 0, r = 0; j < k; ++j) {
     out.impulse_N[j] = result.r[r++];
     if (problem.contacts[static_cast<size_t>(j)].kind != ConeContactKind::Cone) continue;
     out.impulse_T[j] = std::hypot(result.r[r], result.r[r + 1]);  // |P_T|, as one contact's
+    out.impulse_slip[static_cast<size_t>(j)] = {result.r[r], result.r[r + 1]};
     r += 2;
   }
   out.qdot_plus = Vector(qdot_minus) + motion_map * result.r;

@@ -22,6 +22,7 @@ CASE, apps/CMakeLists.txt), run by Debian's python3 (NumPy).
 import math
 import os
 import random
+import re
 
 import numpy as np
 
@@ -283,7 +284,7 @@ def random_drops_end_with_a_status_without_penetration(cli):
     # between samples (1e-9 of its scale); those that reach t_end rest with every closed corner
     # sticking, and they are at least half.
     rng = random.Random(17)
-    rested = 0
+    rested = closed_by_compliance = 0
     for k in range(8):
         q = np.array([rng.gauss(0, 1) for _ in range(4)])
         q /= np.linalg.norm(q)
@@ -307,6 +308,17 @@ def random_drops_end_with_a_status_without_penetration(cli):
         if summary["status"] == "end-time-reached":
             mode = rows[-1]["mode"]
             rested += all(part.startswith("stick:") for part in mode.split("&"))
+        # Every simultaneous impact's note gives each contact's share of the energy change (the
+        # work of its normal and slip impulses); the shares sum to the event's energy_change.
+        for ev in events:
+            if "per contact" not in ev["note"]:
+                continue
+            shares = [float(x) for x in re.findall(r"energy_change ([-+0-9.e]+)", ev["note"])]
+            total = float(ev["energy_change"])
+            # 10 digits each, and T+ - T- carries the round-off of T (1e-12 of the energy scale).
+            expect(abs(sum(shares) - total) <= 1e-9 * abs(total) + 1e-12 * scale, "shares sum",
+                   k, ev["t"], shares, total)
+            closed_by_compliance += "equal compliance" in ev["note"]
     # A face that lands flat while its edge slides has several answers in the rigid model (the
     # split of its impulse among four dependent corners is free and the friction follows it):
     # 3 of these 8 stopped there with that status until the rigid limit of equal compliance took
@@ -314,6 +326,8 @@ def random_drops_end_with_a_status_without_penetration(cli):
     # 19: one stops at an edge's impacts accumulating in 1e-7 s, its impulses 5e-8, whose cone
     # problem reaches a residual of 2.3e-10 against the tolerance 1e-10).
     expect(rested >= 7, "the drops come to rest sticking", rested)
+    expect(closed_by_compliance >= 3, "impacts closed by equal compliance say so",
+           closed_by_compliance)
 
 
 @case
