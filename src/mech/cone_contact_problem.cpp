@@ -1,5 +1,5 @@
 // Non-smooth Gauss-Seidel for the frictional contact problem in space; see
-// include/saltus/mech/cone_contact_problem.hpp. Over 450 lines (about 680): one solver in its
+// include/saltus/mech/cone_contact_problem.hpp. Over 450 lines (about 690): one solver in its
 // parts, in reading order (the exact local problem of one contact and its slip roots, the sweeps,
 // the Newton step on the active equations, the residual check, the starts that find several
 // answers); the local problem (about 230 lines) is the one piece that could stand in a file of its

@@ -211,6 +211,103 @@ def a_pushed_box_slips_when_its_friction_leaves_the_cone(cli):
                    name + ": slides as the closed form", t, c[0], x)
 
 
+def capsule_model(th, mu, r=0.05, half=0.15, m=0.8):
+    """A capsule (a pill: the segment from (0, -half, 0) to (0, half, 0) in body axes swept by a
+    sphere of radius r) lying across an incline n . x = 0, n = (sin th, 0, cos th), its axis
+    horizontal: the two spheres at its ends are its contacts (a capsule's lowest point on a plane
+    is always one of them), the inertia a solid cylinder's about its axis (body y)."""
+    return f"""[model]
+name = "capsule_incline"
+[parameters]
+m = {m!r}
+g = 9.81
+r = {r!r}
+mu = {mu!r}
+th = {th!r}
+[coordinates]
+x = {{ initial = "r*sin(th)" }}
+y = {{ initial = 0.0 }}
+z = {{ initial = "r*cos(th)" }}
+q0 = {{ initial = 1.0 }}
+q1 = {{ initial = 0.0 }}
+q2 = {{ initial = 0.0 }}
+q3 = {{ initial = 0.0 }}
+[mechanics]
+gravity = [0.0, 0.0, "-g"]
+[[bodies]]
+name = "pill"
+mass = "m"
+inertia = ["m*(3*r^2 + 4*{half!r}^2)/12", "m*r^2/2", "m*(3*r^2 + 4*{half!r}^2)/12"]
+quaternion = ["q0", "q1", "q2", "q3"]
+position = ["x", "y", "z"]
+[[contacts]]
+name = "left"
+body = "pill"
+point = [0.0, {-half!r}, 0.0]
+radius = "r"
+plane = ["sin(th)", 0.0, "cos(th)", 0.0]
+law = "newton_coulomb"
+e = 0.0
+mu = "mu"
+[[contacts]]
+name = "right"
+body = "pill"
+point = [0.0, {half!r}, 0.0]
+radius = "r"
+plane = ["sin(th)", 0.0, "cos(th)", 0.0]
+law = "newton_coulomb"
+e = 0.0
+mu = "mu"
+[solver]
+t_end = 0.6
+integrator = "dop853"
+rtol = 1e-12
+atol = 1e-14
+[output]
+samples = 31
+"""
+
+
+@case
+def a_capsule_rolls_or_slides_down_an_incline_as_the_closed_form(cli):
+    # Two contacts on one line (their slip along the axis is one: dependent rows). From rest on
+    # an incline th: rolling at a = g sin th / (1 + I_a / (m r^2)) = 2/3 g sin th (I_a = m r^2 / 2)
+    # when mu > tan th / 3, both ends sticking, no event; else sliding from the start at
+    # a = g (sin th - mu cos th) with the spin growing at 2 mu g cos th / r. Centre along the
+    # slope d = (cos th, 0, -sin th) and spin about the axis at every sample (1e-10).
+    rng = random.Random(4811)
+    for k in range(4):
+        th = rng.uniform(0.2, 0.8)
+        rolls = k % 2 == 0
+        mu = math.tan(th) / 3 * (rng.uniform(1.5, 3.0) if rolls else rng.uniform(0.2, 0.7))
+        r = 0.05
+        path = os.path.join(cli.work, "capsule%d.toml" % k)
+        with open(path, "w") as f:
+            f.write(capsule_model(th, mu, r))
+        events, rows, summary = run(cli, "capsule%d" % k, [], path)
+        expect(summary["status"] == "end-time-reached", "capsule %d ends at t_end" % k,
+               summary["message"])
+        n = np.array([math.sin(th), 0.0, math.cos(th)])
+        d = np.array([math.cos(th), 0.0, -math.sin(th)])
+        a = 2 / 3 * G * math.sin(th) if rolls else G * (math.sin(th) - mu * math.cos(th))
+        spin_rate = a / r if rolls else 2 * mu * G * math.cos(th) / r
+        worst = 0.0
+        for row in rows:
+            t = float(row["t"])
+            c, _, _, w = state(row)
+            expect_c = r * n + d * a * t * t / 2
+            # About the world y axis (n x d = y): w_y = (speed along d) / r when it rolls.
+            worst = max(worst, np.abs(c - expect_c).max() / r, abs(w[1] - spin_rate * t) /
+                        max(spin_rate * 0.6, 1.0))
+            expect(abs(w[0]) + abs(w[2]) < 1e-9, "capsule %d turns about its axis only" % k, t, w)
+        expect(worst < 1e-10, "capsule %d as the closed form" % k, rolls, worst)
+        modes = {row["mode"] for row in rows}
+        want = "stick:left&stick:right" if rolls else "slip:left&slip:right"
+        expect(modes == {want} and not events, "capsule %d: %s throughout, no event" % (k, want),
+               modes, [e["guard"] for e in events])
+        print("capsule %d: th %.3f mu %.3f %s, worst %.1e" % (k, th, mu, want, worst))
+
+
 def impact_closed_form(R, v_minus, mu, e):
     """Newton's law with Coulomb's cone at the lowest corner of a cube falling without spin at
     v_minus (world): the impulse P (world) and which branch."""
