@@ -497,6 +497,20 @@ def friction_in_space_on_several_contacts_refuses_what_it_cannot_do(cli):
         ("compliant_beside", "[solver]", '[[contacts]]\nname = "wall"\ngap = "x + 1"\n'
          'law = "kelvin_voigt"\nk = 1e5\n\n[solver]', "only with rigid contacts in space"),
     ), "c1")
+    # Sensitivity through an event of several contacts in space: no derivative of the next-sets
+    # choice is built, and central differences of it (--numerical-resets) choose another mode
+    # at perturbed states: both end with status not differentiable naming the guard (exit 2),
+    # never with a Jacobian that takes the jump as the identity.
+    out = os.path.join(cli.work, "sensitivity")
+    for extra in ([], ["--numerical-resets"]):
+        args = ["sensitivity", cli.model("cube_drop_friction.toml"), "--out", out] + extra
+        for v in start() + ["x'=1.0", "y'=0.3", "e=0.0", "solver.t_end=0.4"]:
+            args += ["--set", v]
+        status, stdout, stderr = cli.run(*args)
+        result = read_json(out, "sensitivity.json")
+        expect(status == 2 and result["status"] == "not differentiable" and
+               result["flow_map_jacobian"] is None and "stick:c" in result["message"],
+               "sensitivity through the stop is not differentiable", extra, status, result)
 
 
 if __name__ == "__main__":
