@@ -5,11 +5,12 @@
 #include <vector>
 
 #include "reset_apply.hpp"
+#include "saltus/core/error.hpp"
 
 namespace saltus::analysis {
 
 bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, ModeId target,
-                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
+                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus, ConstVectorRef x_plus,
                     bool allow_differences, ResetJacobian& out, std::string& failure) {
   const Reset& reset = system.mode(source).guards[static_cast<size_t>(guard)].reset;
   const int n_plus = system.mode(target).flow.nx;
@@ -18,6 +19,15 @@ bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, Mo
   out.d_dz.setZero(n_plus, n_z);
   out.d_dt.setZero(n_plus);
   out.numerical = false;
+  if (reset.chosen_jacobian) {
+    try {
+      reset.chosen_jacobian(target, t, x_minus, z_minus, x_plus, out.d_dx, out.d_dz, out.d_dt);
+    } catch (const Error& e) {
+      failure = e.what();
+      return false;
+    }
+    return true;
+  }
   if (reset.jacobian) {
     reset.jacobian(t, x_minus, z_minus, out.d_dx, out.d_dz, out.d_dt);
     return true;

@@ -125,7 +125,8 @@ Saltation instant_saltation(const HybridSystem& system, const EventLog& events,
     const detail::ModeLinearization& at = k == i ? minus : lin_k;
     ResetJacobian dr;
     if (!reset_jacobian(system, rk.mode_before, rk.guard, rk.mode_after, t, events.x_before(k),
-                        at.z, options.allow_numerical_derivatives, dr, failure)) {
+                        at.z, events.x_after(k), options.allow_numerical_derivatives, dr,
+                        failure)) {
       return failed(SensitivityStatus::NotDifferentiable, where(system, rk) + ": " + failure);
     }
     const Matrix dk_x = dr.d_dx + dr.d_dz * at.dzdx;

@@ -228,9 +228,24 @@ struct SpatialSetsEvent {
   unsigned closed = 0, must_open = 0, must_slip = 0, at_rest = 0;
   unsigned held = 0;  // contacts the mode before held sticking (at rest whatever their round-off)
 };
+// The decisions choose_spatial_sets took: the contacts taking part and those at rest in the
+// tangent plane, the chosen closed, sticking and slipping-from-rest ones with each start's speed,
+// and whether the cone contact problem chose (its velocity is not rebuilt from these).
+struct SpatialChoiceTrace {
+  unsigned touching = 0, rest = 0, closed = 0, stick = 0, onset = 0;
+  std::vector<double> onset_speed;
+  bool by_cone_problem = false;
+};
 bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q, VectorRef qdot,
                          const SpatialSetsEvent& event, unsigned mask, const double* state_scales,
-                         const double* state_atol, LagrangianMode& out, std::string& failure);
+                         const double* state_atol, LagrangianMode& out, std::string& failure,
+                         SpatialChoiceTrace* trace = nullptr);
+// The velocity choose_spatial_sets leaves at (q, qd) with the decisions of `trace` held (not one
+// of the cone contact problem): the resting contacts' slip removed, the touching normal rates
+// kept, the slips from rest started. For the derivative of the jump (spatial_index_set_guards.cpp).
+DofVector<double> continued_velocity(const LagrangianModel& m, double t, const DofVector<double>& q,
+                                     const DofVector<double>& qd, const SpatialChoiceTrace& trace,
+                                     unsigned mask);
 // Where no candidate of choose_spatial_sets is consistent (spatial_contact_problem_choice.cpp):
 // the closed, sticking and sliding contacts among `touching` (those of `rest` at rest in the
 // tangent plane) from the cone contact problem at the acceleration level, qd changed as

@@ -98,6 +98,65 @@ std::string describe(const LagrangianModel& m, const Candidate& c, unsigned all)
   return out;
 }
 
+// The velocity every candidate starts from: the slip of the contacts of `rest` removed, the
+// normal rates of those of `touching` kept.
+DofVector<double> resting_velocity(const LagrangianModel& m, const DofVector<double>& q,
+                                   const DofVector<double>& qd, unsigned touching, unsigned rest) {
+  RateRows base;
+  for_each_bit(touching, [&](int i) {
+    DofVector<double> w;
+    gradient(m.contact(i).gap, q, w);
+    base.add(w, w.dot(qd));
+  });
+  for_each_bit(rest, [&](int i) {
+    for (const auto& row : slip_rows(m.contact(i), q)) base.add(row, 0.0);
+  });
+  return with_rates(m, q, qd, base);
+}
+
+// The velocity candidate c starts from, from qd0 (resting_velocity): each slip from rest (c.onset)
+// started at its onset speed against the force that would hold it (the flow's split), its
+// direction into `direction`; the sticking ones held at rest. False where a slip from rest has
+// no force to slip against (only sticking is consistent there).
+bool candidate_velocity(const LagrangianModel& m, double t, const DofVector<double>& q,
+                        const DofVector<double>& qd0, const Candidate& c,
+                        const std::vector<double>& onset, unsigned mask, DofVector<double>& qd,
+                        std::vector<std::array<double, 2>>& direction) {
+  qd = qd0;
+  direction.assign(static_cast<size_t>(m.contact_count()), {0.0, 0.0});
+  if (!c.onset) return true;
+  const LagrangianMode held = mode_of_sets(m, c.closed, c.stick | c.onset, 0, mask);
+  const ContactDynamics hold = m.dynamics(held, t, q, qd0);
+  RateRows kick;
+  for_each_bit(c.closed, [&](int i) {
+    DofVector<double> w;
+    gradient(m.contact(i).gap, q, w);
+    kick.add(w, w.dot(qd0));
+  });
+  bool ok = true;
+  for_each_bit(c.onset | c.stick, [&](int i) {
+    const bool one = held.kind != ClosedKind::IndexSets;
+    const double fx = one ? hold.lambda_T : hold.lambda_T_each[i];
+    const double fy = one ? hold.lambda_T2 : hold.lambda_T2_each[i];
+    const double f = std::hypot(fx, fy);
+    const auto rows = slip_rows(m.contact(i), q);
+    if (!((c.onset >> i) & 1u)) {
+      for (const auto& row : rows) kick.add(row, 0.0);
+      return;
+    }
+    if (!(f > 0.0)) {
+      ok = false;
+      return;
+    }
+    direction[static_cast<size_t>(i)] = {-fx / f, -fy / f};
+    const double start = onset[static_cast<size_t>(i)];
+    kick.add(rows[0], -start * fx / f);
+    kick.add(rows[1], -start * fy / f);
+  });
+  if (ok) qd = with_rates(m, q, qd0, kick);
+  return ok;
+}
+
 }  // namespace
 
 // qdot + M^-1 W G^+ (target - W^T qdot): the smallest change in the kinetic metric that gives the
@@ -121,7 +180,7 @@ DofVector<double> with_rates(const LagrangianModel& m, const DofVector<double>& 
 bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in,
                          VectorRef qdot_inout, const SpatialSetsEvent& event, unsigned mask,
                          const double* state_scales, const double* state_atol, LagrangianMode& out,
-                         std::string& failure) {
+                         std::string& failure, SpatialChoiceTrace* trace) {
   const int n = m.dof();
   const DofVector<double> q = load<double>(q_in, 0, n);
   const DofVector<double> qd_in = load<double>(qdot_inout, 0, n);
@@ -164,18 +223,8 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
   });
   rest &= touching;
 
-  // The velocity every candidate starts from: the resting contacts' slip removed, the normal
-  // rates kept.
-  RateRows base;
-  for_each_bit(touching, [&](int i) {
-    DofVector<double> w;
-    gradient(m.contact(i).gap, q, w);
-    base.add(w, w.dot(qd_in));
-  });
-  for_each_bit(rest, [&](int i) {
-    for (const auto& row : slip_rows(m.contact(i), q)) base.add(row, 0.0);
-  });
-  const DofVector<double> qd0 = with_rates(m, q, qd_in, base);
+  const DofVector<double> qd0 = resting_velocity(m, q, qd_in, touching, rest);
+  if (trace != nullptr) *trace = {touching, rest, 0, 0, 0, onset, false};
 
   // Candidates: per contact 0 open, 1 closed (sliding, or sticking if at rest), 2 slip from rest.
   std::vector<int> members;
@@ -219,42 +268,11 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
   std::vector<Consistent> found;
   std::string last_reason;
   for (const Candidate& c : candidates) {
-    const LagrangianMode held = mode_of_sets(m, c.closed, c.stick | c.onset, 0, mask);
     const LagrangianMode mode = mode_of_sets(m, c.closed, c.stick, 0, mask);
-    DofVector<double> qd = qd0;
-    std::vector<std::array<double, 2>> onset_direction(static_cast<size_t>(m.contact_count()));
-    bool ok = true, firm = true;
-    if (c.onset) {
-      // The slip from rest starts against the force that would hold it (the flow's split).
-      const ContactDynamics hold = m.dynamics(held, t, q, qd0);
-      RateRows kick;
-      for_each_bit(c.closed, [&](int i) {
-        DofVector<double> w;
-        gradient(m.contact(i).gap, q, w);
-        kick.add(w, w.dot(qd0));
-      });
-      for_each_bit(c.onset | c.stick, [&](int i) {
-        const bool one = held.kind != ClosedKind::IndexSets;
-        const double fx = one ? hold.lambda_T : hold.lambda_T_each[i];
-        const double fy = one ? hold.lambda_T2 : hold.lambda_T2_each[i];
-        const double f = std::hypot(fx, fy);
-        const auto rows = slip_rows(m.contact(i), q);
-        if (!((c.onset >> i) & 1u)) {
-          for (const auto& row : rows) kick.add(row, 0.0);
-          return;
-        }
-        if (!(f > 0.0)) {
-          ok = false;  // no force to slip against: only sticking is consistent
-          return;
-        }
-        onset_direction[static_cast<size_t>(i)] = {-fx / f, -fy / f};
-        const double start = onset[static_cast<size_t>(i)];
-        kick.add(rows[0], -start * fx / f);
-        kick.add(rows[1], -start * fy / f);
-      });
-      if (!ok) continue;
-      qd = with_rates(m, q, qd0, kick);
-    }
+    DofVector<double> qd;
+    std::vector<std::array<double, 2>> onset_direction;
+    bool ok = candidate_velocity(m, t, q, qd0, c, onset, mask, qd, onset_direction), firm = true;
+    if (!ok) continue;
     const ContactDynamics d = m.dynamics(mode, t, q, qd);
     if (!d.qddot.allFinite()) continue;
     const DofVector<double> a = m.dynamics({-1, ClosedKind::None, mask}, t, q, qd).qddot;
@@ -336,6 +354,7 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
     std::string why;
     if (choose_by_cone_problem(m, t, q, qd, touching, rest, onset, mask, out, why)) {
       qdot_inout = qd;
+      if (trace != nullptr) trace->by_cone_problem = true;
       return true;
     }
     failure = saltus::detail::text(
@@ -387,7 +406,27 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
       [&](const Consistent& x, const Consistent& y) { return rank(x) < rank(y); });
   out = mode_of_sets(m, pick.c.closed, pick.c.stick, 0, mask);
   qdot_inout = pick.qd;
+  if (trace != nullptr) {
+    trace->closed = pick.c.closed;
+    trace->stick = pick.c.stick;
+    trace->onset = pick.c.onset;
+  }
   return true;
+}
+
+DofVector<double> continued_velocity(const LagrangianModel& m, double t, const DofVector<double>& q,
+                                     const DofVector<double>& qd, const SpatialChoiceTrace& trace,
+                                     unsigned mask) {
+  const DofVector<double> qd0 = resting_velocity(m, q, qd, trace.touching, trace.rest);
+  DofVector<double> out;
+  std::vector<std::array<double, 2>> direction;
+  if (!candidate_velocity(m, t, q, qd0, {trace.closed, trace.stick, trace.onset}, trace.onset_speed,
+                          mask, out, direction)) {
+    saltus::detail::throw_error("model '", m.name(), "': at t = ", t,
+                                " a slip from rest has no force to slip against at a perturbed "
+                                "state: the jump has no derivative there");
+  }
+  return out;
 }
 
 }  // namespace saltus::mech::detail

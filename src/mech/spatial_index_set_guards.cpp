@@ -7,9 +7,13 @@
 //   "stick:<c>"     c's slip speed falls to kStickGuardOffset of its scale -> c at rest
 //   "slip:<c>"      |lambda_T,c| - mu_s lambda_N,c rising (c sticking; the flow's split of the
 //                   friction forces) -> c slips from rest
-// The resets change the velocity (residual slip removed, a slip from rest started) without a
-// derivative of that change: sensitivities through these events take it as the identity (the
-// change is round-off, 1e-10 of the slip speed's scale at most).
+// The resets change the velocity (residual slip removed, a slip from rest started). Their
+// derivative (Reset::chosen_jacobian) is that of the map with the choice's decisions held, read
+// from the target mode and the state x+ (a perturbed state would decide otherwise: which
+// contacts are at rest depends on the run's scales).
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,13 +48,88 @@ bool continue_spatial_sets(const CompiledLagrangian& ctx, double t, ConstVectorR
   return true;
 }
 
+namespace {
+
+// The sticking contacts a mode holds, as bits.
+unsigned stick_bits(const LagrangianMode& mode) {
+  if (mode.kind == ClosedKind::IndexSets) return mode.stick_set;
+  return mode.kind == ClosedKind::SpatialStick ? 1u << mode.closed_contact : 0u;
+}
+
+// The decisions the choice took at an event from `source` into `target` (x- to x+), read from the
+// two modes and the two states: the contacts touching (closed before or after), those whose slip
+// the jump set (sticking after, or sliding after with a slip changed by more than round-off: a
+// slip from rest, started at its onset speed), which of those slip from rest.
+SpatialChoiceTrace trace_of_jump(const LagrangianModel& m, const LagrangianMode& source,
+                                 const LagrangianMode& target, ConstVectorRef x_minus,
+                                 ConstVectorRef x_plus) {
+  const int n = m.dof();
+  const DofVector<double> q = load<double>(x_minus, 0, n);
+  const DofVector<double> before = load<double>(x_minus, n, n), after = load<double>(x_plus, n, n);
+  SpatialChoiceTrace trace;
+  trace.closed = closed_bits(target);
+  trace.stick = stick_bits(target);
+  trace.touching = closed_bits(source) | trace.closed;
+  trace.onset_speed.assign(static_cast<size_t>(m.contact_count()), 0.0);
+  for_each_bit(trace.closed & ~trace.stick, [&](int i) {
+    const LagrangianContact& c = m.contact(i);
+    if (!c.spatial_frictional()) return;
+    double moved = 0.0, size = 0.0;
+    for (size_t r = 0; r < 2; ++r) {
+      DofVector<double> eta;
+      c.slip[r](q, eta);
+      moved += std::abs(eta.dot(after - before));
+      size += eta.cwiseAbs().dot(before.cwiseAbs() + after.cwiseAbs());
+    }
+    if (moved > 1e-13 * size) trace.onset |= 1u << i;
+  });
+  trace.rest = (trace.stick | trace.onset) & trace.touching;
+  return trace;
+}
+
+}  // namespace
+
 Reset spatial_sets_reset(const Context& ctx, ModeId self, const SpatialSetsEvent& event,
                          unsigned mask) {
-  return Reset::custom(self, true,
-                       [ctx, event, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
-                         jump.x_plus.head(2 * ctx->n) = x;
-                         return continue_spatial_sets(*ctx, t, x.head(ctx->n), event, mask, jump);
-                       });
+  Reset r = Reset::custom(
+      self, true, [ctx, event, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        jump.x_plus.head(2 * ctx->n) = x;
+        return continue_spatial_sets(*ctx, t, x.head(ctx->n), event, mask, jump);
+      });
+  // With the decisions held, x+ = (q, continued_velocity(q, qd)): its derivative by central
+  // differences (step cbrt(eps) max(1, |x_k|); the map is linear in qd, smooth in q). A slip
+  // from rest starts at 0 here: its onset speed (1e-10 of the slip's scale) moves the derivative
+  // by that fraction.
+  r.chosen_jacobian = [ctx, self, mask](ModeId target, double t, ConstVectorRef x, ConstVectorRef,
+                                        ConstVectorRef x_plus, MatrixRef d_dx, MatrixRef d_dz,
+                                        VectorRef d_dt) {
+    const int n = ctx->n;
+    const LagrangianModel& m = ctx->model;
+    const SpatialChoiceTrace trace =
+        trace_of_jump(m, ctx->mode_of(self), ctx->mode_of(target), x, x_plus);
+    d_dx.setZero();
+    d_dz.setZero();
+    const auto map = [&](double tt, const Vector& xs) {
+      return Vector(
+          continued_velocity(m, tt, load<double>(xs, 0, n), load<double>(xs, n, n), trace, mask));
+    };
+    d_dx.topLeftCorner(n, n).setIdentity();
+    const double root = std::cbrt(std::numeric_limits<double>::epsilon());
+    Vector xs = x;
+    for (int k = 0; k < 2 * n; ++k) {
+      const double h = root * std::max(1.0, std::abs(x[k]));
+      xs[k] = x[k] + h;
+      const Vector up = map(t, xs);
+      xs[k] = x[k] - h;
+      const Vector down = map(t, xs);
+      xs[k] = x[k];
+      d_dx.block(n, k, n, 1) = (up - down) / (2.0 * h);
+    }
+    const double h = root * std::max(1.0, std::abs(t));
+    d_dt.head(n).setZero();
+    d_dt.tail(n) = (map(t + h, xs) - map(t - h, xs)) / (2.0 * h);
+  };
+  return r;
 }
 
 namespace {

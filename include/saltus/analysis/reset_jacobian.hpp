@@ -1,6 +1,7 @@
 // The derivative of a reset map x+ = R(t, x-, z-) into the target chosen at the event.
 //
-// Reset::jacobian when the reset has one (AD for Reset::to_ad, symbolic for model files); the
+// Reset::chosen_jacobian when the reset has one (its decisions read from x+), else
+// Reset::jacobian (AD for Reset::to_ad, symbolic for model files); the
 // identity for identity resets. A reset with neither (Reset::custom: impact laws solved by an LCP
 // or a Routh process) has no exact derivative: false + `failure` naming the guard, unless the
 // caller allows the documented fallback (`allow_differences`): central differences of
@@ -23,9 +24,9 @@ struct ResetJacobian {
   bool numerical = false;  // by central differences of Reset::apply
 };
 
-// Guard `guard` of mode `source` fired at (t, x-, z-) and continued in `target`.
+// Guard `guard` of mode `source` fired at (t, x-, z-) and continued in `target` at x+.
 bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, ModeId target,
-                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
+                    double t, ConstVectorRef x_minus, ConstVectorRef z_minus, ConstVectorRef x_plus,
                     bool allow_differences, ResetJacobian& out, std::string& failure);
 
 }  // namespace saltus::analysis

@@ -71,6 +71,14 @@ struct Reset {
   std::vector<std::string> output_names;  // names of Jump::outputs; empty: no outputs
   // Optional; empty on a non-identity reset: analysis differentiates `apply` numerically.
   Jacobian jacobian;
+  // Optional, for a reset that chooses its target from decisions a perturbed state would take
+  // otherwise (friction in space: which contacts are at rest): the derivative of its map with
+  // the decisions it took held, read from the target and the state x+ it produced there. Used
+  // before `jacobian`. May throw saltus::Error: no derivative there, with the reason.
+  using ChosenJacobian =
+      std::function<void(ModeId target, double t, ConstVectorRef x_minus, ConstVectorRef z_minus,
+                         ConstVectorRef x_plus, MatrixRef d_dx, MatrixRef d_dz, VectorRef d_dt)>;
+  ChosenJacobian chosen_jacobian;
 
   // Continue in `target` after x+ = map(t, x-, z-) (empty map: identity).
   static Reset to(ModeId target, Map map = {}) {
