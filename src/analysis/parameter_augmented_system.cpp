@@ -162,7 +162,10 @@ Guard augmented_guard(const Family& f, ModeId m, GuardId g, const std::vector<in
   const auto reset_at = [at](ConstVectorRef x) -> const Reset& { return at(x).reset; };
   out.reset.apply = [reset_at, inner_nx, nx, np](double t, ConstVectorRef x, ConstVectorRef z,
                                                  Jump& jump) {
-    Jump inner_jump{jump.target, jump.x_plus, jump.outputs, jump.failure, inner_nx.data()};
+    // The run's scales and tolerances of the inner state (the first entries of the augmented
+    // one), so that the inner reset decides as in a run without the parameters.
+    Jump inner_jump{jump.target,     jump.x_plus,       jump.outputs,   jump.failure,
+                    inner_nx.data(), jump.state_scales, jump.state_atol};
     if (!reset_at(x).apply(t, x.head(nx), z, inner_jump)) {
       jump.cause = inner_jump.cause;
       return false;
