@@ -9,8 +9,8 @@
 //                   friction forces) -> c slips from rest
 // The resets change the velocity (residual slip removed, a slip from rest started). Their
 // derivative (Reset::chosen_jacobian) is that of the map with the choice's decisions held, read
-// from the target mode and the state x+ (a perturbed state would decide otherwise: which
-// contacts are at rest depends on the run's scales).
+// from the modes before and after (a perturbed state would decide otherwise: which contacts are
+// at rest depends on the run's scales).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -56,33 +56,19 @@ unsigned stick_bits(const LagrangianMode& mode) {
   return mode.kind == ClosedKind::SpatialStick ? 1u << mode.closed_contact : 0u;
 }
 
-// The decisions the choice took at an event from `source` into `target` (x- to x+), read from the
-// two modes and the two states: the contacts touching (closed before or after), those whose slip
-// the jump set (sticking after, or sliding after with a slip changed by more than round-off: a
-// slip from rest, started at its onset speed), which of those slip from rest.
+// The decisions the choice took at an event from `source` into `target`, read from the two
+// modes: the contacts touching (closed before or after), those whose slip the jump set (sticking
+// after, or slipping from rest: sticking before and sliding after). A contact sliding before and
+// after keeps the slip the projection leaves it (the run's rare slip from rest of a contact that
+// slid within the rest band is taken so too).
 SpatialChoiceTrace trace_of_jump(const LagrangianModel& m, const LagrangianMode& source,
-                                 const LagrangianMode& target, ConstVectorRef x_minus,
-                                 ConstVectorRef x_plus) {
-  const int n = m.dof();
-  const DofVector<double> q = load<double>(x_minus, 0, n);
-  const DofVector<double> before = load<double>(x_minus, n, n), after = load<double>(x_plus, n, n);
+                                 const LagrangianMode& target) {
   SpatialChoiceTrace trace;
   trace.closed = closed_bits(target);
   trace.stick = stick_bits(target);
   trace.touching = closed_bits(source) | trace.closed;
+  trace.onset = stick_bits(source) & trace.closed & ~trace.stick;
   trace.onset_speed.assign(static_cast<size_t>(m.contact_count()), 0.0);
-  for_each_bit(trace.closed & ~trace.stick, [&](int i) {
-    const LagrangianContact& c = m.contact(i);
-    if (!c.spatial_frictional()) return;
-    double moved = 0.0, size = 0.0;
-    for (size_t r = 0; r < 2; ++r) {
-      DofVector<double> eta;
-      c.slip[r](q, eta);
-      moved += std::abs(eta.dot(after - before));
-      size += eta.cwiseAbs().dot(before.cwiseAbs() + after.cwiseAbs());
-    }
-    if (moved > 1e-13 * size) trace.onset |= 1u << i;
-  });
   trace.rest = (trace.stick | trace.onset) & trace.touching;
   return trace;
 }
@@ -101,12 +87,11 @@ Reset spatial_sets_reset(const Context& ctx, ModeId self, const SpatialSetsEvent
   // from rest starts at 0 here: its onset speed (1e-10 of the slip's scale) moves the derivative
   // by that fraction.
   r.chosen_jacobian = [ctx, self, mask](ModeId target, double t, ConstVectorRef x, ConstVectorRef,
-                                        ConstVectorRef x_plus, MatrixRef d_dx, MatrixRef d_dz,
+                                        ConstVectorRef, MatrixRef d_dx, MatrixRef d_dz,
                                         VectorRef d_dt) {
     const int n = ctx->n;
     const LagrangianModel& m = ctx->model;
-    const SpatialChoiceTrace trace =
-        trace_of_jump(m, ctx->mode_of(self), ctx->mode_of(target), x, x_plus);
+    const SpatialChoiceTrace trace = trace_of_jump(m, ctx->mode_of(self), ctx->mode_of(target));
     d_dx.setZero();
     d_dz.setZero();
     const auto map = [&](double tt, const Vector& xs) {
