@@ -16,6 +16,13 @@ orientation) whose eight corners are newton_coulomb contacts, against closed for
   corner, computed here from the rigid body's contact matrix A = 1/m + (|r|^2 - r r^T) / I
   (stick: A P = -((1 + e) v_N, v_T); slip: P_T = -mu P_N d, the direction found by a scan).
 
+- A capsule (two sphere contacts) rolling or sliding down inclines, and the flow-map Jacobian
+  through a face's stop against its closed form and differences of runs.
+
+Over 450 lines (about 570): one model's cases (the cube with friction on several contacts) and
+the closed forms they share (start, state, energy, corners); split by concept they would copy
+those helpers.
+
 Usage: cli_spatial_contacts_test.py CASE SALTUS_BINARY SOURCE_DIR WORK_DIR (one CTest test per
 CASE, apps/CMakeLists.txt), run by Debian's python3 (NumPy).
 """
