@@ -17,6 +17,7 @@
 #include "saltus/mech/newton_impact_map.hpp"
 #include "saltus/mech/routh_impact_process.hpp"
 #include "saltus/mech/spatial_impact_law.hpp"
+#include "saltus/mech/spatial_routh_process.hpp"
 
 namespace saltus::mech {
 
@@ -368,7 +369,10 @@ ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q, ConstVect
     input.A = (0.5 * (input.A + input.A.transpose())).eval();
     SpatialImpactResult r;
     if (kind == ImpactKind::Collision) {
-      r = spatial_newton_coulomb_impact(input, c.law.e, c.law.e_t, c.law.mu, c.law.superelastic);
+      r = c.law.kind == ImpactLawKind::NewtonCoulomb
+              ? spatial_newton_coulomb_impact(input, c.law.e, c.law.e_t, c.law.mu,
+                                              c.law.superelastic)
+              : spatial_routh_impact(input, c.law.e, c.law.mu, routh_termination(c.law.kind));
     }
     out.qdot_plus = qd;
     for (size_t i = 0; i < 3; ++i) out.qdot_plus += MW[i] * r.impulse[static_cast<Eigen::Index>(i)];
@@ -445,10 +449,12 @@ void LagrangianModel::validate() const {
 void LagrangianModel::validate_spatial_contact(int i) const {
   const LagrangianContact& c = contacts_[i];
   if (c.law.kind != ImpactLawKind::NewtonFrictionless &&
-      c.law.kind != ImpactLawKind::NewtonCoulomb) {
+      c.law.kind != ImpactLawKind::NewtonCoulomb && !is_routh(c.law.kind)) {
     saltus::detail::throw_error(c.description, ": law ", to_string(c.law.kind),
-                                " in space; expected newton (frictionless) or newton_coulomb "
-                                "(Newton and Coulomb's cone): the other laws are planar");
+                                " in space; expected newton (frictionless), newton_coulomb "
+                                "(Newton and Coulomb's cone) or routh_newton, routh_poisson, "
+                                "routh_stronge (Routh's process with the cone): the other laws "
+                                "are planar");
   }
   if (!c.spatial_frictional()) return;
   for (int k = 0; k < contact_count(); ++k) {

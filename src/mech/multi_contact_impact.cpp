@@ -304,8 +304,20 @@ std::string simultaneous_impact_note(const LagrangianModel& m, const Simultaneou
                        : "Newton's law per contact over one impact LCP")
       << (imp.equal_compliance ? "; its dependent contacts' several answers closed by the rigid "
                                  "limit of equal compliance"
-                               : "")
-      << "); per contact: ";
+                               : "");
+  // The other laws (Routh's processes, Chatterjee-Ruina, naive) are built for one contact: in a
+  // simultaneous impact they take Newton's e with e_t = 0, and the note says so.
+  std::vector<int> single;
+  for (int i : imp.contacts) {
+    const ImpactLawKind kind = m.contact(i).law.kind;
+    if (kind != ImpactLawKind::NewtonFrictionless && kind != ImpactLawKind::NewtonCoulomb)
+      single.push_back(i);
+  }
+  if (!single.empty()) {
+    out << "; the one-contact law of " << contact_names(m, single)
+        << " taken as Newton's e with e_t = 0";
+  }
+  out << "); per contact: ";
   const Vector dq = imp.qdot_plus - qdot_minus;
   for (size_t k = 0; k < imp.contacts.size(); ++k) {
     const int i = imp.contacts[k];

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "saltus/core/error.hpp"
+
 namespace saltus::mech {
 
 const char* to_string(RouthTermination termination) {
@@ -16,6 +18,24 @@ const char* to_string(RouthTermination termination) {
       return "stronge";
   }
   return "?";
+}
+
+bool is_routh(ImpactLawKind kind) {
+  return kind == ImpactLawKind::RouthNewton || kind == ImpactLawKind::RouthPoisson ||
+         kind == ImpactLawKind::RouthStronge;
+}
+
+RouthTermination routh_termination(ImpactLawKind kind) {
+  switch (kind) {
+    case ImpactLawKind::RouthNewton:
+      return RouthTermination::Newton;
+    case ImpactLawKind::RouthPoisson:
+      return RouthTermination::Poisson;
+    case ImpactLawKind::RouthStronge:
+      return RouthTermination::Stronge;
+    default:
+      saltus::detail::throw_error("law ", to_string(kind), " is not one of Routh's processes");
+  }
 }
 
 namespace {

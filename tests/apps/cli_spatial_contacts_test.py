@@ -565,8 +565,8 @@ def friction_in_space_on_several_contacts_refuses_what_it_cannot_do(cli):
         text = f.read()
     corner = 'point = ["-a", "-a", "-a"]\nlaw = "newton_coulomb"'
     expect_refused_edits(cli, text, (
-        ("planar_beside", corner, 'point = ["-a", "-a", "-a"]\nlaw = "routh_newton"',
-         "expected newton (frictionless) or newton_coulomb"),
+        ("planar_beside", corner, 'point = ["-a", "-a", "-a"]\nlaw = "chatterjee_ruina"',
+         "expected newton (frictionless), newton_coulomb"),
         ("compliant_beside", "[solver]", '[[contacts]]\nname = "wall"\ngap = "x + 1"\n'
          'law = "kelvin_voigt"\nk = 1e5\n\n[solver]', "only with rigid contacts in space"),
     ), "c1")

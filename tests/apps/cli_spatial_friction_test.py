@@ -402,7 +402,7 @@ def friction_in_space_refuses_what_it_cannot_do(cli):
         text = f.read()
     law = 'law = "newton_coulomb"'
     expect_refused_edits(cli, text, (
-        ("routh", law, 'law = "routh_newton"', "expected newton (frictionless) or newton_coulomb"),
+        ("planar", law, 'law = "naive"', "expected newton (frictionless), newton_coulomb"),
         ("mu_without_friction", law, 'law = "newton"', "with mu"),
         ("tangent", law, law + '\ntangent = "x"', "tangent directions are derived"),
         ("compliant", law + "\ne = 0.0", 'law = "kelvin_voigt"\nk = 1e5', "with mu"),

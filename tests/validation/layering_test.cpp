@@ -31,7 +31,7 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"events", {"core", "ode"}},
     {"sim", {"core", "ode", "events"}},
     {"lcp", {"core"}},
-    {"mech", {"core", "lcp"}},
+    {"mech", {"core", "ode", "events", "lcp"}},
     {"analysis", {"core", "ode", "events", "sim", "lcp", "mech"}},
     {"bridge", {"core", "ode", "events", "sim", "lcp", "mech"}},
     {"systems", {"core", "ode", "events", "sim", "lcp", "mech", "analysis"}},

@@ -40,6 +40,11 @@ enum class RouthTermination { Newton, Poisson, Stronge };
 
 const char* to_string(RouthTermination termination);
 
+// Whether a law is one of Routh's processes (RouthNewton, RouthPoisson, RouthStronge), and which
+// ending it takes (another law throws).
+bool is_routh(ImpactLawKind kind);
+RouthTermination routh_termination(ImpactLawKind kind);
+
 PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double mu,
                                 RouthTermination termination);
 

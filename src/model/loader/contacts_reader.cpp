@@ -8,6 +8,7 @@
 #include "saltus/core/error.hpp"
 #include "saltus/lang/tape.hpp"
 #include "saltus/mech/lagrangian_model.hpp"
+#include "saltus/mech/routh_impact_process.hpp"
 #include "saltus/model/runtime_contact_laws.hpp"
 
 namespace saltus::model::loader {
@@ -261,14 +262,16 @@ void ModelReader::read_contact(const toml::table& t, int index) {
     } else if (t.get("tangent") != nullptr) {
       add(*t.get("tangent"), where + " on a body point has a tangent; expected none: its two " +
                                  "tangent directions are derived from the plane");
-    } else if (frictional ? rigid->second != mech::ImpactLawKind::NewtonCoulomb
+    } else if (frictional ? rigid->second != mech::ImpactLawKind::NewtonCoulomb &&
+                                !mech::is_routh(rigid->second)
                           : t.get("mu") != nullptr && (c.compliant || law == "newton")) {
       add(t.get("law") != nullptr ? *t.get("law") : static_cast<const toml::node&>(t),
           where + " on a body point has law '" + law + "'" +
               (t.get("mu") != nullptr ? " with mu" : "") +
-              "; expected newton (frictionless) or newton_coulomb with mu (Newton and " +
-              "Coulomb's cone in space): the other laws are planar, and compliant friction " +
-              "in space is not built");
+              "; expected newton (frictionless), newton_coulomb with mu (Newton and " +
+              "Coulomb's cone in space) or routh_newton, routh_poisson, routh_stronge with mu " +
+              "(Routh's process with the cone): the other laws are planar, and compliant " +
+              "friction in space is not built");
     } else {
       ModelContact::BodyPoint shape;
       c.gap = body_point_gap(t, c.body, where, shape);
