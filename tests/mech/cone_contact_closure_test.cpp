@@ -6,6 +6,7 @@
 // units; with independent contacts it is the solver's own answer.
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
@@ -159,6 +160,45 @@ TEST(ConeContactClosure, IndependentContactsKeepTheSolversAnswer) {
     ++compared;
   }
   EXPECT_GE(compared, 50);
+}
+
+TEST(ConeContactClosure, RoundOffThatNoImpulseReachesIsLeftOut) {
+  // A cube's edge (along x) landing gently on a rough floor: two corners, 6 rows of rank 5 (the
+  // corners' slips along the edge are equal). b = W^T qdot- comes from contact velocities that
+  // cancel (a spinning body landing gently: a random drop's b was 1e-7 from terms near 1), so
+  // its round-off, here 1e-9 of b along the edge's null combination, is no motion any impulse
+  // can give or remove, and the rigid problem has no answer within the solver's tolerance (the
+  // drop stopped so, with 1.6e-10). The closure leaves that part out (below 1e-8 of b), says so,
+  // and its answer meets every contact's conditions on the rest.
+  const double h = 0.1, m = 1.0, I = 2.0 / 3.0 * m * h * h, mu = 0.9;
+  const std::vector<Eigen::Vector3d> rho = {{-h, -h, -h}, {h, -h, -h}};
+  const std::vector<Eigen::Vector3d> n(2, Eigen::Vector3d::UnitZ());
+  const Matrix W = body_jacobian(rho, n);
+  const Matrix M_inv =
+      Eigen::Matrix<double, 6, 1>(1 / m, 1 / m, 1 / m, 1 / I, 1 / I, 1 / I).asDiagonal();
+  Eigen::Matrix<double, 6, 1> qdot;
+  qdot << 1e-4, 2e-4, -1e-3, 0.0, 1e-3, 0.0;  // landing gently, both corners sticking
+  ConeContactProblem p{cones(2, mu), W.transpose() * M_inv * W, W.transpose() * qdot};
+  for (int i = 0; i < 2; ++i) p.b[3 * i] *= 1.5;  // Newton's e = 0.5 on the normals
+  const Eigen::SelfAdjointEigenSolver<Matrix> eig(p.G);
+  ASSERT_LT(std::abs(eig.eigenvalues()[0]), 1e-14 * eig.eigenvalues()[5]);
+  const Vector null = eig.eigenvectors().col(0);
+  for (const double part : {1e-9, 3e-9}) {
+    ConeContactProblem q = p;
+    q.b += part * q.b.cwiseAbs().maxCoeff() * null;
+    const ConeContactResult plain = solve_cone_contact_problem(q);
+    EXPECT_FALSE(plain.solved()) << part << ": the rigid problem alone, " << plain.message;
+    const ConeContactResult res = solve_in_the_compliant_limit(q);
+    ASSERT_TRUE(res.solved()) << part << ": " << res.message;
+    EXPECT_NE(res.message.find("left out"), std::string::npos) << res.message;
+    const double scale = q.b.cwiseAbs().maxCoeff();
+    EXPECT_LE((q.G * res.r + q.b - res.u).cwiseAbs().maxCoeff(), 1.01 * part * scale) << part;
+    EXPECT_EQ(violated_conditions(p, res.r, 1e-9), "") << part;
+  }
+  // A part beyond 1e-8 of b is not round-off: kept, and the problem stays without an answer.
+  ConeContactProblem far = p;
+  far.b += 1e-6 * far.b.cwiseAbs().maxCoeff() * null;
+  EXPECT_FALSE(solve_in_the_compliant_limit(far).solved());
 }
 
 }  // namespace
