@@ -75,9 +75,7 @@ class Process {
   SpatialImpactResult run(SpatialRouthTrace& trace);
 
  private:
-  Vec3 velocity(const Point& x) const {
-    return v_minus_ + A_ * Vec3(x.p, x.P_T[0], x.P_T[1]);
-  }
+  Vec3 velocity(const Point& x) const { return v_minus_ + A_ * Vec3(x.p, x.P_T[0], x.P_T[1]); }
   // Crosses from < 0 to >= 0 where the process ends (after the compression).
   double termination_value(const Point& x) const {
     switch (termination_) {
@@ -98,8 +96,8 @@ class Process {
     const Vec3 v = velocity(x);
     jam_ = saltus::detail::text("Routh process in space (", to_string(termination_), ", e = ", e_,
                                 ", mu = ", mu_, ", v- = (", v_minus_[0], ", ", v_minus_[1], ", ",
-                                v_minus_[2], ")): ", what, " at P_N = ", x.p, " (v = (", v[0],
-                                ", ", v[1], ", ", v[2], "))");
+                                v_minus_[2], ")): ", what, " at P_N = ", x.p, " (v = (", v[0], ", ",
+                                v[1], ", ", v[2], "))");
   }
   void compression_ended(const Point& x) {
     compressed_ = true;
@@ -246,8 +244,7 @@ PhaseEnd Process::slip_phase(Point& x) {
     }
     const ode::StepStatus status = stepper.step(limit);
     if (status != ode::StepStatus::Accepted) {
-      fail(saltus::detail::text("the slip's integration failed (", ode::to_string(status), ")"),
-           x);
+      fail(saltus::detail::text("the slip's integration failed (", ode::to_string(status), ")"), x);
       return PhaseEnd::Terminate;
     }
     const Point next = unpack(stepper.time(), stepper.state());
@@ -339,9 +336,10 @@ SpatialImpactResult Process::run(SpatialRouthTrace& trace) {
       } else {
         ray = restart_direction();
         if (!ray) {
-          fail("the slip restarts from rest in no single direction (|B^-1 a| > mu, and the "
-               "directions s with a - mu B s along +s are not one)",
-               x);
+          fail(
+              "the slip restarts from rest in no single direction (|B^-1 a| > mu, and the "
+              "directions s with a - mu B s along +s are not one)",
+              x);
           break;
         }
         kind = SpatialSlipPhase::RaySlip;

@@ -165,9 +165,8 @@ TEST(SpatialRouthProcess, KeepsItsLawsOverRandomContacts) {
       }
       // The slip turned: its direction after differs from before (a slip that ends sliding).
       if (!s.sticks && s.v_plus.tail<2>().norm() > 1e-3 && in.v_minus.tail<2>().norm() > 1e-3) {
-        const double turn = std::acos(std::clamp(s.v_plus.tail<2>().normalized().dot(
-                                                     in.v_minus.tail<2>().normalized()),
-                                                 -1.0, 1.0));
+        const double turn = std::acos(std::clamp(
+            s.v_plus.tail<2>().normalized().dot(in.v_minus.tail<2>().normalized()), -1.0, 1.0));
         swerved += turn > 0.1;
       }
       const double alpha = 1e3, beta = 1e-2;
