@@ -229,12 +229,14 @@ struct DynamicsT {
   S lambda_N = S(0.0), lambda_T = S(0.0), B = S(0.0);
   // A contact in space (spatial_friction_dynamics.hpp): the tangential force along t_2 (lambda_T
   // is along t_1), w_N^T M^-1 w_N, and the slip speed gamma . d (0 while sticking).
-  S lambda_T2 = S(0.0), normal_metric = S(0.0), slip_speed = S(0.0);
+  // With drilling friction, lambda_T3: the multiplier of the third slip row (the drilling
+  // torque over l).
+  S lambda_T2 = S(0.0), lambda_T3 = S(0.0), normal_metric = S(0.0), slip_speed = S(0.0);
   // Kind IndexSets: per contact index (zero for contacts not closed); B is then the normalised
   // determinant of the closed-contact system (index_set_dynamics.hpp).
   DofVector<S> lambda_N_of, lambda_T_of;
-  // Kind IndexSets with friction in space: the tangential force along t_2 per contact index.
-  DofVector<S> lambda_T2_of;
+  // Kind IndexSets with friction in space: the multipliers of slip rows 2 and 3 per contact.
+  DofVector<S> lambda_T2_of, lambda_T3_of;
 };
 
 // h_total = h(t, q, qdot) + the forces of the compliant contacts active in `compliant_mask`.

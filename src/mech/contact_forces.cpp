@@ -13,7 +13,7 @@ ContactForces LagrangianModel::contact_forces(const LagrangianMode& mode, double
                                               ConstVectorRef q, ConstVectorRef qdot) const {
   const ContactDynamics d = dynamics(mode, t, q, qdot);
   const int k = contact_count();
-  ContactForces out{Vector::Zero(k), Vector::Zero(k), Vector::Zero(k)};
+  ContactForces out{Vector::Zero(k), Vector::Zero(k), Vector::Zero(k), Vector::Zero(k)};
   for (int c = 0; c < k; ++c) {
     double normal = 0.0, tangential = 0.0;
     const auto slot = std::find(compliant_.begin(), compliant_.end(), c);
@@ -26,10 +26,12 @@ ContactForces LagrangianModel::contact_forces(const LagrangianMode& mode, double
       normal = d.lambda_N_each[c];
       tangential = d.lambda_T_each[c];
       if (d.lambda_T2_each.size() > c) out.tangential_2[c] = d.lambda_T2_each[c];
+      if (d.lambda_T3_each.size() > c) out.drilling[c] = d.lambda_T3_each[c];
     } else if (mode.closed_contact == c && mode.kind != ClosedKind::PostZeno) {
       normal = d.lambda_N;
       tangential = d.lambda_T;
       out.tangential_2[c] = d.lambda_T2;  // 0 but in space
+      out.drilling[c] = d.lambda_T3;      // 0 but with drilling friction
     }
     out.normal[c] = normal;
     out.tangential[c] = tangential;

@@ -346,14 +346,14 @@ void add_index_sets_guard(HybridSystem& sys, ModeId id, const Context& ctx, unsi
                       for_each_bit(closed, [&](int i) {
                         const LagrangianContact& c = m.contact(i);
                         if (!c.spatial_frictional()) return;
-                        DofVector<double> e1, e2;
-                        c.slip[0](load<double>(x, 0, n), e1);
-                        c.slip[1](load<double>(x, 0, n), e2);
-                        const double scale = scale_along(e1, s.qdot) + scale_along(e2, s.qdot);
-                        if (std::hypot(e1.dot(x.tail(n)), e2.dot(x.tail(n))) <=
-                            kPostZenoRestRate * scale) {
-                          at_rest |= 1u << i;
+                        double scale = 0.0, slip2 = 0.0;
+                        for (int r = 0; r < c.slip_rows(); ++r) {
+                          DofVector<double> e;
+                          c.slip[static_cast<size_t>(r)](load<double>(x, 0, n), e);
+                          scale += scale_along(e, s.qdot);
+                          slip2 += e.dot(x.tail(n)) * e.dot(x.tail(n));
                         }
+                        if (std::sqrt(slip2) <= kPostZenoRestRate * scale) at_rest |= 1u << i;
                       });
                       return continue_spatial_sets(*ctx, t, x.head(n), {closed, 0, 0, at_rest},
                                                    mask, jump);

@@ -231,11 +231,13 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
   out.lambda_N = d.lambda_N;
   out.lambda_T = d.lambda_T;
   out.lambda_T2 = d.lambda_T2;
+  out.lambda_T3 = d.lambda_T3;
   out.B = mode.kind == ClosedKind::None || mode.kind == ClosedKind::PostZeno ? kNaN : d.B;
   if (mode.kind == ClosedKind::IndexSets) {
     out.lambda_N_each = d.lambda_N_of;
     out.lambda_T_each = d.lambda_T_of;
     out.lambda_T2_each = d.lambda_T2_of;
+    out.lambda_T3_each = d.lambda_T3_of;
   } else if (detail::has_compliant_friction(*this, mode)) {
     out.lambda_T_each = d.lambda_T_of;
   }
@@ -313,7 +315,7 @@ LagrangianMode current_closed_mode(const LagrangianModel& m, int i, ConstVectorR
     const DofVector<double> qv = load<double>(q, 0, m.dof()), qdv = load<double>(qdot, 0, m.dof());
     detail::SlipKinematics<double> kt;
     detail::slip_kinematics(c, qv, qdv, kt);
-    const bool rests = std::hypot(kt.gamma[0], kt.gamma[1]) <= detail::kSlipRestFraction * kt.terms;
+    const bool rests = std::sqrt(kt.speed2()) <= detail::kSlipRestFraction * kt.terms;
     return {i, rests ? ClosedKind::SpatialStick : ClosedKind::SpatialSlip, 0};
   }
   if (!c.frictional()) return {i, ClosedKind::Frictionless, 0};

@@ -23,19 +23,28 @@ namespace saltus::mech::detail {
 
 namespace {
 
-// The velocity rows [w_N eta_1^T eta_2^T] of contact ci at q.
-std::array<DofVector<double>, 3> velocity_rows(const LagrangianContact& c,
-                                               const DofVector<double>& q) {
-  std::array<DofVector<double>, 3> rows;
+// The velocity rows [w_N eta_1^T ... eta_k^T] of contact ci at q (k = c.slip_rows()).
+std::array<DofVector<double>, 1 + kMaxSlipRows> velocity_rows(const LagrangianContact& c,
+                                                              const DofVector<double>& q) {
+  std::array<DofVector<double>, 1 + kMaxSlipRows> rows;
   gradient(c.gap, q, rows[0]);
-  c.slip[0](q, rows[1]);
-  c.slip[1](q, rows[2]);
+  for (int k = 0; k < c.slip_rows(); ++k) {
+    c.slip[static_cast<size_t>(k)](q, rows[static_cast<size_t>(k + 1)]);
+  }
   return rows;
 }
 
-// "(a, b)" for messages.
-std::string pair_text(double a, double b) {
-  return saltus::detail::text("(", a, ", ", b, ")");
+// "(a, b)" or "(a, b, c)" for messages: the first `rows` entries.
+std::string slip_text(const std::array<double, kMaxSlipRows>& v, int rows) {
+  std::string out = "(";
+  for (int k = 0; k < rows; ++k) out += (k ? ", " : "") + saltus::detail::text(v[k]);
+  return out + ")";
+}
+
+double norm_of(const std::array<double, kMaxSlipRows>& v, int rows) {
+  double sum = 0.0;
+  for (int k = 0; k < rows; ++k) sum += v[k] * v[k];
+  return std::sqrt(sum);
 }
 
 // x+ = (q, qd without contact ci's slip), generic in the scalar (Reset::to_ad derives its
@@ -62,16 +71,19 @@ Reset slip_from_rest(const Context& ctx, int ci, ModeId slip, unsigned mask) {
     const DofVector<double> q = load<double>(x, 0, n);
     DofVector<double> qd = load<double>(x, n, n);
     const ContactDynamics held = m.dynamics({ci, ClosedKind::SpatialStick, mask}, t, q, qd);
-    const double force = std::hypot(held.lambda_T, held.lambda_T2);
+    const int rows = m.contact(ci).slip_rows();
+    const std::array<double, kMaxSlipRows> f{held.lambda_T, held.lambda_T2, held.lambda_T3};
+    const double force = norm_of(f, rows);
     double scale = 0.0, resolution = 0.0;
-    const std::array<DofVector<double>, 3> W = velocity_rows(m.contact(ci), q);
+    const auto W = velocity_rows(m.contact(ci), q);
     for (int j = 0; j < n; ++j) {
-      const double along = std::abs(W[1][j]) + std::abs(W[2][j]);
+      double along = 0.0;
+      for (int k = 1; k <= rows; ++k) along += std::abs(W[static_cast<size_t>(k)][j]);
       if (jump.state_scales != nullptr) scale += along * jump.state_scales[n + j];
       if (jump.state_atol != nullptr) resolution += along * jump.state_atol[n + j];
     }
     const double start = force > 0.0 ? onset_slip_speed(scale, resolution) / force : 0.0;
-    remove_slip(m, ci, q, qd, {-start * held.lambda_T, -start * held.lambda_T2});
+    remove_slip(m, ci, q, qd, {-start * f[0], -start * f[1], -start * f[2]});
     VectorRef xp = jump.state_after();
     xp.head(n) = q;
     xp.segment(n, n) = qd;
@@ -91,15 +103,16 @@ LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, 
   DofVector<double> qdv = load<double>(qdot, 0, m.dof());
   SlipKinematics<double> kt;
   slip_kinematics(c, qv, qdv, kt);
-  const double speed = std::hypot(kt.gamma[0], kt.gamma[1]);
+  const int rows = c.slip_rows();
+  const double speed = std::sqrt(kt.speed2());
   const bool rests = at_rest || speed <= kSlipRestFraction * kt.terms;
   ContactDynamics held;
+  std::array<double, kMaxSlipRows> held_f{};
   if (rests) {
     held = m.dynamics(stick, t, q, qdot);
     if (!(held.lambda_N > 0.0)) return open;
-    if (std::hypot(held.lambda_T, held.lambda_T2) <= c.law.static_mu() * held.lambda_N) {
-      return stick;
-    }
+    held_f = {held.lambda_T, held.lambda_T2, held.lambda_T3};
+    if (norm_of(held_f, rows) <= c.law.static_mu() * held.lambda_N) return stick;
     remove_slip(m, i, qv, qdv);  // the slip flow then starts along -lambda_T
   }
   const ContactDynamics d = m.dynamics(slip, t, qv, qdv);
@@ -110,12 +123,12 @@ LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, 
     // instant (or grind along gamma = 0 in the slip flow).
     SlipKinematics<double> now;
     slip_kinematics(c, qv, qdv, now);
-    const double force = std::hypot(d.lambda_T, d.lambda_T2);
-    const double dir[2] = {-d.lambda_T / force, -d.lambda_T2 / force};
+    const std::array<double, kMaxSlipRows> f{d.lambda_T, d.lambda_T2, d.lambda_T3};
+    const double force = norm_of(f, rows);
     double rate = 0.0, scale = 0.0;
-    for (size_t k = 0; k < 2; ++k) {
+    for (int k = 0; k < rows; ++k) {
       const double a = now.w[k].dot(d.qddot) + now.what[k];
-      rate += a * dir[k];
+      rate += a * (-f[k] / force);
       scale += std::abs(now.w[k].dot(d.qddot)) + std::abs(now.what[k]);
     }
     if (rate < -1e-9 * scale) {
@@ -123,7 +136,7 @@ LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, 
           ContactStop::Painleve,
           saltus::detail::text(
               c.description, ": at t = ", t, " the contact can neither stick (its stick force ",
-              pair_text(held.lambda_T, held.lambda_T2),
+              slip_text(held_f, rows),
               " lies outside the cone mu_s lambda_N = ", c.law.static_mu() * held.lambda_N,
               ") nor slip against it (the slip speed would ", "fall at ", rate,
               "): no consistent contact mode (Painleve); lower mu or change ", "the geometry"));
@@ -134,9 +147,9 @@ LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, 
         ContactStop::Painleve,
         saltus::detail::text(
             c.description, ": at t = ", t, " the contact would slide in space (slip velocity ",
-            pair_text(kt.gamma[0], kt.gamma[1]), ", friction force ",
-            pair_text(d.lambda_T, d.lambda_T2), ") with B = w_N^T M^-1 (w_N - mu W_T d) = ", d.B,
-            " <= 0 at mu = ", c.law.mu,
+            slip_text(kt.gamma, rows), ", friction force ",
+            slip_text({d.lambda_T, d.lambda_T2, d.lambda_T3}, rows),
+            ") with B = w_N^T M^-1 (w_N - mu W_T d) = ", d.B, " <= 0 at mu = ", c.law.mu,
             ": Painleve (no or several contact forces); lower mu or change the geometry"));
   }
   return d.lambda_N > 0.0 ? slip : open;
@@ -206,7 +219,9 @@ void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx
                          using std::sqrt;
                          // mu_s read now: it may follow a run-time parameter.
                          const double mu = ctx->model.contact(ci).law.static_mu();
-                         return sqrt(d.lambda_T * d.lambda_T + d.lambda_T2 * d.lambda_T2) -
+                         // lambda_T3 is 0 without drilling friction.
+                         return sqrt(d.lambda_T * d.lambda_T + d.lambda_T2 * d.lambda_T2 +
+                                     d.lambda_T3 * d.lambda_T3) -
                                 mu * d.lambda_N;
                        }),
                        slip_from_rest(ctx, ci, slip, mask)));
@@ -215,13 +230,14 @@ void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx
 
 InvariantProjection spatial_stick_projection(const Context& ctx, int ci) {
   InvariantProjection p;
-  p.count = 4;  // g_N, gdot_N, gamma_1, gamma_2
-  p.values = [ctx, ci](ConstVectorRef x, VectorRef c) {
+  const int rows = ctx->model.contact(ci).slip_rows();
+  p.count = 2 + rows;  // g_N, gdot_N, gamma_1, gamma_2 (and l w_n with drilling)
+  p.values = [ctx, ci, rows](ConstVectorRef x, VectorRef c) {
     const int n = ctx->n;
     const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
-    const std::array<DofVector<double>, 3> W = velocity_rows(ctx->model.contact(ci), q);
+    const auto W = velocity_rows(ctx->model.contact(ci), q);
     c[0] = ctx->model.contact(ci).gap(q);
-    for (int i = 0; i < 3; ++i) c[1 + i] = W[static_cast<size_t>(i)].dot(qd);
+    for (int i = 0; i <= rows; ++i) c[1 + i] = W[static_cast<size_t>(i)].dot(qd);
   };
   p.project = [ctx, ci, normal = std::vector<int>{ci}](ConstVectorRef target, VectorRef x) {
     const int n = ctx->n;

@@ -37,6 +37,7 @@ bool choose_by_cone_problem(const LagrangianModel& m, double t, const DofVector<
   std::vector<DofVector<double>> W, F;
   std::vector<double> what;
   std::vector<int> contact_of;  // per contact of the problem
+  std::string drilling;         // a contact at rest with drilling friction (not posed here)
   for_each_bit(touching, [&](int i) {
     const LagrangianContact& c = m.contact(i);
     Kinematics<double> kn;
@@ -52,6 +53,7 @@ bool choose_by_cone_problem(const LagrangianModel& m, double t, const DofVector<
     SlipKinematics<double> kt;
     slip_kinematics(c, q, qd, kt);
     if ((rest >> i) & 1u) {
+      if (kt.rows > 2) drilling = c.name;
       problem.contacts.push_back({ConeContactKind::Cone, c.law.static_mu()});
       for (size_t k = 0; k < 2; ++k) {
         W.push_back(kt.w[k]);
@@ -61,11 +63,17 @@ bool choose_by_cone_problem(const LagrangianModel& m, double t, const DofVector<
       return;
     }
     // Sliding: its friction folded into its normal column.
-    const double speed = std::hypot(kt.gamma[0], kt.gamma[1]);
+    const double speed = std::sqrt(kt.speed2());
     const double mu = c.sliding_mu(speed);
-    for (size_t k = 0; k < 2; ++k) F.back() -= mu * (kt.gamma[k] / speed) * kt.w[k];
+    for (int k = 0; k < kt.rows; ++k) F.back() -= mu * (kt.gamma[k] / speed) * kt.w[k];
     problem.contacts.push_back({ConeContactKind::Normal, 0.0});
   });
+  if (!drilling.empty()) {
+    failure = saltus::detail::text("the cone contact problem of the contacts touching at rest ",
+                                   "has no drilling row, and '", drilling,
+                                   "' has drilling friction: it is not posed");
+    return false;
+  }
   const int rows = static_cast<int>(W.size());
   Matrix Wm(n, rows), Fm(n, rows);
   for (int r = 0; r < rows; ++r) {

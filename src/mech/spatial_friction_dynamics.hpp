@@ -18,6 +18,8 @@
 // about to start), d = -lambda_T / |lambda_T| of the stick forces. Slip starts there when the stick
 // force reaches the cone's edge, and this d keeps the friction force continuous. Unlike the
 // planar case, the direction cannot be part of the mode, so the flow takes it from the state.
+// Drilling friction (LagrangianContact::slip_rows() == 3) adds eta_3 = l d(w . n)/dqdot as a third
+// row of W_T: gamma, d and lambda_T have three entries, the same formulas hold (stick: n x 4).
 #pragma once
 
 #include <array>
@@ -37,12 +39,33 @@ inline constexpr double kSlipRestFraction = 1e-13;
 // changes a sensitivity by about 1e-6 of itself; the values are untouched.
 inline constexpr double kFrozenDirectionFraction = 1e-6;
 
+// The most slip rows a contact has (two tangent directions, and the drilling row).
+inline constexpr int kMaxSlipRows = 3;
+
 template <class S>
 struct SlipKinematics {
-  std::array<DofVector<S>, 2> w;  // eta_1^T, eta_2^T
-  std::array<S, 2> gamma{S(0.0), S(0.0)}, what{S(0.0), S(0.0)};
-  double terms = 0.0;  // sum_j (|eta_1,j| + |eta_2,j|) |qdot_j| (the scale of gamma's round-off)
+  int rows = 2;                                 // LagrangianContact::slip_rows()
+  std::array<DofVector<S>, kMaxSlipRows> w;     // eta_k^T
+  std::array<S, kMaxSlipRows> gamma{}, what{};  // 0 beyond rows
+  double terms = 0.0;  // sum_j sum_k |eta_k,j| |qdot_j| (the scale of gamma's round-off)
+  S speed2() const {
+    S out(0.0);
+    for (int k = 0; k < rows; ++k) out = S(out + gamma[k] * gamma[k]);
+    return out;
+  }
 };
+
+// The multipliers of a single closed contact's slip rows (lambda_T, lambda_T2, lambda_T3).
+template <class S>
+std::array<S, kMaxSlipRows> slip_forces(const DynamicsT<S>& d) {
+  return {d.lambda_T, d.lambda_T2, d.lambda_T3};
+}
+template <class S>
+void set_slip_forces(const std::array<S, kMaxSlipRows>& f, DynamicsT<S>& d) {
+  d.lambda_T = f[0];
+  d.lambda_T2 = f[1];
+  d.lambda_T3 = f[2];
+}
 
 template <class S>
 void slip_kinematics(const LagrangianContact& c, const DofVector<S>& q, const DofVector<S>& qd,
@@ -51,7 +74,10 @@ void slip_kinematics(const LagrangianContact& c, const DofVector<S>& q, const Do
   DofVector<SecondOrderJetTpl<S>> qj(n), row;
   for (Eigen::Index k = 0; k < n; ++k) qj[k] = SecondOrderJetTpl<S>(q[k], qd[k], S(0.0));
   out.terms = 0.0;
-  for (size_t r = 0; r < 2; ++r) {
+  out.rows = c.slip_rows();
+  for (size_t r = 0; r < kMaxSlipRows; ++r) {
+    out.gamma[r] = out.what[r] = S(0.0);
+    if (static_cast<int>(r) >= out.rows) continue;
     c.slip[r](qj, row);
     out.w[r].resize(n);
     S gamma(0.0), what(0.0);
@@ -71,16 +97,16 @@ void slip_kinematics(const LagrangianContact& c, const DofVector<S>& q, const Do
 template <class S>
 void spatial_stick(const LagrangianContact& c, const SpdFactor<S>& M, const Kinematics<S>& kn,
                    const SlipKinematics<S>& kt, const DofVector<S>& q, DynamicsT<S>& out) {
-  const int n = static_cast<int>(kn.w.size());
-  std::array<DofVector<S>, 3> W{kn.w, kt.w[0], kt.w[1]}, MW;
-  for (size_t i = 0; i < 3; ++i) MW[i] = M.solve(W[i]);
+  const int n = static_cast<int>(kn.w.size()), m = 1 + kt.rows;
+  std::array<DofVector<S>, 1 + kMaxSlipRows> W{kn.w, kt.w[0], kt.w[1], kt.w[2]}, MW;
+  std::array<S, 1 + kMaxSlipRows> what{kn.what, kt.what[0], kt.what[1], kt.what[2]};
+  for (int i = 0; i < m; ++i) MW[i] = M.solve(W[i]);
   SpdFactor<S> G;
   DofMatrix<S>& g = G.matrix();
-  g.resize(3, 3);
-  DofVector<S> lambda(3);
-  const std::array<S, 3> what{kn.what, kt.what[0], kt.what[1]};
-  for (size_t i = 0; i < 3; ++i) {
-    for (size_t j = 0; j < 3; ++j) g(i, j) = dot(W[i], MW[j]);
+  g.setConstant(m, m, S(0.0));  // set, not resized: GCC cannot see m >= 3 below
+  DofVector<S> lambda = DofVector<S>::Constant(m, S(0.0));
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < m; ++j) g(i, j) = dot(W[i], MW[j]);
     lambda[i] = S(-(dot(W[i], out.qdd) + what[i]));
   }
   const S G_NN = g(0, 0);
@@ -90,13 +116,14 @@ void spatial_stick(const LagrangianContact& c, const SpdFactor<S>& M, const Kine
         "dependent (W^T M^-1 W singular at q = ", q_text(values(q)),
         "): the contact point cannot be held at rest in every direction");
   }
-  G.solve_in_place(lambda);  // [LB] (2.9), equality branch, three rows
-  for (int k = 0; k < n; ++k) {
-    out.qdd[k] = S(out.qdd[k] + MW[0][k] * lambda[0] + MW[1][k] * lambda[1] + MW[2][k] * lambda[2]);
+  G.solve_in_place(lambda);  // [LB] (2.9), equality branch, 1 + rows rows
+  for (int i = 0; i < m; ++i) {
+    for (int k = 0; k < n; ++k) out.qdd[k] = S(out.qdd[k] + MW[i][k] * lambda[i]);
   }
-  out.lambda_N = lambda[0];
-  out.lambda_T = lambda[1];
-  out.lambda_T2 = lambda[2];
+  std::array<S, 1 + kMaxSlipRows> f{};
+  for (int i = 0; i < m; ++i) f[static_cast<size_t>(i)] = lambda[i];
+  out.lambda_N = f[0];
+  set_slip_forces<S>({f[1], f[2], f[3]}, out);
   out.B = G_NN;
   out.normal_metric = G_NN;
   out.slip_speed = S(0.0);
@@ -107,22 +134,22 @@ void spatial_stick(const LagrangianContact& c, const SpdFactor<S>& M, const Kine
 // eta_1^T eta_2^T], G = W^T M^-1 W). Generic, so the resets that apply it have derivatives by AD.
 template <class S>
 void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVector<S>& qd,
-                 const std::array<double, 2>& target = {0.0, 0.0}) {
+                 const std::array<double, kMaxSlipRows>& target = {}) {
   const LagrangianContact& c = m.contact(ci);
-  std::array<DofVector<S>, 3> W, MW;
+  const int rows = 1 + c.slip_rows();
+  std::array<DofVector<S>, 1 + kMaxSlipRows> W, MW;
   gradient(c.gap, q, W[0]);
-  c.slip[0](q, W[1]);
-  c.slip[1](q, W[2]);
+  for (int k = 1; k < rows; ++k) c.slip[static_cast<size_t>(k - 1)](q, W[static_cast<size_t>(k)]);
   SpdFactor<S> M;
   factor_mass(m, q, M);
-  for (size_t i = 0; i < 3; ++i) MW[i] = M.solve(W[i]);
+  for (int i = 0; i < rows; ++i) MW[i] = M.solve(W[i]);
   SpdFactor<S> G;
   DofMatrix<S>& g = G.matrix();
-  g.resize(3, 3);
-  DofVector<S> y(3);
-  for (size_t i = 0; i < 3; ++i) {
-    for (size_t j = 0; j < 3; ++j) g(i, j) = dot(W[i], MW[j]);
-    y[i] = i == 0 ? S(0.0) : S(dot(W[i], qd) - target[i - 1]);
+  g.setConstant(rows, rows, S(0.0));
+  DofVector<S> y = DofVector<S>::Constant(rows, S(0.0));
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < rows; ++j) g(i, j) = dot(W[i], MW[j]);
+    y[i] = i == 0 ? S(0.0) : S(dot(W[i], qd) - target[static_cast<size_t>(i - 1)]);
   }
   if (!G.compute_in_place()) {
     saltus::detail::throw_error(c.description, ": the normal and the two tangent directions are ",
@@ -130,34 +157,40 @@ void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVec
                                 "): the slip cannot be removed");
   }
   G.solve_in_place(y);
-  for (Eigen::Index k = 0; k < qd.size(); ++k) {
-    qd[k] = S(qd[k] - MW[0][k] * y[0] - MW[1][k] * y[1] - MW[2][k] * y[2]);
+  for (int i = 0; i < rows; ++i) {
+    for (Eigen::Index k = 0; k < qd.size(); ++k) qd[k] = S(qd[k] - MW[i][k] * y[i]);
   }
 }
 
 // The sliding direction d of the header comment (unit; zero when at rest with no stick force).
 template <class S>
-std::array<S, 2> slip_direction(const LagrangianContact& c, const SpdFactor<S>& M,
-                                const Kinematics<S>& kn, const SlipKinematics<S>& kt,
-                                const DofVector<S>& q, const DofVector<S>& a) {
+std::array<S, kMaxSlipRows> slip_direction(const LagrangianContact& c, const SpdFactor<S>& M,
+                                           const Kinematics<S>& kn, const SlipKinematics<S>& kt,
+                                           const DofVector<S>& q, const DofVector<S>& a) {
   using std::sqrt;
-  const S speed2 = S(kt.gamma[0] * kt.gamma[0] + kt.gamma[1] * kt.gamma[1]);
+  std::array<S, kMaxSlipRows> d{};
+  const S speed2 = kt.speed2();
   const double speed_value = sqrt(val(speed2));
   if (speed_value > kFrozenDirectionFraction * kt.terms) {
     const S speed = sqrt(speed2);
-    return {S(kt.gamma[0] / speed), S(kt.gamma[1] / speed)};
+    for (int k = 0; k < kt.rows; ++k) d[k] = S(kt.gamma[k] / speed);
+    return d;
   }
   if (speed_value > kSlipRestFraction * kt.terms) {
     // Near rest: the direction's value, without its derivative (see kFrozenDirectionFraction).
-    return {S(val(kt.gamma[0]) / speed_value), S(val(kt.gamma[1]) / speed_value)};
+    for (int k = 0; k < kt.rows; ++k) d[k] = S(val(kt.gamma[k]) / speed_value);
+    return d;
   }
   DynamicsT<S> stick;
   stick.qdd = a;
   spatial_stick(c, M, kn, kt, q, stick);
-  const S force2 = S(stick.lambda_T * stick.lambda_T + stick.lambda_T2 * stick.lambda_T2);
-  if (!(val(force2) > 0.0)) return {S(0.0), S(0.0)};
+  const std::array<S, kMaxSlipRows> f = slip_forces(stick);
+  S force2(0.0);
+  for (int k = 0; k < kt.rows; ++k) force2 = S(force2 + f[k] * f[k]);
+  if (!(val(force2) > 0.0)) return d;
   const S force = sqrt(force2);
-  return {S(-stick.lambda_T / force), S(-stick.lambda_T2 / force)};
+  for (int k = 0; k < kt.rows; ++k) d[k] = S(-f[k] / force);
+  return d;
 }
 
 // qddot and forces of contact `ci` held closed, sliding (SpatialSlip) or sticking (SpatialStick);
@@ -175,8 +208,9 @@ void spatial_closed_dynamics(const LagrangianModel& m, const LagrangianMode& mod
     spatial_stick(c, M, kn, kt, q, out);
     return;
   }
-  const std::array<S, 2> d = slip_direction(c, M, kn, kt, q, out.qdd);
-  const S speed = S(kt.gamma[0] * d[0] + kt.gamma[1] * d[1]);
+  const std::array<S, kMaxSlipRows> d = slip_direction(c, M, kn, kt, q, out.qdd);
+  S speed(0.0);
+  for (int k = 0; k < kt.rows; ++k) speed = S(speed + kt.gamma[k] * d[k]);
   const S mu = c.sliding_mu(S(val(speed) > 0.0 ? speed : S(0.0)));
   if (!(val(mu) >= 0.0)) {
     saltus::detail::throw_error(c.description, ": Stribeck curve mu_k(", val(speed),
@@ -185,13 +219,16 @@ void spatial_closed_dynamics(const LagrangianModel& m, const LagrangianMode& mod
   }
   const int n = m.dof();
   DofVector<S> u = kn.w;
-  for (int k = 0; k < n; ++k) u[k] = S(u[k] - mu * (kt.w[0][k] * d[0] + kt.w[1][k] * d[1]));
+  for (int r = 0; r < kt.rows; ++r) {
+    for (int k = 0; k < n; ++k) u[k] = S(u[k] - mu * kt.w[r][k] * d[r]);
+  }
   const DofVector<S> Mu = M.solve(u), Mn = M.solve(kn.w);
   out.B = dot(kn.w, Mu);  // FORMULAS.md 11.1 with s w_T -> W_T d
   out.normal_metric = dot(kn.w, Mn);
   out.lambda_N = S(-(dot(kn.w, out.qdd) + kn.what) / out.B);
   out.lambda_T = S(-mu * out.lambda_N * d[0]);
   out.lambda_T2 = S(-mu * out.lambda_N * d[1]);
+  out.lambda_T3 = S(-mu * out.lambda_N * d[2]);
   out.slip_speed = speed;
   for (int k = 0; k < n; ++k) out.qdd[k] = S(out.qdd[k] + Mu[k] * out.lambda_N);
 }

@@ -50,11 +50,22 @@ struct Candidate {
   unsigned closed = 0, stick = 0, onset = 0;  // onset: slipping from rest
 };
 
-std::array<DofVector<double>, 2> slip_rows(const LagrangianContact& c, const DofVector<double>& q) {
-  std::array<DofVector<double>, 2> rows;
-  c.slip[0](q, rows[0]);
-  c.slip[1](q, rows[1]);
+// Contact c's slip rows eta_k at q (2, or 3 with drilling friction).
+std::vector<DofVector<double>> slip_rows(const LagrangianContact& c, const DofVector<double>& q) {
+  std::vector<DofVector<double>> rows(static_cast<size_t>(c.slip_rows()));
+  for (size_t k = 0; k < rows.size(); ++k) c.slip[k](q, rows[k]);
   return rows;
+}
+
+// Contact i's slip-row forces in d, the dynamics of one closed contact (one) or of index sets.
+std::array<double, kMaxSlipRows> slip_forces_of(const ContactDynamics& d, bool one, int i) {
+  if (one) return {d.lambda_T, d.lambda_T2, d.lambda_T3};
+  return {d.lambda_T_each[i], d.lambda_T2_each[i],
+          d.lambda_T3_each.size() > i ? d.lambda_T3_each[i] : 0.0};
+}
+
+double norm_of(const std::array<double, kMaxSlipRows>& f) {
+  return std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
 }
 
 // The contacts of `open` whose normals lie in the span of the normals of `closed` (within 1e-8 in
@@ -121,9 +132,9 @@ DofVector<double> resting_velocity(const LagrangianModel& m, const DofVector<dou
 bool candidate_velocity(const LagrangianModel& m, double t, const DofVector<double>& q,
                         const DofVector<double>& qd0, const Candidate& c,
                         const std::vector<double>& onset, unsigned mask, DofVector<double>& qd,
-                        std::vector<std::array<double, 2>>& direction) {
+                        std::vector<std::array<double, kMaxSlipRows>>& direction) {
   qd = qd0;
-  direction.assign(static_cast<size_t>(m.contact_count()), {0.0, 0.0});
+  direction.assign(static_cast<size_t>(m.contact_count()), {});
   if (!c.onset) return true;
   const LagrangianMode held = mode_of_sets(m, c.closed, c.stick | c.onset, 0, mask);
   const ContactDynamics hold = m.dynamics(held, t, q, qd0);
@@ -135,10 +146,9 @@ bool candidate_velocity(const LagrangianModel& m, double t, const DofVector<doub
   });
   bool ok = true;
   for_each_bit(c.onset | c.stick, [&](int i) {
-    const bool one = held.kind != ClosedKind::IndexSets;
-    const double fx = one ? hold.lambda_T : hold.lambda_T_each[i];
-    const double fy = one ? hold.lambda_T2 : hold.lambda_T2_each[i];
-    const double f = std::hypot(fx, fy);
+    const std::array<double, kMaxSlipRows> fk =
+        slip_forces_of(hold, held.kind != ClosedKind::IndexSets, i);
+    const double f = norm_of(fk);
     const auto rows = slip_rows(m.contact(i), q);
     if (!((c.onset >> i) & 1u)) {
       for (const auto& row : rows) kick.add(row, 0.0);
@@ -148,10 +158,11 @@ bool candidate_velocity(const LagrangianModel& m, double t, const DofVector<doub
       ok = false;
       return;
     }
-    direction[static_cast<size_t>(i)] = {-fx / f, -fy / f};
     const double start = onset[static_cast<size_t>(i)];
-    kick.add(rows[0], -start * fx / f);
-    kick.add(rows[1], -start * fy / f);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      direction[static_cast<size_t>(i)][k] = -fk[k] / f;
+      kick.add(rows[k], -start * fk[k] / f);
+    }
   });
   if (ok) qd = with_rates(m, q, qd0, kick);
   return ok;
@@ -210,14 +221,14 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
   for_each_bit(touching, [&](int i) {
     const LagrangianContact& c = m.contact(i);
     if (!c.spatial_frictional()) return;
-    const auto rows = slip_rows(c, q);
-    const double scale = scale_along(rows[0], scales.qdot) + scale_along(rows[1], scales.qdot);
-    const double resolution = state_atol != nullptr ? scale_along(rows[0], state_atol + n) +
-                                                          scale_along(rows[1], state_atol + n)
-                                                    : 0.0;
+    double scale = 0.0, resolution = 0.0, slip2 = 0.0;
+    for (const DofVector<double>& row : slip_rows(c, q)) {
+      scale += scale_along(row, scales.qdot);
+      if (state_atol != nullptr) resolution += scale_along(row, state_atol + n);
+      slip2 += row.dot(qd_in) * row.dot(qd_in);
+    }
     onset[static_cast<size_t>(i)] = onset_slip_speed(scale, resolution);
-    if (std::hypot(rows[0].dot(qd_in), rows[1].dot(qd_in)) <=
-        std::max(kSlipRestBand * scale, resolution)) {
+    if (std::sqrt(slip2) <= std::max(kSlipRestBand * scale, resolution)) {
       rest |= 1u << i;
     }
   });
@@ -270,7 +281,7 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
   for (const Candidate& c : candidates) {
     const LagrangianMode mode = mode_of_sets(m, c.closed, c.stick, 0, mask);
     DofVector<double> qd;
-    std::vector<std::array<double, 2>> onset_direction;
+    std::vector<std::array<double, kMaxSlipRows>> onset_direction;
     bool ok = candidate_velocity(m, t, q, qd0, c, onset, mask, qd, onset_direction), firm = true;
     if (!ok) continue;
     const ContactDynamics d = m.dynamics(mode, t, q, qd);
@@ -304,16 +315,15 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
         return;
       }
       if (!contact.spatial_frictional()) return;
-      const double fx = single ? d.lambda_T : d.lambda_T_each[i];
-      const double fy = single ? d.lambda_T2 : d.lambda_T2_each[i];
+      const double friction = norm_of(slip_forces_of(d, single, i));
       if ((c.stick >> i) & 1u) {
-        if (!(std::hypot(fx, fy) < contact.law.static_mu() * lambda_N - kFirm * hold)) {
+        if (!(friction < contact.law.static_mu() * lambda_N - kFirm * hold)) {
           firm = false;  // on its cone's edge: about to slip
         }
-        if (std::hypot(fx, fy) > contact.law.static_mu() * lambda_N + tol_force) {
+        if (friction > contact.law.static_mu() * lambda_N + tol_force) {
           ok = false;
           last_reason = saltus::detail::text("'", contact.name, "' sticking leaves its cone (|",
-                                             "lambda_T| = ", std::hypot(fx, fy), " > ",
+                                             "lambda_T| = ", friction, " > ",
                                              contact.law.static_mu() * lambda_N, ")");
         }
         return;
@@ -323,9 +333,9 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
         const auto rows = slip_rows(contact, q);
         SlipKinematics<double> kt;
         slip_kinematics(contact, q, qd, kt);
-        const std::array<double, 2>& dir = onset_direction[static_cast<size_t>(i)];
+        const std::array<double, kMaxSlipRows>& dir = onset_direction[static_cast<size_t>(i)];
         double rate = 0.0, size = 0.0;
-        for (size_t k = 0; k < 2; ++k) {
+        for (size_t k = 0; k < rows.size(); ++k) {
           const double acc = rows[k].dot(d.qddot) + kt.what[k];
           rate += acc * dir[k];
           size += std::abs(rows[k].dot(d.qddot)) + std::abs(kt.what[k]) + std::abs(rows[k].dot(a));
@@ -419,7 +429,7 @@ DofVector<double> continued_velocity(const LagrangianModel& m, double t, const D
                                      unsigned mask) {
   const DofVector<double> qd0 = resting_velocity(m, q, qd, trace.touching, trace.rest);
   DofVector<double> out;
-  std::vector<std::array<double, 2>> direction;
+  std::vector<std::array<double, kMaxSlipRows>> direction;
   if (!candidate_velocity(m, t, q, qd0, {trace.closed, trace.stick, trace.onset}, trace.onset_speed,
                           mask, out, direction)) {
     saltus::detail::throw_error("model '", m.name(), "': at t = ", t,

@@ -3,10 +3,11 @@
 // generic in the scalar like index_set_dynamics.hpp; internal to src/mech.
 //
 // Sources: [LB] (2.9)-(2.10) (seed 001) with each frictional contact's scalar tangent replaced by
-// its two slip rows (spatial_friction_dynamics.hpp). Rows R: the normal w_N of every closed
-// contact, then the two slip rows eta_1, eta_2 of every sticking contact. Force columns F: the
-// same, except that a sliding contact's normal column is w_N - mu W_T d (its friction -mu lambda_N
-// d, d its slip direction). Then (R^T M^-1 F) y = -(R^T a + what), qddot = a + M^-1 F y.
+// its two slip rows (spatial_friction_dynamics.hpp; three with drilling friction). Rows R: the
+// normal w_N of every closed contact, then the slip rows eta_k of every sticking contact. Force
+// columns F: the same, except that a sliding contact's normal column is w_N - mu W_T d (its
+// friction -mu lambda_N d, d its slip direction). Then (R^T M^-1 F) y = -(R^T a + what), qddot = a
+// + M^-1 F y.
 //
 // Statically indeterminate contacts (a box on an edge or a face): the four corners of a face hold
 // three independent normals, and their slip rows three independent in-plane motions for eight.
@@ -117,7 +118,7 @@ void split_forces(const Eigen::MatrixXd& C, const std::vector<S>& weight, const 
 template <class S>
 void spatial_index_set_dynamics(const LagrangianModel& m, const LagrangianMode& mode, const S& t,
                                 const DofVector<S>& q, const DofVector<S>& qd, DynamicsT<S>& out) {
-  constexpr int kMaxRows = 3 * kMaxDof;
+  constexpr int kMaxRows = (1 + kMaxSlipRows) * kMaxDof;
   using Columns = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDof, kMaxRows>;
   using Rows = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, kMaxRows, 1>;
   const int n = m.dof();
@@ -131,14 +132,15 @@ void spatial_index_set_dynamics(const LagrangianModel& m, const LagrangianMode& 
   out.lambda_N_of = DofVector<S>::Constant(nc, S(0.0));
   out.lambda_T_of = DofVector<S>::Constant(nc, S(0.0));
   out.lambda_T2_of = DofVector<S>::Constant(nc, S(0.0));
+  out.lambda_T3_of = DofVector<S>::Constant(nc, S(0.0));
 
   // Every row, normals first: R (n x rows), U (a normal's force per unit lambda_N: w_N, less
   // mu W_T d while sliding; a slip row's: itself), what; contact and role of each.
   Columns R(n, kMaxRows), U(n, kMaxRows);
   Rows what(kMaxRows);
-  int contact_of[kMaxRows] = {}, role_of[kMaxRows] = {};  // role 0 normal, 1 eta_1, 2 eta_2
+  int contact_of[kMaxRows] = {}, role_of[kMaxRows] = {};  // role 0 normal, k eta_k
   DofVector<S> mu_of = DofVector<S>::Constant(nc, S(0.0));
-  std::vector<std::array<S, 2>> direction(static_cast<size_t>(nc));
+  std::vector<std::array<S, kMaxSlipRows>> direction(static_cast<size_t>(nc));
   // Sliding contacts at rest (|gamma| within kSlipRestFraction of its terms) slide against the
   // force that would hold them: the same sets with all of them sticking, evaluated once.
   std::vector<SlipKinematics<S>> slips(static_cast<size_t>(nc));
@@ -147,7 +149,7 @@ void spatial_index_set_dynamics(const LagrangianModel& m, const LagrangianMode& 
     if (!m.contact(i).spatial_frictional()) return;
     SlipKinematics<S>& kt = slips[static_cast<size_t>(i)];
     slip_kinematics(m.contact(i), q, qd, kt);
-    const double speed = std::hypot(val(kt.gamma[0]), val(kt.gamma[1]));
+    const double speed = std::sqrt(val(kt.speed2()));
     if (!(speed > kSlipRestFraction * kt.terms)) resting |= 1u << i;
   });
   DynamicsT<S> held;
@@ -169,27 +171,31 @@ void spatial_index_set_dynamics(const LagrangianModel& m, const LagrangianMode& 
     if (c.spatial_frictional() && !((mode.stick_set >> i) & 1u)) {
       const SlipKinematics<S>& kt = slips[static_cast<size_t>(i)];
       using std::sqrt;
-      const S speed2 = S(kt.gamma[0] * kt.gamma[0] + kt.gamma[1] * kt.gamma[1]);
+      const S speed2 = kt.speed2();
       const double speed = std::sqrt(val(speed2));
-      std::array<S, 2>& d = direction[static_cast<size_t>(i)];
+      std::array<S, kMaxSlipRows>& d = direction[static_cast<size_t>(i)];
       if (speed > kFrozenDirectionFraction * kt.terms) {
         const S s = sqrt(speed2);
-        d = {S(kt.gamma[0] / s), S(kt.gamma[1] / s)};
+        for (int k = 0; k < kt.rows; ++k) d[k] = S(kt.gamma[k] / s);
       } else if ((resting >> i) & 1u) {
-        const S f2 = S(held.lambda_T_of[i] * held.lambda_T_of[i] +
-                       held.lambda_T2_of[i] * held.lambda_T2_of[i]);
+        const std::array<S, kMaxSlipRows> held_f{held.lambda_T_of[i], held.lambda_T2_of[i],
+                                                 held.lambda_T3_of[i]};
+        S f2(0.0);
+        for (int k = 0; k < kt.rows; ++k) f2 = S(f2 + held_f[k] * held_f[k]);
         const S f = val(f2) > 0.0 ? S(sqrt(f2)) : S(1.0);
-        d = {S(-held.lambda_T_of[i] / f), S(-held.lambda_T2_of[i] / f)};
+        for (int k = 0; k < kt.rows; ++k) d[k] = S(-held_f[k] / f);
       } else {  // near rest: the direction's value, without its derivative
-        d = {S(val(kt.gamma[0]) / speed), S(val(kt.gamma[1]) / speed)};
+        for (int k = 0; k < kt.rows; ++k) d[k] = S(val(kt.gamma[k]) / speed);
       }
-      mu_of[i] = c.sliding_mu(S(speed > 0.0 ? S(kt.gamma[0] * d[0] + kt.gamma[1] * d[1]) : S(0.0)));
+      S along(0.0);
+      for (int k = 0; k < kt.rows; ++k) along = S(along + kt.gamma[k] * d[k]);
+      mu_of[i] = c.sliding_mu(S(speed > 0.0 ? along : S(0.0)));
       if (!(val(mu_of[i]) >= 0.0)) {
         saltus::detail::throw_error(c.description, ": Stribeck curve gives mu_k = ", val(mu_of[i]),
                                     "; expected a sliding coefficient >= 0 at every slip speed");
       }
-      for (int r = 0; r < n; ++r) {
-        U(r, rows) = S(U(r, rows) - mu_of[i] * (kt.w[0][r] * d[0] + kt.w[1][r] * d[1]));
+      for (int k = 0; k < kt.rows; ++k) {
+        for (int r = 0; r < n; ++r) U(r, rows) = S(U(r, rows) - mu_of[i] * kt.w[k][r] * d[k]);
       }
     }
     ++rows;
@@ -199,7 +205,7 @@ void spatial_index_set_dynamics(const LagrangianModel& m, const LagrangianMode& 
     if (!m.contact(i).spatial_frictional()) return;
     SlipKinematics<S> kt;
     slip_kinematics(m.contact(i), q, qd, kt);
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < kt.rows; ++k) {
       R.col(rows) = kt.w[static_cast<size_t>(k)];
       U.col(rows) = kt.w[static_cast<size_t>(k)];
       what[rows] = kt.what[static_cast<size_t>(k)];
@@ -266,9 +272,10 @@ void spatial_index_set_dynamics(const LagrangianModel& m, const LagrangianMode& 
     const int ci = contact_of[all_N[static_cast<size_t>(i)]];
     out.lambda_N_of[ci] = lambda;
     if (m.contact(ci).spatial_frictional() && !((mode.stick_set >> ci) & 1u)) {
-      const std::array<S, 2>& d = direction[static_cast<size_t>(ci)];
+      const std::array<S, kMaxSlipRows>& d = direction[static_cast<size_t>(ci)];
       out.lambda_T_of[ci] = S(-mu_of[ci] * lambda * d[0]);
       out.lambda_T2_of[ci] = S(-mu_of[ci] * lambda * d[1]);
+      out.lambda_T3_of[ci] = S(-mu_of[ci] * lambda * d[2]);
     }
   }
   // Sticking contacts' friction: tangential springs of stiffness mu_s lambda_N, floored so that
@@ -290,7 +297,10 @@ void spatial_index_set_dynamics(const LagrangianModel& m, const LagrangianMode& 
   split_forces(C_T, weight, y_T, lambda_T);
   for (size_t j = 0; j < all_T.size(); ++j) {
     const int r = all_T[j];
-    (role_of[r] == 1 ? out.lambda_T_of : out.lambda_T2_of)[contact_of[r]] = lambda_T[j];
+    DofVector<S>& slot = role_of[r] == 1   ? out.lambda_T_of
+                         : role_of[r] == 2 ? out.lambda_T2_of
+                                           : out.lambda_T3_of;
+    slot[contact_of[r]] = lambda_T[j];
   }
 }
 

@@ -178,7 +178,7 @@ void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& c
             const auto [q, qd] = split_state(x, ctx->n);
             SlipKinematics<S> kt;
             slip_kinematics(ctx->model.contact(i), q, qd, kt);
-            const S speed2 = S(kt.gamma[0] * kt.gamma[0] + kt.gamma[1] * kt.gamma[1]);
+            const S speed2 = kt.speed2();
             return val(speed2) > 0.0 ? S(sqrt(speed2)) : S(0.0);
           },
           spatial_sets_reset(ctx, id, {closed, 0, 0, bit, stick}, mask));
@@ -193,7 +193,8 @@ void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& c
                          using S = std::decay_t<decltype(d.lambda_N)>;
                          const double mu = ctx->model.contact(i).law.static_mu();
                          const S f2 = S(d.lambda_T_of[i] * d.lambda_T_of[i] +
-                                        d.lambda_T2_of[i] * d.lambda_T2_of[i]);
+                                        d.lambda_T2_of[i] * d.lambda_T2_of[i] +
+                                        d.lambda_T3_of[i] * d.lambda_T3_of[i]);
                          const S f = val(f2) > 0.0 ? S(sqrt(f2)) : S(0.0);
                          return S(f - mu * d.lambda_N_of[i]);
                        }),
@@ -211,7 +212,8 @@ InvariantProjection spatial_index_set_projection(const Context& ctx, const Lagra
   });
   const int k = static_cast<int>(normal.size()), n = ctx->n;
   InvariantProjection p;
-  p.count = 2 * k + 2 * static_cast<int>(sticking.size());
+  p.count = 2 * k;
+  for (const int i : sticking) p.count += ctx->model.contact(i).slip_rows();
   p.values = [ctx, normal, sticking, k, n](ConstVectorRef x, VectorRef c) {
     const LagrangianModel& m = ctx->model;
     const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
@@ -222,10 +224,11 @@ InvariantProjection spatial_index_set_projection(const Context& ctx, const Lagra
       gradient(contact.gap, q, w);
       c[k + j] = w.dot(qd);
     }
-    for (size_t j = 0; j < sticking.size(); ++j) {
-      for (int r = 0; r < 2; ++r) {
-        m.contact(sticking[j]).slip[static_cast<size_t>(r)](q, w);
-        c[2 * k + 2 * static_cast<int>(j) + r] = w.dot(qd);
+    int row = 2 * k;
+    for (const int i : sticking) {
+      for (int r = 0; r < m.contact(i).slip_rows(); ++r) {
+        m.contact(i).slip[static_cast<size_t>(r)](q, w);
+        c[row++] = w.dot(qd);
       }
     }
   };
@@ -244,8 +247,8 @@ InvariantProjection spatial_index_set_projection(const Context& ctx, const Lagra
       rows.add(w, 0.0);
     }
     for (const int i : sticking) {
-      for (size_t r = 0; r < 2; ++r) {
-        m.contact(i).slip[r](q, w);
+      for (int r = 0; r < m.contact(i).slip_rows(); ++r) {
+        m.contact(i).slip[static_cast<size_t>(r)](q, w);
         rows.add(w, 0.0);
       }
     }

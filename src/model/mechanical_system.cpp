@@ -96,11 +96,12 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     tapes->gaps.push_back(lang::compile_tape(g, {{c.gap, 0}}));
     tapes->tangents.push_back(c.tangent != lang::kNoNode ? lang::compile_tape(g, {{c.tangent, 0}})
                                                          : lang::Tape{});
-    std::array<lang::Tape, 2> rows;
+    std::array<lang::Tape, 3> rows;
     if (c.slip[0] != lang::kNoNode) {
       // d gamma_k / dq'_i adds nodes: a copy of the graph (sharing the run-time parameters).
       lang::ExpressionGraph rates = g;
-      for (size_t k = 0; k < 2; ++k) {
+      for (size_t k = 0; k < 3; ++k) {
+        if (c.slip[k] == lang::kNoNode) continue;
         std::vector<lang::TapeOutput> entries;
         for (int i = 0; i < n; ++i) {
           const lang::NodeId e = rates.derivative(c.slip[k], {lang::OpCode::State, n + i});
@@ -343,7 +344,7 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
     } else if (c.compliant) {
       lm.add_compliant_contact(c.name, c.body, gap, c.compliant_law);
     } else if (c.slip[0] != lang::kNoNode) {
-      const std::array<lang::Tape, 2>& rows = tapes->slip_rows[i];
+      const std::array<lang::Tape, 3>& rows = tapes->slip_rows[i];
       const auto row = [&tapes](const lang::Tape* tape) {
         return [tapes, tape](const auto& q, auto& out) {
           using S = Scalar<decltype(q)>;
@@ -351,8 +352,12 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
           run(*tape, S(0.0), x, x, x, [&out](int k, const S& v) { out[k] = v; });
         };
       };
-      const int k = lm.add_spatial_contact(c.name, c.body, gap, row(&rows[0]), row(&rows[1]),
-                                           current_rigid_law(*model, static_cast<int>(i)));
+      const mech::ContactImpactLaw law = current_rigid_law(*model, static_cast<int>(i));
+      const int k =
+          c.slip[2] != lang::kNoNode
+              ? lm.add_spatial_contact(c.name, c.body, gap, row(&rows[0]), row(&rows[1]),
+                                       row(&rows[2]), law)
+              : lm.add_spatial_contact(c.name, c.body, gap, row(&rows[0]), row(&rows[1]), law);
       if (c.stribeck) lm.set_stribeck(k, configuration_function(c.stribeck, 1));
     } else if (c.tangent != lang::kNoNode) {
       const int k = lm.add_contact(c.name, c.body, gap, tangent,

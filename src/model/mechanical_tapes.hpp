@@ -33,7 +33,7 @@ struct MechanicalTapes {
   std::vector<lang::Tape> constraint_rows;  // slot i: eta^a_i
   // Per contact: the rows eta_1, eta_2 of its slip velocities in space (slot i: d gamma_k /
   // dq'_i); empty tapes for a contact without (ModelContact::slip).
-  std::vector<std::array<lang::Tape, 2>> slip_rows;
+  std::vector<std::array<lang::Tape, 3>> slip_rows;  // the third: drilling (empty without)
   // Models with constraints: the first-order flow x' = (qdot, qddot) of x = (q, qdot), slots
   // 0 .. 2n - 1, then the n + k pivots of the elimination as conditions (Tape::positive_from):
   // the native function writes x' in place and returns whether the elimination applies.

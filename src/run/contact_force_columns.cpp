@@ -29,6 +29,8 @@ std::vector<std::string> column_names(const mech::LagrangianModel& lm,
       tangent_column[static_cast<size_t>(c)] = static_cast<int>(names.size());
       names.push_back("lambda_T1:" + contact.name);
       names.push_back("lambda_T2:" + contact.name);
+      // Drilling friction: the drilling row's force, the torque about the normal over l.
+      if (contact.slip_rows() == 3) names.push_back("lambda_T3:" + contact.name);
     }
   }
   return names;
@@ -82,6 +84,7 @@ ContactForceColumns contact_force_columns(const model::ModelRun& run) {
       if (tangent >= 0) out.values(i, tangent) = f->tangential[c];
       if (tangent >= 0 && lm.contact(c).spatial_frictional()) {
         out.values(i, tangent + 1) = f->tangential_2[c];
+        if (lm.contact(c).slip_rows() == 3) out.values(i, tangent + 2) = f->drilling[c];
       }
     }
   }

@@ -113,6 +113,10 @@
 // tangential rates removed like the normal ones). The single-contact modes, guards and messages are
 // unchanged; the IndexSets resets allocate (they solve an LCP), the single-contact paths do not.
 //
+// Drilling friction adds the spin about the normal, scaled by a length l, as a third slip row in
+// the same cone (a soft finger's ellipsoidal limit: |f_T|^2 + (tau_n / l)^2 <= (mu lambda_N)^2;
+// sliding, the force and torque oppose (gamma, l w_n) together). It acts in the flow; impacts
+// take the two tangent rows only (no drilling impulse).
 // Friction in space (add_spatial_contact; src/mech/spatial_friction_dynamics.hpp,
 // spatial_contact_guards.cpp, spatial_impact_law.hpp): a rigid contact whose slip velocity is two
 // velocity-level rows gamma = W_T^T qdot (W_T = [eta_1^T eta_2^T]) instead of a tangential
@@ -269,8 +273,13 @@ struct LagrangianContact {
   ConfigurationFunction tangent;  // s_T(q); empty: frictionless only
   // A contact in space (add_spatial_contact): the rows eta_1(q), eta_2(q) of the slip velocity
   // gamma_k = eta_k(q) qdot of the contact point along two orthonormal tangent directions (W_T =
-  // [eta_1^T eta_2^T]); empty: a planar contact (tangent) or a frictionless one.
-  std::array<ConstraintRow, 2> slip;
+  // [eta_1^T eta_2^T]); empty: a planar contact (tangent) or a frictionless one. With drilling
+  // friction a third row eta_3 = l d(w . n)/dqdot, the spin about the normal times the drilling
+  // radius l: the slip is then (gamma_1, gamma_2, l w_n), in one cone (a soft finger's ellipsoid
+  // |f_T|^2 + (tau_n / l)^2 <= (mu lambda_N)^2).
+  std::array<ConstraintRow, 3> slip;
+  // How many slip rows: 3 with drilling friction, else 2.
+  int slip_rows() const { return slip[2] ? 3 : 2; }
   // Optional Stribeck curve of a rigid frictional contact: the sliding coefficient mu_k(v) of
   // the slip speed v = |gdot_T| >= 0, given as entry 0 of its argument; empty: law.mu.
   ConfigurationFunction stribeck;
@@ -371,6 +380,7 @@ struct ContactDynamics {
   double lambda_N = 0.0;   // normal force of the closed contact (0 without one)
   double lambda_T = 0.0;   // tangential force (-mu s lambda_N when slipping); in space: along t_1
   double lambda_T2 = 0.0;  // in space: the tangential force along t_2 (0 for planar contacts)
+  double lambda_T3 = 0.0;  // in space with drilling: the drilling torque over l (0 without)
   double B = kNaN;         // w_N^T M^-1 (w_N - mu s w_T) (closed, slip; s = 0 frictionless);
                            // w_N^T M^-1 w_N in stick; NaN without a closed contact; kind
                            // IndexSets: the normalised determinant of index_set_dynamics.hpp
@@ -378,8 +388,9 @@ struct ContactDynamics {
   // Modes with frictional compliant contacts: lambda_T_each[c] is the friction force of
   // compliant contact c along w_T (0 when inactive); lambda_N_each is then empty.
   DofVector<double> lambda_N_each, lambda_T_each;
-  // Kind IndexSets with friction in space: each contact's tangential force along t_2.
-  DofVector<double> lambda_T2_each;
+  // Kind IndexSets with friction in space: each contact's tangential force along t_2, and its
+  // drilling torque over l.
+  DofVector<double> lambda_T2_each, lambda_T3_each;
 };
 
 // Every contact's force in a mode at (t, q, qdot), by contact index: the normal force (a closed
@@ -388,6 +399,7 @@ struct ContactDynamics {
 // 0 where the contact carries none.
 struct ContactForces {
   Vector normal, tangential, tangential_2;
+  Vector drilling;  // with drilling friction: the drilling row's force (torque about n over l)
 };
 
 class LagrangianModel {
@@ -426,7 +438,16 @@ class LagrangianModel {
                           ContactImpactLaw law) {
     LagrangianContact c = make_contact(std::move(name), std::move(body), gap);
     c.law = law;
-    c.slip = {ConstraintRow(eta_1), ConstraintRow(eta_2)};
+    c.slip = {ConstraintRow(eta_1), ConstraintRow(eta_2), ConstraintRow()};
+    return push_contact(std::move(c));
+  }
+  // The same with drilling friction: eta_3 = l d(w . n)/dqdot (LagrangianContact::slip).
+  template <class Gap, class Row1, class Row2, class Row3>
+  int add_spatial_contact(std::string name, std::string body, Gap gap, Row1 eta_1, Row2 eta_2,
+                          Row3 eta_3, ContactImpactLaw law) {
+    LagrangianContact c = make_contact(std::move(name), std::move(body), gap);
+    c.law = law;
+    c.slip = {ConstraintRow(eta_1), ConstraintRow(eta_2), ConstraintRow(eta_3)};
     return push_contact(std::move(c));
   }
   // A frictionless rigid contact (law kind NewtonFrictionless, or mu = 0 with any kind).

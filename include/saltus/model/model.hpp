@@ -164,8 +164,10 @@ struct ModelContact {
   std::optional<BodyPoint> body_point;
   // A frictional contact on a body point (loader/body_point_slip.cpp): the contact point's slip
   // velocities gamma_1, gamma_2 (functions of q and q', linear in q') along two orthonormal
-  // tangent directions of the plane; kNoNode: none (planar friction takes `tangent`).
-  std::array<lang::NodeId, 2> slip{lang::kNoNode, lang::kNoNode};
+  // tangent directions of the plane, and with `drilling = l` a third, l times the body's spin
+  // about the plane's normal; kNoNode: none (planar friction takes `tangent`).
+  std::array<lang::NodeId, 3> slip{lang::kNoNode, lang::kNoNode, lang::kNoNode};
+  lang::NodeId drilling = lang::kNoNode;  // l, the drilling radius (a length)
 };
 
 // [coordinates], [mechanics] and [[contacts]]: a Lagrangian model M(q) q'' = h(t, q, q') + contact

@@ -8,7 +8,9 @@
 // bodies_reader.cpp), and its slip velocity is gamma_k = t_k . v along two orthonormal tangent
 // directions of the plane: t_1 = e x n / |e x n| with e the world axis least aligned with n (at
 // the model's parameter values when loaded), t_2 = n x t_1. Each gamma_k is linear in q', so its
-// row eta_k(q) = d gamma_k / dq' (mechanical_system.cpp) gives gamma_k = eta_k(q) q'.
+// row eta_k(q) = d gamma_k / dq' (mechanical_system.cpp) gives gamma_k = eta_k(q) q'. With
+// `drilling = l` a third slip velocity gamma_3 = l (R w) . n, the spin about the normal scaled
+// to a speed, shares the contact's cone (drilling friction, docs/MODEL_FORMAT.md).
 #include <algorithm>
 #include <cmath>
 
@@ -17,8 +19,9 @@
 
 namespace saltus::model::loader {
 
-std::array<lang::NodeId, 2> ModelReader::body_point_slip(const std::string& body,
-                                                         const ModelContact::BodyPoint& shape) {
+std::array<lang::NodeId, 3> ModelReader::body_point_slip(const std::string& body,
+                                                         const ModelContact::BodyPoint& shape,
+                                                         lang::NodeId drilling) {
   using lang::NodeId;
   using lang::OpCode;
   lang::ExpressionGraph& g = *graph_;
@@ -88,13 +91,16 @@ std::array<lang::NodeId, 2> ModelReader::body_point_slip(const std::string& body
   if (shape.radius != lang::kNoNode) {
     for (size_t i = 0; i < 3; ++i) r[i] = sub(r[i], mul(shape.radius, normal[i]));
   }
-  Vec v = cross(rotated(frame.spin), r);
+  const Vec spin = rotated(frame.spin);  // the angular velocity in world axes
+  Vec v = cross(spin, r);
   for (size_t i = 0; i < 3; ++i) {
     for (int k = 0; k < n; ++k) {
       v[i] = add_(v[i], mul(g.derivative(frame.c[i], {OpCode::State, k}), g.state(n + k)));
     }
   }
-  return {dot(t1, v), dot(t2, v)};
+  // Drilling: l times the spin about the plane's normal (the soft finger's third slip row).
+  const NodeId drill = drilling != lang::kNoNode ? mul(drilling, dot(normal, spin)) : lang::kNoNode;
+  return {dot(t1, v), dot(t2, v), drill};
 }
 
 }  // namespace saltus::model::loader

@@ -206,13 +206,16 @@ class ModelReader {
   // kNoNode after reporting a problem.
   lang::NodeId body_point_gap(const toml::table& t, const std::string& body,
                               const std::string& where, ModelContact::BodyPoint& shape);
-  // A frictional body-point contact's slip velocities along two tangent directions of its plane
+  // A frictional body-point contact's slip velocities along two tangent directions of its plane,
+  // and drilling times the spin about its normal unless drilling is kNoNode
   // (body_point_slip.cpp); `shape` as body_point_gap filled it.
-  std::array<lang::NodeId, 2> body_point_slip(const std::string& body,
-                                              const ModelContact::BodyPoint& shape);
+  std::array<lang::NodeId, 3> body_point_slip(const std::string& body,
+                                              const ModelContact::BodyPoint& shape,
+                                              lang::NodeId drilling);
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
+  lang::NodeId drilling_radius(const toml::table& t, const std::string& where, bool frictional);
   void read_contact_when_and_relabel(const toml::table& t, ModelContact& c,
                                      const std::string& where);
   std::optional<int> painleve_policy(const toml::node& v, const std::string& what);
