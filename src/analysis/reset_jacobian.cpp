@@ -39,7 +39,8 @@ bool reset_jacobian(const HybridSystem& system, ModeId source, GuardId guard, Mo
   if (!allow_differences) {
     failure =
         "the reset has no derivative (a contact's impact under Routh's process, the "
-        "Chatterjee-Ruina or the naive law; in the library, a reset without Reset::jacobian): "
+        "Chatterjee-Ruina or the naive law, or with friction in space; in the library, a reset "
+        "without Reset::jacobian): "
         "run with `--numerical-resets` for central differences of the reset "
         "(SaltationOptions::allow_numerical_derivatives in the library)";
     return false;

@@ -159,6 +159,28 @@ def sliding_and_spinning_stop_together(cli):
 
 
 @case
+def the_common_stop_is_the_same_in_cm_far_away_and_late(cli):
+    # The sliding and spinning sphere in cm (r, l, g, v in cm), moved 1e6 along x and y, started
+    # at t0 = 1e9: the stop at the same instant after the start (1e-10 s; 1e-6 s at 1e9, the
+    # clock's ulp there 1.2e-7 s).
+    v0, w0, l, mu = 1.4, 25.0, 0.02, 0.35
+    base = spin_sets((0, 0, w0)) + ["x'=%r" % v0, "y'=0", "mu=%r" % mu]
+    events, _ = run(cli, "si", "sliding_sphere.toml", base + [
+        "contacts.floor.drilling=%r" % l, "solver.t_end=1.0"])
+    t_si = float(events[0]["t"])
+    for name, sets, t0, tol in (
+            ("cm", ["r=5.0", "g=981.0", "x'=%r" % (100 * v0), "contacts.floor.drilling=%r" %
+                    (100 * l), "z=5.0"], 0.0, 1e-10),
+            ("far", ["x=1e6", "y=-1e6", "contacts.floor.drilling=%r" % l], 0.0, 1e-10),
+            ("late", ["initial.t=1e9", "contacts.floor.drilling=%r" % l], 1e9, 1e-6)):
+        moved, _ = run(cli, name, "sliding_sphere.toml", base + sets + [
+            "solver.t_end=%r" % (t0 + 1.0)])
+        expect([e["guard"] for e in moved] == ["stick:floor"] and
+               abs(float(moved[0]["t"]) - t0 - t_si) < tol, "the same stop", name,
+               [(e["guard"], e["t"]) for e in moved], t_si)
+
+
+@case
 def a_box_spinning_on_its_face_stops_at_the_closed_form(cli):
     # Four corners sliding on their circles and drilling: the spin stops at
     # I w0 / (mu m g sqrt(2 a^2 + l^2)) (1e-10), the centre still.

@@ -231,6 +231,42 @@ def first_impacts_of_tilted_cubes_follow_rouths_process(cli):
 
 
 @case
+def rouths_process_is_the_same_in_cm_far_away_and_late(cli):
+    # The model's cube under routh_stronge, thrown sideways and spinning, in cm (a = 10, g = 981),
+    # moved 1e6 along x and y, started at t0 = 1e9: the same guards and event times through its
+    # first bounces (1e-10 s; 1e-6 s at 1e9), the first impact's impulses scaled by 100 in cm
+    # (1e-9 of it).
+    q = np.array([0.9101698900938521, 0.3390474346996321, -0.05124200797543446,
+                  0.23240452837410358])  # the file's orientation
+    dq = q_rate(q, np.array([3.0, -2.0, 1.5]))
+    throw = ["x'=0.8", "y'=-0.3"] + ["q%d'=%r" % (k, dq[k]) for k in range(4)]
+    base = throw + law_of_every_corner("routh_stronge") + ["solver.t_end=0.5"]
+    runs = {}
+    for name, sets in (("m", base),
+                       ("cm", law_of_every_corner("routh_stronge") + [
+                           "x'=80.0", "y'=-30.0", "a=10.0", "g=981.0", "z=50.0",
+                           "solver.t_end=0.5"] + throw[2:]),
+                       ("far", base + ["x=1e6", "y=-1e6"]),
+                       ("late", base[:-1] + ["initial.t=1e9", "solver.t_end=%r" % (1e9 + 0.5)])):
+        events, _ = run(cli, "inv_" + name, sets, "cube_drop_friction.toml")
+        runs[name] = events
+    m = runs["m"]
+    expect(len(m) >= 3 and m[0]["guard"].startswith("impact:"), "several events",
+           [e["guard"] for e in m])
+    for name, t0, close, scale in (("cm", 0.0, 1e-10, 100.0), ("far", 0.0, 1e-10, 1.0),
+                                   ("late", 1e9, 1e-6, 1.0)):
+        other = runs[name]
+        expect(len(other) == len(m) and all(
+            x["guard"] == y["guard"] and abs(float(x["t"]) - (float(y["t"]) - t0)) <= close
+            for x, y in zip(m, other)), "same events", name,
+            [(e["guard"], e["t"]) for e in other])
+        P = float(m[0]["impulse_n"])
+        expect(abs(float(other[0]["impulse_n"]) / scale - P) < 1e-9 * P and
+               abs(float(other[0]["impulse_t"]) / scale - float(m[0]["impulse_t"])) < 1e-9 * P,
+               "the same first impulses", name, other[0]["impulse_n"], P)
+
+
+@case
 def a_sphere_takes_every_routh_law_as_newton_and_coulomb(cli):
     # A sphere's lowest point has no coupling (A_NT = 0, B isotropic): each Routh law gives the
     # events of newton_coulomb (times 1e-12 s, impulses 1e-10 of the first's) through bounces.
