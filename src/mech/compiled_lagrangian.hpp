@@ -184,6 +184,8 @@ Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from);
 // The reset of the dynamic jam of contact ci sliding with s: Lecornu's impact without collision,
 // then the contact closes by its forces (impact_resets.cpp).
 Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& from);
+// The same for a contact sliding in space (impact_resets.cpp).
+Reset spatial_lecornu_reset(const Context& ctx, int ci, unsigned mask);
 
 // Guards of a mode holding one rigid contact closed (closed_contact_guards.cpp): "painleve:<c>"
 // while sliding, "lift-off:<c>", "stick:<c>" while sliding, "slip+:<c>" / "slip-:<c>" while

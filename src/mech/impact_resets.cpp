@@ -237,4 +237,53 @@ Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& 
   return reset;
 }
 
+// The dynamic jam in space: a contact sliding in space reaches B = 0 (its guard painleve:<c>,
+// spatial_contact_guards.cpp). Lecornu's impact without collision by Routh's process in space at
+// gdot_N = 0 (LagrangianModel::resolve_impact, WithoutCollision;
+// spatial_impact_without_collision): the slip turns and is brought to rest, its residual (the
+// process's last stretch) removed; the contact then closes by its forces. No impulse (the slip is
+// no Painleve slip there) or a process without an answer ends the run with status Painleve.
+Reset spatial_lecornu_reset(const Context& ctx, int ci, unsigned mask) {
+  Reset reset = Reset::custom(
+      ctx->open(mask), true,
+      [ctx, ci, mask](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
+        const int n = ctx->n;
+        const LagrangianModel& m = ctx->model;
+        ContactImpact imp = m.resolve_impact(ci, x.head(n), x.tail(n),
+                                             LagrangianModel::ImpactKind::WithoutCollision);
+        const bool none = imp.planar.impulse.isZero(0.0);
+        if (!imp.planar.resolved() || none) {
+          jump.failure = saltus::detail::text(
+              m.describe_contact(ci), ": at t = ", t,
+              " B = w_N^T M^-1 (w_N - mu W_T d) of the contact sliding in space reaches zero (a "
+              "dynamic jam, Painleve) at q = ",
+              q_text(x.head(n)),
+              none ? "; no impact without collision resolves it (no Painleve slip there)"
+                   : "; the impact without collision has no answer: ",
+              imp.planar.message);
+          jump.cause = code(ContactStop::Painleve);
+          return false;
+        }
+        const DofVector<double> q = load<double>(x, 0, n), qd = load<double>(x, n, n);
+        SlipKinematics<double> before, after;
+        slip_kinematics(m.contact(ci), q, qd, before);
+        slip_kinematics(m.contact(ci), q, imp.qdot_plus, after);
+        if (after.speed2() <= 1e-18 * before.speed2()) {
+          remove_slip(m, ci, q, imp.qdot_plus);  // at rest but for the process's last stretch
+        }
+        write_impact(imp, x.head(n), jump);
+        try {
+          jump.target =
+              ctx->find(close_spatial_contact(m, ci, t, x.head(n), imp.qdot_plus, mask, false));
+        } catch (const Error& e) {
+          jump.failure = saltus::detail::text("after the impact without collision: ", e.what());
+          jump.cause = code(contact_stop_of(e));
+          return false;
+        }
+        return true;
+      });
+  reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
+  return reset;
+}
+
 }  // namespace saltus::mech::detail

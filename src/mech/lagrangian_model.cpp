@@ -370,7 +370,11 @@ ContactImpact LagrangianModel::resolve_impact(int i, ConstVectorRef q, ConstVect
     }
     input.A = (0.5 * (input.A + input.A.transpose())).eval();
     SpatialImpactResult r;
-    if (kind == ImpactKind::Collision) {
+    if (kind == ImpactKind::WithoutCollision) {
+      // The guard fires at B = kJamMargin A_NN (contact_tolerances.hpp): such a slip is the jam's.
+      r = spatial_impact_without_collision(input, c.law.mu,
+                                           2.0 * detail::kJamMargin * input.A(0, 0));
+    } else {
       r = c.law.kind == ImpactLawKind::NewtonCoulomb
               ? spatial_newton_coulomb_impact(input, c.law.e, c.law.e_t, c.law.mu,
                                               c.law.superelastic)

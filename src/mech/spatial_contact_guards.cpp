@@ -4,10 +4,11 @@
 // spatial_friction_dynamics.hpp.
 //
 // Transitions (lagrangian_model.hpp, "Friction in space"):
-//   slip:  "painleve:<c>" B reaches kJamMargin w_N^T M^-1 w_N -> the run ends (ContactStop::
-//          Painleve); "lift-off:<c>" lambda_N = 0 -> open; "stick:<c>" the slip speed falls to
-//          kStickGuardOffset of its scale -> the slip removed, then stick or slip again by the
-//          stick forces (a slip from rest starts along -lambda_T)
+//   slip:  "painleve:<c>" B reaches kJamMargin w_N^T M^-1 w_N -> Lecornu's impact without
+//          collision by Routh's process in space (impact_resets.cpp), or the run ends
+//          (ContactStop::Painleve) where it has no answer; "lift-off:<c>" lambda_N = 0 -> open;
+//          "stick:<c>" the slip speed falls to kStickGuardOffset of its scale -> the slip removed,
+//          then stick or slip again by the stick forces (a slip from rest starts along -lambda_T)
 //   stick: "lift-off:<c>"; "slip:<c>" |lambda_T| reaches mu_s lambda_N -> slip from rest
 #include <cmath>
 #include <string>
@@ -174,21 +175,10 @@ void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx
   if (mode.kind == ClosedKind::SpatialSlip) {
     // B reaches zero while sliding (FORMULAS.md 11.1), at the margin of the planar guard.
     sys.add_guard(
-        id,
-        make_guard("painleve:" + c.name, Direction::Rising,
-                   of_dynamics([](const auto& d) { return -(d.B / d.normal_metric) + kJamMargin; }),
-                   Reset::custom(id, false,
-                                 [ctx, ci](double t, ConstVectorRef x, ConstVectorRef, Jump& jump) {
-                                   jump.cause = code(ContactStop::Painleve);
-                                   jump.failure = saltus::detail::text(
-                                       ctx->model.describe_contact(ci), ": at t = ", t,
-                                       " B = w_N^T M^-1 (w_N - mu W_T d) of the contact "
-                                       "sliding in space reaches zero (a dynamic jam, "
-                                       "Painleve) at q = ",
-                                       q_text(x.head(ctx->n)),
-                                       "; no impact without collision is built in space");
-                                   return false;
-                                 })));
+        id, make_guard("painleve:" + c.name, Direction::Rising, of_dynamics([](const auto& d) {
+                         return -(d.B / d.normal_metric) + kJamMargin;
+                       }),
+                       spatial_lecornu_reset(ctx, ci, mask)));
   }
   sys.add_guard(id, make_guard("lift-off:" + c.name, Direction::Rising,
                                of_dynamics([](const auto& d) { return -d.lambda_N; }),

@@ -5,6 +5,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -57,8 +58,18 @@ struct Point {
 
 class Process {
  public:
-  Process(const SpatialImpactInput& in, double e, double mu, RouthTermination termination)
-      : A_(in.A), v_minus_(in.v_minus), e_(e), mu_(mu), termination_(termination) {
+  // jam_slope > 0: started at v_N = 0 (an impact without collision), where a slip with
+  // dv_N/dp <= jam_slope is a Painleve slip (v_N held near 0 or driven negative) and the
+  // compression ends only where v_N grows beyond jam_slope p.
+  Process(const SpatialImpactInput& in, double e, double mu, RouthTermination termination,
+          double jam_slope = 0.0)
+      : A_(in.A),
+        v_minus_(in.v_minus),
+        e_(e),
+        mu_(mu),
+        termination_(termination),
+        jam_slope_(jam_slope),
+        at_contact_(jam_slope > 0.0) {
     a_ = A_.block<2, 1>(1, 0);
     c_ = A_.block<1, 2>(0, 1).transpose();
     B_ = A_.block<2, 2>(1, 1);
@@ -111,6 +122,8 @@ class Process {
   Eigen::Matrix2d B_;
   double e_, mu_;
   RouthTermination termination_;
+  double jam_slope_;
+  bool at_contact_;
   double stop_speed_ = 0.0, impulse_scale_ = 0.0, p_max_ = 0.0;
   bool positive_ = false;
   bool compressed_ = false;
@@ -126,7 +139,7 @@ PhaseEnd Process::affine_phase(Point& x, const Vec2& k, double length) {
   const Vec2 a_T = a_ + B_ * k;
   double d_comp = kInfinity, d_term = kInfinity, d_back = kInfinity;
   if (!compressed_) {
-    if (a_n > 0.0) d_comp = std::max(0.0, -v[0] / a_n);
+    if (a_n > jam_slope_) d_comp = std::max(0.0, -v[0] / a_n);
   } else {
     switch (termination_) {
       case RouthTermination::Newton: {
@@ -248,7 +261,8 @@ PhaseEnd Process::slip_phase(Point& x) {
       return PhaseEnd::Terminate;
     }
     const Point next = unpack(stepper.time(), stepper.state());
-    const auto normal_rate = [this](const Point& y) { return velocity(y)[0]; };
+    // At contact, v_N within jam_slope p of 0 is still the jam's Painleve slip.
+    const auto normal_rate = [this](const Point& y) { return velocity(y)[0] - jam_slope_ * y.p; };
     if (!compressed_ && normal_rate(next) >= 0.0) {
       x = locate(x, next, normal_rate);
       compression_ended(x);
@@ -307,8 +321,14 @@ std::optional<Vec2> Process::restart_direction() {
 SpatialImpactResult Process::run(SpatialRouthTrace& trace) {
   SpatialImpactResult r;
   r.v_plus = v_minus_;
-  if (!(v_minus_[0] < 0.0)) return r;  // not approaching: no impulse
+  if (!at_contact_ && !(v_minus_[0] < 0.0)) return r;  // not approaching: no impulse
   Point x;
+  if (at_contact_) {
+    // Only a Painleve slip (dv_N/dp <= jam_slope along its direction) starts a process at v_N = 0.
+    const Vec2 v_T = v_minus_.tail<2>();
+    const double s = v_T.norm();
+    if (!(s > stop_speed_) || !(A_(0, 0) - mu_ * c_.dot(v_T / s) <= jam_slope_)) return r;
+  }
   if (!positive_) fail("the contact's A = W^T M^-1 W is not positive definite", x);
   std::optional<Vec2> ray;  // the restarted slip's direction, once it has restarted
   // At rest: the slip has stopped (its residual, the last stretch's error, is not a new slip).
@@ -380,6 +400,16 @@ SpatialImpactResult spatial_routh_impact(const SpatialImpactInput& input, double
                                          RouthTermination termination, SpatialRouthTrace* trace) {
   SpatialRouthTrace local;
   return Process(input, e, mu, termination).run(trace != nullptr ? *trace : local);
+}
+
+SpatialImpactResult spatial_impact_without_collision(const SpatialImpactInput& input, double mu,
+                                                     double jam_slope, SpatialRouthTrace* trace) {
+  SpatialImpactInput at_contact = input;
+  at_contact.v_minus[0] = 0.0;
+  SpatialRouthTrace local;
+  return Process(at_contact, 0.0, mu, RouthTermination::Newton,
+                 std::max(jam_slope, std::numeric_limits<double>::min()))
+      .run(trace != nullptr ? *trace : local);
 }
 
 }  // namespace saltus::mech

@@ -266,6 +266,115 @@ def rouths_process_is_the_same_in_cm_far_away_and_late(cli):
                "the same first impulses", name, other[0]["impulse_n"], P)
 
 
+ROD_IN_SPACE = """
+[model]
+name = "painleve_rod_in_space"
+time_unit = "s"
+
+[parameters]
+m = 1.0
+l = 1.0
+J = "m*l^2/3"
+g = 9.81
+mu = 3.0
+
+[coordinates]
+x = { initial = 0.0, velocity = 0.0 }
+y = { initial = 0.0, velocity = 0.0 }
+z = { initial = 0.5, velocity = 0.0 }
+q0 = { initial = 1.0, velocity = 0.0 }
+q1 = { initial = 0.0, velocity = 0.0 }
+q2 = { initial = 0.0, velocity = 0.0 }
+q3 = { initial = 0.0, velocity = 0.0 }
+
+[mechanics]
+gravity = [0.0, 0.0, "-g"]
+
+[[bodies]]
+name = "rod"
+mass = "m"
+inertia = ["1e-3*J", "J", "J"]
+quaternion = ["q0", "q1", "q2", "q3"]
+position = ["x", "y", "z"]
+
+[[contacts]]
+name = "tip"
+body = "rod"
+point = ["-l", 0, 0]
+law = "newton_coulomb"
+e = 0.0
+mu = "mu"
+
+[solver]
+t_end = 0.05
+integrator = "dop853"
+rtol = 1e-12
+atol = 1e-14
+"""
+
+
+@case
+def the_painleve_rod_in_space_takes_lecornus_impulse_as_the_planar_rod(cli):
+    # Genot and Brogliato's dynamic jam in space: the Painleve rod (m = l = 1, J = 1/3, mu = 3)
+    # as a body in space whose tip slides in the x-z plane towards the first root of B, where
+    # the normal force grows without bound. The jam (painleve:tip) is resolved by Lecornu's
+    # impact without collision, Routh's process in space started at v_N = 0 (before, the run
+    # stopped there). Against the planar rod of models/painleve_rounded_rod.toml (a = 0), whose
+    # jam tests/model/painleve_jam_model_test.cpp checks against an independent integration:
+    # the event's time (1e-9 s), the velocities after it (1e-8 of the slip), the impulses on the
+    # cone's edge (|P_T| = mu P_N), the tip's slip at rest after it, the motion in the plane.
+    th, thdot, v_t, mu = 0.40, 1.0, -30.0, 3.0
+    xdot = v_t - math.sin(th) * thdot
+    planar_out = os.path.join(cli.work, "planar_rod")
+    status, stdout, stderr = cli.run(
+        "run", cli.model("painleve_rounded_rod.toml"), "--out", planar_out, "--set", "a=0",
+        "--set", "mu=%r" % mu, "--set", "theta0=%r" % th, "--set", "theta'=%r" % thdot,
+        "--set", "y'=%r" % (math.cos(th) * thdot), "--set", "x'=%r" % xdot,
+        "--set", "solver.t_end=0.05")
+    expect_exit(status, 0, stdout, stderr, "planar rod")
+    planar = [e for e in read_csv(os.path.join(planar_out, "events.csv"))
+              if e["guard"] == "painleve:tip"]
+    expect(planar, "the planar rod's jam")
+    path = os.path.join(cli.work, "rod_in_space.toml")
+    with open(path, "w") as f:
+        f.write(ROD_IN_SPACE)
+    q = np.array([math.cos(th / 2), 0.0, -math.sin(th / 2), 0.0])  # turned by -th about y
+    dq = q_rate(q, np.array([0.0, -thdot, 0.0]))
+    out = os.path.join(cli.work, "space_rod")
+    args = ["run", path, "--out", out, "--set", "z=%r" % math.sin(th), "--set", "x'=%r" % xdot,
+            "--set", "z'=%r" % (math.cos(th) * thdot)]
+    for k in range(4):
+        args += ["--set", "q%d=%r" % (k, q[k]), "--set", "q%d'=%r" % (k, dq[k])]
+    status, stdout, stderr = cli.run(*args)
+    expect_exit(status, 0, stdout, stderr, "rod in space")
+    events = read_csv(os.path.join(out, "events.csv"))
+    jam = [e for e in events if e["guard"] == "painleve:tip"]
+    expect(jam, "the jam in space", [e["guard"] for e in events])
+    p, e = planar[0], jam[0]
+    expect(abs(float(e["t"]) - float(p["t"])) < 1e-9, "at the planar jam's time", e["t"], p["t"])
+    _, v_after, q_a, dq_a = body_state(e, "after")
+    w_after = rotation(q_a) @ body_rates(q_a, dq_a)
+    want = np.array([float(p["x'_after"]), float(p["y'_after"]), -float(p["theta'_after"])])
+    got = np.array([v_after[0], v_after[2], w_after[1]])
+    expect(np.abs(got - want).max() < 1e-8 * abs(v_t), "the velocities after as the planar rod's",
+           got, want)
+    expect(abs(v_after[1]) + abs(w_after[0]) + abs(w_after[2]) < 1e-12, "in the plane", v_after,
+           w_after)
+    P_N, P_T = float(e["impulse_n"]), float(e["impulse_t"])
+    expect(abs(P_T - mu * P_N) < 1e-9 * P_T and abs(P_N - float(p["impulse_n"])) < 1e-8 * P_N,
+           "on the cone's edge, the planar impulse", P_N, P_T, p["impulse_n"])
+    # The slip brought to rest; the tip then leaves the floor, as the planar one does.
+    c_a = np.array([float(e[n + "_after"]) for n in "xyz"])
+    tip = rotation(q_a) @ np.array([-1.0, 0.0, 0.0])
+    slip = v_after + np.cross(w_after, tip)
+    expect(abs(slip[0]) + abs(slip[1]) < 1e-9 * abs(v_t) and abs(c_a[2] + tip[2]) < 1e-12,
+           "the tip at rest on the floor after it", slip, c_a + tip)
+    expect(e["mode_after"] == p["mode_after"] == "free", "then free, as the planar rod",
+           e["mode_after"], p["mode_after"])
+    print("jam at %.12f s (planar %.12f), P_N %.9g, |P_T| %.9g" % (float(e["t"]), float(p["t"]),
+                                                                 P_N, P_T))
+
+
 @case
 def a_sphere_takes_every_routh_law_as_newton_and_coulomb(cli):
     # A sphere's lowest point has no coupling (A_NT = 0, B isotropic): each Routh law gives the

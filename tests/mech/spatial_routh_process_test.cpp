@@ -183,6 +183,70 @@ TEST(SpatialRouthProcess, KeepsItsLawsOverRandomContacts) {
   std::printf("resolved %d of 1200, slips turned by more than 0.1 rad: %d\n", resolved, swerved);
 }
 
+TEST(SpatialRouthProcess, WithoutCollisionIsThePlanarLecornuImpulse) {
+  // Lecornu's impact without collision in space with the slip in one tangent direction (the plane
+  // turned by a random angle): the planar impact_without_collision (1e-9 of the impulse) for
+  // Painleve slips (A_nn - mu s A_tn <= 0), none for the others; in general A (the slip turning),
+  // the impulse lies on the cone and brings the slip to rest, and energy is lost.
+  std::mt19937 rng(1988);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int painleve = 0, turned = 0;
+  for (int k = 0; k < 200; ++k) {
+    const double A_tt = 0.5 + 2.0 * u(rng), A_nn = 0.2 + u(rng);
+    const double A_tn = (2.0 * u(rng) - 1.0) * 0.95 * std::sqrt(A_tt * A_nn);
+    const double mu = 0.2 + 3.0 * u(rng), th = 6.3 * u(rng), v_t = 2.0 * u(rng) - 1.0;
+    const double jam = 2e-9 * A_nn;
+    PlanarImpactInput planar;
+    planar.A << A_tt, A_tn, A_tn, A_nn;
+    planar.v_minus << v_t, 0.0;
+    const PlanarImpactResult p = impact_without_collision(planar, mu, jam);
+    const Eigen::Matrix2d R = rotation(th);
+    SpatialImpactInput in;
+    Eigen::Matrix2d B = Eigen::Vector2d(A_tt, 0.3 + u(rng)).asDiagonal();
+    B = R * B * R.transpose();
+    const Eigen::Vector2d a = R * Eigen::Vector2d(A_tn, 0.0);
+    in.A << A_nn, a.transpose(), a, B;
+    in.v_minus << 0.0, R * Eigen::Vector2d(v_t, 0.0);
+    const SpatialImpactResult s = spatial_impact_without_collision(in, mu, jam);
+    ASSERT_EQ(p.status == ImpactStatus::Resolved, s.resolved()) << k << ": " << s.message;
+    const double scale = std::max(1e-12, p.impulse.cwiseAbs().maxCoeff());
+    const Eigen::Vector2d P_T = R * Eigen::Vector2d(p.impulse[0], 0.0);
+    EXPECT_NEAR(s.impulse[0], p.impulse[1], 1e-9 * scale) << k;
+    EXPECT_NEAR(s.impulse[1], P_T[0], 1e-9 * scale) << k;
+    EXPECT_NEAR(s.impulse[2], P_T[1], 1e-9 * scale) << k;
+    painleve += p.impulse[1] > 0.0;
+  }
+  for (int k = 0; k < 300; ++k) {
+    SpatialImpactInput in;
+    in.A = random_spd(rng);
+    in.v_minus << 0.0, 2.0 * u(rng) - 1.0, 2.0 * u(rng) - 1.0;
+    const double mu = 0.5 + 3.0 * u(rng);
+    const Eigen::Vector2d d = in.v_minus.tail<2>().normalized();
+    const double slope = in.A(0, 0) - mu * in.A.block<1, 2>(0, 1).dot(d);
+    const SpatialImpactResult s = spatial_impact_without_collision(in, mu, 1e-9 * in.A(0, 0));
+    if (slope > 1e-9 * in.A(0, 0)) {
+      EXPECT_EQ(s.impulse, Eigen::Vector3d::Zero()) << k << ": not a Painleve slip";
+      continue;
+    }
+    ASSERT_TRUE(s.resolved()) << k << ": " << s.message;
+    EXPECT_GT(s.impulse[0], 0.0) << k;
+    EXPECT_LE(s.impulse.tail<2>().norm(), mu * s.impulse[0] * (1.0 + 1e-9)) << k;
+    EXPECT_LE(s.dT, 0.0) << k;
+    EXPECT_GE(s.v_plus[0], -1e-12) << k;
+    if (s.sticks) {
+      EXPECT_LT(s.v_plus.tail<2>().norm(), 1e-9 * in.v_minus.norm()) << k;
+      // The tangential impulse's angle from -d: the slip turned during the process.
+      const double turn =
+          std::acos(std::clamp((-s.impulse.tail<2>().normalized()).dot(d), -1.0, 1.0));
+      turned += turn > 0.05;
+    }
+  }
+  EXPECT_GT(painleve, 30);
+  EXPECT_GT(turned, 10);
+  std::printf("planar Painleve jams %d; in space, impulses turned from the slip %d\n", painleve,
+              turned);
+}
+
 TEST(SpatialRouthProcess, SaysWhyItHasNoAnswer) {
   SpatialImpactInput in;
   in.v_minus << -1.0, 0.3, 0.0;

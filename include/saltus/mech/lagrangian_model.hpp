@@ -123,9 +123,10 @@
 // coordinate. It slips along the turning direction d = gamma / |gamma| ("slip:<c>", kind
 // SpatialSlip, friction -mu lambda_N W_T d) or sticks with both rows held ("stick:<c>", kind
 // SpatialStick); guards "stick:<c>" (falling, the slip speed reaches rest), "slip:<c>" (the
-// stick force reaches the cone), "lift-off:<c>", "painleve:<c>"; impacts by Newton's law with
-// Coulomb's cone. Built for a model's only contact (validate() refuses it beside another).
-// Friction on compliant contacts (src/mech/compliant_friction_dynamics.hpp,
+// stick force reaches the cone), "lift-off:<c>", "painleve:<c>" (B reaches zero: Lecornu's impact
+// without collision by Routh's process in space); impacts by Newton's law with Coulomb's cone or
+// Routh's process in space. Built for a model's only contact (validate() refuses it beside
+// another). Friction on compliant contacts (src/mech/compliant_friction_dynamics.hpp,
 // compliant_contact_guards.cpp): a compliant contact with law.mu > 0 and a tangential coordinate
 // (add_compliant_contact with a tangent) is FRICTIONAL. While active it carries, besides f w_N,
 // a tangential force lambda_T w_T with the normal load f+ = max(f, 0): sliding with

@@ -66,4 +66,14 @@ SpatialImpactResult spatial_routh_impact(const SpatialImpactInput& input, double
                                          RouthTermination termination,
                                          SpatialRouthTrace* trace = nullptr);
 
+// Lecornu's impact without collision in space (the planar impact_without_collision of
+// routh_impact_process.hpp): a contact sliding at v_N = 0 (v_minus[0] is taken as 0) whose slip
+// is a Painleve slip, dv_N/dP_N = A_NN - mu A_NT d <= jam_slope (d its direction). The process
+// from there with e = 0: the slip drives v_N negative (or holds it within jam_slope P_N of 0),
+// turns, decelerates and stops, and the stick (or the restarted slip) ends the compression: the
+// impulse that brings the slip to rest. Any other slip: no impulse.
+SpatialImpactResult spatial_impact_without_collision(const SpatialImpactInput& input, double mu,
+                                                     double jam_slope,
+                                                     SpatialRouthTrace* trace = nullptr);
+
 }  // namespace saltus::mech
