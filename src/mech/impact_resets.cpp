@@ -189,6 +189,20 @@ Guard impact_guard(const Context& ctx, int d, const LagrangianMode& from) {
   return g;
 }
 
+// The jump's target after an impact without collision: the mode `close` chooses (the contact
+// closing by its forces), or a failure naming why none is consistent.
+template <class Close>
+bool close_after_lecornu(Jump& jump, const Close& close) {
+  try {
+    jump.target = close();
+  } catch (const Error& e) {
+    jump.failure = saltus::detail::text("after the impact without collision: ", e.what());
+    jump.cause = code(contact_stop_of(e));
+    return false;
+  }
+  return true;
+}
+
 // The dynamic jam (Genot and Brogliato): a contact sliding with s reaches B = 0, where the normal
 // force grows without bound. Resolved by Lecornu's impact without collision: the impulse that
 // brings the slip to rest along Routh's process at gdot_N = 0 (LagrangianModel::resolve_impact,
@@ -224,14 +238,9 @@ Reset lecornu_reset(const Context& ctx, int ci, double s, const LagrangianMode& 
           return false;
         }
         write_impact(imp, x.head(n), jump);
-        try {
-          jump.target = ctx->find(m.close_contact(ci, t, x.head(n), imp.qdot_plus, mask));
-        } catch (const Error& e) {
-          jump.failure = saltus::detail::text("after the impact without collision: ", e.what());
-          jump.cause = code(contact_stop_of(e));
-          return false;
-        }
-        return true;
+        return close_after_lecornu(jump, [&] {
+          return ctx->find(m.close_contact(ci, t, x.head(n), imp.qdot_plus, mask));
+        });
       });
   reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
   return reset;
@@ -272,15 +281,9 @@ Reset spatial_lecornu_reset(const Context& ctx, int ci, unsigned mask) {
           remove_slip(m, ci, q, imp.qdot_plus);  // at rest but for the process's last stretch
         }
         write_impact(imp, x.head(n), jump);
-        try {
-          jump.target =
-              ctx->find(close_spatial_contact(m, ci, t, x.head(n), imp.qdot_plus, mask, false));
-        } catch (const Error& e) {
-          jump.failure = saltus::detail::text("after the impact without collision: ", e.what());
-          jump.cause = code(contact_stop_of(e));
-          return false;
-        }
-        return true;
+        return close_after_lecornu(jump, [&] {
+          return ctx->find(close_spatial_contact(m, ci, t, x.head(n), imp.qdot_plus, mask, false));
+        });
       });
   reset.output_names = {"impulse_t", "impulse_n", "energy_change"};
   return reset;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "saltus/mech/routh_impact_process.hpp"
 #include "saltus/mech/spatial_impact_law.hpp"
@@ -24,6 +25,29 @@ Eigen::Matrix2d rotation(double th) {
   Eigen::Matrix2d R;
   R << std::cos(th), -std::sin(th), std::sin(th), std::cos(th);
   return R;
+}
+
+// The planar contact (A, v-) in space: its tangent t along R e_1 (the plane turned by th), a second
+// tangent decoupled from both with A_T2T2 = other.
+SpatialImpactInput embedded(const PlanarImpactInput& planar, double th, double other) {
+  const Eigen::Matrix2d R = rotation(th);
+  Eigen::Matrix2d B = Eigen::Vector2d(planar.A(0, 0), other).asDiagonal();
+  B = R * B * R.transpose();
+  const Eigen::Vector2d a = R * Eigen::Vector2d(planar.A(0, 1), 0.0);
+  SpatialImpactInput in;
+  in.A << planar.A(1, 1), a.transpose(), a, B;
+  in.v_minus << planar.v_minus[1], R * Eigen::Vector2d(planar.v_minus[0], 0.0);
+  return in;
+}
+
+// The spatial impulse is the planar one (P_t, P_n) turned by th, to 1e-9 of the planar impulse.
+void expect_turned(const SpatialImpactResult& s, const PlanarImpactResult& p, double th,
+                   const std::string& what) {
+  const double scale = std::max(1e-12, p.impulse.cwiseAbs().maxCoeff());
+  const Eigen::Vector2d P_T = rotation(th) * Eigen::Vector2d(p.impulse[0], 0.0);
+  EXPECT_NEAR(s.impulse[0], p.impulse[1], 1e-9 * scale) << what;
+  EXPECT_NEAR(s.impulse[1], P_T[0], 1e-9 * scale) << what;
+  EXPECT_NEAR(s.impulse[2], P_T[1], 1e-9 * scale) << what;
 }
 
 // A random symmetric positive definite 3 x 3 matrix with condition number up to about 100.
@@ -51,13 +75,7 @@ TEST(SpatialRouthProcess, IsThePlanarProcessWhenTheSlipKeepsToOneDirection) {
     PlanarImpactInput planar;
     planar.A << A_tt, A_tn, A_tn, A_nn;
     planar.v_minus = v_planar;
-    const Eigen::Matrix2d R = rotation(th);
-    SpatialImpactInput in;
-    Eigen::Matrix2d B = Eigen::Vector2d(A_tt, 0.3 + u(rng)).asDiagonal();
-    B = R * B * R.transpose();
-    const Eigen::Vector2d a = R * Eigen::Vector2d(A_tn, 0.0);
-    in.A << A_nn, a.transpose(), a, B;
-    in.v_minus << v_planar[1], R * Eigen::Vector2d(v_planar[0], 0.0);
+    const SpatialImpactInput in = embedded(planar, th, 0.3 + u(rng));
     for (const RouthTermination ending : kEndings) {
       const PlanarImpactResult p = routh_impact(planar, e, mu, ending);
       SpatialRouthTrace trace;
@@ -69,11 +87,7 @@ TEST(SpatialRouthProcess, IsThePlanarProcessWhenTheSlipKeepsToOneDirection) {
         EXPECT_FALSE(s.message.empty());
         continue;
       }
-      const double scale = p.impulse.cwiseAbs().maxCoeff();
-      const Eigen::Vector2d P_T = R * Eigen::Vector2d(p.impulse[0], 0.0);
-      EXPECT_NEAR(s.impulse[0], p.impulse[1], 1e-9 * scale) << k << " " << to_string(ending);
-      EXPECT_NEAR(s.impulse[1], P_T[0], 1e-9 * scale) << k << " " << to_string(ending);
-      EXPECT_NEAR(s.impulse[2], P_T[1], 1e-9 * scale) << k << " " << to_string(ending);
+      expect_turned(s, p, th, std::to_string(k) + " " + to_string(ending));
       for (const SpatialRouthPhase& phase : trace.phases) {
         sticks += phase.kind == SpatialSlipPhase::Stick;
         rays += phase.kind == SpatialSlipPhase::RaySlip;
@@ -200,20 +214,10 @@ TEST(SpatialRouthProcess, WithoutCollisionIsThePlanarLecornuImpulse) {
     planar.A << A_tt, A_tn, A_tn, A_nn;
     planar.v_minus << v_t, 0.0;
     const PlanarImpactResult p = impact_without_collision(planar, mu, jam);
-    const Eigen::Matrix2d R = rotation(th);
-    SpatialImpactInput in;
-    Eigen::Matrix2d B = Eigen::Vector2d(A_tt, 0.3 + u(rng)).asDiagonal();
-    B = R * B * R.transpose();
-    const Eigen::Vector2d a = R * Eigen::Vector2d(A_tn, 0.0);
-    in.A << A_nn, a.transpose(), a, B;
-    in.v_minus << 0.0, R * Eigen::Vector2d(v_t, 0.0);
+    const SpatialImpactInput in = embedded(planar, th, 0.3 + u(rng));
     const SpatialImpactResult s = spatial_impact_without_collision(in, mu, jam);
     ASSERT_EQ(p.status == ImpactStatus::Resolved, s.resolved()) << k << ": " << s.message;
-    const double scale = std::max(1e-12, p.impulse.cwiseAbs().maxCoeff());
-    const Eigen::Vector2d P_T = R * Eigen::Vector2d(p.impulse[0], 0.0);
-    EXPECT_NEAR(s.impulse[0], p.impulse[1], 1e-9 * scale) << k;
-    EXPECT_NEAR(s.impulse[1], P_T[0], 1e-9 * scale) << k;
-    EXPECT_NEAR(s.impulse[2], P_T[1], 1e-9 * scale) << k;
+    expect_turned(s, p, th, std::to_string(k));
     painleve += p.impulse[1] > 0.0;
   }
   for (int k = 0; k < 300; ++k) {
