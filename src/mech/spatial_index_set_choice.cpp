@@ -64,7 +64,7 @@ std::array<double, kMaxSlipRows> slip_forces_of(const ContactDynamics& d, bool o
           d.lambda_T3_each.size() > i ? d.lambda_T3_each[i] : 0.0};
 }
 
-double norm_of(const std::array<double, kMaxSlipRows>& f) {
+double slip_force_norm(const std::array<double, kMaxSlipRows>& f) {
   return std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
 }
 
@@ -148,7 +148,7 @@ bool candidate_velocity(const LagrangianModel& m, double t, const DofVector<doub
   for_each_bit(c.onset | c.stick, [&](int i) {
     const std::array<double, kMaxSlipRows> fk =
         slip_forces_of(hold, held.kind != ClosedKind::IndexSets, i);
-    const double f = norm_of(fk);
+    const double f = slip_force_norm(fk);
     const auto rows = slip_rows(m.contact(i), q);
     if (!((c.onset >> i) & 1u)) {
       for (const auto& row : rows) kick.add(row, 0.0);
@@ -315,7 +315,7 @@ bool choose_spatial_sets(const LagrangianModel& m, double t, ConstVectorRef q_in
         return;
       }
       if (!contact.spatial_frictional()) return;
-      const double friction = norm_of(slip_forces_of(d, single, i));
+      const double friction = slip_force_norm(slip_forces_of(d, single, i));
       if ((c.stick >> i) & 1u) {
         if (!(friction < contact.law.static_mu() * lambda_N - kFirm * hold)) {
           firm = false;  // on its cone's edge: about to slip

@@ -43,10 +43,10 @@ constexpr double kRtol = 1e-13;
 constexpr double kWorkCheck = 1e-9;
 // Phases before the process is called endless (slip, stop, compression, stick or ray, end: a
 // handful; each stop-and-restart of the slip adds two).
-constexpr int kMaxPhases = 16;
+constexpr int kMaxSpatialPhases = 16;
 // The scan for the restarting slip's direction, as spatial_impact_law.cpp scans its slip.
 constexpr int kRayDirections = 720;
-constexpr int kBisections = 50;
+constexpr int kRayBisections = 50;
 
 // The process's state at normal impulse p.
 struct Point {
@@ -308,7 +308,7 @@ std::optional<Vec2> Process::restart_direction() {
     prev = next;
     if (!bracket) continue;
     const bool lo_negative = at(lo).first < 0.0;
-    for (int b = 0; b < kBisections; ++b) {
+    for (int b = 0; b < kRayBisections; ++b) {
       const double mid = 0.5 * (lo + hi);
       ((at(mid).first < 0.0) == lo_negative ? lo : hi) = mid;
     }
@@ -335,7 +335,7 @@ SpatialImpactResult Process::run(SpatialRouthTrace& trace) {
   bool resting = velocity(x).tail<2>().norm() <= stop_speed_;
   bool sticks = false;
   for (int phase = 0; jam_.empty(); ++phase) {
-    if (phase == kMaxPhases) {
+    if (phase == kMaxSpatialPhases) {
       fail("too many phases", x);
       break;
     }
