@@ -34,7 +34,8 @@ import re
 import numpy as np
 
 from cli_analysis_test import read_json
-from cli_test import expect, expect_exit, expect_refused_edits, main, read_csv
+from cli_test import (difference_column, expect, expect_exit, expect_refused_edits, main,
+                      read_csv)
 from quaternion_kinematics import body_rates, body_state, q_rate, rotation
 
 CASES = {}
@@ -542,17 +543,9 @@ def the_flow_map_jacobian_through_a_face_stop(cli):
     J = sensitivity(sets)
     base = {"x'": v[0], "y'": v[1], "q3'": w0 / 2}
 
-    def final(name, value):
-        run_dir = os.path.join(cli.work, "fd")
-        args = ["run", cli.model("cube_drop_friction.toml"), "--out", run_dir]
-        for s in sets + ["%s=%r" % (name, value)]:
-            args += ["--set", s]
-        code, stdout, stderr = cli.run(*args)
-        expect_exit(code, 0, stdout, stderr, name)
-        last = read_csv(os.path.join(run_dir, "trajectory.csv"))[-1]
-        return np.array([float(last[n]) for n in names])
     for name, value in base.items():
-        column = (final(name, value + 1e-6) - final(name, value - 1e-6)) / 2e-6
+        column = np.array(difference_column(cli, cli.model("cube_drop_friction.toml"), sets,
+                                            names, name, value))
         got = J[:, names.index(name)]
         miss = np.abs(column - got).max()
         expect(miss < 1e-4 * max(1.0, np.abs(got).max()), "spinning: column " + name, miss,

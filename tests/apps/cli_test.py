@@ -72,6 +72,23 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def difference_column(cli, model, sets, names, name, value, step=1e-6):
+    """d x(t_end) / d `name` at `value` by central differences of two whole `saltus run`s of
+    `model` with the --set values `sets` and name = value +- step: the states `names` of
+    trajectory.csv's last row, as a list (for a flow-map Jacobian's column)."""
+    ends = []
+    for sign in (1.0, -1.0):
+        run_dir = os.path.join(cli.work, "difference")
+        args = ["run", model, "--out", run_dir]
+        for s in list(sets) + ["%s=%r" % (name, value + sign * step)]:
+            args += ["--set", s]
+        code, out, err = cli.run(*args)
+        expect_exit(code, 0, out, err, "difference run " + name)
+        last = read_csv(os.path.join(run_dir, "trajectory.csv"))[-1]
+        ends.append([float(last[n]) for n in names])
+    return [(a - b) / (2.0 * step) for a, b in zip(*ends)]
+
+
 def read_summary(folder):
     with open(os.path.join(folder, "summary.json")) as f:
         return json.load(f)
