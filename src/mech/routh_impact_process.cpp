@@ -38,6 +38,30 @@ RouthTermination routh_termination(ImpactLawKind kind) {
   }
 }
 
+double routh_ending_increment(RouthTermination termination, double e, double v_n_minus, double P_n,
+                              double v_n, double W, double a_n, double P_n_compression,
+                              double W_compression) {
+  switch (termination) {
+    case RouthTermination::Newton: {
+      const double target = -e * v_n_minus;
+      if (v_n >= target) return 0.0;
+      return a_n > 0.0 ? (target - v_n) / a_n : kInfinity;
+    }
+    case RouthTermination::Poisson:
+      return std::max(0.0, (1.0 + e) * P_n_compression - P_n);
+    case RouthTermination::Stronge: {
+      const double R = (1.0 - e * e) * W_compression - W;  // work still to be done, >= 0
+      if (R <= 0.0) return 0.0;
+      const double disc = v_n * v_n + 2.0 * a_n * R;
+      if (disc >= 0.0 && v_n + std::sqrt(disc) > 0.0) {
+        return 2.0 * R / (v_n + std::sqrt(disc));  // root of v_n d + a_n d^2 / 2 = R
+      }
+      return kInfinity;
+    }
+  }
+  return kInfinity;
+}
+
 namespace {
 
 // Guards the loop; a planar impact has at most: stick or reversal (twice), compression,
@@ -123,32 +147,8 @@ PlanarImpactResult routh_process(const PlanarImpactInput& input, double e, doubl
         break;
       }
     } else {
-      switch (termination) {
-        case RouthTermination::Newton: {
-          const double target = -e * v_minus[1];
-          if (v[1] >= target) {
-            d_term = 0.0;
-          } else if (a_n > 0.0) {
-            d_term = (target - v[1]) / a_n;
-          }
-          break;
-        }
-        case RouthTermination::Poisson:
-          d_term = std::max(0.0, (1.0 + e) * r.P_n_compression - P[1]);
-          break;
-        case RouthTermination::Stronge: {
-          const double R = (1.0 - e * e) * r.W_compression - W;  // work still to be done, >= 0
-          if (R <= 0.0) {
-            d_term = 0.0;
-          } else {
-            const double disc = v[1] * v[1] + 2.0 * a_n * R;
-            if (disc >= 0.0 && v[1] + std::sqrt(disc) > 0.0) {
-              d_term = 2.0 * R / (v[1] + std::sqrt(disc));  // root of v_n d + a_n d^2 / 2 = R
-            }
-          }
-          break;
-        }
-      }
+      d_term = routh_ending_increment(termination, e, v_minus[1], P[1], v[1], W, a_n,
+                                      r.P_n_compression, r.W_compression);
       if (a_n < 0.0) d_back = v[1] / -a_n;  // v_n would return to 0 during restitution
     }
     const double d = std::min({d_stick, d_comp, d_term, d_back});

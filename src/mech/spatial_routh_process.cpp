@@ -5,7 +5,6 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <string>
 
@@ -58,18 +57,18 @@ struct Point {
 
 class Process {
  public:
-  // jam_slope > 0: started at v_N = 0 (an impact without collision), where a slip with
+  // at_contact: started at v_N = 0 (an impact without collision), where a slip with
   // dv_N/dp <= jam_slope is a Painleve slip (v_N held near 0 or driven negative) and the
   // compression ends only where v_N grows beyond jam_slope p.
   Process(const SpatialImpactInput& in, double e, double mu, RouthTermination termination,
-          double jam_slope = 0.0)
+          bool at_contact = false, double jam_slope = 0.0)
       : A_(in.A),
         v_minus_(in.v_minus),
         e_(e),
         mu_(mu),
         termination_(termination),
         jam_slope_(jam_slope),
-        at_contact_(jam_slope > 0.0) {
+        at_contact_(at_contact) {
     a_ = A_.block<2, 1>(1, 0);
     c_ = A_.block<1, 2>(0, 1).transpose();
     B_ = A_.block<2, 2>(1, 1);
@@ -141,32 +140,8 @@ PhaseEnd Process::affine_phase(Point& x, const Vec2& k, double length) {
   if (!compressed_) {
     if (a_n > jam_slope_) d_comp = std::max(0.0, -v[0] / a_n);
   } else {
-    switch (termination_) {
-      case RouthTermination::Newton: {
-        const double target = -e_ * v_minus_[0];
-        if (v[0] >= target) {
-          d_term = 0.0;
-        } else if (a_n > 0.0) {
-          d_term = (target - v[0]) / a_n;
-        }
-        break;
-      }
-      case RouthTermination::Poisson:
-        d_term = std::max(0.0, (1.0 + e_) * P_c_ - x.p);
-        break;
-      case RouthTermination::Stronge: {
-        const double R = (1.0 - e_ * e_) * W_c_ - x.W_N;  // restitution work still to be done
-        if (R <= 0.0) {
-          d_term = 0.0;
-        } else {
-          const double disc = v[0] * v[0] + 2.0 * a_n * R;
-          if (disc >= 0.0 && v[0] + std::sqrt(disc) > 0.0) {
-            d_term = 2.0 * R / (v[0] + std::sqrt(disc));  // v_N d + a_n d^2 / 2 = R
-          }
-        }
-        break;
-      }
-    }
+    d_term =
+        routh_ending_increment(termination_, e_, v_minus_[0], x.p, v[0], x.W_N, a_n, P_c_, W_c_);
     if (a_n < 0.0) d_back = v[0] / -a_n;
   }
   const double d = std::min({d_comp, d_term, d_back, length});
@@ -407,8 +382,7 @@ SpatialImpactResult spatial_impact_without_collision(const SpatialImpactInput& i
   SpatialImpactInput at_contact = input;
   at_contact.v_minus[0] = 0.0;
   SpatialRouthTrace local;
-  return Process(at_contact, 0.0, mu, RouthTermination::Newton,
-                 std::max(jam_slope, std::numeric_limits<double>::min()))
+  return Process(at_contact, 0.0, mu, RouthTermination::Newton, true, std::max(jam_slope, 0.0))
       .run(trace != nullptr ? *trace : local);
 }
 

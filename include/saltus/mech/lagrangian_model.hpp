@@ -1,4 +1,4 @@
-// Over 450 lines (about 640): most of it is the one contract comment below (every mode, guard and
+// Over 450 lines (about 660): most of it is the one contract comment below (every mode, guard and
 // reset of the compiled system), kept whole beside the class it describes.
 // A planar Lagrangian system with unilateral contacts, compiled into a saltus::HybridSystem.
 //

@@ -45,6 +45,14 @@ const char* to_string(RouthTermination termination);
 bool is_routh(ImpactLawKind kind);
 RouthTermination routh_termination(ImpactLawKind kind);
 
+// Where an ending is reached along a restitution phase in which v_n is affine in P_n: the
+// increment of P_n from the phase's start (P_n, v_n, W = int v_n dP_n) at slope a_n = dv_n/dP_n
+// (kInfinity: not in this phase). Newton: v_n = -e v_n-; Poisson: P_n = (1 + e) P_nc; Stronge:
+// W = (1 - e^2) W_c. Shared by the planar process and the one in space (spatial_routh_process.hpp).
+double routh_ending_increment(RouthTermination termination, double e, double v_n_minus, double P_n,
+                              double v_n, double W, double a_n, double P_n_compression,
+                              double W_compression);
+
 PlanarImpactResult routh_impact(const PlanarImpactInput& input, double e, double mu,
                                 RouthTermination termination);
 
