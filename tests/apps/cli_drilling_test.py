@@ -30,7 +30,7 @@ from cli_spatial_contacts_test import energy as cube_energy
 from cli_spatial_contacts_test import lowest_corner
 from cli_spatial_contacts_test import start as cube_start
 from cli_test import (difference_column, expect, expect_exit, expect_refused_edits, main,
-                      read_csv, read_summary)
+                      read_csv, read_summary, run_with_sets)
 from quaternion_kinematics import body_rates, body_state, q_rate, rotation
 
 CASES = {}
@@ -47,14 +47,7 @@ I_SPHERE = 0.4 * M_SPHERE * R_SPHERE ** 2
 
 
 def run(cli, name, model, sets, code=0):
-    out = os.path.join(cli.work, name)
-    args = ["run", cli.model(model), "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    status, stdout, stderr = cli.run(*args)
-    if code is not None:
-        expect_exit(status, code, stdout, stderr, name)
-    return read_csv(os.path.join(out, "events.csv")), read_csv(os.path.join(out, "trajectory.csv"))
+    return run_with_sets(cli, name, cli.model(model), sets, code)
 
 
 def spin_sets(w, q=(1.0, 0.0, 0.0, 0.0)):

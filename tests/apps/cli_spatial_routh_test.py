@@ -27,7 +27,7 @@ import random
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from cli_test import expect, expect_exit, main, read_csv
+from cli_test import expect, expect_exit, main, read_csv, run_with_sets
 from quaternion_kinematics import body_rates, body_state, q_rate, rotation
 
 CASES = {}
@@ -157,14 +157,7 @@ def routh_reference(A, v_minus, mu, e, ending):
 
 
 def run(cli, name, sets, model, code=0):
-    out = os.path.join(cli.work, name)
-    args = ["run", cli.model(model), "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    status, stdout, stderr = cli.run(*args)
-    if code is not None:
-        expect_exit(status, code, stdout, stderr, name)
-    return read_csv(os.path.join(out, "events.csv")), read_csv(os.path.join(out, "trajectory.csv"))
+    return run_with_sets(cli, name, cli.model(model), sets, code)
 
 
 def start(q, z, v, w):

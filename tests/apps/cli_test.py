@@ -72,6 +72,19 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def run_with_sets(cli, name, model, sets, code=0):
+    """`saltus run model --set s ...` into work/name, its exit checked against `code` (None: not
+    checked): (events.csv rows, trajectory.csv rows)."""
+    out = os.path.join(cli.work, name)
+    args = ["run", model, "--out", out]
+    for s in sets:
+        args += ["--set", s]
+    status, stdout, stderr = cli.run(*args)
+    if code is not None:
+        expect_exit(status, code, stdout, stderr, name)
+    return read_csv(os.path.join(out, "events.csv")), read_csv(os.path.join(out, "trajectory.csv"))
+
+
 def difference_column(cli, model, sets, names, name, value, step=1e-6):
     """d x(t_end) / d `name` at `value` by central differences of two whole `saltus run`s of
     `model` with the --set values `sets` and name = value +- step: the states `names` of
