@@ -369,6 +369,37 @@ def the_painleve_rod_in_space_takes_lecornus_impulse_as_the_planar_rod(cli):
 
 
 @case
+def the_jam_in_space_is_the_same_in_cm_far_away_and_late(cli):
+    # The rod in space of the case above in cm (l = 100, g = 981), moved 1e6 along x and y, and
+    # started at t0 = 1e9: the jam at the same instant after the start (1e-10 s; 1e-6 s at 1e9),
+    # its normal impulse 100 times larger in cm (1e-8).
+    th, thdot, v_t = 0.40, 1.0, -30.0
+    xdot = v_t - math.sin(th) * thdot
+    path = os.path.join(cli.work, "rod_in_space.toml")
+    with open(path, "w") as f:
+        f.write(ROD_IN_SPACE)
+    q = np.array([math.cos(th / 2), 0.0, -math.sin(th / 2), 0.0])
+    dq = q_rate(q, np.array([0.0, -thdot, 0.0]))
+    turn = ["q%d=%r" % (k, q[k]) for k in range(4)] + ["q%d'=%r" % (k, dq[k]) for k in range(4)]
+
+    def jam(name, sets, scale=1.0):
+        slide = ["z=%r" % (scale * math.sin(th)), "x'=%r" % (scale * xdot),
+                 "z'=%r" % (scale * math.cos(th) * thdot)]
+        events, _ = run_with_sets(cli, name, path, turn + slide + sets)
+        hit = [e for e in events if e["guard"] == "painleve:tip"]
+        expect(hit, "the jam", name, [e["guard"] for e in events])
+        return float(hit[0]["t"]), float(hit[0]["impulse_n"])
+    t_m, P_m = jam("jam_m", [])
+    for name, sets, scale, t0, close in (
+            ("jam_cm", ["l=100.0", "g=981.0"], 100.0, 0.0, 1e-10),
+            ("jam_far", ["x=1e6", "y=-1e6"], 1.0, 0.0, 1e-10),
+            ("jam_late", ["initial.t=1e9", "solver.t_end=%r" % (1e9 + 0.05)], 1.0, 1e9, 1e-6)):
+        t, P = jam(name, sets, scale)
+        expect(abs(t - t0 - t_m) < close and abs(P / scale - P_m) < 1e-8 * P_m,
+               "the same jam", name, t - t0, t_m, P / scale, P_m)
+
+
+@case
 def a_sphere_takes_every_routh_law_as_newton_and_coulomb(cli):
     # A sphere's lowest point has no coupling (A_NT = 0, B isotropic): each Routh law gives the
     # events of newton_coulomb (times 1e-12 s, impulses 1e-10 of the first's) through bounces.
