@@ -17,7 +17,7 @@ struct CompiledLagrangian {
       place.push_back(configurations);
       configurations *= m.contact(c).compliant_frictional() ? 4u : 2u;
     }
-    table.assign(static_cast<size_t>(m.contact_count() + 1) * kKinds * configurations, kNoMode);
+    table.assign(static_cast<size_t>(m.contact_count() + 1) * kKinds * 2 * configurations, kNoMode);
   }
   static constexpr int kKinds = 8;  // ClosedKind values below IndexSets
 
@@ -57,9 +57,13 @@ struct CompiledLagrangian {
     return mode;
   }
 
+  // The closed contact, its kind, whether its rolling is held (rolling resistance) and the
+  // compliant contacts' states, in mixed radix.
   size_t key(const LagrangianMode& mode, unsigned code) const {
-    return (static_cast<size_t>(mode.closed_contact + 1) * kKinds +
-            static_cast<size_t>(mode.kind)) *
+    return ((static_cast<size_t>(mode.closed_contact + 1) * kKinds +
+             static_cast<size_t>(mode.kind)) *
+                2 +
+            (mode.rolling_held() ? 1u : 0u)) *
                configurations +
            code;
   }
@@ -98,8 +102,9 @@ struct CompiledLagrangian {
       if (table[key] != id) continue;
       LagrangianMode mode = open_configuration(static_cast<unsigned>(key % configurations));
       const size_t rest = key / configurations;
-      mode.kind = static_cast<ClosedKind>(rest % kKinds);
-      mode.closed_contact = static_cast<int>(rest / kKinds) - 1;
+      mode.kind = static_cast<ClosedKind>((rest / 2) % kKinds);
+      mode.closed_contact = static_cast<int>(rest / 2 / kKinds) - 1;
+      if (rest % 2) mode.roll_rest_set = 1u << mode.closed_contact;
       return mode;
     }
     return {};
@@ -196,13 +201,39 @@ void add_closed_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
 // One rigid contact with friction in space (spatial_contact_guards.cpp): the closed state it takes
 // at (t, q, qdot), assumed at g_N = gdot_N = 0 (stick when at rest, or `at_rest`, and the stick
 // forces lie in the cone; else slip; open when lambda_N <= 0; a slip with B <= 0 throws
-// ContactStopError naming it); the guards of its sliding and sticking modes; the projection of
-// its sticking mode (g_N, gdot_N and both slip velocities kept).
+// ContactStopError naming it; with rolling resistance close_rolling_contact decides, its rolling
+// at rest when `roll_at_rest` or within round-off); the guards of its sliding and sticking modes;
+// the projection of a mode that holds rows (g_N, gdot_N and the held slip and rolling rates kept).
 LagrangianMode close_spatial_contact(const LagrangianModel& m, int i, double t, ConstVectorRef q,
-                                     ConstVectorRef qdot, unsigned mask, bool at_rest);
+                                     ConstVectorRef qdot, unsigned mask, bool at_rest,
+                                     bool roll_at_rest = false);
 void add_spatial_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
                                 const LagrangianMode& mode);
-InvariantProjection spatial_stick_projection(const Context& ctx, int ci);
+InvariantProjection spatial_contact_projection(const Context& ctx, const LagrangianMode& mode);
+
+// Shared by the guards of one contact in space (spatial_contact_guards.cpp):
+// "stick:<c>" (the slip speed falls to rest: the slip removed, then close_spatial_contact);
+// "slip:<c>" (the stick force reaches the cone: into `slip`, started by start_from_rest);
+// stop_reset: the slip's (or with `rolling`, the rolling's) rates removed, then the contact closed
+// by close_spatial_contact with them at rest (and the other part at rest where the mode holds it);
+// start_from_rest: the jump into `target` of the slip (or with `rolling`, the rolling) from rest,
+// started at a small speed along minus the force that `held` gave it (onset_slip_speed).
+void add_slip_stop_guard(HybridSystem& sys, ModeId id, const Context& ctx,
+                         const LagrangianMode& mode);
+void add_slip_onset_guard(HybridSystem& sys, ModeId id, const Context& ctx,
+                          const LagrangianMode& mode, ModeId slip);
+Reset stop_reset(const Context& ctx, ModeId id, const LagrangianMode& mode, bool rolling);
+Reset start_from_rest(const Context& ctx, int ci, const LagrangianMode& held, ModeId target,
+                      bool rolling);
+
+// A contact in space with rolling resistance (spatial_rolling_contact.cpp): its closed state at
+// (t, q, qdot), the slip and the rolling each held or moving, by the first consistent candidate
+// (header comment there); and the guards of its four modes.
+LagrangianMode close_rolling_contact(const LagrangianModel& m, int i, double t, ConstVectorRef q,
+                                     ConstVectorRef qdot, unsigned mask, bool slip_at_rest,
+                                     bool roll_at_rest);
+void add_rolling_contact_guards(HybridSystem& sys, ModeId id, const Context& ctx,
+                                const LagrangianMode& mode);
 
 // Several rigid contacts in a model with friction in space (spatial_index_set_choice.cpp): the
 // next closed, sticking and sliding contacts after an event, by the flow's own dynamics, and the

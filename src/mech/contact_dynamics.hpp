@@ -232,6 +232,9 @@ struct DynamicsT {
   // With drilling friction, lambda_T3: the multiplier of the third slip row (the drilling
   // torque over l).
   S lambda_T2 = S(0.0), lambda_T3 = S(0.0), normal_metric = S(0.0), slip_speed = S(0.0);
+  // With rolling resistance (spatial_rolling_dynamics.hpp): the rolling rows' multipliers and the
+  // rolling speed omega . d_R (0 while the rolling is held).
+  S lambda_R1 = S(0.0), lambda_R2 = S(0.0), roll_speed = S(0.0);
   // Kind IndexSets: per contact index (zero for contacts not closed); B is then the normalised
   // determinant of the closed-contact system (index_set_dynamics.hpp).
   DofVector<S> lambda_N_of, lambda_T_of;
@@ -374,3 +377,4 @@ S sliding_coefficient(const LagrangianModel& m, int i, const DofVector<S>& q,
 #include "index_set_dynamics.hpp"           // NOLINT: the definition declared above
 #include "spatial_friction_dynamics.hpp"    // NOLINT: the definition declared above
 #include "spatial_index_set_dynamics.hpp"   // NOLINT: the definition declared above
+#include "spatial_rolling_dynamics.hpp"     // NOLINT: the definition declared above

@@ -13,7 +13,8 @@ ContactForces LagrangianModel::contact_forces(const LagrangianMode& mode, double
                                               ConstVectorRef q, ConstVectorRef qdot) const {
   const ContactDynamics d = dynamics(mode, t, q, qdot);
   const int k = contact_count();
-  ContactForces out{Vector::Zero(k), Vector::Zero(k), Vector::Zero(k), Vector::Zero(k)};
+  ContactForces out{Vector::Zero(k), Vector::Zero(k), Vector::Zero(k),
+                    Vector::Zero(k), Vector::Zero(k), Vector::Zero(k)};
   for (int c = 0; c < k; ++c) {
     double normal = 0.0, tangential = 0.0;
     const auto slot = std::find(compliant_.begin(), compliant_.end(), c);
@@ -32,6 +33,8 @@ ContactForces LagrangianModel::contact_forces(const LagrangianMode& mode, double
       tangential = d.lambda_T;
       out.tangential_2[c] = d.lambda_T2;  // 0 but in space
       out.drilling[c] = d.lambda_T3;      // 0 but with drilling friction
+      out.rolling_1[c] = d.lambda_R1;     // 0 but with rolling resistance
+      out.rolling_2[c] = d.lambda_R2;
     }
     out.normal[c] = normal;
     out.tangential[c] = tangential;

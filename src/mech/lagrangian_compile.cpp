@@ -38,6 +38,11 @@ std::string mode_name(const LagrangianModel& m, const LagrangianMode& mode) {
     });
   } else {
     name = std::string(to_string(mode.kind)) + ":" + m.contact(mode.closed_contact).name;
+    const bool rolls =
+        mode.kind == ClosedKind::SpatialSlip || mode.kind == ClosedKind::SpatialStick;
+    if (rolls && m.contact(mode.closed_contact).has_rolling_resistance()) {
+      name += mode.rolling_held() ? "/rest" : "/rolling";  // "stick:floor/rolling"
+    }
   }
   const std::vector<int>& compliant = m.compliant_contacts();
   for (size_t j = 0; j < compliant.size(); ++j) {
@@ -97,8 +102,14 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     if (detail::has_compliant_friction(*this, open)) continue;  // no closed rigid contact with it
     for (int r : rigid) {
       if (contacts_[r].spatial_frictional()) {
-        out.modes.push_back({r, ClosedKind::SpatialSlip, mask});
-        out.modes.push_back({r, ClosedKind::SpatialStick, mask});
+        for (const ClosedKind kind : {ClosedKind::SpatialSlip, ClosedKind::SpatialStick}) {
+          out.modes.push_back({r, kind, mask});
+          if (contacts_[r].has_rolling_resistance()) {  // and with the rolling held at rest
+            LagrangianMode rest{r, kind, mask};
+            rest.roll_rest_set = 1u << r;
+            out.modes.push_back(rest);
+          }
+        }
         if (zeno_handover) out.modes.push_back({r, ClosedKind::PostZeno, mask});
       } else if (contacts_[r].frictional()) {
         out.modes.push_back({r, ClosedKind::SlipPositive, mask});
@@ -115,8 +126,8 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
   for (const LagrangianMode& mode : out.modes) {
     const ModeId id = out.system.add_mode(mode_name(*this, mode), mode_flow(ctx, mode));
     ctx->add(mode, id);
-    if (mode.kind == ClosedKind::SpatialStick) {
-      out.system.set_projection(id, detail::spatial_stick_projection(ctx, mode.closed_contact));
+    if (mode.kind == ClosedKind::SpatialStick || mode.rolling_held()) {
+      out.system.set_projection(id, detail::spatial_contact_projection(ctx, mode));
     } else if (mode.kind == ClosedKind::IndexSets && has_spatial_friction()) {
       out.system.set_projection(id, detail::spatial_index_set_projection(ctx, mode));
     } else if (closed_bits(mode) != 0 && mode.kind != ClosedKind::PostZeno) {
@@ -189,8 +200,10 @@ LagrangianModel::Compiled LagrangianModel::compile() const {
     out.closed[r] = ctx->find({r, ClosedKind::Frictionless, 0});
     out.slip_positive[r] = ctx->find({r, ClosedKind::SlipPositive, 0});
     out.slip_negative[r] = ctx->find({r, ClosedKind::SlipNegative, 0});
-    out.stick[r] = ctx->find(
-        {r, contacts_[r].spatial_frictional() ? ClosedKind::SpatialStick : ClosedKind::Stick, 0});
+    LagrangianMode stick{
+        r, contacts_[r].spatial_frictional() ? ClosedKind::SpatialStick : ClosedKind::Stick, 0};
+    if (contacts_[r].has_rolling_resistance()) stick.roll_rest_set = 1u << r;  // at rest
+    out.stick[r] = ctx->find(stick);
   }
   return out;
 }

@@ -232,6 +232,8 @@ ContactDynamics LagrangianModel::dynamics(const LagrangianMode& mode, double t, 
   out.lambda_T = d.lambda_T;
   out.lambda_T2 = d.lambda_T2;
   out.lambda_T3 = d.lambda_T3;
+  out.lambda_R1 = d.lambda_R1;
+  out.lambda_R2 = d.lambda_R2;
   out.B = mode.kind == ClosedKind::None || mode.kind == ClosedKind::PostZeno ? kNaN : d.B;
   if (mode.kind == ClosedKind::IndexSets) {
     out.lambda_N_each = d.lambda_N_of;
@@ -316,7 +318,14 @@ LagrangianMode current_closed_mode(const LagrangianModel& m, int i, ConstVectorR
     detail::SlipKinematics<double> kt;
     detail::slip_kinematics(c, qv, qdv, kt);
     const bool rests = std::sqrt(kt.speed2()) <= detail::kSlipRestFraction * kt.terms;
-    return {i, rests ? ClosedKind::SpatialStick : ClosedKind::SpatialSlip, 0};
+    LagrangianMode mode{i, rests ? ClosedKind::SpatialStick : ClosedKind::SpatialSlip, 0};
+    if (c.has_rolling_resistance()) {
+      detail::roll_kinematics(c, qv, qdv, kt);
+      if (std::sqrt(kt.speed2()) <= detail::kSlipRestFraction * kt.terms) {
+        mode.roll_rest_set = 1u << i;
+      }
+    }
+    return mode;
   }
   if (!c.frictional()) return {i, ClosedKind::Frictionless, 0};
   const double gdot_T = m.tangent_gradient(i, q).dot(qdot);
@@ -429,6 +438,12 @@ void LagrangianModel::validate() const {
   }
   for (int i = 0; i < contact_count(); ++i) {
     const LagrangianContact& c = contacts_[i];
+    if (c.has_rolling_resistance() && !c.spatial_frictional()) {
+      saltus::detail::throw_error(c.description, ": rolling resistance without friction in space; ",
+                                  "the rolling torque is bounded through the normal force and ",
+                                  "needs a rigid contact in space with mu > 0 (newton_coulomb or ",
+                                  "routh_*)");
+    }
     if (!c.rigid()) {
       c.compliant.validate(c.description);
       if (c.compliant.mu > 0.0 && !c.tangent) {
@@ -464,6 +479,12 @@ void LagrangianModel::validate_spatial_contact(int i) const {
   }
   if (!c.spatial_frictional()) return;
   for (int k = 0; k < contact_count(); ++k) {
+    if (k != i && c.has_rolling_resistance() && contacts_[k].rigid()) {
+      saltus::detail::throw_error(
+          c.description, ": rolling resistance beside rigid contact '", contacts_[k].name,
+          "'; it is built for a model's only rigid contact (several contacts with rolling "
+          "resistance need its rows in the index-set problem, not built)");
+    }
     const LagrangianContact& other = contacts_[k];
     if (k == i || (other.rigid() && !other.frictional())) continue;
     saltus::detail::throw_error(

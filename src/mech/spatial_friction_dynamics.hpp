@@ -67,18 +67,20 @@ void set_slip_forces(const std::array<S, kMaxSlipRows>& f, DynamicsT<S>& d) {
   d.lambda_T3 = f[2];
 }
 
+// gamma_r = rows[r](q) qd and their offsets what_r for `count` velocity rows (the slip rows, or
+// the rolling rows of rolling resistance).
 template <class S>
-void slip_kinematics(const LagrangianContact& c, const DofVector<S>& q, const DofVector<S>& qd,
-                     SlipKinematics<S>& out) {
+void row_kinematics(const ConstraintRow* rows, int count, const DofVector<S>& q,
+                    const DofVector<S>& qd, SlipKinematics<S>& out) {
   const Eigen::Index n = q.size();
   DofVector<SecondOrderJetTpl<S>> qj(n), row;
   for (Eigen::Index k = 0; k < n; ++k) qj[k] = SecondOrderJetTpl<S>(q[k], qd[k], S(0.0));
   out.terms = 0.0;
-  out.rows = c.slip_rows();
+  out.rows = count;
   for (size_t r = 0; r < kMaxSlipRows; ++r) {
     out.gamma[r] = out.what[r] = S(0.0);
     if (static_cast<int>(r) >= out.rows) continue;
-    c.slip[r](qj, row);
+    rows[r](qj, row);
     out.w[r].resize(n);
     S gamma(0.0), what(0.0);
     for (Eigen::Index k = 0; k < n; ++k) {
@@ -91,6 +93,39 @@ void slip_kinematics(const LagrangianContact& c, const DofVector<S>& q, const Do
     out.gamma[r] = gamma;
     out.what[r] = what;
   }
+}
+
+template <class S>
+void slip_kinematics(const LagrangianContact& c, const DofVector<S>& q, const DofVector<S>& qd,
+                     SlipKinematics<S>& out) {
+  row_kinematics(c.slip.data(), c.slip_rows(), q, qd, out);
+}
+
+// The rolling rows' kinematics of a contact with rolling resistance (omega_k = rho_k q').
+template <class S>
+void roll_kinematics(const LagrangianContact& c, const DofVector<S>& q, const DofVector<S>& qd,
+                     SlipKinematics<S>& out) {
+  row_kinematics(c.roll.data(), 2, q, qd, out);
+}
+
+// d = gamma / |gamma| while the rows move (true); false, d untouched, at rest (|gamma| within
+// kSlipRestFraction of its terms). Near rest the direction enters without its derivative (see
+// kFrozenDirectionFraction).
+template <class S>
+bool direction_of_motion(const SlipKinematics<S>& kt, std::array<S, kMaxSlipRows>& d) {
+  using std::sqrt;
+  const S speed2 = kt.speed2();
+  const double speed_value = sqrt(val(speed2));
+  if (speed_value > kFrozenDirectionFraction * kt.terms) {
+    const S speed = sqrt(speed2);
+    for (int k = 0; k < kt.rows; ++k) d[k] = S(kt.gamma[k] / speed);
+    return true;
+  }
+  if (speed_value > kSlipRestFraction * kt.terms) {
+    for (int k = 0; k < kt.rows; ++k) d[k] = S(val(kt.gamma[k]) / speed_value);
+    return true;
+  }
+  return false;
 }
 
 // Stick forces and accelerations; out.qdd holds a = M^-1 h on entry.
@@ -129,17 +164,22 @@ void spatial_stick(const LagrangianContact& c, const SpdFactor<S>& M, const Kine
   out.slip_speed = S(0.0);
 }
 
-// qd with contact c's slip velocity set to `target` (default: removed), gdot_N kept:
-// qd - M^-1 W G^-1 (0, gamma - target), the smallest change in the kinetic metric (W = [w_N
-// eta_1^T eta_2^T], G = W^T M^-1 W). Generic, so the resets that apply it have derivatives by AD.
+// qd with contact c's slip velocity set to `slip` and its rolling rows' rates to `roll` (nullptr:
+// kept), gdot_N kept: qd - M^-1 W G^-1 (0, gamma - slip, omega - roll), the smallest change in the
+// kinetic metric (W = [w_N eta_k^T ... rho_k^T ...], the rolling rows only with rolling
+// resistance; G = W^T M^-1 W). Generic, so the resets that apply it have derivatives by AD.
 template <class S>
-void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVector<S>& qd,
-                 const std::array<double, kMaxSlipRows>& target = {}) {
+void set_contact_rates(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVector<S>& qd,
+                       const std::array<double, kMaxSlipRows>* slip,
+                       const std::array<double, 2>* roll) {
   const LagrangianContact& c = m.contact(ci);
-  const int rows = 1 + c.slip_rows();
-  std::array<DofVector<S>, 1 + kMaxSlipRows> W, MW;
+  const int slips = c.slip_rows(), rows = 1 + slips + (c.has_rolling_resistance() ? 2 : 0);
+  std::array<DofVector<S>, 1 + kMaxSlipRows + 2> W, MW;
   gradient(c.gap, q, W[0]);
-  for (int k = 1; k < rows; ++k) c.slip[static_cast<size_t>(k - 1)](q, W[static_cast<size_t>(k)]);
+  for (int k = 0; k < slips; ++k) c.slip[static_cast<size_t>(k)](q, W[static_cast<size_t>(k + 1)]);
+  for (int k = 1 + slips; k < rows; ++k) {
+    c.roll[static_cast<size_t>(k - 1 - slips)](q, W[static_cast<size_t>(k)]);
+  }
   SpdFactor<S> M;
   factor_mass(m, q, M);
   for (int i = 0; i < rows; ++i) MW[i] = M.solve(W[i]);
@@ -149,17 +189,30 @@ void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVec
   DofVector<S> y = DofVector<S>::Constant(rows, S(0.0));
   for (int i = 0; i < rows; ++i) {
     for (int j = 0; j < rows; ++j) g(i, j) = dot(W[i], MW[j]);
-    y[i] = i == 0 ? S(0.0) : S(dot(W[i], qd) - target[static_cast<size_t>(i - 1)]);
+    if (i >= 1 && i <= slips && slip != nullptr) {
+      y[i] = S(dot(W[i], qd) - (*slip)[static_cast<size_t>(i - 1)]);
+    } else if (i > slips && roll != nullptr) {
+      y[i] = S(dot(W[i], qd) - (*roll)[static_cast<size_t>(i - 1 - slips)]);
+    }
   }
   if (!G.compute_in_place()) {
-    saltus::detail::throw_error(c.description, ": the normal and the two tangent directions are ",
-                                "dependent (W^T M^-1 W singular at q = ", q_text(values(q)),
-                                "): the slip cannot be removed");
+    saltus::detail::throw_error(
+        c.description, ": the normal, the tangent ", rows > 1 + slips ? "and the rolling " : "",
+        "directions are dependent (W^T M^-1 W singular at q = ", q_text(values(q)),
+        "): the slip cannot be removed");
   }
   G.solve_in_place(y);
   for (int i = 0; i < rows; ++i) {
     for (Eigen::Index k = 0; k < qd.size(); ++k) qd[k] = S(qd[k] - MW[i][k] * y[i]);
   }
+}
+
+// qd with contact c's slip velocity set to `target` (default: removed), gdot_N and the rolling
+// rates (with rolling resistance) kept.
+template <class S>
+void remove_slip(const LagrangianModel& m, int ci, const DofVector<S>& q, DofVector<S>& qd,
+                 const std::array<double, kMaxSlipRows>& target = {}) {
+  set_contact_rates(m, ci, q, qd, &target, nullptr);
 }
 
 // The sliding direction d of the header comment (unit; zero when at rest with no stick force).
@@ -169,18 +222,7 @@ std::array<S, kMaxSlipRows> slip_direction(const LagrangianContact& c, const Spd
                                            const DofVector<S>& q, const DofVector<S>& a) {
   using std::sqrt;
   std::array<S, kMaxSlipRows> d{};
-  const S speed2 = kt.speed2();
-  const double speed_value = sqrt(val(speed2));
-  if (speed_value > kFrozenDirectionFraction * kt.terms) {
-    const S speed = sqrt(speed2);
-    for (int k = 0; k < kt.rows; ++k) d[k] = S(kt.gamma[k] / speed);
-    return d;
-  }
-  if (speed_value > kSlipRestFraction * kt.terms) {
-    // Near rest: the direction's value, without its derivative (see kFrozenDirectionFraction).
-    for (int k = 0; k < kt.rows; ++k) d[k] = S(val(kt.gamma[k]) / speed_value);
-    return d;
-  }
+  if (direction_of_motion(kt, d)) return d;
   DynamicsT<S> stick;
   stick.qdd = a;
   spatial_stick(c, M, kn, kt, q, stick);
@@ -193,6 +235,12 @@ std::array<S, kMaxSlipRows> slip_direction(const LagrangianContact& c, const Spd
   return d;
 }
 
+// Defined in spatial_rolling_dynamics.hpp: the same contact with rolling resistance.
+template <class S>
+void spatial_rolling_dynamics(const LagrangianModel& m, const LagrangianMode& mode,
+                              const SpdFactor<S>& M, const DofVector<S>& q, const DofVector<S>& qd,
+                              DynamicsT<S>& out);
+
 // qddot and forces of contact `ci` held closed, sliding (SpatialSlip) or sticking (SpatialStick);
 // out.qdd holds a = M^-1 h on entry.
 template <class S>
@@ -200,6 +248,10 @@ void spatial_closed_dynamics(const LagrangianModel& m, const LagrangianMode& mod
                              const SpdFactor<S>& M, const DofVector<S>& q, const DofVector<S>& qd,
                              DynamicsT<S>& out) {
   const LagrangianContact& c = m.contact(mode.closed_contact);
+  if (c.has_rolling_resistance()) {
+    spatial_rolling_dynamics(m, mode, M, q, qd, out);
+    return;
+  }
   Kinematics<S> kn;
   kinematics(c.gap, q, qd, kn);
   SlipKinematics<S> kt;

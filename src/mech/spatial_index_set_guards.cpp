@@ -22,6 +22,7 @@
 #include "contact_dynamics.hpp"
 #include "contact_tolerances.hpp"
 #include "index_set_choice.hpp"
+#include "mode_quantity.hpp"
 #include "saltus/core/error.hpp"
 #include "saltus/mech/contact_stop.hpp"
 
@@ -132,15 +133,6 @@ void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& c
                                   const LagrangianMode& mode) {
   const LagrangianModel& m = ctx->model;
   const unsigned closed = mode.closed_set, stick = mode.stick_set, mask = mode.compliant_mask;
-  const auto of_dynamics = [ctx, mode](auto read) {
-    return [ctx, mode, read](const auto& t, const auto& x, const auto&) {
-      using S = std::decay_t<decltype(x[0])>;
-      const auto [q, qd] = split_state(x, ctx->n);
-      DynamicsT<S> d;
-      mode_dynamics(ctx->model, mode, S(t), q, qd, d);
-      return S(read(d));
-    };
-  };
   unsigned sliding = 0;
   for_each_bit(closed & ~stick, [&](int i) {
     if (m.contact(i).spatial_frictional()) sliding |= 1u << i;
@@ -149,7 +141,7 @@ void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& c
     sys.add_guard(
         id, make_guard(
                 "painleve:" + joined_names(m, closed), Direction::Rising,
-                of_dynamics([](const auto& d) { return -d.B + kJamMargin; }),
+                of_dynamics(ctx, mode, [](const auto& d) { return -d.B + kJamMargin; }),
                 Reset::custom(id, false,
                               [ctx, closed](double t, ConstVectorRef, ConstVectorRef, Jump& jump) {
                                 jump.cause = code(ContactStop::Painleve);
@@ -165,9 +157,10 @@ void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& c
   for_each_bit(closed, [&](int i) {
     const LagrangianContact& c = m.contact(i);
     const unsigned bit = 1u << i;
-    sys.add_guard(id, make_guard("lift-off:" + c.name, Direction::Rising,
-                                 of_dynamics([i](const auto& d) { return -d.lambda_N_of[i]; }),
-                                 spatial_sets_reset(ctx, id, {closed, bit, 0, 0, stick}, mask)));
+    sys.add_guard(
+        id, make_guard("lift-off:" + c.name, Direction::Rising,
+                       of_dynamics(ctx, mode, [i](const auto& d) { return -d.lambda_N_of[i]; }),
+                       spatial_sets_reset(ctx, id, {closed, bit, 0, 0, stick}, mask)));
     if (!c.spatial_frictional()) return;
     if (sliding & bit) {
       Guard g = make_guard(
@@ -187,18 +180,20 @@ void add_spatial_index_set_guards(HybridSystem& sys, ModeId id, const Context& c
       sys.add_guard(id, std::move(g));
       return;
     }
-    sys.add_guard(
-        id, make_guard("slip:" + c.name, Direction::Rising, of_dynamics([ctx, i](const auto& d) {
-                         using std::sqrt;
-                         using S = std::decay_t<decltype(d.lambda_N)>;
-                         const double mu = ctx->model.contact(i).law.static_mu();
-                         const S f2 = S(d.lambda_T_of[i] * d.lambda_T_of[i] +
-                                        d.lambda_T2_of[i] * d.lambda_T2_of[i] +
-                                        d.lambda_T3_of[i] * d.lambda_T3_of[i]);
-                         const S f = val(f2) > 0.0 ? S(sqrt(f2)) : S(0.0);
-                         return S(f - mu * d.lambda_N_of[i]);
-                       }),
-                       spatial_sets_reset(ctx, id, {closed, 0, bit, 0, stick}, mask)));
+    sys.add_guard(id,
+                  make_guard("slip:" + c.name, Direction::Rising,
+                             of_dynamics(ctx, mode,
+                                         [ctx, i](const auto& d) {
+                                           using std::sqrt;
+                                           using S = std::decay_t<decltype(d.lambda_N)>;
+                                           const double mu = ctx->model.contact(i).law.static_mu();
+                                           const S f2 = S(d.lambda_T_of[i] * d.lambda_T_of[i] +
+                                                          d.lambda_T2_of[i] * d.lambda_T2_of[i] +
+                                                          d.lambda_T3_of[i] * d.lambda_T3_of[i]);
+                                           const S f = val(f2) > 0.0 ? S(sqrt(f2)) : S(0.0);
+                                           return S(f - mu * d.lambda_N_of[i]);
+                                         }),
+                             spatial_sets_reset(ctx, id, {closed, 0, bit, 0, stick}, mask)));
   });
 }
 

@@ -97,20 +97,27 @@ std::shared_ptr<const MechanicalTapes> mechanical_tapes(const Model& model) {
     tapes->tangents.push_back(c.tangent != lang::kNoNode ? lang::compile_tape(g, {{c.tangent, 0}})
                                                          : lang::Tape{});
     std::array<lang::Tape, 3> rows;
+    std::array<lang::Tape, 2> roll;
     if (c.slip[0] != lang::kNoNode) {
       // d gamma_k / dq'_i adds nodes: a copy of the graph (sharing the run-time parameters).
       lang::ExpressionGraph rates = g;
-      for (size_t k = 0; k < 3; ++k) {
-        if (c.slip[k] == lang::kNoNode) continue;
+      const auto row_tape = [&rates, n](lang::NodeId velocity) {
         std::vector<lang::TapeOutput> entries;
         for (int i = 0; i < n; ++i) {
-          const lang::NodeId e = rates.derivative(c.slip[k], {lang::OpCode::State, n + i});
+          const lang::NodeId e = rates.derivative(velocity, {lang::OpCode::State, n + i});
           if (!rates.is_zero(e)) entries.push_back({e, i});
         }
-        rows[k] = lang::compile_tape(rates, entries);
+        return lang::compile_tape(rates, entries);
+      };
+      for (size_t k = 0; k < 3; ++k) {
+        if (c.slip[k] != lang::kNoNode) rows[k] = row_tape(c.slip[k]);
+      }
+      for (size_t k = 0; k < 2; ++k) {
+        if (c.roll[k] != lang::kNoNode) roll[k] = row_tape(c.roll[k]);
       }
     }
     tapes->slip_rows.push_back(std::move(rows));
+    tapes->roll_rows.push_back(std::move(roll));
   }
   for (const std::vector<lang::NodeId>& row : m.constraint_rows) {
     std::vector<lang::TapeOutput> entries;
@@ -359,6 +366,10 @@ mech::LagrangianModel lagrangian_model(std::shared_ptr<const Model> model, bool 
                                        row(&rows[2]), law)
               : lm.add_spatial_contact(c.name, c.body, gap, row(&rows[0]), row(&rows[1]), law);
       if (c.stribeck) lm.set_stribeck(k, configuration_function(c.stribeck, 1));
+      if (c.roll[0] != lang::kNoNode) {
+        const std::array<lang::Tape, 2>& roll = tapes->roll_rows[i];
+        lm.set_rolling_resistance(k, row(&roll[0]), row(&roll[1]));
+      }
     } else if (c.tangent != lang::kNoNode) {
       const int k = lm.add_contact(c.name, c.body, gap, tangent,
                                    current_rigid_law(*model, static_cast<int>(i)));

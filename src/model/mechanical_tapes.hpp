@@ -34,6 +34,9 @@ struct MechanicalTapes {
   // Per contact: the rows eta_1, eta_2 of its slip velocities in space (slot i: d gamma_k /
   // dq'_i); empty tapes for a contact without (ModelContact::slip).
   std::vector<std::array<lang::Tape, 3>> slip_rows;  // the third: drilling (empty without)
+  // Per contact: the rows of its rolling rates (rolling resistance, ModelContact::roll); empty
+  // tapes for a contact without.
+  std::vector<std::array<lang::Tape, 2>> roll_rows;
   // Models with constraints: the first-order flow x' = (qdot, qddot) of x = (q, qdot), slots
   // 0 .. 2n - 1, then the n + k pivots of the elimination as conditions (Tape::positive_from):
   // the native function writes x' in place and returns whether the elimination applies.

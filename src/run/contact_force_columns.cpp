@@ -31,6 +31,11 @@ std::vector<std::string> column_names(const mech::LagrangianModel& lm,
       names.push_back("lambda_T2:" + contact.name);
       // Drilling friction: the drilling row's force, the torque about the normal over l.
       if (contact.slip_rows() == 3) names.push_back("lambda_T3:" + contact.name);
+      // Rolling resistance: the rolling rows' forces, the rolling torque about t_k over mu_r.
+      if (contact.has_rolling_resistance()) {
+        names.push_back("lambda_R1:" + contact.name);
+        names.push_back("lambda_R2:" + contact.name);
+      }
     }
   }
   return names;
@@ -84,7 +89,12 @@ ContactForceColumns contact_force_columns(const model::ModelRun& run) {
       if (tangent >= 0) out.values(i, tangent) = f->tangential[c];
       if (tangent >= 0 && lm.contact(c).spatial_frictional()) {
         out.values(i, tangent + 1) = f->tangential_2[c];
-        if (lm.contact(c).slip_rows() == 3) out.values(i, tangent + 2) = f->drilling[c];
+        const int rows = lm.contact(c).slip_rows();
+        if (rows == 3) out.values(i, tangent + 2) = f->drilling[c];
+        if (lm.contact(c).has_rolling_resistance()) {
+          out.values(i, tangent + rows) = f->rolling_1[c];
+          out.values(i, tangent + rows + 1) = f->rolling_2[c];
+        }
       }
     }
   }

@@ -56,6 +56,36 @@ def spin_sets(w, q=(1.0, 0.0, 0.0, 0.0)):
     return ["q%d=%r" % (k, q[k]) for k in range(4)] + ["q%d'=%r" % (k, dq[k]) for k in range(4)]
 
 
+LAWS = ("newton_coulomb", "routh_newton", "routh_poisson", "routh_stronge")
+
+
+def thrown_sphere_sets(rng, k, w_max, v_max, mu_min, e_max, z_max):
+    """--set values of models/sliding_sphere.toml thrown at random: orientation, spin (|w_i| <=
+    w_max), horizontal velocity (|v_i| <= v_max), mu in [mu_min, 1], e in [0, e_max], height in
+    [0.06, z_max], under LAWS[k % 4]."""
+    q = np.array([rng.gauss(0, 1) for _ in range(4)])
+    q /= np.linalg.norm(q)
+    w = [rng.uniform(-w_max, w_max) for _ in range(3)]
+    mu, e, z = rng.uniform(mu_min, 1.0), rng.uniform(0.0, e_max), rng.uniform(0.06, z_max)
+    return spin_sets(w, q) + [
+        "z=%r" % z, "x'=%r" % rng.uniform(-v_max, v_max), "y'=%r" % rng.uniform(-v_max, v_max),
+        "mu=%r" % mu, "contacts.floor.e=%r" % e, "contacts.floor.law=" + LAWS[k % 4]]
+
+
+def expect_sphere_invariants(rows, what):
+    """The sphere of sliding_sphere.toml never below the floor (1e-12 m) and its energy never
+    rising between samples (1e-12 of its scale)."""
+    def energy(row):
+        c, v, qq, dqq = body_state(row)
+        wb = body_rates(qq, dqq)
+        return 0.5 * M_SPHERE * v @ v + 0.5 * I_SPHERE * wb @ wb + M_SPHERE * G * c[2]
+    es = [energy(r) for r in rows]
+    scale = max(abs(x) for x in es)
+    expect(all(b <= a + 1e-12 * scale for a, b in zip(es, es[1:])), "energy never gained", what,
+           max(b - a for a, b in zip(es, es[1:])))
+    expect(min(float(r["z"]) for r in rows) > R_SPHERE - 1e-12, "never below the floor", what)
+
+
 def world_spin(row):
     _, _, q, dq = body_state(row)
     return rotation(q) @ body_rates(q, dq)
@@ -202,28 +232,12 @@ def random_sphere_drops_under_every_law_keep_their_invariants(cli):
     # sliding and rolling: every run reaches t_end, the sphere never below the floor (1e-12 m),
     # its energy never rising between samples (1e-12 of its scale).
     rng = random.Random(9)
-    laws = ("newton_coulomb", "routh_newton", "routh_poisson", "routh_stronge")
     for k in range(12):
-        q = np.array([rng.gauss(0, 1) for _ in range(4)])
-        q /= np.linalg.norm(q)
-        w = [rng.uniform(-40, 40) for _ in range(3)]
-        mu, e, z = rng.uniform(0.1, 1.0), rng.uniform(0.0, 0.8), rng.uniform(0.06, 0.5)
-        l = rng.uniform(0.001, 0.05)
-        sets = spin_sets(w, q) + [
-            "z=%r" % z, "x'=%r" % rng.uniform(-2, 2), "y'=%r" % rng.uniform(-2, 2),
-            "mu=%r" % mu, "contacts.floor.e=%r" % e, "contacts.floor.law=" + laws[k % 4],
-            "contacts.floor.drilling=%r" % l, "solver.t_end=3", "output.samples=301"]
+        sets = thrown_sphere_sets(rng, k, 40.0, 2.0, 0.1, 0.8, 0.5) + [
+            "contacts.floor.drilling=%r" % rng.uniform(0.001, 0.05), "solver.t_end=3",
+            "output.samples=301"]
         _, rows = run(cli, "sphere%d" % k, "sliding_sphere.toml", sets)
-
-        def energy(row):
-            c, v, qq, dqq = body_state(row)
-            wb = body_rates(qq, dqq)
-            return 0.5 * M_SPHERE * v @ v + 0.5 * I_SPHERE * wb @ wb + M_SPHERE * G * c[2]
-        es = [energy(r) for r in rows]
-        scale = max(abs(x) for x in es)
-        expect(all(b <= a + 1e-12 * scale for a, b in zip(es, es[1:])), "energy never gained",
-               k, laws[k % 4], max(b - a for a, b in zip(es, es[1:])))
-        expect(min(float(r["z"]) for r in rows) > R_SPHERE - 1e-12, "never below the floor", k)
+        expect_sphere_invariants(rows, (k, LAWS[k % 4]))
 
 
 @case

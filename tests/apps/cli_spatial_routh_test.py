@@ -306,6 +306,18 @@ atol = 1e-14
 """
 
 
+def rod_in_space(cli, th, thdot):
+    """ROD_IN_SPACE written into the work folder, and the --set values that turn it by th about -y
+    with the rate thdot about -y (the planar rod's angle and rate): (path, sets)."""
+    path = os.path.join(cli.work, "rod_in_space.toml")
+    with open(path, "w") as f:
+        f.write(ROD_IN_SPACE)
+    q = np.array([math.cos(th / 2), 0.0, -math.sin(th / 2), 0.0])  # turned by -th about y
+    dq = q_rate(q, np.array([0.0, -thdot, 0.0]))
+    return path, ["q%d=%r" % (k, q[k]) for k in range(4)] + ["q%d'=%r" % (k, dq[k])
+                                                             for k in range(4)]
+
+
 @case
 def the_painleve_rod_in_space_takes_lecornus_impulse_as_the_planar_rod(cli):
     # Genot and Brogliato's dynamic jam in space: the Painleve rod (m = l = 1, J = 1/3, mu = 3)
@@ -328,16 +340,12 @@ def the_painleve_rod_in_space_takes_lecornus_impulse_as_the_planar_rod(cli):
     planar = [e for e in read_csv(os.path.join(planar_out, "events.csv"))
               if e["guard"] == "painleve:tip"]
     expect(planar, "the planar rod's jam")
-    path = os.path.join(cli.work, "rod_in_space.toml")
-    with open(path, "w") as f:
-        f.write(ROD_IN_SPACE)
-    q = np.array([math.cos(th / 2), 0.0, -math.sin(th / 2), 0.0])  # turned by -th about y
-    dq = q_rate(q, np.array([0.0, -thdot, 0.0]))
+    path, turn = rod_in_space(cli, th, thdot)
     out = os.path.join(cli.work, "space_rod")
     args = ["run", path, "--out", out, "--set", "z=%r" % math.sin(th), "--set", "x'=%r" % xdot,
             "--set", "z'=%r" % (math.cos(th) * thdot)]
-    for k in range(4):
-        args += ["--set", "q%d=%r" % (k, q[k]), "--set", "q%d'=%r" % (k, dq[k])]
+    for s in turn:
+        args += ["--set", s]
     status, stdout, stderr = cli.run(*args)
     expect_exit(status, 0, stdout, stderr, "rod in space")
     events = read_csv(os.path.join(out, "events.csv"))
@@ -375,12 +383,7 @@ def the_jam_in_space_is_the_same_in_cm_far_away_and_late(cli):
     # its normal impulse 100 times larger in cm (1e-8).
     th, thdot, v_t = 0.40, 1.0, -30.0
     xdot = v_t - math.sin(th) * thdot
-    path = os.path.join(cli.work, "rod_in_space.toml")
-    with open(path, "w") as f:
-        f.write(ROD_IN_SPACE)
-    q = np.array([math.cos(th / 2), 0.0, -math.sin(th / 2), 0.0])
-    dq = q_rate(q, np.array([0.0, -thdot, 0.0]))
-    turn = ["q%d=%r" % (k, q[k]) for k in range(4)] + ["q%d'=%r" % (k, dq[k]) for k in range(4)]
+    path, turn = rod_in_space(cli, th, thdot)
 
     def jam(name, sets, scale=1.0):
         slide = ["z=%r" % (scale * math.sin(th)), "x'=%r" % (scale * xdot),

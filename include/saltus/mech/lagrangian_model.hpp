@@ -1,4 +1,4 @@
-// Over 450 lines (about 660): most of it is the one contract comment below (every mode, guard and
+// Over 450 lines (about 690): most of it is the one contract comment below (every mode, guard and
 // reset of the compiled system), kept whole beside the class it describes.
 // A planar Lagrangian system with unilateral contacts, compiled into a saltus::HybridSystem.
 //
@@ -117,6 +117,13 @@
 // the same cone (a soft finger's ellipsoidal limit: |f_T|^2 + (tau_n / l)^2 <= (mu lambda_N)^2;
 // sliding, the force and torque oppose (gamma, l w_n) together). It acts in the flow; impacts
 // take the two tangent rows only (no drilling impulse).
+// Rolling resistance (set_rolling_resistance; src/mech/spatial_rolling_dynamics.hpp,
+// spatial_rolling_contact.cpp) adds the rolling rows rho_k = mu_r d((R w) . t_k)/dqdot with a cone
+// of their own, |f_R| <= lambda_N (the rolling torque mu_r f_R), and a state of their own: held
+// (LagrangianMode::roll_rest_set, modes "stick:<c>/rest", "slip:<c>/rest") or rolling against the
+// torque at the cone's edge ("stick:<c>/rolling", "slip:<c>/rolling"); guards "roll-stop:<c>" and
+// "roll:<c>" mirror "stick:<c>" and "slip:<c>". Built for a model's only rigid contact; impacts
+// take no rolling impulse; a singular contact problem ("painleve:<c>") ends the run.
 // Friction in space (add_spatial_contact; src/mech/spatial_friction_dynamics.hpp,
 // spatial_contact_guards.cpp, spatial_impact_law.hpp): a rigid contact whose slip velocity is two
 // velocity-level rows gamma = W_T^T qdot (W_T = [eta_1^T eta_2^T]) instead of a tangential
@@ -281,6 +288,13 @@ struct LagrangianContact {
   std::array<ConstraintRow, 3> slip;
   // How many slip rows: 3 with drilling friction, else 2.
   int slip_rows() const { return slip[2] ? 3 : 2; }
+  // Rolling resistance of a contact in space (set_rolling_resistance): the rows rho_k(q) =
+  // mu_r d((R w) . t_k)/dqdot, the body's angular velocity about the two tangent directions times
+  // the rolling resistance mu_r (a length); the rolling torque mu_r f_R lies in its own cone
+  // |f_R| <= lambda_N, with a stick/slip state of its own ("Rolling resistance" in the header
+  // comment). Empty: no rolling resistance.
+  std::array<ConstraintRow, 2> roll;
+  bool has_rolling_resistance() const { return static_cast<bool>(roll[0]); }
   // Optional Stribeck curve of a rigid frictional contact: the sliding coefficient mu_k(v) of
   // the slip speed v = |gdot_T| >= 0, given as entry 0 of its argument; empty: law.mu.
   ConfigurationFunction stribeck;
@@ -366,6 +380,13 @@ struct LagrangianMode {
   // in neither set slides with s = +1. Zero for frictionless compliant contacts.
   unsigned compliant_stick = 0;
   unsigned compliant_slip_negative = 0;
+  // Kinds SpatialSlip and SpatialStick of a contact with rolling resistance (bit i = contact i):
+  // its rolling is held at rest (rho q' = 0, the mode named ".../rest"); clear, it rolls against
+  // the rolling torque at the cone's edge (".../rolling").
+  unsigned roll_rest_set = 0;
+  bool rolling_held() const {
+    return closed_contact >= 0 && ((roll_rest_set >> closed_contact) & 1u);
+  }
 };
 
 // The outcome of one impact of a contact at (q, qdot-) (fixed capacity: no allocation).
@@ -382,9 +403,12 @@ struct ContactDynamics {
   double lambda_T = 0.0;   // tangential force (-mu s lambda_N when slipping); in space: along t_1
   double lambda_T2 = 0.0;  // in space: the tangential force along t_2 (0 for planar contacts)
   double lambda_T3 = 0.0;  // in space with drilling: the drilling torque over l (0 without)
-  double B = kNaN;         // w_N^T M^-1 (w_N - mu s w_T) (closed, slip; s = 0 frictionless);
-                           // w_N^T M^-1 w_N in stick; NaN without a closed contact; kind
-                           // IndexSets: the normalised determinant of index_set_dynamics.hpp
+  // With rolling resistance: the rolling rows' multipliers f_R (the rolling torque about t_1, t_2
+  // over mu_r; 0 without).
+  double lambda_R1 = 0.0, lambda_R2 = 0.0;
+  double B = kNaN;  // w_N^T M^-1 (w_N - mu s w_T) (closed, slip; s = 0 frictionless);
+                    // w_N^T M^-1 w_N in stick; NaN without a closed contact; kind
+                    // IndexSets: the normalised determinant of index_set_dynamics.hpp
   // Kind IndexSets: lambda_N, lambda_T of every contact (index = contact; 0 when not closed).
   // Modes with frictional compliant contacts: lambda_T_each[c] is the friction force of
   // compliant contact c along w_T (0 when inactive); lambda_N_each is then empty.
@@ -401,6 +425,8 @@ struct ContactDynamics {
 struct ContactForces {
   Vector normal, tangential, tangential_2;
   Vector drilling;  // with drilling friction: the drilling row's force (torque about n over l)
+  // With rolling resistance: the rolling rows' forces f_R (torque about t_1, t_2 over mu_r).
+  Vector rolling_1, rolling_2;
 };
 
 class LagrangianModel {
@@ -450,6 +476,14 @@ class LagrangianModel {
     c.law = law;
     c.slip = {ConstraintRow(eta_1), ConstraintRow(eta_2), ConstraintRow(eta_3)};
     return push_contact(std::move(c));
+  }
+  // Gives rigid contact i in space with friction rolling resistance: rho_k = mu_r d((R w) . t_k)
+  // /dqdot (LagrangianContact::roll; generic callables fn(q, row) as ConstraintRow). validate()
+  // refuses it on a contact without friction in space, or beside another rigid contact.
+  template <class Row1, class Row2>
+  void set_rolling_resistance(int i, Row1 rho_1, Row2 rho_2) {
+    contact(i);  // throws for a bad index
+    contacts_[static_cast<size_t>(i)].roll = {ConstraintRow(rho_1), ConstraintRow(rho_2)};
   }
   // A frictionless rigid contact (law kind NewtonFrictionless, or mu = 0 with any kind).
   template <class Gap>

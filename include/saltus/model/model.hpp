@@ -168,6 +168,10 @@ struct ModelContact {
   // about the plane's normal; kNoNode: none (planar friction takes `tangent`).
   std::array<lang::NodeId, 3> slip{lang::kNoNode, lang::kNoNode, lang::kNoNode};
   lang::NodeId drilling = lang::kNoNode;  // l, the drilling radius (a length)
+  // With `rolling = mu_r` (a length): the rolling rates mu_r (R w) . t_k about the same tangent
+  // directions (rolling resistance, mech::LagrangianContact::roll); kNoNode: none.
+  std::array<lang::NodeId, 2> roll{lang::kNoNode, lang::kNoNode};
+  lang::NodeId rolling = lang::kNoNode;  // mu_r, the rolling resistance (a length)
 };
 
 // [coordinates], [mechanics] and [[contacts]]: a Lagrangian model M(q) q'' = h(t, q, q') + contact

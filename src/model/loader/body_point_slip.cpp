@@ -10,7 +10,9 @@
 // the model's parameter values when loaded), t_2 = n x t_1. Each gamma_k is linear in q', so its
 // row eta_k(q) = d gamma_k / dq' (mechanical_system.cpp) gives gamma_k = eta_k(q) q'. With
 // `drilling = l` a third slip velocity gamma_3 = l (R w) . n, the spin about the normal scaled
-// to a speed, shares the contact's cone (drilling friction, docs/MODEL_FORMAT.md).
+// to a speed, shares the contact's cone (drilling friction, docs/MODEL_FORMAT.md). With
+// `rolling = mu_r` the rolling rates mu_r (R w) . t_k, the spin about each tangent direction
+// scaled to a speed, have a cone of their own (rolling resistance, docs/MODEL_FORMAT.md).
 #include <algorithm>
 #include <cmath>
 
@@ -19,9 +21,9 @@
 
 namespace saltus::model::loader {
 
-std::array<lang::NodeId, 3> ModelReader::body_point_slip(const std::string& body,
-                                                         const ModelContact::BodyPoint& shape,
-                                                         lang::NodeId drilling) {
+void ModelReader::body_point_slip(const ModelContact::BodyPoint& shape, ModelContact& c) {
+  const std::string& body = c.body;
+  const lang::NodeId drilling = c.drilling;
   using lang::NodeId;
   using lang::OpCode;
   lang::ExpressionGraph& g = *graph_;
@@ -100,7 +102,9 @@ std::array<lang::NodeId, 3> ModelReader::body_point_slip(const std::string& body
   }
   // Drilling: l times the spin about the plane's normal (the soft finger's third slip row).
   const NodeId drill = drilling != lang::kNoNode ? mul(drilling, dot(normal, spin)) : lang::kNoNode;
-  return {dot(t1, v), dot(t2, v), drill};
+  c.slip = {dot(t1, v), dot(t2, v), drill};
+  if (c.rolling != lang::kNoNode)
+    c.roll = {mul(c.rolling, dot(t1, spin)), mul(c.rolling, dot(t2, spin))};
 }
 
 }  // namespace saltus::model::loader

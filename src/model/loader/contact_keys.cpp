@@ -42,9 +42,9 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 // own law reads are left alone (they are for that law); a key given by --set must be read.
 void ModelReader::check_contact_keys(const toml::table& t, const std::string& contact,
                                      const std::string& law) {
-  static const std::vector<std::string> kCommon = {"name",   "body",      "gap",      "law",
-                                                   "point",  "plane",     "axis",     "rim",
-                                                   "radius", "ellipsoid", "drilling", "painleve"};
+  static const std::vector<std::string> kCommon = {
+      "name", "body",   "gap",       "law",      "point",   "plane",   "axis",
+      "rim",  "radius", "ellipsoid", "drilling", "rolling", "painleve"};
   static const std::vector<std::string> kLaws = {
       "newton",        "naive",          "chatterjee_ruina", "routh_newton", "routh_poisson",
       "routh_stronge", "newton_coulomb", "linear_spring",    "kelvin_voigt", "hunt_crossley"};

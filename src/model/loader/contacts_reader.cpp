@@ -194,29 +194,31 @@ void ModelReader::read_contacts(const toml::table& doc) {
       [](const ModelContact& a, const ModelContact& b) { return natural_less(a.name, b.name); });
 }
 
-// `drilling = l` on a body-point contact with friction in space: a positive length (its value
-// when loaded), read like the shape's lengths; kNoNode after reporting a problem.
-lang::NodeId ModelReader::drilling_radius(const toml::table& t, const std::string& where,
-                                          bool frictional) {
-  const toml::node& v = *t.get("drilling");
+// `drilling = l` or `rolling = mu_r` on a body-point contact with friction in space: a positive
+// length (its value when loaded), read like the shape's lengths; kNoNode after reporting a
+// problem.
+lang::NodeId ModelReader::friction_length(const toml::table& t, const char* key,
+                                          const std::string& where, bool frictional) {
+  const toml::node& v = *t.get(key);
+  const std::string bound = std::string(key) == "drilling"
+                                ? "the torque about the normal is bounded by mu drilling lambda_N"
+                                : "the rolling torque is bounded by rolling lambda_N";
   if (!frictional) {
-    add(v, where + " has drilling without friction; expected drilling (a length) beside " +
-               "law newton_coulomb or routh_* with mu: the torque about the normal is bounded " +
-               "by mu drilling lambda_N");
+    add(v, where + " has " + key + " without friction; expected " + key + " (a length) beside " +
+               "law newton_coulomb or routh_* with mu: " + bound);
     return lang::kNoNode;
   }
   const std::optional<lang::NodeId> l = v.value<double>()
                                             ? std::optional(graph_->constant(*v.value<double>()))
-                                            : expression(v, where + " drilling", symbols({}));
+                                            : expression(v, where + " " + key, symbols({}));
   if (!l) return lang::kNoNode;
   double value = kNaN;
   const lang::Tape tape = lang::compile_tape(*graph_, {{*l, 0}});
   const Vector x0 = model_.initial_state(), none(0);
   lang::run(tape, model_.t_start, x0, x0, none, [&value](int, double x) { value = x; });
   if (!(value > 0.0)) {
-    add(v, where + " drilling = " + short_number(value) +
-               "; expected a positive length (the torque about the normal is bounded by mu " +
-               "drilling lambda_N)");
+    add(v, where + " " + key + " = " + short_number(value) + "; expected a positive length (" +
+               bound + ")");
     return lang::kNoNode;
   }
   return *l;
@@ -303,14 +305,18 @@ void ModelReader::read_contact(const toml::table& t, int index) {
     } else {
       ModelContact::BodyPoint shape;
       c.gap = body_point_gap(t, c.body, where, shape);
-      if (t.get("drilling") != nullptr) c.drilling = drilling_radius(t, where, frictional);
+      for (const char* key : {"drilling", "rolling"}) {
+        if (t.get(key) == nullptr) continue;
+        (std::string(key) == "drilling" ? c.drilling : c.rolling) =
+            friction_length(t, key, where, frictional);
+      }
       if (c.gap != lang::kNoNode) {
         c.body_point = shape;
-        if (frictional) c.slip = body_point_slip(c.body, shape, c.drilling);
+        if (frictional) body_point_slip(shape, c);
       }
     }
   } else {
-    for (const char* key : {"plane", "axis", "rim", "radius", "ellipsoid", "drilling"}) {
+    for (const char* key : {"plane", "axis", "rim", "radius", "ellipsoid", "drilling", "rolling"}) {
       if (const toml::node* v = t.get(key)) {
         add(*v, where + " has " + key + " but no point; expected " + key +
                     " with point = [x, y, z] on a [[bodies]] body");

@@ -206,16 +206,18 @@ class ModelReader {
   // kNoNode after reporting a problem.
   lang::NodeId body_point_gap(const toml::table& t, const std::string& body,
                               const std::string& where, ModelContact::BodyPoint& shape);
-  // A frictional body-point contact's slip velocities along two tangent directions of its plane,
-  // and drilling times the spin about its normal unless drilling is kNoNode
-  // (body_point_slip.cpp); `shape` as body_point_gap filled it.
-  std::array<lang::NodeId, 3> body_point_slip(const std::string& body,
-                                              const ModelContact::BodyPoint& shape,
-                                              lang::NodeId drilling);
+  // A frictional body-point contact's slip velocities along two tangent directions of its plane
+  // into c.slip, with c.drilling times the spin about its normal unless c.drilling is kNoNode,
+  // and with c.rolling its rolling rates into c.roll (body_point_slip.cpp); `shape` as
+  // body_point_gap filled it.
+  void body_point_slip(const ModelContact::BodyPoint& shape, ModelContact& c);
   void read_velocity_constraints(const toml::node& c);
   void read_contacts(const toml::table& doc);
   void read_contact(const toml::table& t, int index);
-  lang::NodeId drilling_radius(const toml::table& t, const std::string& where, bool frictional);
+  // `drilling = l` or `rolling = mu_r` (key) on a frictional body-point contact: a positive
+  // length, its value when loaded; kNoNode after reporting a problem.
+  lang::NodeId friction_length(const toml::table& t, const char* key, const std::string& where,
+                               bool frictional);
   void read_contact_when_and_relabel(const toml::table& t, ModelContact& c,
                                      const std::string& where);
   std::optional<int> painleve_policy(const toml::node& v, const std::string& what);
