@@ -309,21 +309,28 @@ def the_flow_map_jacobian_through_the_common_stop(cli):
         print("column %s: %.1e" % (name, miss))
 
 
-@case
-def drilling_is_refused_where_it_cannot_act(cli):
+def expect_friction_length_refused(cli, key):
+    """`key = length` (drilling, rolling) refused at its line by `saltus check`: without friction,
+    zero, negative, and on a contact without a point."""
     with open(cli.model("sliding_sphere.toml")) as f:
         text = f.read()
     law = 'law = "newton_coulomb"'
     expect_refused_edits(cli, text, (
-        ("frictionless", law + "\ne = 0.0\nmu = \"mu\"", 'law = "newton"\ne = 0.0\ndrilling = 0.01',
-         "drilling without friction"),
-        ("zero", law, law + "\ndrilling = 0.0", "expected a positive length"),
-        ("negative", law, law + "\ndrilling = \"-r\"", "expected a positive length"),
+        ("frictionless", law + "\ne = 0.0\nmu = \"mu\"",
+         'law = "newton"\ne = 0.0\n%s = 0.01' % key, key + " without friction"),
+        ("zero", law, law + "\n%s = 0.0" % key, "expected a positive length"),
+        ("negative", law, law + "\n%s = \"-r\"" % key, "expected a positive length"),
     ), "floor")
     expect_refused_edits(cli, text, (
-        ("no_point", "[solver]", '[[contacts]]\nname = "wall"\ngap = "x + 1"\ndrilling = 0.01\n\n'
-         "[solver]", "has drilling but no point"),
+        ("no_point", "[solver]",
+         '[[contacts]]\nname = "wall"\ngap = "x + 1"\n%s = 0.01\n\n[solver]' % key,
+         "has %s but no point" % key),
     ), "wall")
+
+
+@case
+def drilling_is_refused_where_it_cannot_act(cli):
+    expect_friction_length_refused(cli, "drilling")
 
 
 if __name__ == "__main__":

@@ -25,9 +25,10 @@ import random
 
 import numpy as np
 
-from cli_drilling_test import expect_sphere_invariants, spin_sets, thrown_sphere_sets
+from cli_drilling_test import (expect_friction_length_refused, expect_sphere_invariants, spin_sets,
+                               thrown_sphere_sets)
 from cli_spatial_routh_test import rod_in_space
-from cli_test import expect, expect_exit, expect_refused_edits, main, read_summary, run_with_sets
+from cli_test import expect, expect_exit, main, read_summary, run_with_sets
 from quaternion_kinematics import q_rate
 
 CASES = {}
@@ -374,19 +375,7 @@ def the_painleve_rod_with_rolling_resistance_stops_at_its_jam(cli):
 
 @case
 def rolling_resistance_is_refused_where_it_cannot_act(cli):
-    with open(cli.model("sliding_sphere.toml")) as f:
-        text = f.read()
-    law = 'law = "newton_coulomb"'
-    expect_refused_edits(cli, text, (
-        ("frictionless", law + "\ne = 0.0\nmu = \"mu\"", 'law = "newton"\ne = 0.0\nrolling = 0.01',
-         "rolling without friction"),
-        ("zero", law, law + "\nrolling = 0.0", "expected a positive length"),
-        ("negative", law, law + "\nrolling = \"-r\"", "expected a positive length"),
-    ), "floor")
-    expect_refused_edits(cli, text, (
-        ("no_point", "[solver]", '[[contacts]]\nname = "wall"\ngap = "x + 1"\nrolling = 0.01\n\n'
-         "[solver]", "has rolling but no point"),
-    ), "wall")
+    expect_friction_length_refused(cli, "rolling")
     # Beside another rigid contact (a cube's corners): refused, naming the contact.
     code, out, err = cli.run("run", cli.model("cube_drop_friction.toml"), "--out",
                              os.path.join(cli.work, "cube"), "--set", "contacts.c1.rolling=0.01")
