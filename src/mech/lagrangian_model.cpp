@@ -1,4 +1,4 @@
-// Over 450 lines (about 490): LagrangianModel's members outside compile() (evaluations, the
+// Over 450 lines (about 510): LagrangianModel's members outside compile() (evaluations, the
 // closing rule, the impact dispatch, validation), each short; the contact kinds' own details live
 // in their files (spatial_*, compliant_*, index_set_*).
 #include "saltus/mech/lagrangian_model.hpp"
