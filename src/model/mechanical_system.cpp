@@ -1,4 +1,4 @@
-// Over 450 lines (about 470): the tapes of a mechanical model and the two models built from them
+// Over 450 lines (about 485): the tapes of a mechanical model and the two models built from them
 // (LagrangianModel, NonholonomicModel) with their start checks; they share the tape wrappers.
 #include "saltus/model/mechanical_system.hpp"
 
